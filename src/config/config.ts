@@ -1,0 +1,184 @@
+/**
+ * Engine configuration: plain data, snapshotted once when a run starts and never re-read (SPEC §2).
+ * The reducer reads only this, its state and the event. Key names are part of the public contract:
+ * scenario files, session logs and docs use them.
+ */
+
+export interface ModelInfo {
+  /** Tokens the model accepts in one request (prompt + output). */
+  contextWindow: number;
+  /** Default `max_tokens` for a request. */
+  maxOutputTokens: number;
+  /** Highest `max_tokens` the model allows. */
+  maxOutputTokensUpperLimit: number;
+}
+
+export interface FeatureSwitches {
+  autoCompact: boolean;
+  reactiveCompact: boolean;
+  contextCollapse: boolean;
+  historySnip: boolean;
+  microcompact: boolean;
+  toolResultBudget: boolean;
+  tokenBudget: boolean;
+  maxOutputTokensCap: boolean;
+  streamingToolExecution: boolean;
+  toolUseSummaries: boolean;
+}
+
+export interface Limits {
+  /** Recoveries after a `max_tokens` stop between two real turns (SPEC §9.2). */
+  maxOutputTokensRecovery: number;
+  /** Consecutive autocompact failures before the circuit breaker opens (SPEC §9.3). */
+  autocompactMaxFailures: number;
+  /** Concurrency-safe tools run at once. */
+  maxToolConcurrency: number;
+  /** `max_tokens` when the output cap is on. */
+  cappedMaxTokens: number;
+  /** `max_tokens` after an escalation. */
+  escalatedMaxTokens: number;
+  /** Extension (SPEC §9.10): stop-hook blocking continuations in one run before the loop stops. */
+  maxStopHookBlocking: number;
+  /** Extension (SPEC §9.10): model calls in one run before the loop stops. */
+  maxModelCalls: number;
+}
+
+export interface RetryPolicy {
+  /** Retries of a failed model request (not overloaded) before it becomes `model_error`. */
+  maxRetries: number;
+  /** Consecutive 529 answers before falling back to `fallbackModel`. */
+  maxOverloadedRetries: number;
+  /** First backoff delay; doubled per retry. */
+  baseDelayMs: number;
+  /** Upper bound of one backoff delay. */
+  maxDelayMs: number;
+}
+
+export interface ContextThresholdConfig {
+  /** Most output tokens reserved out of the context window. */
+  maxOutputReservation: number;
+  /** Autocompact fires this many tokens below the effective window. */
+  autocompactBuffer: number;
+  /** The blocking limit lies this many tokens below the effective window. */
+  blockingBuffer: number;
+  /** Warning and error levels lie this far below their threshold. */
+  warningBuffer: number;
+}
+
+export interface ToolResultBudgetConfig {
+  perResultChars: number;
+  perMessageChars: number;
+  previewChars: number;
+}
+
+export interface MicrocompactConfig {
+  /** Compactable tool results kept verbatim. */
+  keepRecent: number;
+  /** Idle gap after which old results are cleared (the prompt cache has expired by then). */
+  idleGapMs: number;
+  /** Tool names whose results may be cleared. */
+  compactableTools: string[];
+}
+
+export interface SnipConfig {
+  /** Snip when the estimated tokens exceed this share of the autocompact threshold. */
+  triggerRatio: number;
+  /** Keep at least this many of the most recent messages. */
+  keepRecentMessages: number;
+}
+
+export interface LoopConfig {
+  sessionId: string;
+  model: string;
+  models: Record<string, ModelInfo>;
+  /** Used for a model missing from `models`. */
+  defaultModelInfo: ModelInfo;
+  features: FeatureSwitches;
+  limits: Limits;
+  retry: RetryPolicy;
+  thresholds: ContextThresholdConfig;
+  toolResultBudget: ToolResultBudgetConfig;
+  microcompact: MicrocompactConfig;
+  snip: SnipConfig;
+  /** Per-tool timeout of the interpreter, in ms (0 = none). */
+  toolTimeoutMs: number;
+  /** Token-budget continuation stops at this share of the budget (SPEC §8). */
+  tokenBudgetCompletionRatio: number;
+  /** Both deltas below this count as diminishing returns (SPEC §8). */
+  tokenBudgetDiminishingDelta: number;
+}
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+
+export const DEFAULT_CONFIG: LoopConfig = {
+  sessionId: 'session',
+  model: DEFAULT_MODEL,
+  models: {
+    'claude-sonnet-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-opus-4-1': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 32_000 },
+    'claude-haiku-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-3-5-haiku': { contextWindow: 200_000, maxOutputTokens: 8_192, maxOutputTokensUpperLimit: 8_192 },
+  },
+  defaultModelInfo: { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+  features: {
+    autoCompact: true,
+    reactiveCompact: true,
+    contextCollapse: false,
+    historySnip: false,
+    microcompact: true,
+    toolResultBudget: true,
+    tokenBudget: true,
+    maxOutputTokensCap: false,
+    streamingToolExecution: true,
+    toolUseSummaries: false,
+  },
+  limits: {
+    maxOutputTokensRecovery: 3,
+    autocompactMaxFailures: 3,
+    maxToolConcurrency: 10,
+    cappedMaxTokens: 8_000,
+    escalatedMaxTokens: 64_000,
+    maxStopHookBlocking: 25,
+    maxModelCalls: 1_000,
+  },
+  retry: { maxRetries: 10, maxOverloadedRetries: 3, baseDelayMs: 500, maxDelayMs: 32_000 },
+  thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, warningBuffer: 20_000 },
+  toolResultBudget: { perResultChars: 50_000, perMessageChars: 200_000, previewChars: 2_000 },
+  microcompact: {
+    keepRecent: 5,
+    idleGapMs: 60 * 60 * 1000,
+    compactableTools: ['Read', 'Bash', 'Grep', 'Glob', 'WebSearch', 'WebFetch', 'Edit', 'Write'],
+  },
+  snip: { triggerRatio: 0.9, keepRecentMessages: 20 },
+  toolTimeoutMs: 0,
+  tokenBudgetCompletionRatio: 0.9,
+  tokenBudgetDiminishingDelta: 500,
+};
+
+/** Deep partial, for overrides. Arrays and records are replaced, not merged. */
+export type ConfigOverrides = {
+  [K in keyof LoopConfig]?: LoopConfig[K] extends Array<unknown>
+    ? LoopConfig[K]
+    : LoopConfig[K] extends Record<string, unknown>
+      ? Partial<LoopConfig[K]>
+      : LoopConfig[K];
+};
+
+/**
+ * Builds a full config from overrides: each group (`features`, `limits`, ...) is merged one level deep over the
+ * defaults; `models` is merged by model name.
+ */
+export function resolveConfig(overrides: ConfigOverrides = {}, base: LoopConfig = DEFAULT_CONFIG): LoopConfig {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const current = (base as unknown as Record<string, unknown>)[key];
+    const isGroup = current !== null && typeof current === 'object' && !Array.isArray(current);
+    merged[key] = isGroup ? { ...(current as object), ...(value as object) } : value;
+  }
+  return merged as unknown as LoopConfig;
+}
+
+export function modelInfo(config: LoopConfig, model: string): ModelInfo {
+  return config.models[model] ?? config.defaultModelInfo;
+}

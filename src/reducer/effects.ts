@@ -1,0 +1,65 @@
+/**
+ * The effect catalogue: everything the pure reducer asks the outside world to do. Effects are JSON data with a
+ * stable id (`<runId>:e<n>`, derived from the run, never random). The interpreter in `src/effects` executes them
+ * and answers with events (`./events.ts`); effects marked "fire and forget" get no answer.
+ *
+ * Messages inside effects are shared by reference with the state (never copied): treat them as read-only.
+ */
+import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
+import type { Terminal } from './outcomes.ts';
+
+export type ContextLayer = 'tool_result_budget' | 'snip' | 'microcompact' | 'context_collapse';
+
+export interface ModelRequest {
+  model: string;
+  max_tokens: number;
+  /** The working history, in engine form; the model adapter turns it into API messages. */
+  messages: Message[];
+  system: string[];
+  /** Names of the tools offered to the model (definitions live with the interpreter). */
+  tools: string[];
+  task_budget?: { total: number; remaining: number };
+}
+
+export interface ToolBatch {
+  /** True: the calls run concurrently (all concurrency-safe). False: a single unsafe call. */
+  concurrent: boolean;
+  toolUses: ToolUseBlock[];
+}
+
+interface EffectBase {
+  /** Stable correlation id: `<runId>:e<n>`. */
+  id: string;
+}
+
+export type Effect = EffectBase &
+  (
+    | { type: 'emit'; message: Message }
+    | { type: 'request_start' }
+    | { type: 'call_model'; request: ModelRequest; querySource: string; modelCall: number }
+    | { type: 'context_layer'; layer: ContextLayer; messages: Message[]; tokenCount: number }
+    | { type: 'autocompact'; messages: Message[]; tokenCount: number }
+    | { type: 'reactive_compact'; messages: Message[]; trigger: 'prompt_too_long' | 'media_size' }
+    | { type: 'collapse_drain'; messages: Message[] }
+    /** Non-streaming execution: run these batches in order (SPEC §7.3). */
+    | { type: 'run_tools'; batches: ToolBatch[] }
+    /** Streaming execution: hand one tool_use to the executor as soon as it arrived (SPEC §7.4). */
+    | { type: 'enqueue_tool'; toolUse: ToolUseBlock; concurrencySafe: boolean }
+    /** Streaming execution: the model finished; report the remaining results, then `tools_finished`. */
+    | { type: 'finish_tools' }
+    /** Streaming execution: throw the executor away (fallbacks); queued and running tools get no real result. */
+    | { type: 'discard_tools'; reason: string }
+    | { type: 'run_stop_hooks'; messages: Message[]; stopHookActive: boolean }
+    /** Fire and forget. */
+    | { type: 'run_stop_failure_hooks'; error: Message }
+    /** Fire and forget. */
+    | { type: 'run_post_sampling_hooks'; messages: Message[] }
+    | { type: 'collect_attachments'; messages: Message[] }
+    /** Answered later, at any time, by `tool_use_summary_ready`. */
+    | { type: 'start_tool_use_summary'; summaryId: string; toolUseIds: string[] }
+    /** The run is over; nothing follows. */
+    | { type: 'terminated'; terminal: Terminal; usage: Usage | null }
+  );
+
+export type EffectType = Effect['type'];
+export type EffectOf<T extends EffectType> = Extract<Effect, { type: T }>;

@@ -1,0 +1,52 @@
+/**
+ * How an iteration ends (SPEC §5): either a Terminal, which ends the run, or a Continue, which starts the next
+ * iteration and is remembered in `state.context.transition`.
+ */
+
+export const TERMINAL_REASONS = [
+  'blocking_limit',
+  'image_error',
+  'model_error',
+  'aborted_streaming',
+  'prompt_too_long',
+  'completed',
+  'stop_hook_prevented',
+  'aborted_tools',
+  'hook_stopped',
+  'max_turns',
+] as const;
+export type TerminalReason = (typeof TERMINAL_REASONS)[number];
+
+export const CONTINUE_REASONS = [
+  'collapse_drain_retry',
+  'reactive_compact_retry',
+  'max_output_tokens_escalate',
+  'max_output_tokens_recovery',
+  'stop_hook_blocking',
+  'token_budget_continuation',
+  'next_turn',
+] as const;
+export type ContinueReason = (typeof CONTINUE_REASONS)[number];
+
+/** A finite cap of SPEC §9.10 that ended the run. */
+export type CapName = 'maxModelCalls' | 'maxStopHookBlocking';
+
+export interface ModelErrorInfo {
+  message: string;
+  status?: number;
+  type?: string;
+}
+
+export type Terminal =
+  | { reason: 'model_error'; error: ModelErrorInfo }
+  | { reason: 'max_turns'; turnCount: number; cap?: CapName; message?: string }
+  | { reason: 'stop_hook_prevented'; stopReason?: string; cap?: CapName; message?: string }
+  | {
+      reason: Exclude<TerminalReason, 'model_error' | 'max_turns' | 'stop_hook_prevented'>;
+      message?: string;
+    };
+
+export type Continue =
+  | { reason: 'collapse_drain_retry'; committed: number }
+  | { reason: 'max_output_tokens_recovery'; attempt: number }
+  | { reason: Exclude<ContinueReason, 'collapse_drain_retry' | 'max_output_tokens_recovery'> };

@@ -1,0 +1,108 @@
+/**
+ * The reducer's state (SPEC §3): plain JSON. `value` is the statechart's state value, `context` everything carried
+ * between and within iterations. `JSON.parse(JSON.stringify(state))` continues identically.
+ */
+import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
+import type { Continue, Terminal } from './outcomes.ts';
+
+/** The JSON part of the parameters of one loop run (functions live with the interpreter). */
+export interface LoopParams {
+  messages: Message[];
+  systemPrompt?: string[];
+  userContext?: Record<string, string>;
+  systemContext?: Record<string, string>;
+  /** Names of the tools offered to the model. */
+  tools?: string[];
+  querySource?: string;
+  fallbackModel?: string;
+  maxTurns?: number;
+  maxOutputTokensOverride?: number;
+  taskBudget?: { total: number };
+  /** Output tokens to reach before stopping (the "+500k" auto-continue target, SPEC §8). */
+  tokenBudget?: number;
+  /** Prefix of every id the run derives; defaults to the config's session id. */
+  runId?: string;
+  /** When the run started (ms since epoch), from the interpreter's clock. */
+  startedAt?: number;
+}
+
+export interface AutoCompactTracking {
+  compacted: boolean;
+  turnId: string;
+  turnCounter: number;
+  consecutiveFailures: number;
+}
+
+export interface TokenBudgetTracker {
+  continuationCount: number;
+  lastDeltaTokens: number;
+  lastGlobalTurnTokens: number;
+  startedAt: number;
+}
+
+/** Running token count: the last reported usage plus an estimate of what came after it (SPEC §6). */
+export interface TokenAccount {
+  reported: number;
+  estimatedSince: number;
+}
+
+/** What one iteration collects; reset when an iteration (or a model attempt) starts. */
+export interface IterationState {
+  assistantMessages: Message[];
+  toolUses: ToolUseBlock[];
+  concurrencySafe: Record<string, boolean>;
+  toolResults: Message[];
+  answeredToolUseIds: string[];
+  needsFollowUp: boolean;
+  withheld: Message | null;
+  abortReason: string | null;
+  compacted: boolean;
+  tokensFreed: number;
+  /** True once a tool was handed to the streaming executor in this attempt. */
+  streamingToolsStarted: boolean;
+  preventContinuation: boolean;
+  usage: Usage | null;
+  stopHookOutcome: { blockingErrors: string[]; preventContinuation: boolean; stopReason?: string } | null;
+  collapseCommitted: number;
+}
+
+export interface LoopContext {
+  runId: string;
+  /** Counter for derived ids (messages, effects). */
+  seq: number;
+  params: Omit<LoopParams, 'messages'>;
+  querySource: string;
+  /**
+   * History carried between iterations; during an iteration, the working messages ("base" in SPEC §5) as the
+   * context pipeline left them. Only ever replaced by new arrays, never mutated.
+   */
+  messages: Message[];
+  autoCompactTracking: AutoCompactTracking | null;
+  maxOutputTokensRecoveryCount: number;
+  hasAttemptedReactiveCompact: boolean;
+  maxOutputTokensOverride: number | null;
+  pendingToolUseSummary: { summaryId: string; toolUseIds: string[]; summary: string | null } | null;
+  stopHookActive: boolean;
+  turnCount: number;
+  transition: Continue | null;
+  tokenBudget: TokenBudgetTracker;
+  taskBudgetRemaining: number | null;
+  currentModel: string;
+  tokens: TokenAccount;
+  /** Output tokens of this run, for the token budget. */
+  outputTokens: number;
+  modelCalls: number;
+  stopHookBlockingCount: number;
+  toolUseContext: Record<string, unknown>;
+  lastUsage: Usage | null;
+  iter: IterationState;
+  /** Details of the Terminal being entered (the final state adds its reason). */
+  terminal: Terminal | null;
+}
+
+export interface LoopState {
+  /** The statechart's state value, e.g. `{ exitLadder: 'stopHooks' }` or `'completed'`. */
+  value: string | Record<string, unknown>;
+  status: 'active' | 'done';
+  context: LoopContext;
+}

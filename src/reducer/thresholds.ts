@@ -1,0 +1,42 @@
+/**
+ * Context-window thresholds (SPEC §6), derived from the per-model table in config. Pure.
+ *
+ * @example
+ * contextThresholds('claude-sonnet-4-5', DEFAULT_CONFIG)
+ * // { contextWindow: 200000, effectiveWindow: 180000, autocompact: 167000, blocking: 177000, ... }
+ */
+import { modelInfo, type LoopConfig } from '../config/config.ts';
+
+export interface ContextThresholds {
+  contextWindow: number;
+  /** Output tokens reserved out of the window. */
+  outputReservation: number;
+  effectiveWindow: number;
+  autocompact: number;
+  blocking: number;
+  autocompactWarning: number;
+  blockingWarning: number;
+}
+
+/** The `max_tokens` a request gets when nothing overrides it. */
+export function defaultMaxOutputTokens(model: string, config: LoopConfig): number {
+  const info = modelInfo(config, model);
+  return config.features.maxOutputTokensCap ? Math.min(config.limits.cappedMaxTokens, info.maxOutputTokens) : info.maxOutputTokens;
+}
+
+export function contextThresholds(model: string, config: LoopConfig): ContextThresholds {
+  const info = modelInfo(config, model);
+  const outputReservation = Math.min(defaultMaxOutputTokens(model, config), config.thresholds.maxOutputReservation);
+  const effectiveWindow = info.contextWindow - outputReservation;
+  const autocompact = effectiveWindow - config.thresholds.autocompactBuffer;
+  const blocking = effectiveWindow - config.thresholds.blockingBuffer;
+  return {
+    contextWindow: info.contextWindow,
+    outputReservation,
+    effectiveWindow,
+    autocompact,
+    blocking,
+    autocompactWarning: autocompact - config.thresholds.warningBuffer,
+    blockingWarning: blocking - config.thresholds.warningBuffer,
+  };
+}
