@@ -1,0 +1,151 @@
+/**
+ * Tool definitions (SPEC §7.1). `defineTool` turns a loose spec into a `Tool` whose every behaviour is present and
+ * total:
+ * - `isConcurrencySafe` / `isReadOnly` take the raw model input and answer `false` when the input does not match
+ *   the schema or the predicate throws (an unknown input is never trusted to run beside others);
+ * - `interruptBehavior` defaults to `'block'`, `maxResultSizeChars` to 50,000 (`Infinity` = exempt from the
+ *   tool-result budget), `isShellLike` to `false`;
+ * - `validateInput` defaults to ok, `checkPermissions` to allow.
+ * The runtime (`run-tool-use.ts`) parses the input with `inputSchema` before calling anything that takes `Input`.
+ */
+import { z } from 'zod';
+import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
+import type { ToolDefinitionForModel } from '../deps.ts';
+
+/** What a tool may answer: plain text or API content blocks. */
+export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
+
+export interface ToolCallResult {
+  content: ToolResultContent;
+  isError?: boolean;
+  /** Shallow patch of the tool-use context, seen by later tools (SPEC §7.3 says when it applies). */
+  contextModifier?: Record<string, unknown>;
+  /** Ends the loop after this round of tools (`hook_stopped_continuation`). */
+  preventContinuation?: boolean;
+}
+
+/** One item of a streaming `call`: progress to show, then exactly one final result. */
+export type ToolCallUpdate =
+  | { type: 'progress'; message: string; data?: Record<string, unknown> }
+  | { type: 'result'; result: ToolCallResult };
+
+/** What every tool callback receives besides its input. */
+export interface ToolContext {
+  toolUseId: string;
+  /** Aborted when this call is cancelled (user abort, sibling error, discard, timeout). */
+  signal: AbortSignal;
+  /** The tool-use context as earlier tools left it. Read-only: change it through `contextModifier`. */
+  context: Readonly<Record<string, unknown>>;
+}
+
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+export type PermissionBehavior = 'allow' | 'deny' | 'ask';
+
+export interface PermissionResult {
+  behavior: PermissionBehavior;
+  message?: string;
+  /** Input to use instead of the model's (checked against the schema again). */
+  updatedInput?: unknown;
+}
+
+export type InterruptBehavior = 'cancel' | 'block';
+
+type MaybePromise<T> = T | Promise<T>;
+
+export type ToolCallReturn = MaybePromise<ToolCallResult> | AsyncIterable<ToolCallUpdate>;
+
+/** The argument of `defineTool`. */
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  aliases?: string[];
+  inputSchema: S;
+  isConcurrencySafe?: (input: z.output<S>) => boolean;
+  isReadOnly?: (input: z.output<S>) => boolean;
+  interruptBehavior?: InterruptBehavior;
+  maxResultSizeChars?: number;
+  /** An error of this tool cancels its siblings (SPEC §7.5). */
+  isShellLike?: boolean;
+  validateInput?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<ValidationResult>;
+  checkPermissions?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<PermissionResult>;
+  call: (input: z.output<S>, ctx: ToolContext) => ToolCallReturn;
+}
+
+/**
+ * A defined tool. Methods use method syntax on purpose: a `Tool<{ path: string }>` is usable wherever a `Tool` is
+ * expected (the registry holds tools of many input types).
+ */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly aliases: readonly string[];
+  readonly inputSchema: z.ZodType<Input>;
+  readonly interruptBehavior: InterruptBehavior;
+  readonly maxResultSizeChars: number;
+  readonly isShellLike: boolean;
+  /** Total: false for invalid input or a throwing predicate. */
+  isConcurrencySafe(rawInput: unknown): boolean;
+  /** Total: false for invalid input or a throwing predicate. */
+  isReadOnly(rawInput: unknown): boolean;
+  validateInput(input: Input, ctx: ToolContext): Promise<ValidationResult>;
+  checkPermissions(input: Input, ctx: ToolContext): Promise<PermissionResult>;
+  call(input: Input, ctx: ToolContext): ToolCallReturn;
+}
+
+export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
+
+/** Evaluates a predicate on raw input; any doubt answers false. */
+function totalPredicate<I>(schema: z.ZodType<I>, predicate: ((input: I) => boolean) | undefined) {
+  return (rawInput: unknown): boolean => {
+    if (!predicate) return false;
+    const parsed = schema.safeParse(rawInput);
+    if (!parsed.success) return false;
+    try {
+      return predicate(parsed.data) === true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * Defines a tool with defaults filled in.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: 'Echo',
+ *   description: 'Repeats its text.',
+ *   inputSchema: z.object({ text: z.string() }),
+ *   isConcurrencySafe: () => true,
+ *   call: ({ text }) => ({ content: text }),
+ * });
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  type I = z.output<S>;
+  const schema = spec.inputSchema as unknown as z.ZodType<I>;
+  return {
+    name: spec.name,
+    description: spec.description,
+    aliases: [...(spec.aliases ?? [])],
+    inputSchema: schema,
+    interruptBehavior: spec.interruptBehavior ?? 'block',
+    maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
+    isShellLike: spec.isShellLike ?? false,
+    isConcurrencySafe: totalPredicate(schema, spec.isConcurrencySafe),
+    isReadOnly: totalPredicate(schema, spec.isReadOnly),
+    async validateInput(input: I, ctx: ToolContext) {
+      return spec.validateInput ? spec.validateInput(input, ctx) : { ok: true };
+    },
+    async checkPermissions(input: I, ctx: ToolContext) {
+      return spec.checkPermissions ? spec.checkPermissions(input, ctx) : { behavior: 'allow' };
+    },
+    call: (input: I, ctx: ToolContext) => spec.call(input, ctx),
+  };
+}
+
+/** The tool as the model sees it: name, description and the JSON Schema of what the model must send. */
+export function toolDefinitionForModel(tool: Tool): ToolDefinitionForModel {
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
+  return { name: tool.name, description: tool.description, input_schema: inputSchema };
+}

@@ -1,0 +1,44 @@
+/**
+ * The permission decision of one call (SPEC §7.2). Invariants, in order:
+ * 1. a `deny` from anyone (pre-tool hook, the tool's `checkPermissions`, the host's `canUseTool`) wins;
+ * 2. a hook `allow` settles an open `ask`, never a `deny`;
+ * 3. an `ask` nobody settles is a denial (the engine has no one to ask);
+ * 4. without `canUseTool`, the tool's own decision stands.
+ */
+import type { PermissionBehavior, PermissionResult, Tool, ToolContext } from './define-tool.ts';
+import type { CanUseTool } from './runtime.ts';
+
+export type PermissionOutcome = { allowed: true; updatedInput?: unknown } | { allowed: false; message: string };
+
+export interface PermissionRequest {
+  tool: Tool;
+  input: unknown;
+  ctx: ToolContext;
+  hookDecision?: PermissionBehavior;
+  hookReason?: string;
+  canUseTool?: CanUseTool;
+}
+
+function denied(toolName: string, reason: string | undefined): PermissionOutcome {
+  const why = reason?.trim() ? reason.trim() : 'no reason was given';
+  return { allowed: false, message: `Permission to use ${toolName} was denied: ${why}` };
+}
+
+export async function decidePermission(request: PermissionRequest): Promise<PermissionOutcome> {
+  const { tool, ctx, hookDecision, canUseTool } = request;
+  if (hookDecision === 'deny') return denied(tool.name, request.hookReason ?? 'a pre-tool hook refused the call');
+
+  const toolDecision: PermissionResult = await tool.checkPermissions(request.input as never, ctx);
+  if (toolDecision.behavior === 'deny') return denied(tool.name, toolDecision.message);
+  let input = toolDecision.updatedInput ?? request.input;
+
+  const finalDecision: PermissionResult = canUseTool
+    ? await canUseTool(tool, input, { ...ctx, toolDecision, ...(hookDecision ? { hookDecision } : {}) })
+    : toolDecision;
+  if (finalDecision.behavior === 'deny') return denied(tool.name, finalDecision.message);
+  if (canUseTool && finalDecision.updatedInput !== undefined) input = finalDecision.updatedInput;
+  if (finalDecision.behavior === 'ask' && hookDecision !== 'allow') {
+    return denied(tool.name, finalDecision.message ?? 'the call needs approval and nobody granted it');
+  }
+  return input === request.input ? { allowed: true } : { allowed: true, updatedInput: input };
+}

@@ -1,0 +1,111 @@
+/**
+ * The seven Continue transitions and their state writes, exactly as the table of SPEC §5. One action per
+ * reason; each sets `transition` so the next iteration knows how it began.
+ *
+ * Writes not listed in an action are "keep". "none" for override/summary/stopHookActive means null/null/false.
+ */
+import type { Message } from '../../messages/types.ts';
+import type { EventOf } from '../../reducer/events.ts';
+import { applyEdits } from '../../reducer/edits.ts';
+import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../reducer/message-factory.ts';
+import { estimateTokens } from '../../reducer/tokens.ts';
+import { Outbox, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { tokenBudgetDecision } from '../queries.ts';
+import { compactedHistory } from './pipeline-actions.ts';
+
+const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, stopHookActive: false } as const;
+
+/** base + this iteration's assistant messages + `appended`; only `appended` is estimated (usage covers the rest). */
+function extendHistory(context: MachineContext, appended: Message[]): ContextPatch {
+  return {
+    messages: [...context.messages, ...context.iter.assistantMessages, ...appended],
+    tokens: { ...context.tokens, estimatedSince: context.tokens.estimatedSince + estimateTokens(appended) },
+  };
+}
+
+export const continueCollapseDrainRetry: ActionFn = (context, event) => {
+  const { committed, edits } = event as EventOf<'collapse_drain_result'>;
+  return { ...CLEARED, messages: applyEdits(context.messages, edits), transition: { reason: 'collapse_drain_retry', committed } };
+};
+
+export const continueReactiveCompactRetry: ActionFn = (context, event) => {
+  const result = event as EventOf<'reactive_compact_result'>;
+  const post = result.postCompactMessages ?? [];
+  const out = new Outbox(context).emit(...post);
+  return {
+    ...out.patch(),
+    ...CLEARED,
+    ...compactedHistory(context, post, result.preCompactTokens),
+    autoCompactTracking: null,
+    hasAttemptedReactiveCompact: true,
+    transition: { reason: 'reactive_compact_retry' },
+  };
+};
+
+/** Same request with a higher `max_tokens`; the truncated output is dropped. */
+export const continueMaxOutputTokensEscalate: ActionFn = (context) => ({
+  ...CLEARED,
+  maxOutputTokensOverride: context.config.limits.escalatedMaxTokens,
+  transition: { reason: 'max_output_tokens_escalate' },
+});
+
+export const continueMaxOutputTokensRecovery: ActionFn = (context) => {
+  const out = new Outbox(context);
+  const prompt = userMessage(out.id('m'), recoveryPrompt(), true);
+  out.emit(prompt);
+  const attempt = context.maxOutputTokensRecoveryCount + 1;
+  return {
+    ...out.patch(),
+    ...CLEARED,
+    ...extendHistory(context, [prompt]),
+    maxOutputTokensRecoveryCount: attempt,
+    transition: { reason: 'max_output_tokens_recovery', attempt },
+  };
+};
+
+/** The reactive flag is kept on purpose: resetting it here looped compact → too long → hook → retry. */
+export const continueStopHookBlocking: ActionFn = (context, event) => {
+  const { blockingErrors } = event as EventOf<'stop_hooks_result'>;
+  const out = new Outbox(context);
+  const feedback = blockingErrors.map((error) => userMessage(out.id('m'), stopHookFeedback(error), true));
+  out.emit(...feedback);
+  return {
+    ...out.patch(),
+    ...CLEARED,
+    ...extendHistory(context, feedback),
+    maxOutputTokensRecoveryCount: 0,
+    stopHookActive: true,
+    stopHookBlockingCount: context.stopHookBlockingCount + 1,
+    transition: { reason: 'stop_hook_blocking' },
+  };
+};
+
+export const continueTokenBudget: ActionFn = (context) => {
+  const decision = tokenBudgetDecision(context);
+  if (decision.action !== 'continue') return {};
+  const out = new Outbox(context);
+  const nudge = userMessage(out.id('m'), tokenBudgetNudge(decision.pct, decision.turnTokens, decision.budget), true);
+  out.emit(nudge);
+  return {
+    ...out.patch(),
+    ...CLEARED,
+    ...extendHistory(context, [nudge]),
+    maxOutputTokensRecoveryCount: 0,
+    hasAttemptedReactiveCompact: false,
+    tokenBudget: decision.tracker,
+    transition: { reason: 'token_budget_continuation' },
+  };
+};
+
+export const continueNextTurn: ActionFn = (context) => {
+  const tracking = context.autoCompactTracking;
+  return {
+    ...extendHistory(context, context.iter.toolResults),
+    autoCompactTracking: tracking?.compacted ? { ...tracking, turnCounter: tracking.turnCounter + 1 } : tracking,
+    maxOutputTokensRecoveryCount: 0,
+    hasAttemptedReactiveCompact: false,
+    maxOutputTokensOverride: null,
+    turnCount: context.turnCount + 1,
+    transition: { reason: 'next_turn' },
+  };
+};

@@ -1,0 +1,94 @@
+/**
+ * Actions of the start of an iteration: the context pipeline, autocompact and the blocking check (SPEC §4.1-4).
+ */
+import type { Message } from '../../messages/types.ts';
+import type { ContextLayer } from '../../reducer/effects.ts';
+import { applyEdits } from '../../reducer/edits.ts';
+import type { EventOf } from '../../reducer/events.ts';
+import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
+import { estimateTokens } from '../../reducer/tokens.ts';
+import { emptyIteration, Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { currentTokenCount, thresholdsFor } from '../queries.ts';
+
+export const startIteration: ActionFn = (context) => {
+  const out = new Outbox(context).push({ type: 'request_start' });
+  return { ...out.patch(), iter: emptyIteration() };
+};
+
+export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
+  const out = new Outbox(context).push({
+    type: 'context_layer',
+    layer: params.layer,
+    messages: context.messages,
+    tokenCount: currentTokenCount(context),
+  });
+  return out.patch();
+};
+
+export const applyContextLayer: ActionFn = (context, event) => {
+  const result = event as EventOf<'context_layer_result'>;
+  const out = new Outbox(context).emit(...(result.emitted ?? []));
+  return {
+    ...out.patch(),
+    messages: result.edits.length > 0 ? applyEdits(context.messages, result.edits) : context.messages,
+    iter: { ...context.iter, tokensFreed: context.iter.tokensFreed + result.tokensFreed },
+  };
+};
+
+export const requestAutocompact: ActionFn = (context) =>
+  new Outbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
+
+/** SPEC §6 last line: every compaction spends the context it replaced out of the task budget. */
+export function taskBudgetAfterCompaction(context: MachineContext, preCompactTokens: number): number | null {
+  const total = context.params.taskBudget?.total;
+  if (total === undefined) return context.taskBudgetRemaining;
+  return Math.max(0, (context.taskBudgetRemaining ?? total) - preCompactTokens);
+}
+
+/** The context fields every successful compaction writes: new history, fresh token count, task budget. */
+export function compactedHistory(context: MachineContext, postCompactMessages: Message[], preCompactTokens: number | undefined) {
+  return {
+    messages: postCompactMessages,
+    tokens: { reported: 0, estimatedSince: estimateTokens(postCompactMessages) },
+    taskBudgetRemaining: taskBudgetAfterCompaction(context, preCompactTokens ?? currentTokenCount(context)),
+  };
+}
+
+export const applyAutocompact: ActionFn = (context, event) => {
+  const result = event as EventOf<'autocompact_result'>;
+  const post = result.postCompactMessages ?? [];
+  const out = new Outbox(context).emit(...post);
+  return {
+    ...compactedHistory(context, post, result.preCompactTokens),
+    ...out.patch(),
+    autoCompactTracking: { compacted: true, turnId: out.id('turn'), turnCounter: 0, consecutiveFailures: 0 },
+    iter: { ...context.iter, compacted: true, tokensFreed: 0 },
+  };
+};
+
+/** SPEC §9.3: failures count up; the breaker guard reads the count. */
+export const recordAutocompactFailure: ActionFn = (context) => {
+  const tracking = context.autoCompactTracking ?? { compacted: false, turnId: '', turnCounter: 0, consecutiveFailures: 0 };
+  return { autoCompactTracking: { ...tracking, consecutiveFailures: tracking.consecutiveFailures + 1 } };
+};
+
+export const emitBlockingLimitError: ActionFn = (context) => {
+  const out = new Outbox(context);
+  const tokens = currentTokenCount(context);
+  const limit = thresholdsFor(context).blocking;
+  const text =
+    `The conversation (${tokens} tokens) has reached the blocking limit of ${limit} tokens for ${context.currentModel}. ` +
+    'Compact it or start a new session.';
+  out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'prompt_too_long', text));
+  return out.patch();
+};
+
+export const stopAtModelCallCap: ActionFn = (context) => {
+  const out = new Outbox(context);
+  const message = `Stopped: the run reached its cap of ${context.config.limits.maxModelCalls} model calls (limits.maxModelCalls).`;
+  out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxModelCalls' }));
+  return {
+    ...out.patch(),
+    terminal: { reason: 'max_turns', turnCount: context.turnCount, cap: 'maxModelCalls', message },
+  };
+};

@@ -1,0 +1,158 @@
+/**
+ * Actions of sampling the model (SPEC §4.5-8): the request, each finished block, withholding, the two fallbacks,
+ * model errors, and what happens right after the reply.
+ */
+import type { AssistantMessage, Message } from '../../messages/types.ts';
+import type { ModelRequest } from '../../reducer/effects.ts';
+import type { EventOf } from '../../reducer/events.ts';
+import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
+import { usageTokens } from '../../reducer/tokens.ts';
+import { Outbox, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { requestMaxTokens } from '../queries.ts';
+import { answerOrphans } from './tool-actions.ts';
+
+export function buildModelRequest(context: MachineContext): ModelRequest {
+  const { params } = context;
+  const request: ModelRequest = {
+    model: context.currentModel,
+    max_tokens: requestMaxTokens(context),
+    messages: context.messages,
+    system: params.systemPrompt ?? [],
+    tools: params.tools ?? [],
+  };
+  if (params.taskBudget) {
+    request.task_budget = { total: params.taskBudget.total, remaining: context.taskBudgetRemaining ?? params.taskBudget.total };
+  }
+  return request;
+}
+
+export const callModel: ActionFn = (context) => {
+  const modelCall = context.modelCalls + 1;
+  const out = new Outbox(context).push({
+    type: 'call_model',
+    request: buildModelRequest(context),
+    querySource: context.querySource,
+    modelCall,
+  });
+  return { ...out.patch(), modelCalls: modelCall };
+};
+
+/** Withheld messages are recorded but not shown until the exit ladder knows whether it can recover. */
+function shouldWithhold(context: MachineContext, message: AssistantMessage): boolean {
+  const { features } = context.config;
+  switch (message.apiError?.kind) {
+    case 'prompt_too_long':
+      return features.contextCollapse || features.reactiveCompact;
+    case 'media_size':
+      return features.reactiveCompact;
+    case 'max_output_tokens':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export const recordAssistantMessage: ActionFn = (context, event) => {
+  const { message, concurrencySafe } = event as EventOf<'model_message'>;
+  const out = new Outbox(context);
+  const iter = { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] };
+  const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
+  if (toolUses.length > 0) {
+    iter.toolUses = [...iter.toolUses, ...toolUses];
+    iter.needsFollowUp = true;
+    iter.concurrencySafe = { ...iter.concurrencySafe, ...concurrencySafe };
+  }
+  if (shouldWithhold(context, message)) iter.withheld = message;
+  else out.emit(message);
+  if (context.config.features.streamingToolExecution) {
+    for (const toolUse of toolUses) {
+      out.push({ type: 'enqueue_tool', toolUse, concurrencySafe: iter.concurrencySafe[toolUse.id] === true });
+      iter.streamingToolsStarted = true;
+    }
+  }
+  return { ...out.patch(), iter };
+};
+
+export const recordUsage: ActionFn = (context, event) => {
+  const { usage } = event as EventOf<'model_done'>;
+  if (!usage) return {};
+  return {
+    iter: { ...context.iter, usage },
+    lastUsage: usage,
+    tokens: { reported: usageTokens(usage), estimatedSince: 0 },
+    outputTokens: context.outputTokens + usage.output_tokens,
+  };
+};
+
+/** Streaming fallback: the broken attempt is deleted from the UI and forgotten; the model does not change. */
+export const discardAttempt: ActionFn = (context) => {
+  const out = new Outbox(context);
+  for (const message of context.iter.assistantMessages) {
+    if (message === context.iter.withheld) continue;
+    out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
+  }
+  if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
+  return { ...out.patch(), iter: resetAttempt(context.iter) };
+};
+
+/** Thinking blocks are bound to the model that wrote them; a fallback model must not see their signatures. */
+function stripThinking(messages: Message[]): Message[] {
+  return messages.flatMap((message): Message[] => {
+    if (message.type !== 'assistant') return [message];
+    const content = message.message.content.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    if (content.length === message.message.content.length) return [message];
+    return content.length === 0 ? [] : [{ ...message, message: { ...message.message, content } }];
+  });
+}
+
+/** Model fallback (SPEC §4.5): answer this attempt's tool_uses, drop the attempt, switch models, warn. */
+export const switchToFallbackModel: ActionFn = (context) => {
+  const fallback = context.params.fallbackModel as string;
+  const out = new Outbox(context);
+  answerOrphans(context, out, 'The model was overloaded; this tool call was dropped before it ran.');
+  if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'model_fallback' });
+  const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
+  out.emit(systemMessage(out.id('m'), 'warning', text, 'warning', { from: context.currentModel, to: fallback }));
+  return { ...out.patch(), currentModel: fallback, messages: stripThinking(context.messages), iter: resetAttempt(context.iter) };
+};
+
+function failWithModelError(context: MachineContext, error: { message: string; status?: number; type?: string }) {
+  const out = new Outbox(context);
+  answerOrphans(context, out, `The model request failed: ${error.message}`);
+  out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'other', error.message));
+  return { ...out.patch(), terminal: { reason: 'model_error' as const, error } };
+}
+
+export const failOnModelError: ActionFn = (context, event) => failWithModelError(context, (event as EventOf<'model_error'>).error);
+
+export const failOnOverloaded: ActionFn = (context, event) =>
+  failWithModelError(context, { message: (event as EventOf<'model_overloaded'>).message, status: 529, type: 'overloaded_error' });
+
+export const failOnImageError: ActionFn = (context, event) => {
+  const out = new Outbox(context);
+  answerOrphans(context, out, 'The request was rejected because of an image.');
+  out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'media_size', (event as EventOf<'model_error'>).error.message));
+  return out.patch();
+};
+
+/** SPEC §4.6: fire and forget, only when something was sampled. */
+export const runPostSamplingHooks: ActionFn = (context) => {
+  if (context.iter.assistantMessages.length === 0) return {};
+  return new Outbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
+};
+
+/** SPEC §4.8: the previous iteration's summary, if it has arrived by now. */
+export const emitResolvedToolUseSummary: ActionFn = (context) => {
+  const pending = context.pendingToolUseSummary;
+  if (!pending || pending.summary === null) return {};
+  const out = new Outbox(context);
+  out.emit({ type: 'tool_use_summary', uuid: out.id('m'), summary: pending.summary, precedingToolUseIds: pending.toolUseIds });
+  return { ...out.patch(), pendingToolUseSummary: null };
+};
+
+export const recordToolUseSummary: ActionFn = (context, event) => {
+  const ready = event as EventOf<'tool_use_summary_ready'>;
+  const pending = context.pendingToolUseSummary;
+  if (!pending || pending.summaryId !== ready.summaryId) return {};
+  return { pendingToolUseSummary: { ...pending, summary: ready.summary } };
+};

@@ -1,0 +1,11 @@
+/**
+ * The single action of every final state: it completes the Terminal and emits `terminated`, the last effect of a
+ * run (SPEC §9.8: nothing follows it).
+ */
+import type { Terminal, TerminalReason } from '../../reducer/outcomes.ts';
+import { Outbox, type ActionFn } from '../machine-context.ts';
+
+export const terminate: ActionFn<{ reason: TerminalReason }> = (context, _event, params) => {
+  const terminal = { ...(context.terminal ?? {}), reason: params.reason } as Terminal;
+  return { ...new Outbox(context).push({ type: 'terminated', terminal, usage: context.lastUsage }).patch(), terminal };
+};

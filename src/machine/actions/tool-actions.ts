@@ -1,0 +1,130 @@
+/**
+ * Actions of tool execution and what follows it (SPEC §4.10-15, §7). Pairing (SPEC §9.9) is enforced here:
+ * every tool_use of an attempt is answered exactly once, by the tool or by a synthetic error result.
+ */
+import type { Message, UserMessage } from '../../messages/types.ts';
+import type { EventOf } from '../../reducer/events.ts';
+import {
+  attachmentMessage,
+  INTERRUPTED_DURING_TOOLS_TEXT,
+  INTERRUPTED_TEXT,
+  toolErrorResult,
+  userMessage,
+} from '../../reducer/message-factory.ts';
+import { partitionToolCalls } from '../../reducer/tool-batching.ts';
+import { Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
+
+/**
+ * Emits one error tool_result for every tool_use of this attempt that has none yet, and returns them.
+ */
+export function answerOrphans(context: MachineContext, out: Outbox, reason: string): UserMessage[] {
+  const answered = new Set(context.iter.answeredToolUseIds);
+  const results = context.iter.toolUses
+    .filter((toolUse) => !answered.has(toolUse.id))
+    .map((toolUse) => toolErrorResult(out.id('m'), toolUse, reason));
+  out.emit(...results);
+  return results;
+}
+
+function orphanReason(context: MachineContext): string {
+  return context.iter.abortReason !== null
+    ? `Interrupted (${context.iter.abortReason}) before this tool call finished.`
+    : 'This tool call did not return a result.';
+}
+
+/** Answers the orphans and records the answers as this iteration's results (they enter the history). */
+export const answerOrphanToolUses: ActionFn = (context) => {
+  const out = new Outbox(context);
+  const results = answerOrphans(context, out, orphanReason(context));
+  if (results.length === 0) return out.patch();
+  return {
+    ...out.patch(),
+    iter: {
+      ...context.iter,
+      toolResults: [...context.iter.toolResults, ...results],
+      answeredToolUseIds: [...context.iter.answeredToolUseIds, ...results.map((r) => r.sourceToolUseId as string)],
+    },
+  };
+};
+
+export const runToolBatches: ActionFn = (context) =>
+  new Outbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
+
+export const finishStreamingTools: ActionFn = (context) => new Outbox(context).push({ type: 'finish_tools' }).patch();
+
+export const recordToolResult: ActionFn = (context, event) => {
+  const result = event as EventOf<'tool_result'>;
+  const extra = result.extra ?? [];
+  const out = new Outbox(context).emit(...extra, result.message);
+  const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
+  return {
+    ...out.patch(),
+    toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
+    iter: {
+      ...context.iter,
+      toolResults: [...context.iter.toolResults, ...carried],
+      answeredToolUseIds: [...context.iter.answeredToolUseIds, result.toolUseId],
+      preventContinuation: context.iter.preventContinuation || result.preventContinuation === true,
+    },
+  };
+};
+
+export const noteAbort: ActionFn = (context, event) => {
+  if (context.iter.abortReason !== null) return {};
+  return { iter: { ...context.iter, abortReason: (event as EventOf<'abort'>).reason } };
+};
+
+/** SPEC §4.7: unless the user interrupted by typing, say that the request was interrupted. */
+export const emitInterruptedMessage: ActionFn = (context) => {
+  if (context.iter.abortReason === 'interrupt') return {};
+  const out = new Outbox(context);
+  out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
+  return out.patch();
+};
+
+/** SPEC §4.11: only when enabled, tools ran, not aborted, not a subagent. */
+export const startToolUseSummary: ActionFn = (context) => {
+  const { iter } = context;
+  if (!context.config.features.toolUseSummaries || iter.toolUses.length === 0) return {};
+  if (iter.abortReason !== null || isSubagent(context.querySource)) return {};
+  const out = new Outbox(context);
+  const summaryId = out.id('s');
+  const toolUseIds = iter.toolUses.map((t) => t.id);
+  out.push({ type: 'start_tool_use_summary', summaryId, toolUseIds });
+  return { ...out.patch(), pendingToolUseSummary: { summaryId, toolUseIds, summary: null } };
+};
+
+function maxTurnsAttachment(context: MachineContext, out: Outbox): Message {
+  return attachmentMessage(out.id('m'), {
+    type: 'max_turns_reached',
+    maxTurns: context.params.maxTurns as number,
+    turnCount: context.turnCount + 1,
+  });
+}
+
+/** SPEC §4.12. */
+export const emitToolInterruption: ActionFn = (context) => {
+  const out = new Outbox(context);
+  if (context.iter.abortReason !== 'interrupt') out.emit(userMessage(out.id('m'), INTERRUPTED_DURING_TOOLS_TEXT));
+  if (nextTurnExceedsMaxTurns(context)) out.emit(maxTurnsAttachment(context, out));
+  return out.patch();
+};
+
+export const requestAttachments: ActionFn = (context) =>
+  new Outbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
+
+/** SPEC §4.14: attachments go after the tool results, never before (pairing). */
+export const appendAttachments: ActionFn = (context, event) => {
+  const { attachments } = event as EventOf<'attachments_collected'>;
+  if (attachments.length === 0) return {};
+  const out = new Outbox(context).emit(...attachments);
+  return { ...out.patch(), iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } };
+};
+
+/** SPEC §4.15: `maxTurns: 1` allows one model call and its tools. */
+export const stopAtMaxTurns: ActionFn = (context) => {
+  const out = new Outbox(context);
+  out.emit(maxTurnsAttachment(context, out));
+  return { ...out.patch(), terminal: { reason: 'max_turns', turnCount: context.turnCount + 1 } };
+};

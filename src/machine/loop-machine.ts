@@ -1,0 +1,281 @@
+/**
+ * The agent loop as one XState v5 statechart: the single source of truth for control flow (SPEC §4-5).
+ *
+ * Reading guide: an iteration starts at `iterationStart`, runs the context pipeline, the blocking check, samples
+ * the model, then either runs tools (`runningTools` → `afterTools` → `turnLimit` → `next_turn`) or climbs the
+ * `exitLadder`. Every transition back to `iterationStart` is one of the 7 Continue reasons (`meta.continue`);
+ * the 10 final states are the Terminal reasons. Guards and actions are named only (see `guards.ts`,
+ * `actions/`), so they survive JSON export.
+ *
+ * The machine is run with xstate's pure `transition()` by `src/reducer/step.ts`; it never executes side effects:
+ * its actions only write context and queue effects as data.
+ */
+import { assign, setup } from 'xstate';
+import type { FeatureSwitches } from '../config/config.ts';
+import type { ContextLayer } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../reducer/outcomes.ts';
+import { actionImplementations, type ActionName } from './actions/index.ts';
+import { guards, type GuardName } from './guards.ts';
+import type { ActionFn, GuardFn, MachineContext } from './machine-context.ts';
+
+export const MACHINE_ID = 'agentLoop';
+const ITERATION_START = `#${MACHINE_ID}.iterationStart`;
+const terminal = (reason: TerminalReason) => `#${MACHINE_ID}.${reason}`;
+
+type AnyParams = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
+  const wrapped: Record<string, (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean> = {};
+  for (const [name, fn] of Object.entries(impls)) wrapped[name] = ({ context, event }, params) => fn(context, event, params);
+  return wrapped as { [K in keyof T]: (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean };
+}
+
+function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(impls)) {
+    wrapped[name] = assign(({ context, event }: { context: MachineContext; event: LoopEvent }, params: AnyParams) =>
+      fn(context, event, params),
+    );
+  }
+  return wrapped as { [K in keyof T]: ReturnType<typeof assign<MachineContext, LoopEvent, AnyParams, LoopEvent, never>> };
+}
+
+/** A transition back to the start of an iteration, labelled with its Continue reason. */
+function continueWith(reason: ContinueReason, action: ActionName, guard?: GuardName) {
+  return {
+    ...(guard ? { guard } : {}),
+    target: ITERATION_START,
+    actions: action,
+    description: `continue: ${reason}`,
+    meta: { continue: reason },
+  };
+}
+
+/** A context-pipeline layer: skip when its feature is off, else ask for it and wait for its result. */
+function layerStates(name: string, layer: ContextLayer, feature: keyof FeatureSwitches, next: string) {
+  return {
+    [name]: {
+      always: [
+        {
+          guard: { type: 'isLayerEnabled' as const, params: { feature } },
+          target: `${name}Pending`,
+          actions: { type: 'requestContextLayer' as const, params: { layer } },
+        },
+        { target: next },
+      ],
+    },
+    [`${name}Pending`]: { on: { context_layer_result: { target: next, actions: 'applyContextLayer' as const } } },
+  };
+}
+
+const finalStates = Object.fromEntries(
+  TERMINAL_REASONS.map((reason) => [
+    reason,
+    { type: 'final' as const, entry: { type: 'terminate' as const, params: { reason } }, meta: { terminal: reason } },
+  ]),
+) as unknown as Record<TerminalReason, { type: "final"; entry: { type: "terminate"; params: { reason: TerminalReason } } }>;
+
+export const loopMachine = setup({
+  types: {
+    context: {} as MachineContext,
+    events: {} as LoopEvent,
+    input: {} as MachineContext,
+    output: {} as Terminal | null,
+  },
+  guards: wrapGuards(guards),
+  actions: wrapActions(actionImplementations),
+}).createMachine({
+  id: MACHINE_ID,
+  context: ({ input }) => input,
+  initial: 'iterationStart',
+  output: ({ context }) => context.terminal,
+  on: {
+    // An abort anywhere not handled below ends the run as aborted while streaming (SPEC §4.7).
+    abort: { target: '.abortingSampling', actions: 'noteAbort' },
+    tool_use_summary_ready: { actions: 'recordToolUseSummary' },
+  },
+  states: {
+    iterationStart: { entry: 'startIteration', always: { target: 'contextPipeline' } },
+
+    contextPipeline: {
+      description: 'SPEC §4.3: tool-result budget → snip → microcompact → context collapse → autocompact',
+      initial: 'toolResultBudget',
+      states: {
+        ...layerStates('toolResultBudget', 'tool_result_budget', 'toolResultBudget', 'snip'),
+        ...layerStates('snip', 'snip', 'historySnip', 'microcompact'),
+        ...layerStates('microcompact', 'microcompact', 'microcompact', 'contextCollapse'),
+        ...layerStates('contextCollapse', 'context_collapse', 'contextCollapse', 'autocompact'),
+        autocompact: {
+          always: [
+            { guard: 'shouldAutocompact', target: 'autocompactPending', actions: 'requestAutocompact' },
+            { target: `#${MACHINE_ID}.blockingCheck` },
+          ],
+        },
+        autocompactPending: {
+          on: {
+            autocompact_result: [
+              { guard: 'compactionSucceeded', target: `#${MACHINE_ID}.blockingCheck`, actions: 'applyAutocompact' },
+              { target: `#${MACHINE_ID}.blockingCheck`, actions: 'recordAutocompactFailure' },
+            ],
+          },
+        },
+      },
+    },
+
+    blockingCheck: {
+      always: [
+        { guard: 'modelCallCapReached', target: terminal('max_turns'), actions: 'stopAtModelCallCap' },
+        { guard: 'isAtBlockingLimit', target: terminal('blocking_limit'), actions: 'emitBlockingLimitError' },
+        { target: 'sampling', actions: 'callModel' },
+      ],
+    },
+
+    sampling: {
+      on: {
+        model_message: { actions: 'recordAssistantMessage' },
+        tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
+        model_done: { target: 'afterSampling', actions: 'recordUsage' },
+        model_stream_fallback: { actions: 'discardAttempt' },
+        model_overloaded: [
+          { guard: 'canFallBack', actions: ['switchToFallbackModel', 'callModel'], description: 'fallback model, same request' },
+          { target: terminal('model_error'), actions: 'failOnOverloaded' },
+        ],
+        model_error: [
+          { guard: 'isImageError', target: terminal('image_error'), actions: 'failOnImageError' },
+          { target: terminal('model_error'), actions: 'failOnModelError' },
+        ],
+      },
+    },
+
+    afterSampling: {
+      entry: ['runPostSamplingHooks', 'emitResolvedToolUseSummary'],
+      always: [
+        { guard: 'hasStreamedToolUse', target: 'runningTools', actions: 'finishStreamingTools' },
+        { guard: 'hasToolUse', target: 'runningTools', actions: 'runToolBatches' },
+        { target: 'exitLadder' },
+      ],
+    },
+
+    abortingSampling: {
+      always: [
+        { guard: 'streamingToolsStarted', target: 'drainingAbortedTools', actions: 'finishStreamingTools' },
+        { target: terminal('aborted_streaming'), actions: ['answerOrphanToolUses', 'emitInterruptedMessage'] },
+      ],
+    },
+
+    drainingAbortedTools: {
+      on: {
+        tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
+        tools_finished: { target: terminal('aborted_streaming'), actions: ['answerOrphanToolUses', 'emitInterruptedMessage'] },
+        abort: { actions: 'noteAbort' },
+      },
+    },
+
+    exitLadder: {
+      description: 'SPEC §4.9: no tool_use; first match wins',
+      initial: 'promptTooLong',
+      states: {
+        promptTooLong: {
+          always: [{ guard: 'canDrainCollapse', target: 'collapseDrain', actions: 'requestCollapseDrain' }, { target: 'reactiveCompact' }],
+        },
+        collapseDrain: {
+          on: {
+            collapse_drain_result: [
+              continueWith('collapse_drain_retry', 'continueCollapseDrainRetry', 'drainCommitted'),
+              { target: 'reactiveCompact' },
+            ],
+          },
+        },
+        reactiveCompact: {
+          always: [
+            { guard: 'canReactiveCompact', target: 'reactiveCompactPending', actions: 'requestReactiveCompact' },
+            { target: 'unrecoveredPromptError' },
+          ],
+        },
+        reactiveCompactPending: {
+          on: {
+            reactive_compact_result: [
+              continueWith('reactive_compact_retry', 'continueReactiveCompactRetry', 'compactionSucceeded'),
+              { target: 'unrecoveredPromptError' },
+            ],
+          },
+        },
+        unrecoveredPromptError: {
+          description: 'stop hooks are not run on prompt-too-long (SPEC §9.4)',
+          always: [
+            { guard: 'withheldMediaError', target: terminal('image_error'), actions: 'releaseWithheld' },
+            { guard: 'withheldPromptTooLong', target: terminal('prompt_too_long'), actions: 'releaseWithheld' },
+            { target: 'maxOutputTokens' },
+          ],
+        },
+        maxOutputTokens: {
+          always: [
+            continueWith('max_output_tokens_escalate', 'continueMaxOutputTokensEscalate', 'canEscalateMaxOutputTokens'),
+            continueWith('max_output_tokens_recovery', 'continueMaxOutputTokensRecovery', 'canRecoverMaxOutputTokens'),
+            { guard: 'withheldMaxOutputTokens', target: 'apiError', actions: 'releaseWithheld' },
+            { target: 'apiError' },
+          ],
+        },
+        apiError: {
+          always: [
+            { guard: 'lastMessageIsApiError', target: terminal('completed'), actions: 'runStopFailureHooks' },
+            { target: 'stopHooks', actions: 'requestStopHooks' },
+          ],
+        },
+        stopHooks: {
+          on: {
+            stop_hooks_result: [
+              { guard: 'stopHookPreventsContinuation', target: terminal('stop_hook_prevented'), actions: 'preventByStopHook' },
+              { guard: 'stopHookBlockingCapReached', target: terminal('stop_hook_prevented'), actions: 'stopAtStopHookCap' },
+              continueWith('stop_hook_blocking', 'continueStopHookBlocking', 'stopHookBlocks'),
+              { target: 'tokenBudget' },
+            ],
+            abort: { target: terminal('stop_hook_prevented'), actions: 'preventByAbort' },
+          },
+        },
+        tokenBudget: {
+          always: [
+            continueWith('token_budget_continuation', 'continueTokenBudget', 'shouldContinueForTokenBudget'),
+            { target: terminal('completed'), actions: 'completeTokenBudget' },
+          ],
+        },
+      },
+    },
+
+    runningTools: {
+      on: {
+        tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
+        tools_finished: { target: 'afterTools', actions: 'answerOrphanToolUses' },
+        abort: { actions: 'noteAbort' },
+      },
+    },
+
+    afterTools: {
+      entry: 'startToolUseSummary',
+      always: [
+        { guard: 'abortedDuringTools', target: terminal('aborted_tools'), actions: 'emitToolInterruption' },
+        { guard: 'toolPreventedContinuation', target: terminal('hook_stopped') },
+        { target: 'collectingAttachments', actions: 'requestAttachments' },
+      ],
+    },
+
+    collectingAttachments: {
+      on: {
+        attachments_collected: { target: 'turnLimit', actions: 'appendAttachments' },
+        abort: { target: terminal('aborted_tools'), actions: ['noteAbort', 'emitToolInterruption'] },
+      },
+    },
+
+    turnLimit: {
+      always: [
+        { guard: 'maxTurnsReached', target: terminal('max_turns'), actions: 'stopAtMaxTurns' },
+        continueWith('next_turn', 'continueNextTurn'),
+      ],
+    },
+
+    ...finalStates,
+  },
+});
+
+export type LoopMachine = typeof loopMachine;

@@ -1,0 +1,61 @@
+/**
+ * Read-only questions about the context, shared by guards and actions. Pure.
+ */
+import type { AssistantMessage, Message } from '../messages/types.ts';
+import { decideTokenBudget, type TokenBudgetDecision } from '../reducer/token-budget.ts';
+import { contextThresholds, defaultMaxOutputTokens } from '../reducer/thresholds.ts';
+import type { MachineContext } from './machine-context.ts';
+
+/** Forked compaction and session-memory runs: never autocompact, never blocked (SPEC §9.7). */
+export function isCompactSource(querySource: string): boolean {
+  return querySource === 'compact' || querySource === 'session_memory';
+}
+
+export function isSubagent(querySource: string): boolean {
+  return querySource.startsWith('agent:');
+}
+
+/** The context size this iteration: running count minus what the pipeline freed (SPEC §6). */
+export function currentTokenCount(context: MachineContext): number {
+  return Math.max(0, context.tokens.reported + context.tokens.estimatedSince - context.iter.tokensFreed);
+}
+
+export function thresholdsFor(context: MachineContext) {
+  return contextThresholds(context.currentModel, context.config);
+}
+
+/** `max_tokens` of the next request: escalation override, then the caller's override, then the default. */
+export function requestMaxTokens(context: MachineContext): number {
+  return (
+    context.maxOutputTokensOverride ??
+    context.params.maxOutputTokensOverride ??
+    defaultMaxOutputTokens(context.currentModel, context.config)
+  );
+}
+
+export function withheldKind(context: MachineContext): string | null {
+  const withheld = context.iter.withheld;
+  return withheld?.type === 'assistant' ? (withheld.apiError?.kind ?? null) : null;
+}
+
+export function lastAssistantMessage(context: MachineContext): AssistantMessage | null {
+  const list = context.iter.assistantMessages;
+  const last: Message | undefined = list[list.length - 1];
+  return last?.type === 'assistant' ? last : null;
+}
+
+export function tokenBudgetDecision(context: MachineContext): TokenBudgetDecision {
+  return decideTokenBudget({
+    budget: context.config.features.tokenBudget ? context.params.tokenBudget : undefined,
+    isSubagent: isSubagent(context.querySource),
+    turnTokens: context.outputTokens,
+    tracker: context.tokenBudget,
+    completionRatio: context.config.tokenBudgetCompletionRatio,
+    diminishingDelta: context.config.tokenBudgetDiminishingDelta,
+  });
+}
+
+export function nextTurnExceedsMaxTurns(context: MachineContext): boolean {
+  const maxTurns = context.params.maxTurns;
+  return maxTurns !== undefined && context.turnCount + 1 > maxTurns;
+}

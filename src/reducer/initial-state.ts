@@ -1,0 +1,67 @@
+/**
+ * The state a run starts from (SPEC §3): counters at their initial values, `turnCount` 1, no transition yet.
+ * Pure: ids derive from the run id; the start time comes from the params.
+ */
+import type { LoopConfig } from '../config/config.ts';
+import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
+import type { Message } from '../messages/types.ts';
+import { tokenCountWithEstimation } from './tokens.ts';
+import type { LoopContext, LoopParams } from './state.ts';
+
+/** A resumed history starts at its last compact boundary (SPEC §4.2). */
+function messagesAfterCompactBoundary(messages: Message[]): Message[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.type === 'system' && m.subtype === 'compact_boundary') return messages.slice(i);
+  }
+  return messages;
+}
+
+function withUserContext(runId: string, messages: Message[], userContext: Record<string, string> | undefined): Message[] {
+  const entries = Object.entries(userContext ?? {});
+  if (entries.length === 0) return messages;
+  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
+  return [{ type: 'user', uuid: `${runId}:context`, message: { role: 'user', content: text }, isMeta: true }, ...messages];
+}
+
+function withSystemContext(systemPrompt: string[] | undefined, systemContext: Record<string, string> | undefined): string[] {
+  const entries = Object.entries(systemContext ?? {});
+  const prompt = systemPrompt ?? [];
+  return entries.length === 0 ? prompt : [...prompt, entries.map(([key, value]) => `${key}: ${value}`).join('\n')];
+}
+
+export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
+  const runId = params.runId ?? config.sessionId;
+  const { messages: initialMessages, ...rest } = params;
+  const messages = withUserContext(runId, messagesAfterCompactBoundary(initialMessages), params.userContext);
+  return {
+    runId,
+    seq: 0,
+    params: { ...rest, systemPrompt: withSystemContext(params.systemPrompt, params.systemContext) },
+    querySource: params.querySource ?? 'sdk',
+    messages,
+    autoCompactTracking: null,
+    maxOutputTokensRecoveryCount: 0,
+    hasAttemptedReactiveCompact: false,
+    maxOutputTokensOverride: null,
+    pendingToolUseSummary: null,
+    stopHookActive: false,
+    turnCount: 1,
+    transition: null,
+    tokenBudget: { continuationCount: 0, lastDeltaTokens: 0, lastGlobalTurnTokens: 0, startedAt: params.startedAt ?? 0 },
+    taskBudgetRemaining: null,
+    currentModel: config.model,
+    tokens: { reported: 0, estimatedSince: tokenCountWithEstimation(messages) },
+    outputTokens: 0,
+    modelCalls: 0,
+    stopHookBlockingCount: 0,
+    toolUseContext: {},
+    lastUsage: null,
+    iter: emptyIteration(),
+    terminal: null,
+  };
+}
+
+export function toMachineContext(context: LoopContext, config: LoopConfig): MachineContext {
+  return { ...context, config, outbox: [] };
+}
