@@ -1,0 +1,158 @@
+/**
+ * Layer 0 of the context pipeline: the tool-result budget (SPEC §6). This is a pure function: it decides, the
+ * caller stores the full texts (`toStore`) and applies the edits.
+ *
+ * Invariants:
+ * - Only the FRESH tool results are looked at: the user messages after the last assistant message. They form one
+ *   API message (the API merges consecutive user messages), so the per-message budget applies to all of them
+ *   together. The cost of a step follows the last tool batch, never the history.
+ * - A result longer than `perResultChars` is always replaced; then, while the fresh results together exceed
+ *   `perMessageChars`, the largest remaining one is replaced (ties: the earlier one first).
+ * - A replacement is a preview: the first `previewChars` characters, then one line pointing at the stored text.
+ * - Decisions are frozen per tool_use id: an id found in `decisions` gets exactly that content again (byte for
+ *   byte), is never stored twice and never re-decided, so the prompt-cache prefix never changes.
+ * - Results of exempt tools (unbounded result size) and results carrying images or documents are never replaced.
+ */
+import type { ToolResultBudgetConfig } from '../config/config.ts';
+import type { Message, ToolResultBlock } from '../messages/types.ts';
+import type { MessageEdit } from '../reducer/events.ts';
+import { CHARS_PER_TOKEN } from '../reducer/tokens.ts';
+import type { ContextLayerOutcome } from '../effects/deps.ts';
+import { toolResultsOf } from './safe-cuts.ts';
+
+/** Replacement content per tool_use id, as decided earlier (kept by the caller for the whole session). */
+export type ToolResultDecisions = Readonly<Record<string, string>>;
+
+export interface ToolResultBudgetInput {
+  messages: readonly Message[];
+  config: ToolResultBudgetConfig;
+  decisions: ToolResultDecisions;
+  /** Tools whose results are never replaced. */
+  exemptTools?: readonly string[];
+  /** Where the full text of a result will be stored; must be a pure function of the id. */
+  pointerFor: (toolUseId: string) => string;
+}
+
+export interface ToolResultBudgetOutcome extends ContextLayerOutcome {
+  /** Full texts the caller must persist (at `pointerFor(toolUseId)`) before the preview is relied upon. */
+  toStore: Array<{ toolUseId: string; content: string }>;
+  /** Decisions made in this call (merge them into `decisions`). */
+  newDecisions: Record<string, string>;
+}
+
+interface FreshResult {
+  toolUseId: string;
+  text: string | null;
+  chars: number;
+  order: number;
+}
+
+/** The text of a result, or null when it carries media (those are never replaced). */
+function resultText(block: ToolResultBlock): string | null {
+  if (typeof block.content === 'string') return block.content;
+  let text = '';
+  for (const part of block.content) {
+    if (part.type !== 'text') return null;
+    text += part.text;
+  }
+  return text;
+}
+
+/** The last assistant message's index; everything after it is fresh. */
+function lastAssistantIndex(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].type === 'assistant') return i;
+  return -1;
+}
+
+/** Tool names by tool_use id, for the response that produced the fresh results (walks back over its blocks only). */
+function toolNamesOfLastResponse(messages: readonly Message[], last: number): Map<string, string> {
+  const names = new Map<string, string>();
+  for (let i = last; i >= 0 && messages[i].type === 'assistant'; i--) {
+    const message = messages[i];
+    if (message.type !== 'assistant') break;
+    for (const block of message.message.content) if (block.type === 'tool_use') names.set(block.id, block.name);
+  }
+  return names;
+}
+
+/**
+ * The preview that stands for a stored result: its opening characters and a pointer to the rest.
+ * Never cuts a UTF-16 surrogate pair in half.
+ */
+export function previewToolResult(text: string, pointer: string, previewChars: number): string {
+  let end = Math.min(previewChars, text.length);
+  const code = text.charCodeAt(end - 1);
+  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return (
+    `${text.slice(0, end)}\n\n` +
+    `[Result shortened to its first ${end} of ${text.length} characters. The full text is stored at ${pointer}]`
+  );
+}
+
+const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+
+/**
+ * Applies the tool-result budget to the fresh results of a history.
+ *
+ * @example
+ * const out = budgetToolResults({ messages, config: DEFAULT_CONFIG.toolResultBudget, decisions: {},
+ *   pointerFor: (id) => `.turnloop/sessions/s/tool-results/${id}.txt` });
+ * // out.edits: replace_tool_result for each oversized fresh result; out.toStore: their full texts
+ */
+export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
+  const { messages, config, decisions, pointerFor } = input;
+  const exempt = new Set(input.exemptTools ?? []);
+  const last = lastAssistantIndex(messages);
+  const names = toolNamesOfLastResponse(messages, last);
+
+  const edits: MessageEdit[] = [];
+  const toStore: ToolResultBudgetOutcome['toStore'] = [];
+  const newDecisions: Record<string, string> = {};
+  let tokensFreed = 0;
+  let total = 0;
+  const candidates: FreshResult[] = [];
+
+  for (let i = last + 1; i < messages.length; i++) {
+    for (const block of toolResultsOf(messages[i])) {
+      const id = block.tool_use_id;
+      const text = resultText(block);
+      const frozen = Object.hasOwn(decisions, id) ? decisions[id] : undefined;
+      if (frozen !== undefined) {
+        total += frozen.length;
+        if (block.content !== frozen) {
+          edits.push({ op: 'replace_tool_result', toolUseId: id, content: frozen });
+          if (text !== null) tokensFreed += Math.max(0, tokensOf(text.length) - tokensOf(frozen.length));
+        }
+        continue;
+      }
+      const chars = text?.length ?? 0;
+      total += chars;
+      const name = names.get(id);
+      if (text === null || (name !== undefined && exempt.has(name))) continue;
+      candidates.push({ toolUseId: id, text, chars, order: candidates.length });
+    }
+  }
+
+  const replace = (result: FreshResult) => {
+    const pointer = pointerFor(result.toolUseId);
+    const preview = previewToolResult(result.text!, pointer, config.previewChars);
+    if (preview.length >= result.chars) return; // Too small to be worth a preview.
+    edits.push({ op: 'replace_tool_result', toolUseId: result.toolUseId, content: preview });
+    toStore.push({ toolUseId: result.toolUseId, content: result.text! });
+    newDecisions[result.toolUseId] = preview;
+    total += preview.length - result.chars;
+    tokensFreed += tokensOf(result.chars) - tokensOf(preview.length);
+  };
+
+  const bySize = [...candidates].sort((a, b) => b.chars - a.chars || a.order - b.order);
+  const remaining: FreshResult[] = [];
+  for (const result of bySize) {
+    if (result.chars > config.perResultChars) replace(result);
+    else remaining.push(result);
+  }
+  for (const result of remaining) {
+    if (total <= config.perMessageChars) break;
+    replace(result);
+  }
+  return { edits, tokensFreed: Math.max(0, tokensFreed), toStore, newDecisions };
+}

@@ -1,0 +1,15 @@
+/**
+ * The default CollapseDrainer (SPEC §4.9.1): commits every pending collapse of the shared store at once. The reducer
+ * decides when (never twice in a row, SPEC §9.5); this only does it.
+ */
+import { drainCollapses } from '../../context/context-collapse.ts';
+import type { CollapseDrainer } from '../deps.ts';
+import type { CollapseCell } from './collapse-cell.ts';
+
+export function createCollapseDrainer(cell: CollapseCell): CollapseDrainer {
+  return async ({ messages }) => {
+    const drained = drainCollapses(messages, cell.store);
+    cell.store = drained.store;
+    return { committed: drained.committed, edits: drained.edits };
+  };
+}

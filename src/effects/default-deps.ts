@@ -1,0 +1,44 @@
+/**
+ * Production defaults of `query()`'s dependencies. Every one can be replaced through `options.deps`.
+ */
+import type { LoopConfig } from '../config/config.ts';
+import type { ToolUseBlock } from '../messages/types.ts';
+import { createForkedCompactor, type RunQuery } from './compaction/forked-compactor.ts';
+import type { ContextLayerRunner, ToolUseSummarizer } from './deps.ts';
+import { createAnthropicModelCaller } from './model/index.ts';
+import type { QueryDeps } from './query-options.ts';
+import { randomIds, systemClock } from './system-clock.ts';
+
+/** A short, model-free summary of the tools a turn used ("Read ×2, Edit"). */
+export const summarizeToolUsesByName: ToolUseSummarizer = async ({ toolUseIds, messages }) => {
+  const wanted = new Set(toolUseIds);
+  const counts = new Map<string, number>();
+  for (const message of messages) {
+    if (message.type !== 'assistant') continue;
+    for (const block of message.message.content) {
+      if (block.type === 'tool_use' && wanted.has(block.id)) counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
+    }
+  }
+  const parts = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name));
+  return parts.length > 0 ? `Used ${parts.join(', ')}` : `Used ${toolUseIds.length} tool(s)`;
+};
+
+const passThroughLayers: ContextLayerRunner = async () => ({ edits: [], tokensFreed: 0 });
+
+export function createDefaultDeps(config: LoopConfig, overrides: Partial<QueryDeps> | undefined, runQuery: RunQuery): QueryDeps {
+  const callModel = overrides?.callModel ?? createAnthropicModelCaller();
+  const compactor = createForkedCompactor({ config, callModel, runQuery });
+  return {
+    callModel,
+    runContextLayer: passThroughLayers,
+    autocompact: compactor,
+    reactiveCompact: compactor,
+    drainCollapse: async () => ({ committed: 0, edits: [] }),
+    collectAttachments: () => [],
+    summarizeToolUses: summarizeToolUsesByName,
+    clock: systemClock,
+    newId: randomIds,
+  };
+}
+
+export type { ToolUseBlock };

@@ -1,0 +1,328 @@
+/**
+ * The imperative shell around the pure reducer: executes effects, turns their outcomes into events, and feeds
+ * them back through `step()`.
+ *
+ * Invariants:
+ * - Every event reaches the reducer through one queue (`EventChannel`), in one order; that order is what a
+ *   session log records, so a replay sees exactly what the live run saw.
+ * - Background work (model stream, tools, hooks, compactors) pauses until the reducer has taken each event it
+ *   produced: nothing runs ahead of the consumer of `query()`.
+ * - After the `terminated` effect no further effect is executed and all background work is aborted.
+ */
+import type { LoopConfig } from '../config/config.ts';
+import type { QueryItem } from '../messages/types.ts';
+import type { Effect, EffectOf } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import type { LoopParams, LoopState } from '../reducer/state.ts';
+import { initialState, step } from '../reducer/step.ts';
+import type { StopHookResult } from './deps.ts';
+import { EventChannel } from './event-channel.ts';
+import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
+
+type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
+
+const NO_TOOLS: ToolRuntime = {
+  definitions: () => [],
+  concurrencySafe: () => ({}),
+  runBatches: async function* () {},
+  startStreaming: () => {
+    throw new Error('no tools were given to query(), but the model asked for one');
+  },
+};
+
+/** The reason an abort carries into the loop: a string reason as given, anything else as 'abort'. */
+export function abortReasonOf(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'abort';
+}
+
+export class Interpreter {
+  private state: LoopState;
+  private readonly channel = new EventChannel<ChannelEntry>();
+  private readonly controller = new AbortController();
+  private readonly signal: AbortSignal;
+  private readonly tools: ToolRuntime;
+  private streaming: StreamingToolSession | null = null;
+  private stepIndex = 0;
+  private pendingItems: QueryItem[] = [];
+  terminal: Terminal | null = null;
+
+  constructor(
+    private readonly options: QueryOptions,
+    private readonly config: LoopConfig,
+    private readonly deps: QueryDeps,
+    params: LoopParams,
+  ) {
+    this.tools = options.tools ?? NO_TOOLS;
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
+    const started = initialState(params, config);
+    this.state = started.state;
+    this.observe(null, started.effects);
+    this.execute(started.effects);
+    if (this.signal.aborted) this.onAbort();
+    else this.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get done(): boolean {
+    return this.terminal !== null;
+  }
+
+  get currentState(): LoopState {
+    return this.state;
+  }
+
+  /** Items produced so far and not yet handed out. */
+  takeItems(): QueryItem[] {
+    const items = this.pendingItems;
+    this.pendingItems = [];
+    return items;
+  }
+
+  /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
+  async advance(): Promise<boolean> {
+    const entry = await this.channel.take();
+    if (!entry) return false;
+    try {
+      if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
+      else this.feed(entry.value.event);
+    } finally {
+      entry.processed();
+    }
+    return true;
+  }
+
+  /** Stops everything: aborts background work and, unless the run already ended, drives it to a terminal. */
+  async shutdown(reason: string): Promise<void> {
+    if (!this.done && !this.signal.aborted) this.controller.abort(reason);
+    for (let guard = 0; !this.done && guard < 10_000; guard++) {
+      if (!(await this.advance())) break;
+    }
+    this.pendingItems = [];
+    this.channel.close();
+  }
+
+  private readonly onAbort = () => {
+    void this.put({ type: 'abort', reason: abortReasonOf(this.signal) });
+  };
+
+  private put(event: LoopEvent): Promise<void> {
+    return this.channel.put({ kind: 'event', event });
+  }
+
+  private feed(event: LoopEvent): void {
+    if (this.done) return;
+    const result = step(this.state, event, this.config);
+    this.state = result.state;
+    this.observe(event, result.effects);
+    this.execute(result.effects);
+  }
+
+  private observe(event: LoopEvent | null, effects: Effect[]): void {
+    this.options.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+  }
+
+  private execute(effects: Effect[]): void {
+    for (const effect of effects) {
+      if (this.done) return;
+      this.run(effect);
+    }
+  }
+
+  /** Starts background work whose outcome comes back as events; a failure becomes the matching error event. */
+  private background(work: () => Promise<void>): void {
+    work().catch((error: unknown) => {
+      if (!this.done) this.pendingItems.push(this.warning(error));
+    });
+  }
+
+  private warning(error: unknown): QueryItem {
+    const text = error instanceof Error ? error.message : String(error);
+    return { type: 'system', uuid: this.deps.newId(), subtype: 'warning', content: `internal error: ${text}`, level: 'error' };
+  }
+
+  /** The exhaustive effect switch: one case per effect type, ending in a `never` check. */
+  private run(effect: Effect): void {
+    switch (effect.type) {
+      case 'emit':
+        this.pendingItems.push(effect.message);
+        return;
+      case 'request_start':
+        this.pendingItems.push({ type: 'request_start' });
+        return;
+      case 'call_model':
+        this.background(() => this.callModel(effect));
+        return;
+      case 'context_layer':
+        this.background(async () => {
+          const outcome = await this.deps.runContextLayer({
+            layer: effect.layer,
+            messages: effect.messages,
+            tokenCount: effect.tokenCount,
+            now: this.deps.clock.now(),
+            newId: this.deps.newId,
+          });
+          await this.put({ type: 'context_layer_result', layer: effect.layer, ...outcome });
+        });
+        return;
+      case 'autocompact':
+        this.background(async () => {
+          const outcome = await this.safely(() =>
+            this.deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal: this.signal, newId: this.deps.newId, trigger: 'auto' }),
+          );
+          await this.put({ type: 'autocompact_result', ...outcome });
+        });
+        return;
+      case 'reactive_compact':
+        this.background(async () => {
+          const outcome = await this.safely(() =>
+            this.deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal: this.signal, newId: this.deps.newId, trigger: effect.trigger }),
+          );
+          await this.put({ type: 'reactive_compact_result', ...outcome });
+        });
+        return;
+      case 'collapse_drain':
+        this.background(async () => {
+          const drained = await this.deps.drainCollapse({ messages: effect.messages }).catch(() => ({ committed: 0, edits: [] }));
+          await this.put({ type: 'collapse_drain_result', ...drained });
+        });
+        return;
+      case 'run_tools':
+        this.background(async () => {
+          for await (const result of this.tools.runBatches(effect.batches, this.signal)) await this.put(result);
+          await this.put({ type: 'tools_finished' });
+        });
+        return;
+      case 'enqueue_tool':
+        this.streamingSession().enqueue(effect.toolUse, effect.concurrencySafe);
+        return;
+      case 'finish_tools': {
+        const session = this.streaming;
+        this.streaming = null;
+        this.background(async () => {
+          if (session) for await (const result of session.finish()) await this.put(result);
+          await this.put({ type: 'tools_finished' });
+        });
+        return;
+      }
+      case 'discard_tools':
+        this.streaming?.discard(effect.reason);
+        this.streaming = null;
+        return;
+      case 'run_stop_hooks':
+        this.background(() => this.runStopHooks(effect));
+        return;
+      case 'run_stop_failure_hooks':
+        for (const hook of this.options.stopFailureHooks ?? []) this.fireAndForget(() => hook({ error: effect.error as never }));
+        return;
+      case 'run_post_sampling_hooks':
+        for (const hook of this.options.postSamplingHooks ?? []) this.fireAndForget(() => hook({ messages: effect.messages }));
+        return;
+      case 'collect_attachments':
+        this.background(async () => {
+          const attachments = await this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId });
+          await this.put({ type: 'attachments_collected', attachments });
+        });
+        return;
+      case 'start_tool_use_summary':
+        this.fireAndForget(async () => {
+          const summary = await this.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: this.state.context.messages });
+          await this.put({ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary });
+        });
+        return;
+      case 'terminated':
+        this.terminal = effect.terminal;
+        this.streaming?.discard('run ended');
+        this.streaming = null;
+        if (!this.controller.signal.aborted) this.controller.abort('done');
+        this.channel.close();
+        return;
+      default: {
+        const unknownEffect: never = effect;
+        throw new Error(`unknown effect ${JSON.stringify(unknownEffect)}`);
+      }
+    }
+  }
+
+  private fireAndForget(work: () => Promise<unknown> | unknown): void {
+    Promise.resolve()
+      .then(work)
+      .catch(() => undefined);
+  }
+
+  private async safely<T extends { ok: boolean }>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
+    try {
+      return await work();
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private streamingSession(): StreamingToolSession {
+    if (!this.streaming) {
+      const session = this.tools.startStreaming(this.signal);
+      session.onReady(() => {
+        if (this.streaming !== session) return;
+        for (const result of session.takeCompleted()) void this.put(result);
+      });
+      this.streaming = session;
+    }
+    return this.streaming;
+  }
+
+  private async callModel(effect: EffectOf<'call_model'>): Promise<void> {
+    const controller = new AbortController();
+    const stop = () => controller.abort(this.signal.reason);
+    if (this.signal.aborted) return;
+    this.signal.addEventListener('abort', stop, { once: true });
+    try {
+      const stream = this.deps.callModel(effect.request, {
+        signal: controller.signal,
+        querySource: effect.querySource,
+        fallbackModel: this.state.context.params.fallbackModel,
+        tools: this.tools.definitions(),
+        retry: this.config.retry,
+        clock: this.deps.clock,
+        newId: this.deps.newId,
+      });
+      for await (const item of stream) {
+        if (controller.signal.aborted || this.done) return;
+        if (item.kind === 'stream_event') {
+          await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
+          continue;
+        }
+        const event = item.event;
+        if (event.type === 'model_message') {
+          const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
+          if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);
+        }
+        await this.put(event);
+      }
+    } catch (error) {
+      if (controller.signal.aborted || this.done) return;
+      await this.put({ type: 'model_error', error: { kind: 'other', message: error instanceof Error ? error.message : String(error) } });
+    } finally {
+      this.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  private async runStopHooks(effect: EffectOf<'run_stop_hooks'>): Promise<void> {
+    const results: StopHookResult[] = [];
+    for (const hook of this.options.stopHooks ?? []) {
+      if (this.signal.aborted) return;
+      try {
+        results.push(await hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: this.signal }));
+      } catch (error) {
+        results.push({ blockingError: `stop hook failed: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    }
+    if (this.signal.aborted) return;
+    const prevent = results.find((r) => r.preventContinuation);
+    await this.put({
+      type: 'stop_hooks_result',
+      blockingErrors: results.flatMap((r) => (r.blockingError ? [r.blockingError] : [])),
+      preventContinuation: prevent !== undefined,
+      ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
+    });
+  }
+}

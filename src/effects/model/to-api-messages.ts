@@ -1,0 +1,92 @@
+/**
+ * Engine history → the `messages` of a Messages API request. Pure.
+ *
+ * Invariants:
+ * - Only what the model should read is sent: user and assistant messages, attachments (as meta user text) and
+ *   compaction summaries (`compact_boundary` system messages that carry a string `data.summary`, as user text).
+ *   Assistant API-error messages, tombstones, tool-use summaries and other system messages are dropped.
+ * - Roles alternate: consecutive user-side messages merge into one user turn, consecutive assistant messages
+ *   (one per content block, SPEC §1) merge into one assistant turn, blocks in their original order.
+ * - In a merged user turn the `tool_result` blocks come first (in order), then everything else, so a turn that
+ *   answers a tool_use turn starts with its results (pairing, SPEC §1). Nothing is ever reordered across turns.
+ * - Empty text blocks are dropped (the API rejects them); a turn left without blocks is dropped.
+ *
+ * Engine blocks mirror the API's block params, so they are passed through unchanged (the caller casts them to the
+ * SDK's types once, in `build-request.ts`).
+ */
+import type { AssistantContentBlock, Attachment, Message, TextBlock, UserContentBlock } from '../../messages/types.ts';
+
+export type ApiMessageParam =
+  | { role: 'user'; content: UserContentBlock[] }
+  | { role: 'assistant'; content: AssistantContentBlock[] };
+
+type Piece = { role: 'user'; blocks: UserContentBlock[] } | { role: 'assistant'; blocks: AssistantContentBlock[] };
+
+/** Converts the working history into alternating API turns. */
+export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
+  const turns: ApiMessageParam[] = [];
+  for (const message of messages) {
+    const piece = toPiece(message);
+    if (!piece) continue;
+    const last = turns[turns.length - 1];
+    if (last && last.role === piece.role) {
+      (last.content as Array<UserContentBlock | AssistantContentBlock>).push(...piece.blocks);
+    } else {
+      turns.push(piece.role === 'user' ? { role: 'user', content: [...piece.blocks] } : { role: 'assistant', content: [...piece.blocks] });
+    }
+  }
+  return turns.map(finishTurn).filter((turn) => turn.content.length > 0);
+}
+
+function toPiece(message: Message): Piece | null {
+  switch (message.type) {
+    case 'user': {
+      const content = message.message.content;
+      return { role: 'user', blocks: typeof content === 'string' ? [text(content)] : content };
+    }
+    case 'assistant':
+      return message.apiError ? null : { role: 'assistant', blocks: message.message.content };
+    case 'attachment': {
+      const body = attachmentText(message.attachment);
+      return body === null ? null : { role: 'user', blocks: [text(body)] };
+    }
+    case 'system': {
+      const summary = message.subtype === 'compact_boundary' ? message.data?.summary : undefined;
+      return typeof summary === 'string' ? { role: 'user', blocks: [text(summary)] } : null;
+    }
+    case 'tombstone':
+    case 'tool_use_summary':
+      return null;
+  }
+}
+
+/** What the model reads for an attachment; `null` for attachments meant only for UIs. */
+export function attachmentText(attachment: Attachment): string | null {
+  switch (attachment.type) {
+    case 'context':
+      return `<context name="${attachment.name}">\n${attachment.content}\n</context>`;
+    case 'queued_command':
+      return attachment.prompt;
+    case 'hook_blocking_error':
+      return `A hook blocked this step: ${attachment.message}`;
+    case 'hook_stopped_continuation':
+      return `A hook stopped the conversation from continuing: ${attachment.message}`;
+    case 'max_turns_reached':
+      return null;
+  }
+}
+
+function finishTurn(turn: ApiMessageParam): ApiMessageParam {
+  if (turn.role === 'assistant') return { role: 'assistant', content: turn.content.filter(nonEmpty) };
+  const results = turn.content.filter((block) => block.type === 'tool_result');
+  const others = turn.content.filter((block) => block.type !== 'tool_result' && nonEmpty(block));
+  return { role: 'user', content: [...results, ...others] };
+}
+
+function nonEmpty(block: UserContentBlock | AssistantContentBlock): boolean {
+  return block.type !== 'text' || block.text.length > 0;
+}
+
+function text(value: string): TextBlock {
+  return { type: 'text', text: value };
+}

@@ -1,0 +1,56 @@
+/**
+ * The options of `query()`: the loop's parameters (JSON), the functions that go with them (tools, hooks,
+ * permission check), the config and the injected dependencies.
+ */
+import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
+import type { Message } from '../messages/types.ts';
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type {
+  AttachmentCollector,
+  Clock,
+  CollapseDrainer,
+  Compactor,
+  ContextLayerRunner,
+  IdGenerator,
+  ModelCaller,
+  PostSamplingHook,
+  StopFailureHook,
+  StopHook,
+  ToolUseSummarizer,
+} from './deps.ts';
+import type { ToolRuntime } from './tool-runtime.ts';
+
+export interface QueryDeps {
+  callModel: ModelCaller;
+  runContextLayer: ContextLayerRunner;
+  autocompact: Compactor;
+  reactiveCompact: Compactor;
+  drainCollapse: CollapseDrainer;
+  collectAttachments: AttachmentCollector;
+  summarizeToolUses: ToolUseSummarizer;
+  clock: Clock;
+  newId: IdGenerator;
+}
+
+/** Called after every step, in order: the basis of session recording and live inspection. */
+export type StepObserver = (step: { index: number; event: LoopEvent | null; state: LoopState; effects: Effect[] }) => void;
+
+export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 'startedAt'> {
+  /** The conversation so far; or use `prompt` for a single user message. */
+  messages?: Message[];
+  prompt?: string;
+  /** The tools the model may use. */
+  tools?: ToolRuntime;
+  stopHooks?: StopHook[];
+  stopFailureHooks?: StopFailureHook[];
+  postSamplingHooks?: PostSamplingHook[];
+  /** Aborting it ends the run: reason `'interrupt'` means the user typed a new message. */
+  signal?: AbortSignal;
+  /** Full config, or overrides of the defaults. */
+  config?: LoopConfig | ConfigOverrides;
+  deps?: Partial<QueryDeps>;
+  /** Sees every step (event, resulting state, effects). Must not throw. */
+  onStep?: StepObserver;
+}

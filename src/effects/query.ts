@@ -1,0 +1,73 @@
+/**
+ * `query()`: the familiar async-generator face of the engine. It yields every emitted message, stream event and
+ * `request_start`, and returns the Terminal. The same function serves the CLI, tests and library users.
+ *
+ * Closing the generator early (`return()`) or aborting `options.signal` cancels in-flight work; the run is then
+ * driven to its terminal without yielding, so every tool_use still gets its result in the recorded history.
+ *
+ * @example
+ * const run = query({ prompt: 'Fix the bug', tools, config: { model: 'claude-sonnet-4-5' } });
+ * for await (const item of run) if (item.type === 'assistant') console.log(item.message.content);
+ */
+import { DEFAULT_CONFIG, resolveConfig, type LoopConfig } from '../config/config.ts';
+import type { Message, QueryItem } from '../messages/types.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import type { LoopParams } from '../reducer/state.ts';
+import { createDefaultDeps } from './default-deps.ts';
+import { Interpreter } from './interpreter.ts';
+import type { QueryOptions } from './query-options.ts';
+
+function isFullConfig(config: QueryOptions['config']): config is LoopConfig {
+  return config !== undefined && 'features' in config && 'limits' in config && 'models' in config && 'sessionId' in config
+    && Object.keys(DEFAULT_CONFIG).every((key) => key in config);
+}
+
+export function resolveQueryConfig(config: QueryOptions['config']): LoopConfig {
+  return isFullConfig(config) ? config : resolveConfig(config ?? {});
+}
+
+function initialMessages(options: QueryOptions, newId: () => string): Message[] {
+  const messages = options.messages ?? [];
+  if (options.prompt === undefined) return messages;
+  return [...messages, { type: 'user', uuid: newId(), message: { role: 'user', content: options.prompt } }];
+}
+
+/** The JSON parameters of the run, as the reducer (and a session log) sees them. */
+export function loopParamsOf(options: QueryOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
+  const {
+    prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
+    signal: _signal, config: _config, deps: _deps, onStep: _onStep, ...json
+  } = options;
+  return { ...json, messages, tools: toolNames, startedAt };
+}
+
+export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
+  const config = resolveQueryConfig(options.config);
+  const deps = { ...createDefaultDeps(config, options.deps, runQuery), ...options.deps };
+  const toolNames = (options.tools?.definitions() ?? []).map((tool) => tool.name);
+  const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);
+  const interpreter = new Interpreter(options, config, deps, params);
+  try {
+    while (true) {
+      for (const item of interpreter.takeItems()) yield item;
+      if (interpreter.done) return interpreter.terminal as Terminal;
+      if (!(await interpreter.advance())) break;
+    }
+    for (const item of interpreter.takeItems()) yield item;
+    if (interpreter.terminal) return interpreter.terminal;
+    throw new Error('the loop stopped without reaching a terminal');
+  } finally {
+    await interpreter.shutdown('closed');
+  }
+}
+
+/** Runs `query()` to its end and collects what it yielded. */
+export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+  const items: QueryItem[] = [];
+  const generator = query(options);
+  while (true) {
+    const next = await generator.next();
+    if (next.done) return { items, terminal: next.value };
+    items.push(next.value);
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * What the interpreter needs from tool execution. `src/effects/tools` implements it over `defineTool` tools;
+ * tests and simulations may supply their own.
+ */
+import type { ToolUseBlock } from '../messages/types.ts';
+import type { ToolBatch } from '../reducer/effects.ts';
+import type { ToolDefinitionForModel, ToolResultEvent } from './deps.ts';
+
+/** One streaming-execution session: the tools of one model attempt (SPEC §7.4). */
+export interface StreamingToolSession {
+  enqueue(toolUse: ToolUseBlock, concurrencySafe: boolean): void;
+  /** Results ready to be reported now, in order (may pass over still-running safe tools). */
+  takeCompleted(): ToolResultEvent[];
+  /** Called whenever a new result may be ready. */
+  onReady(listener: () => void): void;
+  /** The model finished: every remaining result, in order (cancelled tools included, one result each). */
+  finish(): AsyncIterable<ToolResultEvent>;
+  /** Throw the session away (fallbacks): running tools are aborted; no more results. */
+  discard(reason: string): void;
+}
+
+export interface ToolRuntime {
+  /** Definitions sent to the model. */
+  definitions(): ToolDefinitionForModel[];
+  /** Which tool_uses may run concurrently (false for unknown tools or invalid input). */
+  concurrencySafe(toolUses: readonly ToolUseBlock[]): Record<string, boolean>;
+  /** Non-streaming execution of batches (SPEC §7.3); every tool_use gets exactly one result. */
+  runBatches(batches: ToolBatch[], signal: AbortSignal): AsyncIterable<ToolResultEvent>;
+  startStreaming(signal: AbortSignal): StreamingToolSession;
+}

@@ -1,0 +1,40 @@
+/**
+ * One tool call run under the executors' cancellation rules: its signal follows the loop signal (respecting
+ * `interruptBehavior`) and the group signal (sibling errors, discard). Reports whether the call is a shell-like
+ * error, which must cancel its siblings (SPEC §7.5). Listeners are detached when the call is over.
+ */
+import type { ToolUseBlock } from '../../messages/types.ts';
+import { linkToolSignal } from './cancellation.ts';
+import type { Tool } from './define-tool.ts';
+import { runToolUseWithStatus, type ToolUseOutcome } from './run-tool-use.ts';
+import type { ToolRuntime } from './runtime.ts';
+
+export interface LinkedCallOutcome extends ToolUseOutcome {
+  /** True when this result must cancel the siblings: a shell-like tool ended in an error (not a cancellation). */
+  cancelsSiblings: boolean;
+}
+
+export interface LinkedCall {
+  controller: AbortController;
+  done: Promise<LinkedCallOutcome>;
+}
+
+export function interruptBehaviorOf(tool: Tool | undefined): Tool['interruptBehavior'] {
+  // An unknown tool ends at once with an error; 'cancel' keeps it from ever waiting on an interrupt.
+  return tool?.interruptBehavior ?? 'cancel';
+}
+
+export function startLinkedCall(
+  toolUse: ToolUseBlock,
+  runtime: ToolRuntime,
+  loopSignal: AbortSignal,
+  groupSignal: AbortSignal,
+  context: Readonly<Record<string, unknown>>,
+): LinkedCall {
+  const tool = runtime.registry.find(toolUse.name);
+  const { controller, dispose } = linkToolSignal(loopSignal, interruptBehaviorOf(tool), groupSignal);
+  const done = runToolUseWithStatus(toolUse, runtime, { signal: controller.signal, context })
+    .then((outcome) => ({ ...outcome, cancelsSiblings: outcome.status === 'error' && tool?.isShellLike === true }))
+    .finally(dispose);
+  return { controller, done };
+}

@@ -1,0 +1,237 @@
+/**
+ * The pipeline of one tool call (SPEC §7.2): lookup → already aborted? → schema → `validateInput` → pre-tool
+ * hooks → permission → `call` (with progress) → post-tool hooks.
+ *
+ * Invariants:
+ * - the promise always resolves, never rejects, with exactly ONE `tool_result` event for `toolUse.id`
+ *   (a throwing tool, hook or permission callback becomes an error result);
+ * - a cancellation (the scope's signal aborts at any stage) or a timeout resolves at once with an error result
+ *   saying why; the abandoned work keeps running detached and its outcome is ignored;
+ * - `status` tells executors whether the result is a success, an error (shell-like errors cancel siblings) or a
+ *   cancellation; a timeout counts as an error.
+ */
+import type { Message, ToolUseBlock } from '../../messages/types.ts';
+import type { ToolResultEvent } from '../deps.ts';
+import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
+import { cancellationText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
+import { decidePermission } from './permission.ts';
+import type { ToolRuntime } from './runtime.ts';
+import { runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
+import {
+  emptyResultText,
+  errorResultEvent,
+  errorText,
+  invalidInputText,
+  isEmptyContent,
+  toolResultEvent,
+  unknownToolText,
+} from './tool-result-message.ts';
+
+export type ToolUseStatus = 'success' | 'error' | 'cancelled';
+
+export interface ToolUseOutcome {
+  event: ToolResultEvent;
+  status: ToolUseStatus;
+}
+
+export interface ToolUseScope {
+  /** This call's signal (executors derive it per call, see `linkToolSignal`). */
+  signal: AbortSignal;
+  /** The tool-use context the call sees. */
+  context: Readonly<Record<string, unknown>>;
+}
+
+interface PipelineResult {
+  content: ToolResultContent;
+  isError: boolean;
+  extra: Message[];
+  preventContinuation: boolean;
+  stopReason?: string;
+  contextPatch?: Record<string, unknown>;
+}
+
+/** Runs one tool call and reports its single result. */
+export async function runToolUse(toolUse: ToolUseBlock, runtime: ToolRuntime, scope: ToolUseScope): Promise<ToolResultEvent> {
+  return (await runToolUseWithStatus(toolUse, runtime, scope)).event;
+}
+
+/** Like `runToolUse`, and says how the call ended. */
+export async function runToolUseWithStatus(
+  toolUse: ToolUseBlock,
+  runtime: ToolRuntime,
+  scope: ToolUseScope,
+): Promise<ToolUseOutcome> {
+  const { newId } = runtime;
+  const tool = runtime.registry.find(toolUse.name);
+  if (!tool) {
+    const known = runtime.registry.tools.map((t) => t.name);
+    return { event: errorResultEvent(newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
+  }
+  if (scope.signal.aborted) {
+    return { event: errorResultEvent(newId, toolUse, cancellationText(scope.signal)), status: 'cancelled' };
+  }
+
+  const own = new AbortController();
+  const forward = () => own.abort(scope.signal.reason);
+  scope.signal.addEventListener('abort', forward, { once: true });
+  const timer = new AbortController();
+  const cancelled = new Promise<'cancelled'>((resolve) =>
+    own.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }),
+  );
+  const startTimer = () => {
+    const ms = runtime.timeoutMs ?? 0;
+    if (ms <= 0) return;
+    const sleep = runtime.clock?.sleep ?? realSleep;
+    sleep(ms, timer.signal).then(
+      () => timer.signal.aborted || own.abort(timeoutCancellation(tool.name, ms)),
+      () => undefined,
+    );
+  };
+  const ctx: ToolContext = { toolUseId: toolUse.id, signal: own.signal, context: scope.context };
+  const work = runPipeline(tool, toolUse, runtime, ctx, startTimer);
+  try {
+    const winner = await Promise.race([work, cancelled]);
+    if (winner === 'cancelled') {
+      const reason: unknown = own.signal.reason;
+      const timedOut = reason instanceof ToolCancellation && reason.kind === 'timeout';
+      return { event: errorResultEvent(newId, toolUse, cancellationText(own.signal)), status: timedOut ? 'error' : 'cancelled' };
+    }
+    return { event: toEvent(runtime, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
+  } finally {
+    timer.abort();
+    scope.signal.removeEventListener('abort', forward);
+  }
+}
+
+function toEvent(runtime: ToolRuntime, tool: Tool, toolUseId: string, r: PipelineResult): ToolResultEvent {
+  const extra = [...r.extra];
+  if (r.preventContinuation) {
+    const message = r.stopReason ?? `The loop was stopped after the ${tool.name} call.`;
+    extra.push({ type: 'attachment', uuid: runtime.newId(), attachment: { type: 'hook_stopped_continuation', message, toolUseId } });
+  }
+  const content = !r.isError && isEmptyContent(r.content) ? emptyResultText(tool.name) : r.content;
+  return toolResultEvent(runtime.newId, toolUseId, {
+    content,
+    isError: r.isError,
+    extra,
+    preventContinuation: r.preventContinuation,
+    contextPatch: r.contextPatch,
+  });
+}
+
+/** Never rejects: every failure becomes an error result. */
+async function runPipeline(
+  tool: Tool,
+  toolUse: ToolUseBlock,
+  runtime: ToolRuntime,
+  ctx: ToolContext,
+  startTimer: () => void,
+): Promise<PipelineResult> {
+  const out: PipelineResult = { content: '', isError: false, extra: [], preventContinuation: false };
+  const fail = (text: string): PipelineResult => ({ ...out, content: text, isError: true });
+  let stage = 'input validation';
+  try {
+    const parsed = tool.inputSchema.safeParse(toolUse.input);
+    if (!parsed.success) return fail(invalidInputText(tool.name, parsed.error));
+    let input: unknown = parsed.data;
+    const valid = await tool.validateInput(input, ctx);
+    if (!valid.ok) return fail(`Error: ${valid.message}`);
+
+    stage = 'a pre-tool hook';
+    const pre = await runPreToolHooks(runtime.preToolHooks ?? [], { ...ctx, toolName: tool.name, input, newId: runtime.newId });
+    out.extra.push(...pre.messages);
+    out.preventContinuation = pre.preventContinuation;
+    out.stopReason = pre.stopReason;
+    if (pre.stop) return fail(`Error: a pre-tool hook stopped this call${pre.stopReason ? `: ${pre.stopReason}` : '.'}`);
+    if (pre.inputChanged) {
+      const reparsed = tool.inputSchema.safeParse(pre.input);
+      if (!reparsed.success) return fail(invalidInputText(tool.name, reparsed.error));
+      input = reparsed.data;
+    }
+
+    stage = 'the permission check';
+    const permission = await decidePermission({
+      tool,
+      input,
+      ctx,
+      hookDecision: pre.decision,
+      hookReason: pre.reason,
+      canUseTool: runtime.canUseTool,
+    });
+    if (!permission.allowed) return fail(permission.message);
+    if (permission.updatedInput !== undefined) {
+      const reparsed = tool.inputSchema.safeParse(permission.updatedInput);
+      if (!reparsed.success) return fail(invalidInputText(tool.name, reparsed.error));
+      input = reparsed.data;
+    }
+
+    stage = 'call';
+    startTimer();
+    const result = await invokeTool(tool, input, ctx, out.extra, runtime);
+    out.content = result.content;
+    out.isError = result.isError === true;
+    out.contextPatch = result.contextModifier;
+    if (result.preventContinuation) out.preventContinuation = true;
+
+    stage = 'a post-tool hook';
+    const post = await runPostToolHooks(runtime.postToolHooks ?? [], {
+      ...ctx,
+      toolName: tool.name,
+      input,
+      result,
+      newId: runtime.newId,
+    });
+    out.extra.push(...post.messages);
+    if (post.preventContinuation) out.preventContinuation = true;
+    out.stopReason ??= post.stopReason;
+    return out;
+  } catch (error) {
+    if (stage === 'a post-tool hook') {
+      out.extra.push(warning(runtime, `A post-tool hook of ${tool.name} failed: ${errorText(error)}`));
+      return out;
+    }
+    return fail(stage === 'call' ? `Error: ${errorText(error)}` : `Error: ${stage} failed: ${errorText(error)}`);
+  }
+}
+
+async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], runtime: ToolRuntime): Promise<ToolCallResult> {
+  const returned = tool.call(input, ctx);
+  let result: ToolCallResult | undefined;
+  if (isAsyncIterable(returned)) {
+    for await (const update of returned as AsyncIterable<ToolCallUpdate>) {
+      if (update.type === 'progress') extra.push(progress(runtime, tool.name, ctx.toolUseId, update));
+      else result = update.result;
+      if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
+    }
+  } else {
+    result = await returned;
+  }
+  if (!result || typeof result !== 'object') throw new Error(`${tool.name} ended without a result`);
+  return result;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+function progress(runtime: ToolRuntime, toolName: string, toolUseId: string, update: Extract<ToolCallUpdate, { type: 'progress' }>): Message {
+  return {
+    type: 'system',
+    uuid: runtime.newId(),
+    subtype: 'info',
+    content: update.message,
+    level: 'info',
+    data: { kind: 'tool_progress', toolName, toolUseId, ...update.data },
+  };
+}
+
+function warning(runtime: ToolRuntime, content: string): Message {
+  return { type: 'system', uuid: runtime.newId(), subtype: 'warning', content, level: 'warning' };
+}
+
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const handle = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => clearTimeout(handle), { once: true });
+  });
+}
