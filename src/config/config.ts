@@ -155,11 +155,11 @@ export const DEFAULT_CONFIG: LoopConfig = {
   tokenBudgetDiminishingDelta: 500,
 };
 
-/** Deep partial, for overrides. Arrays and records are replaced, not merged. */
+/** Deep partial, for overrides. Groups (`features`, `limits`, ...) merge one level deep; arrays are replaced. */
 export type ConfigOverrides = {
   [K in keyof LoopConfig]?: LoopConfig[K] extends Array<unknown>
     ? LoopConfig[K]
-    : LoopConfig[K] extends Record<string, unknown>
+    : LoopConfig[K] extends object
       ? Partial<LoopConfig[K]>
       : LoopConfig[K];
 };

@@ -3,9 +3,10 @@
  * caller stores the full texts (`toStore`) and applies the edits.
  *
  * Invariants:
- * - Only the FRESH tool results are looked at: the user messages after the last assistant message. They form one
- *   API message (the API merges consecutive user messages), so the per-message budget applies to all of them
- *   together. The cost of a step follows the last tool batch, never the history.
+ * - Only the FRESH tool results are looked at: those after the first block of the last API response (results of
+ *   earlier responses are never revisited). They form one API message (the API merges consecutive user messages),
+ *   so the per-message budget applies to all of them together. The cost of a step follows the last tool batch,
+ *   never the history.
  * - A result longer than `perResultChars` is always replaced; then, while the fresh results together exceed
  *   `perMessageChars`, the largest remaining one is replaced (ties: the earlier one first).
  * - A replacement is a preview: the first `previewChars` characters, then one line pointing at the stored text.
@@ -58,21 +59,24 @@ function resultText(block: ToolResultBlock): string | null {
   return text;
 }
 
-/** The last assistant message's index; everything after it is fresh. */
-function lastAssistantIndex(messages: readonly Message[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].type === 'assistant') return i;
-  return -1;
-}
-
-/** Tool names by tool_use id, for the response that produced the fresh results (walks back over its blocks only). */
-function toolNamesOfLastResponse(messages: readonly Message[], last: number): Map<string, string> {
+/**
+ * The last API response: the index of its first block and its tool names by tool_use id. Results that arrived
+ * between its blocks (streaming tool execution) and after them are the fresh ones. Walks back over that response
+ * only (and the results just before it), never the whole history.
+ */
+function lastResponse(messages: readonly Message[]): { first: number; names: Map<string, string> } {
   const names = new Map<string, string>();
-  for (let i = last; i >= 0 && messages[i].type === 'assistant'; i--) {
+  let responseId: string | null = null;
+  let first = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
-    if (message.type !== 'assistant') break;
+    if (message.type !== 'assistant') continue;
+    if (responseId !== null && message.message.id !== responseId) break;
+    responseId = message.message.id;
+    first = i;
     for (const block of message.message.content) if (block.type === 'tool_use') names.set(block.id, block.name);
   }
-  return names;
+  return { first, names };
 }
 
 /**
@@ -102,8 +106,7 @@ const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
   const { messages, config, decisions, pointerFor } = input;
   const exempt = new Set(input.exemptTools ?? []);
-  const last = lastAssistantIndex(messages);
-  const names = toolNamesOfLastResponse(messages, last);
+  const { first, names } = lastResponse(messages);
 
   const edits: MessageEdit[] = [];
   const toStore: ToolResultBudgetOutcome['toStore'] = [];
@@ -112,7 +115,7 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
   let total = 0;
   const candidates: FreshResult[] = [];
 
-  for (let i = last + 1; i < messages.length; i++) {
+  for (let i = first + 1; i < messages.length; i++) {
     for (const block of toolResultsOf(messages[i])) {
       const id = block.tool_use_id;
       const text = resultText(block);

@@ -2,9 +2,12 @@
  * Production defaults of `query()`'s dependencies. Every one can be replaced through `options.deps`.
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { ToolUseBlock } from '../messages/types.ts';
 import { createForkedCompactor, type RunQuery } from './compaction/forked-compactor.ts';
-import type { ContextLayerRunner, ToolUseSummarizer } from './deps.ts';
+import { createCollapseCell } from './context/collapse-cell.ts';
+import { createCollapseDrainer } from './context/create-drainer.ts';
+import { createContextLayerRunner } from './context/default-context-layers.ts';
+import { createFileToolResultStore } from './context/result-store.ts';
+import type { ToolUseSummarizer } from './deps.ts';
 import { createAnthropicModelCaller } from './model/index.ts';
 import type { QueryDeps } from './query-options.ts';
 import { randomIds, systemClock } from './system-clock.ts';
@@ -23,22 +26,19 @@ export const summarizeToolUsesByName: ToolUseSummarizer = async ({ toolUseIds, m
   return parts.length > 0 ? `Used ${parts.join(', ')}` : `Used ${toolUseIds.length} tool(s)`;
 };
 
-const passThroughLayers: ContextLayerRunner = async () => ({ edits: [], tokensFreed: 0 });
-
 export function createDefaultDeps(config: LoopConfig, overrides: Partial<QueryDeps> | undefined, runQuery: RunQuery): QueryDeps {
   const callModel = overrides?.callModel ?? createAnthropicModelCaller();
   const compactor = createForkedCompactor({ config, callModel, runQuery });
+  const collapse = createCollapseCell();
   return {
     callModel,
-    runContextLayer: passThroughLayers,
+    runContextLayer: createContextLayerRunner({ config, store: createFileToolResultStore(), collapse }),
     autocompact: compactor,
     reactiveCompact: compactor,
-    drainCollapse: async () => ({ committed: 0, edits: [] }),
+    drainCollapse: createCollapseDrainer(collapse),
     collectAttachments: () => [],
     summarizeToolUses: summarizeToolUsesByName,
     clock: systemClock,
     newId: randomIds,
   };
 }
-
-export type { ToolUseBlock };

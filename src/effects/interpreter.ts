@@ -293,6 +293,7 @@ export class Interpreter {
         }
         const event = item.event;
         if (event.type === 'model_message') {
+          if (event.message.timestamp === undefined) event.message.timestamp = this.deps.clock.now();
           const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
           if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);
         }

@@ -83,6 +83,8 @@ export interface AssistantMessage {
   };
   /** Present when this message stands for an API error rather than model output. */
   apiError?: { kind: ApiErrorKind; text: string };
+  /** When the interpreter received it (ms since epoch, from its clock); used by time-based microcompact. */
+  timestamp?: number;
 }
 
 export type SystemSubtype =

@@ -97,6 +97,7 @@ const assistantMessageSchema = z.looseObject({
       text: z.string(),
     })
     .optional(),
+  timestamp: z.number().optional(),
 });
 
 export const messageSchema = z.union([

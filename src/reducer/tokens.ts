@@ -83,17 +83,38 @@ export function usageTokens(usage: Usage): number {
 }
 
 /**
- * The context size of a history: the usage of the last assistant message that reports one, plus an estimate of
- * the messages after it. Walks back only to that message, so the cost follows the unreported tail.
+ * The context size of a history: the usage reported with the last API response plus an estimate of everything
+ * after that response began. A response spans several messages (one per block) and, with streaming tool
+ * execution, tool results can land between its blocks; so the count anchors at the response's FIRST block:
+ * its input (+ cache) usage, plus the larger of the reported output and the estimate of the response's blocks,
+ * plus the estimate of every other message after it. Walks back only that far: the cost follows the tail.
  */
 export function tokenCountWithEstimation(messages: readonly Message[]): number {
-  let estimated = 0;
+  let last = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message.type === 'assistant' && !message.apiError && message.message.usage) {
-      return usageTokens(message.message.usage) + estimated;
+    const m = messages[i];
+    if (m.type === 'assistant' && !m.apiError && m.message.usage) {
+      last = i;
+      break;
     }
-    estimated += estimateMessageTokens(message);
   }
-  return estimated;
+  if (last < 0) return estimateTokens(messages);
+  const anchor = messages[last] as Extract<Message, { type: 'assistant' }>;
+  const responseId = anchor.message.id;
+  let first = last;
+  for (let i = last - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.type === 'assistant' && m.message.id === responseId) first = i;
+    else if (m.type === 'assistant' && !m.apiError) break;
+  }
+  const usage = anchor.message.usage as Usage;
+  let responseEstimate = 0;
+  let othersEstimate = 0;
+  for (let i = first; i < messages.length; i++) {
+    const m = messages[i];
+    const tokens = estimateMessageTokens(m);
+    if (m.type === 'assistant' && m.message.id === responseId) responseEstimate += tokens;
+    else othersEstimate += tokens;
+  }
+  return usageTokens(usage) - usage.output_tokens + Math.max(usage.output_tokens, responseEstimate) + othersEstimate;
 }

@@ -14,9 +14,13 @@ export interface ToolResultStore {
   put(sessionId: string, toolUseId: string, content: string): Promise<string>;
 }
 
-/** Keeps ids usable as file names (tool_use ids are `[A-Za-z0-9_-]`; anything else is replaced). */
+/**
+ * Keeps ids usable as one path segment (tool_use ids are `[A-Za-z0-9_-]`): other characters become `_`, and a
+ * leading dot gets a `_` prefix so that no id can name `.` or `..`.
+ */
 function safeName(id: string): string {
-  return id.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const cleaned = id.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return cleaned === '' || cleaned.startsWith('.') ? `_${cleaned}` : cleaned;
 }
 
 export interface FileToolResultStoreOptions {

@@ -52,13 +52,8 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
   const apiRequest = buildApiRequest(request, options);
   let retry: RetryState = INITIAL_RETRY_STATE;
   while (!options.signal.aborted) {
-    const attempt = streamAttempt(client, apiRequest, options);
-    let step = await attempt.next();
-    while (!step.done) {
-      yield step.value;
-      step = await attempt.next();
-    }
-    const outcome = step.value;
+    // `yield*` forwards an early `return()` of our consumer to the attempt, which closes the SDK stream.
+    const outcome = yield* streamAttempt(client, apiRequest, options);
     if (outcome.kind === 'aborted' || options.signal.aborted) return;
     if (outcome.kind === 'completed') {
       const { accumulator } = outcome;

@@ -87,8 +87,10 @@ export const recordUsage: ActionFn = (context, event) => {
 /** Streaming fallback: the broken attempt is deleted from the UI and forgotten; the model does not change. */
 export const discardAttempt: ActionFn = (context) => {
   const out = new Outbox(context);
+  // Compared by uuid, not by reference: a state that went through JSON holds two copies of the withheld message.
+  const withheldUuid = context.iter.withheld?.uuid;
   for (const message of context.iter.assistantMessages) {
-    if (message === context.iter.withheld) continue;
+    if (message.uuid === withheldUuid) continue;
     out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
   }
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
@@ -123,7 +125,11 @@ function failWithModelError(context: MachineContext, error: { message: string; s
   return { ...out.patch(), terminal: { reason: 'model_error' as const, error } };
 }
 
-export const failOnModelError: ActionFn = (context, event) => failWithModelError(context, (event as EventOf<'model_error'>).error);
+/** The Terminal carries `ModelErrorInfo` (message, status, type); the event's `kind` only chose the branch. */
+export const failOnModelError: ActionFn = (context, event) => {
+  const { kind: _kind, ...error } = (event as EventOf<'model_error'>).error;
+  return failWithModelError(context, error);
+};
 
 export const failOnOverloaded: ActionFn = (context, event) =>
   failWithModelError(context, { message: (event as EventOf<'model_overloaded'>).message, status: 529, type: 'overloaded_error' });

@@ -1,0 +1,85 @@
+/**
+ * The session log format: JSON Lines, one zod schema for every line.
+ *
+ * Line 1 is the header; every following line is one EXTERNAL event fed to the reducer, in the order the reducer
+ * took it. Effects are not stored: replay re-derives them with `step()`.
+ *
+ * Invariants:
+ * - Event lines carry consecutive indexes starting at 1 (index 0 is the initial step, covered by the header).
+ * - `hash` of line n = chainHash(hash of line n-1 (header: `initialHash`), the event's JSON text, control summary
+ *   of the state after it) — see `stable-hash.ts`. `at` is a tiny readable digest of that state, for diffs.
+ * - A line never holds a state snapshot, so the log grows linearly with the events, not with the history.
+ * - The header holds the config snapshot and the JSON params (no functions); both are redacted like events.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { LoopConfig } from '../config/config.ts';
+import { loopEventSchema, type LoopEvent } from '../reducer/events.ts';
+import type { LoopParams } from '../reducer/state.ts';
+
+export const SESSION_LOG_FORMAT = 'turnloop-session';
+export const SESSION_LOG_VERSION = 1;
+
+function readEngineVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The engine version (package.json `version`) written into every header. */
+export const ENGINE_VERSION = readEngineVersion();
+
+const digestSchema = z.object({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
+
+export const headerLineSchema = z.object({
+  kind: z.literal('header'),
+  format: z.literal(SESSION_LOG_FORMAT),
+  version: z.literal(SESSION_LOG_VERSION),
+  engineVersion: z.string(),
+  machineHash: z.string(),
+  createdAt: z.string().optional(),
+  config: z.looseObject({ sessionId: z.string(), model: z.string(), features: z.record(z.string(), z.boolean()) }),
+  params: z.looseObject({ messages: z.array(z.unknown()) }),
+  initialHash: z.string(),
+  at: digestSchema,
+});
+
+export const eventLineSchema = z.object({
+  kind: z.literal('event'),
+  index: z.number().int().positive(),
+  event: loopEventSchema,
+  hash: z.string(),
+  at: digestSchema,
+});
+
+/** THE schema of a session log line. */
+export const sessionLogLineSchema = z.discriminatedUnion('kind', [headerLineSchema, eventLineSchema]);
+
+export type StateDigest = z.output<typeof digestSchema>;
+
+export interface SessionHeader {
+  kind: 'header';
+  format: typeof SESSION_LOG_FORMAT;
+  version: typeof SESSION_LOG_VERSION;
+  engineVersion: string;
+  machineHash: string;
+  createdAt?: string;
+  config: LoopConfig;
+  params: LoopParams;
+  initialHash: string;
+  at: StateDigest;
+}
+
+export interface SessionEventLine {
+  kind: 'event';
+  index: number;
+  /** The event exactly as logged (validated by the schema, but not stripped: replay folds the logged JSON). */
+  event: LoopEvent;
+  hash: string;
+  at: StateDigest;
+}
+
+export type SessionLogLine = SessionHeader | SessionEventLine;

@@ -1,0 +1,158 @@
+/**
+ * Recording: an `onStep` observer that appends a session log while a run goes on.
+ *
+ * Invariants:
+ * - Append-only, one line per step, written synchronously (`writeSync` on a file opened in append mode), so a
+ *   crash of the process loses at most the line being written; `fsync: true` also survives an OS crash (slower).
+ * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
+ * - Everything written goes through the redactor first (header and events); the control summary that is hashed
+ *   is redacted too, so live hashes equal replayed hashes (see `stable-hash.ts` for what the hash covers).
+ * - The observer never throws (the interpreter does not expect it to): a write failure is kept in `error` and
+ *   recording stops.
+ */
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
+import { resolveQueryConfig } from '../effects/query.ts';
+import type { StepObserver } from '../effects/query-options.ts';
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopParams, LoopState } from '../reducer/state.ts';
+import { machineHash } from './machine-hash.ts';
+import { createRedactor, type RedactOptions, type Redactor } from './redact.ts';
+import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader } from './session-log-schema.ts';
+import { chainHash, controlDigest, controlSummary, stableStringify } from './stable-hash.ts';
+
+/** Where a log goes: a file path (appended to) or anything with `write(text)`. */
+export type RecordTarget = string | { write(text: string): unknown };
+
+export interface SessionRecorderOptions {
+  /** The run's config (full, or overrides of the defaults, exactly as given to `query()`). */
+  config: LoopConfig | ConfigOverrides;
+  /** The run's JSON params; when absent they are derived from the initial state (see `paramsFromInitialState`). */
+  params?: LoopParams;
+  redact?: RedactOptions;
+  /** `fsync` after every line (survives an OS crash; costs ~1 ms per line on most disks). */
+  fsync?: boolean;
+  /** Continue an existing log (resume): no header; indexes and the hash chain go on from here. */
+  continueFrom?: { index: number; hash: string };
+}
+
+export interface SessionRecorder extends StepObserver {
+  /** Lines written so far. */
+  readonly lines: number;
+  /** Bytes written so far. */
+  readonly bytes: number;
+  /** Set when a write failed; recording stopped there. */
+  readonly error: Error | null;
+  /** The hash of the last line written. */
+  readonly lastHash: string;
+  close(): void;
+}
+
+/**
+ * Inverse of `createInitialContext` for a recorder that was not given the params: the history and system prompt
+ * already contain the user/system context, so those two inputs are dropped to avoid adding them twice.
+ */
+export function paramsFromInitialState(state: LoopState): LoopParams {
+  const { userContext: _u, systemContext: _s, ...params } = state.context.params;
+  return { ...params, messages: state.context.messages, runId: state.context.runId, querySource: state.context.querySource };
+}
+
+/** The hash of step 0: machine, config and params, and the control summary of the initial state. */
+export function initialHashOf(config: LoopConfig, params: LoopParams, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
+  return chainHash(machineHash(), stableStringify({ config, params }), redact(controlSummary(state, effects)));
+}
+
+/** The hash of an event line (see `stable-hash.ts`). `eventJson` is the logged (redacted) event text. */
+export function eventHashOf(previous: string, eventJson: string, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
+  return chainHash(previous, eventJson, redact(controlSummary(state, effects)));
+}
+
+function openWriter(target: RecordTarget, fsync: boolean): { write(text: string): void; close(): void } {
+  if (typeof target !== 'string') return { write: (text) => void target.write(text), close: () => undefined };
+  const fd = openSync(target, 'a');
+  return {
+    write(text) {
+      writeSync(fd, text);
+      if (fsync) fsyncSync(fd);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/**
+ * Creates an `onStep` observer that records the run to `target`.
+ *
+ * @example
+ * const recorder = createSessionRecorder('run.jsonl', { config });
+ * await runQuery({ prompt: 'hi', config, onStep: recorder });
+ * recorder.close();
+ */
+export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
+  const config = resolveQueryConfig(options.config);
+  const redact = createRedactor(options.redact);
+  const writer = openWriter(target, options.fsync === true);
+  let lines = 0;
+  let bytes = 0;
+  let error: Error | null = null;
+  let lastHash = options.continueFrom?.hash ?? '';
+  let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
+
+  const writeLine = (line: unknown) => {
+    const text = `${JSON.stringify(line)}\n`;
+    writer.write(text);
+    lines += 1;
+    bytes += Buffer.byteLength(text);
+  };
+
+  const observer = (({ index, event, state, effects }) => {
+    if (error) return;
+    try {
+      if (index !== nextIndex) throw new Error(`session recorder: expected step ${nextIndex}, got step ${index}`);
+      nextIndex += 1;
+      if (event === null) {
+        const params = redact(options.params ?? paramsFromInitialState(state));
+        const safeConfig = redact(config);
+        lastHash = initialHashOf(safeConfig, params, state, effects, redact);
+        const header: SessionHeader = {
+          kind: 'header',
+          format: SESSION_LOG_FORMAT,
+          version: SESSION_LOG_VERSION,
+          engineVersion: ENGINE_VERSION,
+          machineHash: machineHash(),
+          createdAt: new Date().toISOString(),
+          config: safeConfig,
+          params,
+          initialHash: lastHash,
+          at: controlDigest(state),
+        };
+        writeLine(header);
+        return;
+      }
+      const logged = redact(event);
+      lastHash = eventHashOf(lastHash, JSON.stringify(logged), state, effects, redact);
+      writeLine({ kind: 'event', index, event: logged, hash: lastHash, at: controlDigest(state) });
+    } catch (caught) {
+      error = caught instanceof Error ? caught : new Error(String(caught));
+    }
+  }) as SessionRecorder;
+
+  Object.defineProperties(observer, {
+    lines: { get: () => lines },
+    bytes: { get: () => bytes },
+    error: { get: () => error },
+    lastHash: { get: () => lastHash },
+    close: { value: () => writer.close() },
+  });
+  return observer;
+}
+
+/**
+ * The observer `query()` uses for its `record` option: records `target` with the run's resolved config and params.
+ * Chain it with a user `onStep` by calling both.
+ */
+export function recordingObserver(
+  target: RecordTarget,
+  run: { config: LoopConfig; params: LoopParams; redact?: RedactOptions; fsync?: boolean },
+): SessionRecorder {
+  return createSessionRecorder(target, run);
+}

@@ -1,0 +1,92 @@
+/**
+ * Stable hashing for session logs.
+ *
+ * Invariants:
+ * - `stableStringify` is canonical: object keys are sorted, `undefined` members are dropped (as JSON does), so two
+ *   deep-equal JSON values always give the same text whatever their key order.
+ * - `chainHash` is incremental: the hash of step n covers the hash of step n-1, the event of step n (as logged) and
+ *   the small control summary of the state and effects after it (`controlSummary`). Hashing costs O(event size)
+ *   per step, never O(history); the chain still commits to the whole event sequence and to every control decision.
+ * - What the chain does NOT cover: message contents the reducer derived itself (they follow from the events, which
+ *   are covered) and fields outside `controlSummary`. A divergence inside a message text that never changes any
+ *   control field is not detected; a divergence that changes a count, a state value, an effect type or id is.
+ */
+import { createHash } from 'node:crypto';
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopState } from '../reducer/state.ts';
+
+/** Canonical JSON text (sorted keys); the input must be JSON data. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : stableStringify(item))).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .flatMap((key) => {
+      const item = (value as Record<string, unknown>)[key];
+      return item === undefined || typeof item === 'function' ? [] : [`${JSON.stringify(key)}:${stableStringify(item)}`];
+    });
+  return `{${entries.join(',')}}`;
+}
+
+/** 16 hex digits of SHA-256 (native, ~1 GB/s; collisions are irrelevant at this length for divergence checks). */
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The statechart state value as one dotted string, e.g. `exitLadder.stopHooks`. */
+export function stateValueString(value: LoopState['value']): string {
+  if (typeof value === 'string') return value;
+  const [key, inner] = Object.entries(value)[0] ?? ['?', ''];
+  return `${key}.${stateValueString(inner as LoopState['value'])}`;
+}
+
+/**
+ * The control fields of a state (and the effects of its step): everything that steers the loop, in O(1) size
+ * (ids of tool uses are O(tools of this iteration)). Messages are represented by their count and last uuid.
+ */
+export function controlSummary(state: LoopState, effects: readonly Effect[]): Record<string, unknown> {
+  const c = state.context;
+  const lastMessage = c.messages[c.messages.length - 1];
+  return {
+    value: stateValueString(state.value),
+    status: state.status,
+    seq: c.seq,
+    turnCount: c.turnCount,
+    modelCalls: c.modelCalls,
+    currentModel: c.currentModel,
+    transition: c.transition,
+    terminal: c.terminal,
+    messages: c.messages.length,
+    lastMessage: lastMessage?.uuid ?? null,
+    tokens: c.tokens,
+    outputTokens: c.outputTokens,
+    recovery: c.maxOutputTokensRecoveryCount,
+    reactive: c.hasAttemptedReactiveCompact,
+    override: c.maxOutputTokensOverride,
+    stopHookActive: c.stopHookActive,
+    stopHookBlocking: c.stopHookBlockingCount,
+    tracking: c.autoCompactTracking,
+    taskBudgetRemaining: c.taskBudgetRemaining,
+    iter: {
+      assistant: c.iter.assistantMessages.length,
+      toolUses: c.iter.toolUses.map((t) => t.id),
+      answered: c.iter.answeredToolUseIds.length,
+      results: c.iter.toolResults.length,
+      followUp: c.iter.needsFollowUp,
+      withheld: c.iter.withheld?.uuid ?? null,
+      abort: c.iter.abortReason,
+      compacted: c.iter.compacted,
+    },
+    effects: effects.map((e) => `${e.type}:${e.id}`),
+  };
+}
+
+/** A compact, human-readable digest of the summary, stored beside each hash so a divergence can show a diff. */
+export function controlDigest(state: LoopState): { v: string; turn: number; msgs: number; seq: number } {
+  return { v: stateValueString(state.value), turn: state.context.turnCount, msgs: state.context.messages.length, seq: state.context.seq };
+}
+
+/** Hash of step n from the hash of step n-1, the logged event text and the control summary after the step. */
+export function chainHash(previous: string, eventJson: string, control: Record<string, unknown>): string {
+  return shortHash(`${previous}\n${eventJson}\n${stableStringify(control)}`);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { eventTypes, fakeClock, modelMessages, runCall } from './helpers.ts';
+
+describe('a stream that breaks', () => {
+  it('mid-block: yields model_stream_fallback, then the retried reply', async () => {
+    const clock = fakeClock();
+    const { api, events } = await runCall(
+      {
+        model: [
+          // message_start, block 0 (start, 1 delta, stop), block 1 start + 1 delta, then the socket dies.
+          {
+            content: [
+              { type: 'text', text: 'First part.' },
+              { type: 'tool_use', id: 'toolu_lost', name: 'Bash', input: { command: 'echo lost' } },
+            ],
+            cut_after_events: 6,
+          },
+          { id: 'msg_retry', content: [{ type: 'text', text: 'Second try.' }] },
+        ],
+      },
+      undefined,
+      { clock },
+    );
+
+    expect(eventTypes(events)).toEqual(['model_message', 'model_stream_fallback', 'model_message', 'model_done']);
+    const [broken, retried] = modelMessages(events);
+    expect(broken.message.content).toEqual([{ type: 'text', text: 'First part.' }]);
+    expect(retried.message.id).toBe('msg_retry');
+    expect(retried.message.content).toEqual([{ type: 'text', text: 'Second try.' }]);
+    // The cut tool_use never became a message.
+    expect(modelMessages(events).some((m) => m.message.content.some((b) => b.type === 'tool_use'))).toBe(false);
+    expect(api.requests).toHaveLength(2);
+    expect(clock.sleeps).toEqual([100]);
+  });
+
+  it('before any event: retried plainly, without a streaming fallback', async () => {
+    const { events } = await runCall({
+      model: [{ content: [{ type: 'text', text: 'lost' }], cut_after_events: 0 }, { content: [{ type: 'text', text: 'served' }] }],
+    });
+    expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
+    expect(modelMessages(events)[0].message.content).toEqual([{ type: 'text', text: 'served' }]);
+  });
+
+  it('that ends cleanly without message_stop counts as broken', async () => {
+    const sse = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n';
+    const { events } = await runCall({ model: [{ sse }, { content: [{ type: 'text', text: 'complete' }] }] });
+    expect(eventTypes(events)).toEqual(['model_stream_fallback', 'model_message', 'model_done']);
+  });
+});
