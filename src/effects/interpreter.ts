@@ -23,7 +23,7 @@ import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
 
-const NO_TOOLS: ToolRuntime = {
+export const NO_TOOLS: ToolRuntime = {
   definitions: () => [],
   concurrencySafe: () => ({}),
   runBatches: async function* () {},
@@ -53,12 +53,14 @@ export class Interpreter {
     private readonly config: LoopConfig,
     private readonly deps: QueryDeps,
     params: LoopParams,
+    tools: ToolRuntime,
   ) {
-    this.tools = options.tools ?? NO_TOOLS;
+    this.tools = tools;
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    const started = initialState(params, config);
+    const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
-    this.observe(null, started.effects);
+    if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
+    else this.observe(null, started.effects);
     this.execute(started.effects);
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });

@@ -20,6 +20,8 @@ import type {
   StopHook,
   ToolUseSummarizer,
 } from './deps.ts';
+import type { Tool } from './tools/define-tool.ts';
+import type { CanUseTool } from './tools/call-deps.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 
 export interface QueryDeps {
@@ -41,8 +43,13 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   /** The conversation so far; or use `prompt` for a single user message. */
   messages?: Message[];
   prompt?: string;
-  /** The tools the model may use. */
-  tools?: ToolRuntime;
+  /**
+   * The tools the model may use: `defineTool` tools (run by the built-in runtime with the run's ids, timeout and
+   * concurrency cap), or a ready `ToolRuntime`.
+   */
+  tools?: readonly Tool[] | ToolRuntime;
+  /** Permission check for each tool call (with `Tool[]`); a deny becomes an error result with the reason. */
+  canUseTool?: CanUseTool;
   stopHooks?: StopHook[];
   stopFailureHooks?: StopFailureHook[];
   postSamplingHooks?: PostSamplingHook[];
@@ -53,4 +60,9 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   deps?: Partial<QueryDeps>;
   /** Sees every step (event, resulting state, effects). Must not throw. */
   onStep?: StepObserver;
+  /**
+   * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
+   * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.
+   */
+  resumeFrom?: { state: LoopState; effects: Effect[]; nextIndex: number };
 }

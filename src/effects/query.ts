@@ -14,8 +14,10 @@ import type { Message, QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
-import { Interpreter } from './interpreter.ts';
-import type { QueryOptions } from './query-options.ts';
+import { Interpreter, NO_TOOLS } from './interpreter.ts';
+import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { ToolRuntime } from './tool-runtime.ts';
+import { createToolRuntime } from './tools/create-tool-runtime.ts';
 
 function isFullConfig(config: QueryOptions['config']): config is LoopConfig {
   return config !== undefined && 'features' in config && 'limits' in config && 'models' in config && 'sessionId' in config
@@ -36,17 +38,33 @@ function initialMessages(options: QueryOptions, newId: () => string): Message[] 
 export function loopParamsOf(options: QueryOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
-    signal: _signal, config: _config, deps: _deps, onStep: _onStep, ...json
+    signal: _signal, config: _config, deps: _deps, onStep: _onStep, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
+    ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
+}
+
+function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
+  const tools = options.tools;
+  if (tools === undefined) return NO_TOOLS;
+  if (!Array.isArray(tools)) return tools as ToolRuntime;
+  return createToolRuntime({
+    tools,
+    newId: deps.newId,
+    clock: deps.clock,
+    timeoutMs: config.toolTimeoutMs,
+    maxConcurrency: config.limits.maxToolConcurrency,
+    canUseTool: options.canUseTool,
+  });
 }
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   const config = resolveQueryConfig(options.config);
   const deps = { ...createDefaultDeps(config, options.deps, runQuery), ...options.deps };
-  const toolNames = (options.tools?.definitions() ?? []).map((tool) => tool.name);
+  const tools = toolRuntimeOf(options, config, deps);
+  const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);
-  const interpreter = new Interpreter(options, config, deps, params);
+  const interpreter = new Interpreter(options, config, deps, params, tools);
   try {
     while (true) {
       for (const item of interpreter.takeItems()) yield item;

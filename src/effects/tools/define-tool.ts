@@ -6,7 +6,7 @@
  * - `interruptBehavior` defaults to `'block'`, `maxResultSizeChars` to 50,000 (`Infinity` = exempt from the
  *   tool-result budget), `isShellLike` to `false`;
  * - `validateInput` defaults to ok, `checkPermissions` to allow.
- * The runtime (`run-tool-use.ts`) parses the input with `inputSchema` before calling anything that takes `Input`.
+ * The pipeline (`run-tool-use.ts`) parses the input with `inputSchema` before calling anything that takes `Input`.
  */
 import { z } from 'zod';
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';

@@ -3,9 +3,10 @@
  */
 export * from './define-tool.ts';
 export * from './registry.ts';
-export * from './runtime.ts';
+export * from './call-deps.ts';
 export * from './cancellation.ts';
 export { runToolUse, runToolUseWithStatus, type ToolUseOutcome, type ToolUseScope, type ToolUseStatus } from './run-tool-use.ts';
 export { runToolBatches, DEFAULT_MAX_TOOL_CONCURRENCY, type RunToolBatchesOptions } from './run-batches.ts';
 export { StreamingToolExecutor, DuplicateToolUseError, type StreamingToolExecutorOptions } from './streaming-executor.ts';
 export { toolResultMessage, errorResultEvent } from './tool-result-message.ts';
+export { createToolRuntime, type CreateToolRuntimeOptions, type DefaultToolRuntime } from './create-tool-runtime.ts';

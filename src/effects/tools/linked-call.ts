@@ -7,7 +7,7 @@ import type { ToolUseBlock } from '../../messages/types.ts';
 import { linkToolSignal } from './cancellation.ts';
 import type { Tool } from './define-tool.ts';
 import { runToolUseWithStatus, type ToolUseOutcome } from './run-tool-use.ts';
-import type { ToolRuntime } from './runtime.ts';
+import type { ToolCallDeps } from './call-deps.ts';
 
 export interface LinkedCallOutcome extends ToolUseOutcome {
   /** True when this result must cancel the siblings: a shell-like tool ended in an error (not a cancellation). */
@@ -26,14 +26,14 @@ export function interruptBehaviorOf(tool: Tool | undefined): Tool['interruptBeha
 
 export function startLinkedCall(
   toolUse: ToolUseBlock,
-  runtime: ToolRuntime,
+  deps: ToolCallDeps,
   loopSignal: AbortSignal,
   groupSignal: AbortSignal,
   context: Readonly<Record<string, unknown>>,
 ): LinkedCall {
-  const tool = runtime.registry.find(toolUse.name);
+  const tool = deps.registry.find(toolUse.name);
   const { controller, dispose } = linkToolSignal(loopSignal, interruptBehaviorOf(tool), groupSignal);
-  const done = runToolUseWithStatus(toolUse, runtime, { signal: controller.signal, context })
+  const done = runToolUseWithStatus(toolUse, deps, { signal: controller.signal, context })
     .then((outcome) => ({ ...outcome, cancelsSiblings: outcome.status === 'error' && tool?.isShellLike === true }))
     .finally(dispose);
   return { controller, done };

@@ -6,7 +6,7 @@
  * 4. without `canUseTool`, the tool's own decision stands.
  */
 import type { PermissionBehavior, PermissionResult, Tool, ToolContext } from './define-tool.ts';
-import type { CanUseTool } from './runtime.ts';
+import type { CanUseTool } from './call-deps.ts';
 
 export type PermissionOutcome = { allowed: true; updatedInput?: unknown } | { allowed: false; message: string };
 

@@ -18,7 +18,7 @@ import type { ToolBatch } from '../../reducer/effects.ts';
 import type { ToolResultEvent } from '../deps.ts';
 import { siblingErrorCancellation } from './cancellation.ts';
 import { startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
-import { applyContextPatch, createToolUseContextRef, type ToolRuntime, type ToolUseContextRef } from './runtime.ts';
+import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 
 export const DEFAULT_MAX_TOOL_CONCURRENCY = 10;
 
@@ -32,18 +32,18 @@ export interface RunToolBatchesOptions {
 
 /**
  * @example
- * for await (const event of runToolBatches(effect.batches, runtime, { signal, context })) send(event);
+ * for await (const event of runToolBatches(effect.batches, deps, { signal, context })) send(event);
  */
 export async function* runToolBatches(
   batches: readonly ToolBatch[],
-  runtime: ToolRuntime,
+  deps: ToolCallDeps,
   options: RunToolBatchesOptions,
 ): AsyncGenerator<ToolResultEvent, void, undefined> {
   const context = options.context ?? createToolUseContextRef();
   const cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
   const siblings = new AbortController();
   const run = (toolUse: ToolUseBlock) => {
-    const call = startLinkedCall(toolUse, runtime, options.signal, siblings.signal, context.current);
+    const call = startLinkedCall(toolUse, deps, options.signal, siblings.signal, context.current);
     return call.done.then((outcome) => {
       if (outcome.cancelsSiblings && !siblings.signal.aborted) {
         siblings.abort(siblingErrorCancellation(toolUse.name, toolUse.id));

@@ -15,7 +15,7 @@ import type { ToolResultEvent } from '../deps.ts';
 import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
 import { cancellationText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
 import { decidePermission } from './permission.ts';
-import type { ToolRuntime } from './runtime.ts';
+import type { ToolCallDeps } from './call-deps.ts';
 import { runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
 import {
   emptyResultText,
@@ -51,20 +51,20 @@ interface PipelineResult {
 }
 
 /** Runs one tool call and reports its single result. */
-export async function runToolUse(toolUse: ToolUseBlock, runtime: ToolRuntime, scope: ToolUseScope): Promise<ToolResultEvent> {
-  return (await runToolUseWithStatus(toolUse, runtime, scope)).event;
+export async function runToolUse(toolUse: ToolUseBlock, deps: ToolCallDeps, scope: ToolUseScope): Promise<ToolResultEvent> {
+  return (await runToolUseWithStatus(toolUse, deps, scope)).event;
 }
 
 /** Like `runToolUse`, and says how the call ended. */
 export async function runToolUseWithStatus(
   toolUse: ToolUseBlock,
-  runtime: ToolRuntime,
+  deps: ToolCallDeps,
   scope: ToolUseScope,
 ): Promise<ToolUseOutcome> {
-  const { newId } = runtime;
-  const tool = runtime.registry.find(toolUse.name);
+  const { newId } = deps;
+  const tool = deps.registry.find(toolUse.name);
   if (!tool) {
-    const known = runtime.registry.tools.map((t) => t.name);
+    const known = deps.registry.tools.map((t) => t.name);
     return { event: errorResultEvent(newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
   }
   if (scope.signal.aborted) {
@@ -79,16 +79,16 @@ export async function runToolUseWithStatus(
     own.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }),
   );
   const startTimer = () => {
-    const ms = runtime.timeoutMs ?? 0;
+    const ms = deps.timeoutMs ?? 0;
     if (ms <= 0) return;
-    const sleep = runtime.clock?.sleep ?? realSleep;
+    const sleep = deps.clock?.sleep ?? realSleep;
     sleep(ms, timer.signal).then(
       () => timer.signal.aborted || own.abort(timeoutCancellation(tool.name, ms)),
       () => undefined,
     );
   };
   const ctx: ToolContext = { toolUseId: toolUse.id, signal: own.signal, context: scope.context };
-  const work = runPipeline(tool, toolUse, runtime, ctx, startTimer);
+  const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
   try {
     const winner = await Promise.race([work, cancelled]);
     if (winner === 'cancelled') {
@@ -96,21 +96,21 @@ export async function runToolUseWithStatus(
       const timedOut = reason instanceof ToolCancellation && reason.kind === 'timeout';
       return { event: errorResultEvent(newId, toolUse, cancellationText(own.signal)), status: timedOut ? 'error' : 'cancelled' };
     }
-    return { event: toEvent(runtime, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
+    return { event: toEvent(deps, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
   } finally {
     timer.abort();
     scope.signal.removeEventListener('abort', forward);
   }
 }
 
-function toEvent(runtime: ToolRuntime, tool: Tool, toolUseId: string, r: PipelineResult): ToolResultEvent {
+function toEvent(deps: ToolCallDeps, tool: Tool, toolUseId: string, r: PipelineResult): ToolResultEvent {
   const extra = [...r.extra];
   if (r.preventContinuation) {
     const message = r.stopReason ?? `The loop was stopped after the ${tool.name} call.`;
-    extra.push({ type: 'attachment', uuid: runtime.newId(), attachment: { type: 'hook_stopped_continuation', message, toolUseId } });
+    extra.push({ type: 'attachment', uuid: deps.newId(), attachment: { type: 'hook_stopped_continuation', message, toolUseId } });
   }
   const content = !r.isError && isEmptyContent(r.content) ? emptyResultText(tool.name) : r.content;
-  return toolResultEvent(runtime.newId, toolUseId, {
+  return toolResultEvent(deps.newId, toolUseId, {
     content,
     isError: r.isError,
     extra,
@@ -123,7 +123,7 @@ function toEvent(runtime: ToolRuntime, tool: Tool, toolUseId: string, r: Pipelin
 async function runPipeline(
   tool: Tool,
   toolUse: ToolUseBlock,
-  runtime: ToolRuntime,
+  deps: ToolCallDeps,
   ctx: ToolContext,
   startTimer: () => void,
 ): Promise<PipelineResult> {
@@ -138,7 +138,7 @@ async function runPipeline(
     if (!valid.ok) return fail(`Error: ${valid.message}`);
 
     stage = 'a pre-tool hook';
-    const pre = await runPreToolHooks(runtime.preToolHooks ?? [], { ...ctx, toolName: tool.name, input, newId: runtime.newId });
+    const pre = await runPreToolHooks(deps.preToolHooks ?? [], { ...ctx, toolName: tool.name, input, newId: deps.newId });
     out.extra.push(...pre.messages);
     out.preventContinuation = pre.preventContinuation;
     out.stopReason = pre.stopReason;
@@ -156,7 +156,7 @@ async function runPipeline(
       ctx,
       hookDecision: pre.decision,
       hookReason: pre.reason,
-      canUseTool: runtime.canUseTool,
+      canUseTool: deps.canUseTool,
     });
     if (!permission.allowed) return fail(permission.message);
     if (permission.updatedInput !== undefined) {
@@ -167,19 +167,19 @@ async function runPipeline(
 
     stage = 'call';
     startTimer();
-    const result = await invokeTool(tool, input, ctx, out.extra, runtime);
+    const result = await invokeTool(tool, input, ctx, out.extra, deps);
     out.content = result.content;
     out.isError = result.isError === true;
     out.contextPatch = result.contextModifier;
     if (result.preventContinuation) out.preventContinuation = true;
 
     stage = 'a post-tool hook';
-    const post = await runPostToolHooks(runtime.postToolHooks ?? [], {
+    const post = await runPostToolHooks(deps.postToolHooks ?? [], {
       ...ctx,
       toolName: tool.name,
       input,
       result,
-      newId: runtime.newId,
+      newId: deps.newId,
     });
     out.extra.push(...post.messages);
     if (post.preventContinuation) out.preventContinuation = true;
@@ -187,19 +187,19 @@ async function runPipeline(
     return out;
   } catch (error) {
     if (stage === 'a post-tool hook') {
-      out.extra.push(warning(runtime, `A post-tool hook of ${tool.name} failed: ${errorText(error)}`));
+      out.extra.push(warning(deps, `A post-tool hook of ${tool.name} failed: ${errorText(error)}`));
       return out;
     }
     return fail(stage === 'call' ? `Error: ${errorText(error)}` : `Error: ${stage} failed: ${errorText(error)}`);
   }
 }
 
-async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], runtime: ToolRuntime): Promise<ToolCallResult> {
+async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], deps: ToolCallDeps): Promise<ToolCallResult> {
   const returned = tool.call(input, ctx);
   let result: ToolCallResult | undefined;
   if (isAsyncIterable(returned)) {
     for await (const update of returned as AsyncIterable<ToolCallUpdate>) {
-      if (update.type === 'progress') extra.push(progress(runtime, tool.name, ctx.toolUseId, update));
+      if (update.type === 'progress') extra.push(progress(deps, tool.name, ctx.toolUseId, update));
       else result = update.result;
       if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
     }
@@ -214,10 +214,10 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
-function progress(runtime: ToolRuntime, toolName: string, toolUseId: string, update: Extract<ToolCallUpdate, { type: 'progress' }>): Message {
+function progress(deps: ToolCallDeps, toolName: string, toolUseId: string, update: Extract<ToolCallUpdate, { type: 'progress' }>): Message {
   return {
     type: 'system',
-    uuid: runtime.newId(),
+    uuid: deps.newId(),
     subtype: 'info',
     content: update.message,
     level: 'info',
@@ -225,8 +225,8 @@ function progress(runtime: ToolRuntime, toolName: string, toolUseId: string, upd
   };
 }
 
-function warning(runtime: ToolRuntime, content: string): Message {
-  return { type: 'system', uuid: runtime.newId(), subtype: 'warning', content, level: 'warning' };
+function warning(deps: ToolCallDeps, content: string): Message {
+  return { type: 'system', uuid: deps.newId(), subtype: 'warning', content, level: 'warning' };
 }
 
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {

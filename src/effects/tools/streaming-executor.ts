@@ -21,11 +21,11 @@ import { cancellationText, discardCancellation, loopAbortCancels, loopAbortReaso
 import type { InterruptBehavior } from './define-tool.ts';
 import { interruptBehaviorOf, startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from './run-batches.ts';
-import { applyContextPatch, createToolUseContextRef, type ToolRuntime, type ToolUseContextRef } from './runtime.ts';
+import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 import { errorResultEvent } from './tool-result-message.ts';
 
 export interface StreamingToolExecutorOptions {
-  runtime: ToolRuntime;
+  deps: ToolCallDeps;
   /** The loop's abort signal. */
   signal: AbortSignal;
   context?: ToolUseContextRef;
@@ -62,6 +62,7 @@ export class StreamingToolExecutor {
   readonly #siblings = new AbortController();
   readonly #pendingSafePatches = new Map<number, Record<string, unknown>>();
   #waiters: Array<() => void> = [];
+  readonly #listeners: Array<() => void> = [];
   #discarded = false;
 
   constructor(options: StreamingToolExecutorOptions) {
@@ -75,7 +76,7 @@ export class StreamingToolExecutor {
   enqueue(toolUse: ToolUseBlock, concurrencySafe: boolean): void {
     if (this.#discarded) return;
     if (this.#tools.some((t) => t.toolUse.id === toolUse.id)) throw new DuplicateToolUseError(toolUse.id);
-    const behavior = interruptBehaviorOf(this.#options.runtime.registry.find(toolUse.name));
+    const behavior = interruptBehaviorOf(this.#options.deps.registry.find(toolUse.name));
     this.#tools.push({ index: this.#tools.length, toolUse, safe: concurrencySafe, behavior, state: 'queued' });
     this.#processQueue();
   }
@@ -121,10 +122,15 @@ export class StreamingToolExecutor {
       if (tool.state === 'reported') continue;
       if (tool.state === 'running') tool.controller?.abort(cancellation);
       tool.state = 'reported';
-      results.push(errorResultEvent(this.#options.runtime.newId, tool.toolUse, cancellation.message));
+      results.push(errorResultEvent(this.#options.deps.newId, tool.toolUse, cancellation.message));
     }
     this.#notify();
     return results;
+  }
+
+  /** Adds a listener called whenever a tool finishes or is cancelled (like the `onResultReady` option). */
+  onReady(listener: () => void): void {
+    this.#listeners.push(listener);
   }
 
   /** Tools enqueued but not yet reported. */
@@ -157,7 +163,7 @@ export class StreamingToolExecutor {
       else if (loopSignal.aborted && loopAbortCancels(loopAbortReason(loopSignal), tool.behavior)) text = USER_ABORT_TEXT;
       if (text === undefined) continue;
       tool.state = 'done';
-      tool.event = errorResultEvent(this.#options.runtime.newId, tool.toolUse, text);
+      tool.event = errorResultEvent(this.#options.deps.newId, tool.toolUse, text);
       changed = true;
     }
     if (changed) this.#notify();
@@ -171,8 +177,8 @@ export class StreamingToolExecutor {
 
   #start(tool: TrackedTool): void {
     tool.state = 'running';
-    const { runtime, signal } = this.#options;
-    const call = startLinkedCall(tool.toolUse, runtime, signal, this.#siblings.signal, this.context.current);
+    const { deps, signal } = this.#options;
+    const call = startLinkedCall(tool.toolUse, deps, signal, this.#siblings.signal, this.context.current);
     tool.controller = call.controller;
     void call.done.then((outcome) => this.#complete(tool, outcome));
   }
@@ -203,10 +209,12 @@ export class StreamingToolExecutor {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();
-    try {
-      this.#options.onResultReady?.();
-    } catch {
-      // A failing listener must not break the executor; the results stay available to `takeCompleted`.
+    for (const listener of [this.#options.onResultReady, ...this.#listeners]) {
+      try {
+        listener?.();
+      } catch {
+        // A failing listener must not break the executor; the results stay available to `takeCompleted`.
+      }
     }
   }
 }

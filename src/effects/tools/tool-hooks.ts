@@ -7,7 +7,7 @@
 import type { Message } from '../../messages/types.ts';
 import type { IdGenerator } from '../deps.ts';
 import type { PermissionBehavior, ToolCallResult, ToolContext } from './define-tool.ts';
-import type { PostToolHook, PreToolHook } from './runtime.ts';
+import type { PostToolHook, PreToolHook } from './call-deps.ts';
 
 export interface PreHookOutcome {
   messages: Message[];

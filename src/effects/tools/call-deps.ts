@@ -1,7 +1,8 @@
 /**
- * What the tool runtime needs from its host: the registry, an id generator, the permission callback, optional
- * user hooks around each call, a per-call timeout and a clock. Plain configuration: nothing here holds state, so
- * one runtime serves every tool call of a run.
+ * What one tool call needs from its host (`ToolCallDeps`): the registry, an id generator, the permission
+ * callback, optional user hooks around each call, a per-call timeout and a clock. Plain configuration: nothing
+ * here holds state, so one value serves every tool call of a run. Also the running tool-use context
+ * (`ToolUseContextRef`), which the executors update as context patches apply.
  */
 import type { Message } from '../../messages/types.ts';
 import type { Clock, IdGenerator } from '../deps.ts';
@@ -64,7 +65,7 @@ export interface PermissionContext extends ToolContext {
 /** The host's permission rule. `ask` that nobody resolves (no hook `allow`) counts as a denial. */
 export type CanUseTool = (tool: Tool, input: unknown, ctx: PermissionContext) => MaybePromise<PermissionResult>;
 
-export interface ToolRuntime {
+export interface ToolCallDeps {
   registry: ToolRegistry;
   newId: IdGenerator;
   canUseTool?: CanUseTool;

@@ -1,0 +1,128 @@
+import { createMachine } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { guards } from '../../../src/machine/guards.ts';
+import { loopMachine } from '../../../src/machine/loop-machine.ts';
+import { exportDot } from '../../../src/viz/export-dot.ts';
+import { configFromDefinition, exportJson, type StateDefinitionJson } from '../../../src/viz/export-json.ts';
+import { exportMermaid, mermaidId } from '../../../src/viz/export-mermaid.ts';
+import { exportScxml } from '../../../src/viz/export-scxml.ts';
+import { buildChart } from '../../../src/viz/graph.ts';
+import { parseDot } from './dot-grammar.ts';
+import { allElements, parseXml } from './xml-check.ts';
+
+const chart = buildChart();
+
+function stateIds(machine: { root: { id: string; states: Record<string, unknown> } }): string[] {
+  const ids: string[] = [];
+  const walk = (node: { id: string; states: Record<string, unknown> }) => {
+    ids.push(node.id);
+    for (const child of Object.values(node.states)) walk(child as typeof node);
+  };
+  walk(machine.root);
+  return ids;
+}
+
+describe('JSON export (XState/Stately)', () => {
+  const definition = JSON.parse(exportJson()) as StateDefinitionJson;
+
+  it('is toJSON() plus the eventless transitions', () => {
+    expect(definition.id).toBe('agentLoop');
+    expect(definition.states!['turnLimit']!.always).toHaveLength(2);
+    expect(definition.states!['turnLimit']!.always![1]).toMatchObject({ target: ['#agentLoop.iterationStart'], meta: { continue: 'next_turn' } });
+  });
+
+  it('round-trips through createMachine into a machine with the same state ids', () => {
+    const machine = createMachine(configFromDefinition(definition) as never);
+    expect(stateIds(machine as never)).toEqual(stateIds(loopMachine as never));
+  });
+
+  it('round-trips every transition: guards, actions, targets and continue reasons', () => {
+    const machine = createMachine(configFromDefinition(definition) as never);
+    expect(buildChart(machine as never)).toEqual(chart);
+  });
+});
+
+describe('Mermaid export', () => {
+  const text = exportMermaid();
+
+  it('is a stateDiagram-v2 with compound blocks for the pipeline and the ladder', () => {
+    expect(text.startsWith('stateDiagram-v2\n')).toBe(true);
+    expect(text).toContain('state "contextPipeline" as contextPipeline {');
+    expect(text).toContain('state "exitLadder" as exitLadder {');
+  });
+
+  it('labels every Continue transition with its reason and guard', () => {
+    for (const t of chart.transitions.filter((t) => t.continue)) {
+      const line = text.split('\n').find((l) => l.includes(`↻ ${t.continue}`));
+      expect(line, t.continue).toContain(`${mermaidId(t.source!)} --> iterationStart`);
+      if (t.guard) expect(line).toContain(`[${t.guard.name}]`);
+    }
+  });
+
+  it('marks the 10 terminals and keeps ids Mermaid-safe', () => {
+    expect(text.match(/ --> \[\*\]$/gm)).toHaveLength(10);
+    const labels = text.split('\n').filter((l) => l.includes(' --> ') && l.includes(' : ')).map((l) => l.slice(l.indexOf(' : ') + 3));
+    expect(labels.length).toBeGreaterThan(30);
+    for (const label of labels) expect(label).not.toMatch(/[;#:<>{}]/);
+    for (const line of text.split('\n')) expect(line).not.toMatch(/^\s*\S*\.\S* -->/);
+  });
+});
+
+describe('SCXML export', () => {
+  const text = exportScxml();
+  const root = parseXml(text);
+  const elements = allElements(root);
+
+  it('is well-formed XML in the SCXML namespace', () => {
+    expect(root.name).toBe('scxml');
+    expect(root.attrs['xmlns']).toBe('http://www.w3.org/2005/07/scxml');
+    expect(root.attrs['version']).toBe('1.0');
+  });
+
+  it('has exactly 10 <final> states, the terminals', () => {
+    const finals = elements.filter((e) => e.name === 'final');
+    expect(finals).toHaveLength(10);
+    expect(finals.map((f) => f.attrs['id']).sort()).toEqual(chart.states.filter((s) => s.final).map((s) => s.id).sort());
+  });
+
+  it('gives every state a unique id and every target an existing state', () => {
+    const ids = elements.filter((e) => e.name === 'state' || e.name === 'final').map((e) => e.attrs['id']!);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const t of elements.filter((e) => e.name === 'transition' && e.attrs['target'])) expect(ids).toContain(t.attrs['target']);
+  });
+
+  it('writes guards as cond expressions that name a guard', () => {
+    const conds = elements.filter((e) => e.name === 'transition' && e.attrs['cond']).map((e) => e.attrs['cond']!);
+    expect(conds.length).toBe(chart.transitions.filter((t) => t.guard).length);
+    for (const cond of conds) expect(Object.keys(guards)).toContain(cond.slice(0, cond.indexOf('(')));
+  });
+
+  it('writes eventless transitions without an event attribute', () => {
+    const transitions = elements.filter((e) => e.name === 'transition');
+    expect(transitions.filter((e) => !('event' in e.attrs))).toHaveLength(chart.transitions.filter((t) => t.event === 'always').length);
+  });
+});
+
+describe('DOT export', () => {
+  const text = exportDot();
+
+  it('is accepted by the DOT grammar', () => {
+    expect(() => parseDot(text)).not.toThrow();
+  });
+
+  it('declares every edge endpoint as a node and every lhead as a cluster', () => {
+    const graph = parseDot(text);
+    for (const edge of graph.edges) {
+      expect(graph.nodes, edge.from).toContain(edge.from);
+      expect(graph.nodes, edge.to).toContain(edge.to);
+      if (edge.attrs['lhead']) expect(graph.subgraphs).toContain(edge.attrs['lhead']);
+    }
+    expect(graph.edges).toHaveLength(chart.transitions.length + 1);
+  });
+
+  it('the grammar check rejects broken DOT', () => {
+    expect(() => parseDot('digraph { a -> }')).toThrow(/expected/);
+    expect(() => parseDot('digraph { a -- b }')).toThrow(/'--' in a digraph/);
+    expect(() => parseDot('digraph { a [label="x" }')).toThrow();
+  });
+});
