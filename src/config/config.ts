@@ -108,12 +108,14 @@ export interface LoopConfig {
   tokenBudgetDiminishingDelta: number;
 }
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 export const DEFAULT_CONFIG: LoopConfig = {
   sessionId: 'session',
   model: DEFAULT_MODEL,
   models: {
+    'claude-sonnet-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-opus-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
     'claude-sonnet-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
     'claude-opus-4-1': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 32_000 },
     'claude-haiku-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },

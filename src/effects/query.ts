@@ -6,7 +6,7 @@
  * driven to its terminal without yielding, so every tool_use still gets its result in the recorded history.
  *
  * @example
- * const run = query({ prompt: 'Fix the bug', tools, config: { model: 'claude-sonnet-4-5' } });
+ * const run = query({ prompt: 'Fix the bug', tools, config: { model: 'claude-sonnet-4-6' } });
  * for await (const item of run) if (item.type === 'assistant') console.log(item.message.content);
  */
 import { DEFAULT_CONFIG, resolveConfig, type LoopConfig } from '../config/config.ts';

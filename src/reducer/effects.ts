@@ -63,3 +63,27 @@ export type Effect = EffectBase &
 
 export type EffectType = Effect['type'];
 export type EffectOf<T extends EffectType> = Extract<Effect, { type: T }>;
+
+/** Every effect type, for docs and exhaustiveness checks (the type below fails to compile if one is missing). */
+export const EFFECT_TYPES = [
+  'emit',
+  'request_start',
+  'call_model',
+  'context_layer',
+  'autocompact',
+  'reactive_compact',
+  'collapse_drain',
+  'run_tools',
+  'enqueue_tool',
+  'finish_tools',
+  'discard_tools',
+  'run_stop_hooks',
+  'run_stop_failure_hooks',
+  'run_post_sampling_hooks',
+  'collect_attachments',
+  'start_tool_use_summary',
+  'terminated',
+] as const satisfies readonly EffectType[];
+
+type UnlistedEffect = Exclude<EffectType, (typeof EFFECT_TYPES)[number]>;
+export const EFFECT_TYPES_ARE_COMPLETE: UnlistedEffect extends never ? true : never = true;

@@ -6,7 +6,7 @@
  * inputs give deep-equal outputs; inputs are never mutated. A finished run (status `done`) ignores every event
  * and yields no effect (SPEC §9.8).
  */
-import { initialTransition, transition } from 'xstate';
+import { createActor, initialTransition, type AnyActorScope } from 'xstate';
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
@@ -21,6 +21,25 @@ export interface StepResult {
 }
 
 type Snapshot = ReturnType<typeof loopMachine.resolveState>;
+
+let sharedScope: AnyActorScope | null = null;
+
+/**
+ * The inert actor scope every step runs in (what xstate's `transition()` builds anew on each call). Building one
+ * constructs an actor, which eagerly computes the machine's initial snapshot: with no input that runs
+ * `startIteration` on an undefined context, which throws (caught by xstate) and captures a stack trace. That was
+ * about a third of a step's cost. One shared scope gives identical results: the machine's actions are all `assign`
+ * (resolved into the snapshot, never handed to the executor), it has no children, timers or inspectors, and xstate
+ * restores the executor it swaps in during a microstep.
+ */
+function inertScope(): AnyActorScope {
+  if (sharedScope) return sharedScope;
+  // Same construction as xstate's own inert scope; the actor is never started, its own snapshot is never read.
+  const self = createActor(loopMachine, { input: undefined as unknown as MachineContext });
+  const noop = () => undefined;
+  sharedScope = { self, id: '', sessionId: '', logger: noop, defer: noop, emit: noop, stopChild: noop, system: self.system, actionExecutor: noop };
+  return sharedScope;
+}
 
 function fromSnapshot(snapshot: Snapshot): StepResult {
   const { config: _config, outbox, ...context } = snapshot.context as MachineContext;
@@ -49,7 +68,7 @@ export function step(state: LoopState, event: LoopEvent, config: LoopConfig): St
     value: state.value as Snapshot['value'],
     context: toMachineContext(state.context, config),
   });
-  const [next] = transition(loopMachine, snapshot, event);
+  const next = loopMachine.transition(snapshot, event, inertScope());
   if (next === snapshot) return { state, effects: [] };
   return fromSnapshot(next);
 }

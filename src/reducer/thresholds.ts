@@ -2,7 +2,7 @@
  * Context-window thresholds (SPEC §6), derived from the per-model table in config. Pure.
  *
  * @example
- * contextThresholds('claude-sonnet-4-5', DEFAULT_CONFIG)
+ * contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG)
  * // { contextWindow: 200000, effectiveWindow: 180000, autocompact: 167000, blocking: 177000, ... }
  */
 import { modelInfo, type LoopConfig } from '../config/config.ts';

@@ -68,7 +68,7 @@ export const loopEventArb: fc.Arbitrary<LoopEvent> = fc.oneof(
   fc.constantFrom('test:s1', 'test:s9').map((summaryId): LoopEvent => ({ type: 'tool_use_summary_ready', summaryId, summary: 'ran tools' })),
 );
 
-const smallWindow = { 'claude-sonnet-4-5': { contextWindow: 30_000, maxOutputTokens: 8_000, maxOutputTokensUpperLimit: 8_000 } };
+const smallWindow = { 'claude-sonnet-4-6': { contextWindow: 30_000, maxOutputTokens: 8_000, maxOutputTokensUpperLimit: 8_000 } };
 
 /** Random feature switches and small caps (so runs stay short); sometimes a small window to reach compaction. */
 export const configArb: fc.Arbitrary<LoopConfig> = fc

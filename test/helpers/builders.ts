@@ -15,7 +15,7 @@ import type {
   UserMessage,
 } from '../../src/messages/types.ts';
 
-export const TEST_MODEL = 'claude-sonnet-4-5';
+export const TEST_MODEL = 'claude-sonnet-4-6';
 
 export interface AssistantOptions {
   uuid?: string;

@@ -5,14 +5,14 @@ import { contextThresholds } from '../../../src/reducer/thresholds.ts';
 
 describe('context thresholds (SPEC §6)', () => {
   it('200k window with 32k output: effective 180,000, autocompact 167,000, blocking 177,000', () => {
-    const t = contextThresholds('claude-sonnet-4-5', DEFAULT_CONFIG);
+    const t = contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG);
     expect([t.effectiveWindow, t.autocompact, t.blocking]).toEqual([180_000, 167_000, 177_000]);
     expect([t.autocompactWarning, t.blockingWarning]).toEqual([147_000, 157_000]);
   });
 
   it('with the max-output cap on the reservation is 8,000: 192,000 / 179,000 / 189,000', () => {
     const config = resolveConfig({ features: { ...DEFAULT_CONFIG.features, maxOutputTokensCap: true } });
-    const t = contextThresholds('claude-sonnet-4-5', config);
+    const t = contextThresholds('claude-sonnet-4-6', config);
     expect([t.effectiveWindow, t.autocompact, t.blocking]).toEqual([192_000, 179_000, 189_000]);
   });
 
