@@ -131,10 +131,15 @@ export class Interpreter {
     }
   }
 
-  /** Starts background work whose outcome comes back as events; a failure becomes the matching error event. */
-  private background(work: () => Promise<void>): void {
-    work().catch((error: unknown) => {
-      if (!this.done) this.pendingItems.push(this.warning(error));
+  /**
+   * Starts background work whose outcome comes back as events. If the work fails, the failure is shown as a
+   * warning and `fallback` is fed instead, so the reducer is never left waiting for an answer.
+   */
+  private background(work: () => Promise<void>, fallback: () => LoopEvent): void {
+    work().catch(async (error: unknown) => {
+      if (this.done) return;
+      this.pendingItems.push(this.warning(error));
+      await this.put(fallback());
     });
   }
 
@@ -153,7 +158,10 @@ export class Interpreter {
         this.pendingItems.push({ type: 'request_start' });
         return;
       case 'call_model':
-        this.background(() => this.callModel(effect));
+        this.background(
+          () => this.callModel(effect),
+          () => ({ type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } }),
+        );
         return;
       case 'context_layer':
         this.background(async () => {
@@ -165,7 +173,7 @@ export class Interpreter {
             newId: this.deps.newId,
           });
           await this.put({ type: 'context_layer_result', layer: effect.layer, ...outcome });
-        });
+        }, () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }));
         return;
       case 'autocompact':
         this.background(async () => {
@@ -173,7 +181,7 @@ export class Interpreter {
             this.deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal: this.signal, newId: this.deps.newId, trigger: 'auto' }),
           );
           await this.put({ type: 'autocompact_result', ...outcome });
-        });
+        }, () => ({ type: 'autocompact_result', ok: false, error: 'autocompact failed' }));
         return;
       case 'reactive_compact':
         this.background(async () => {
@@ -181,19 +189,19 @@ export class Interpreter {
             this.deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal: this.signal, newId: this.deps.newId, trigger: effect.trigger }),
           );
           await this.put({ type: 'reactive_compact_result', ...outcome });
-        });
+        }, () => ({ type: 'reactive_compact_result', ok: false, error: 'reactive compact failed' }));
         return;
       case 'collapse_drain':
         this.background(async () => {
-          const drained = await this.deps.drainCollapse({ messages: effect.messages }).catch(() => ({ committed: 0, edits: [] }));
+          const drained = await this.deps.drainCollapse({ messages: effect.messages });
           await this.put({ type: 'collapse_drain_result', ...drained });
-        });
+        }, () => ({ type: 'collapse_drain_result', committed: 0, edits: [] }));
         return;
       case 'run_tools':
         this.background(async () => {
           for await (const result of this.tools.runBatches(effect.batches, this.signal)) await this.put(result);
           await this.put({ type: 'tools_finished' });
-        });
+        }, () => ({ type: 'tools_finished' }));
         return;
       case 'enqueue_tool':
         this.streamingSession().enqueue(effect.toolUse, effect.concurrencySafe);
@@ -204,7 +212,7 @@ export class Interpreter {
         this.background(async () => {
           if (session) for await (const result of session.finish()) await this.put(result);
           await this.put({ type: 'tools_finished' });
-        });
+        }, () => ({ type: 'tools_finished' }));
         return;
       }
       case 'discard_tools':
@@ -212,7 +220,10 @@ export class Interpreter {
         this.streaming = null;
         return;
       case 'run_stop_hooks':
-        this.background(() => this.runStopHooks(effect));
+        this.background(
+          () => this.runStopHooks(effect),
+          () => ({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
+        );
         return;
       case 'run_stop_failure_hooks':
         for (const hook of this.options.stopFailureHooks ?? []) this.fireAndForget(() => hook({ error: effect.error as never }));
@@ -224,7 +235,7 @@ export class Interpreter {
         this.background(async () => {
           const attachments = await this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId });
           await this.put({ type: 'attachments_collected', attachments });
-        });
+        }, () => ({ type: 'attachments_collected', attachments: [] }));
         return;
       case 'start_tool_use_summary':
         this.fireAndForget(async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
 import { INSPECT_PACKAGE, InspectorUnavailableError, loadInspector } from '../../../src/viz/inspect.ts';
-import { minimalLog, toolUsingSession } from './fixtures.ts';
+import { minimalLog, recordedLog, toolUsingSession } from './fixtures.ts';
 
 function fakeIo(cwd: string): CliIo & { out: string; err: string } {
   const io = {
@@ -53,6 +53,21 @@ describe('turnloop viz', () => {
     const io = fakeIo(dir);
     expect(await main(['viz', 'run.jsonl', '--out', 'view.html'], io)).toBe(0);
     expect(readFileSync(join(dir, 'view.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+  });
+
+  it('checks a recorded log against its hashes and warns when it does not replay as recorded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-viz-'));
+    const log = recordedLog(toolUsingSession());
+    writeFileSync(join(dir, 'run.jsonl'), log);
+    const io = fakeIo(dir);
+    expect(await main(['viz', 'run.jsonl', '--out', 'view.html'], io)).toBe(0);
+    expect(io.err).not.toContain('warning');
+    const lines = log.trimEnd().split('\n');
+    lines[3] = lines[3]!.replace(/"hash":"[^"]+"/, '"hash":"0000"');
+    writeFileSync(join(dir, 'tampered.jsonl'), `${lines.join('\n')}\n`);
+    const tampered = fakeIo(dir);
+    expect(await main(['viz', 'tampered.jsonl', '--out', 'view2.html'], tampered)).toBe(0);
+    expect(tampered.err).toContain('does not replay as recorded');
   });
 
   it('reports a bad log with its line and exit code 2', async () => {

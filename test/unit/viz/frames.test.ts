@@ -76,8 +76,11 @@ describe('reading session logs', () => {
     expect(parsed.config).toEqual(session.config);
   });
 
-  it('reads what the session recorder writes, to the same frames', () => {
-    const fromRecorded = buildFrames(parseSessionLog(recordedLog(session)));
+  it('reads what the session recorder writes with replay\'s parser, to the same frames', () => {
+    const recorded = parseSessionLog(recordedLog(session));
+    expect(recorded.recorded?.events).toHaveLength(session.events.length);
+    expect(recorded.events).toEqual(session.events);
+    const fromRecorded = buildFrames(recorded);
     const fromMinimal = buildFrames(parseSessionLog(minimalLog(session)));
     expect(fromRecorded.map((f) => [f.state, f.transitions])).toEqual(fromMinimal.map((f) => [f.state, f.transitions]));
   });

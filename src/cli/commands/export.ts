@@ -1,0 +1,74 @@
+/**
+ * `turnloop export --format json|mermaid|scxml|dot [--out FILE]`: the loop statechart in a standard format,
+ * from the one chart walker (`src/viz/graph.ts`).
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { exportDot } from '../../viz/export-dot.ts';
+import { exportJson } from '../../viz/export-json.ts';
+import { exportMermaid } from '../../viz/export-mermaid.ts';
+import { exportScxml } from '../../viz/export-scxml.ts';
+import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+
+export const EXPORT_FORMATS = {
+  json: exportJson,
+  mermaid: exportMermaid,
+  scxml: exportScxml,
+  dot: exportDot,
+} as const;
+
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+const HELP = `Usage: turnloop export --format json|mermaid|scxml|dot [--out FILE]
+
+Writes the loop statechart (SPEC §4-5) to stdout, or to FILE with --out.
+
+Formats:
+  json     XState/Stately machine definition (machine.toJSON() plus the eventless 'always' transitions)
+  mermaid  Mermaid stateDiagram-v2 (renders on GitHub)
+  scxml    W3C SCXML; the 10 terminals are <final> states, guards are 'cond'
+  dot      Graphviz DOT (dot -Tsvg chart.dot > chart.svg)
+`;
+
+interface ExportArgs {
+  format: ExportFormat;
+  out: string | null;
+}
+
+export function parseExportArgs(args: string[]): ExportArgs {
+  let format: string | null = null;
+  let out: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--format' || flag === '-f') format = value();
+    else if (flag === '--out' || flag === '-o') out = value();
+    else throw new UsageError(`unknown argument '${arg}' (see turnloop export --help)`);
+  }
+  if (format === null) throw new UsageError(`--format is required: one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
+  if (!(format in EXPORT_FORMATS)) throw new UsageError(`unknown format '${format}': one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
+  return { format: format as ExportFormat, out };
+}
+
+export const exportCommand: CliCommand = {
+  name: 'export',
+  summary: 'Export the loop statechart as JSON (XState/Stately), Mermaid, SCXML or DOT',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const { format, out } = parseExportArgs(args);
+    const text = EXPORT_FORMATS[format]();
+    if (out === null) {
+      io.stdout.write(text);
+    } else {
+      const path = resolve(io.cwd, out);
+      writeFileSync(path, text);
+      io.stderr.write(`wrote ${format} to ${path}\n`);
+    }
+    return EXIT_OK;
+  },
+};

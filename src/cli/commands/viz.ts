@@ -1,0 +1,99 @@
+/**
+ * `turnloop viz [<session.jsonl>] [--out view.html] [--inspect]`: one self-contained HTML page with the loop
+ * statechart and, given a session log, a timeline to step through (see `src/viz/html.ts`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_CONFIG } from '../../config/config.ts';
+import { replay } from '../../replay/replay.ts';
+import { renderViewerHtml, viewerData } from '../../viz/html.ts';
+import { loadInspector, replayIntoInspector } from '../../viz/inspect.ts';
+import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
+import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+
+const HELP = `Usage: turnloop viz [<session.jsonl>] [--out view.html] [--inspect]
+
+Writes ONE self-contained HTML file (no network) that draws the loop statechart. With a session log it adds a
+timeline: step through the events with Prev/Next, the arrow keys or the scrubber; the active state and the
+transitions just taken are highlighted; the side panel shows the messages emitted so far, the pending effects
+and the counters (turn, max-output recoveries, autocompact failures, tokens against the thresholds).
+
+Options:
+  --out FILE   where to write the page (default: stdout, unless stdout is a terminal)
+  --inspect    also replay the session into Stately's live inspector (needs the optional package
+               @statelyai/inspect and network; see docs/statechart.md#live-inspection)
+`;
+
+export interface VizArgs {
+  session: string | null;
+  out: string | null;
+  inspect: boolean;
+}
+
+export function parseVizArgs(args: string[]): VizArgs {
+  const parsed: VizArgs = { session: null, out: null, inspect: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--inspect') parsed.inspect = true;
+    else if (arg === '--out' || arg === '-o') {
+      const value = args[++i];
+      if (!value) throw new UsageError('--out needs a file name');
+      parsed.out = value;
+    } else if (arg.startsWith('--out=')) parsed.out = arg.slice('--out='.length);
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}' (see turnloop viz --help)`);
+    else if (parsed.session === null) parsed.session = arg;
+    else throw new UsageError(`unexpected argument '${arg}': give at most one session log`);
+  }
+  if (parsed.inspect && parsed.session === null) throw new UsageError('--inspect needs a session log to replay');
+  return parsed;
+}
+
+function readSession(path: string, io: CliIo): SessionForView {
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let session: SessionForView;
+  try {
+    session = parseSessionLog(text, path);
+  } catch (error) {
+    throw new UsageError(`${path}: ${(error as Error).message}`);
+  }
+  if (session.recorded) {
+    // The page shows the states step() re-derives; say so when they are not the ones that were recorded.
+    try {
+      replay(session.recorded);
+    } catch (error) {
+      io.stderr.write(`warning: ${path} does not replay as recorded (${(error as Error).message}); the page shows the re-derived run\n`);
+    }
+  }
+  return session;
+}
+
+export const vizCommand: CliCommand = {
+  name: 'viz',
+  summary: 'Draw the statechart as one self-contained HTML page, with a session timeline',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseVizArgs(args);
+    if (parsed.out === null && io.stdout.isTTY) throw new UsageError('refusing to write HTML to a terminal: give --out view.html');
+    const session = parsed.session === null ? null : readSession(parsed.session, io);
+    // Fail before writing anything when the optional inspector package is missing.
+    const inspector = parsed.inspect ? await loadInspector() : null;
+    const html = renderViewerHtml(viewerData(session, undefined, DEFAULT_CONFIG));
+    if (parsed.out === null) io.stdout.write(html);
+    else {
+      const path = resolve(io.cwd, parsed.out);
+      writeFileSync(path, html);
+      const steps = session ? `, ${session.events.length} events` : '';
+      io.stderr.write(`wrote ${path} (${Math.round(html.length / 1024)} KB${steps})\n`);
+    }
+    if (inspector && session) {
+      const sent = replayIntoInspector(session, inspector);
+      io.stderr.write(`replayed ${sent} events into the Stately inspector\n`);
+    }
+    return EXIT_OK;
+  },
+};
