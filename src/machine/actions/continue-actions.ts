@@ -18,7 +18,8 @@ const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, st
 /** base + this iteration's assistant messages + `appended`; only `appended` is estimated (usage covers the rest). */
 function extendHistory(context: MachineContext, appended: Message[]): ContextPatch {
   return {
-    messages: [...context.messages, ...context.iter.assistantMessages, ...appended],
+    // concat, not spread: it copies a long history several times faster (the history is never mutated in place).
+    messages: context.messages.concat(context.iter.assistantMessages, appended),
     tokens: { ...context.tokens, estimatedSince: context.tokens.estimatedSince + estimateTokens(appended) },
   };
 }

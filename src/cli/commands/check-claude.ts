@@ -1,0 +1,58 @@
+/**
+ * `turnloop check-claude <transcript.jsonl>`: re-drives every loop run of a Claude Code transcript (and of its
+ * subagent transcripts) through the engine and reports whether each reproduces.
+ * Exit codes: 0 every run reproduces, 1 some run does not, 2 bad input.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../replay/claude/check.ts';
+
+const HELP = `Usage: turnloop check-claude <transcript.jsonl> [--json] [--no-subagents]
+
+Re-drives every run of a Claude Code transcript through the engine (pure reducer, recorded answers) and reports
+per run: model calls expected/got, tool results paired in order, the ending, and whether autocompact fired at the
+same model call. Subagent transcripts under <session>/subagents/ are checked too unless --no-subagents.
+Unknown line types are skipped and counted. Exit 0 when every run reproduces, 1 otherwise, 2 on bad input.`;
+
+function runLine(r: RunCheck): string {
+  const mark = r.ok ? 'ok ' : 'BAD';
+  const tools = r.toolResults.paired ? `${r.toolResults.got.length} results paired` : `results differ (expected ${r.toolResults.expected.length}, got ${r.toolResults.got.length})`;
+  const compact = r.autocompact.recorded.length + r.autocompact.engine.length === 0 ? 'no autocompact' : `autocompact before call ${r.autocompact.recorded.join(',') || '-'} / engine ${r.autocompact.engine.join(',') || '-'}`;
+  const notes = r.notes.length > 0 ? ` — ${r.notes.join('; ')}` : '';
+  return `  ${mark} run ${r.run} (line ${r.startLine}): model calls ${r.modelCalls.expected}/${r.modelCalls.got}, ${tools}, ending ${r.ending.recorded} → ${r.ending.got}, ${compact}${notes}`;
+}
+
+function report(check: TranscriptCheck): string {
+  const skipped = Object.entries(check.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
+  return [`${check.file} (${check.querySource}, ${check.lines} lines; skipped: ${skipped})`, ...check.runs.map(runLine)].join('\n');
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, 'no-subagents': { type: 'boolean', default: false } } });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
+  const [file] = positionals;
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  const checks = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
+  const ok = checks.every((c) => c.ok);
+  if (values.json) io.stdout.write(`${JSON.stringify({ ok, transcripts: checks }, null, 2)}\n`);
+  else {
+    const runs = checks.reduce((n, c) => n + c.runs.length, 0);
+    const bad = checks.reduce((n, c) => n + c.runs.filter((r) => !r.ok).length, 0);
+    io.stdout.write(`${checks.map(report).join('\n')}\n${bad === 0 ? `all ${runs} runs reproduce` : `${bad} of ${runs} runs do not reproduce`}\n`);
+  }
+  return ok ? 0 : 1;
+}
+
+export const checkClaudeCommand: CliCommand = {
+  name: 'check-claude',
+  summary: 'Check that the engine reproduces every run of a Claude Code transcript',
+  help: HELP,
+  run,
+};

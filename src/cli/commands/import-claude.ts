@@ -1,0 +1,55 @@
+/**
+ * `turnloop import-claude <transcript.jsonl> --out <dir>`: one `turnloop simulate` scenario per loop run of a
+ * Claude Code transcript (recorded replies as the model script, recorded tool results as tool scripts).
+ * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { querySourceOf, subagentFiles } from '../../replay/claude/check.ts';
+import { splitRuns } from '../../replay/claude/runs.ts';
+import { scenariosOf } from '../../replay/claude/scenario.ts';
+import { readTranscript } from '../../replay/claude/transcript.ts';
+
+const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
+
+Writes one scenario file per loop run (run-001.json, …): params.messages (history + prompt), the recorded
+replies as the model script, the recorded tool results per tool, the recorded ending in "expect".
+Unknown line types are skipped and counted.`;
+
+function writeScenarios(file: string, dir: string, querySource: string, io: CliIo): number {
+  const transcript = readTranscript(file);
+  const scenarios = scenariosOf(splitRuns(transcript), file, querySource);
+  mkdirSync(dir, { recursive: true });
+  for (const { fileName, scenario } of scenarios) writeFileSync(join(dir, fileName), `${JSON.stringify(scenario, null, 2)}\n`);
+  const skipped = Object.entries(transcript.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
+  io.stdout.write(`${file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);
+  return scenarios.length;
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, 'no-subagents': { type: 'boolean', default: false } } });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
+  if (!values.out) throw new UsageError('--out <dir> is required');
+  const [file] = positionals;
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  writeScenarios(file, values.out, 'repl_main_thread', io);
+  if (values['no-subagents'] !== true) {
+    for (const sub of subagentFiles(file)) writeScenarios(sub, join(values.out, 'subagents', basename(sub, '.jsonl')), querySourceOf(sub), io);
+  }
+  return 0;
+}
+
+export const importClaudeCommand: CliCommand = {
+  name: 'import-claude',
+  summary: 'Turn a Claude Code transcript into one simulate scenario per loop run',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,89 @@
+/**
+ * `turnloop resume <log>`: continues a crashed or paused run from the end of its session log, with live effects
+ * (the real Anthropic API via ANTHROPIC_API_KEY, or `--fake-api <scenario.json>`: the fake API serves the
+ * scenario's `model` replies and its `tools` results answer tool calls). The resumed steps are appended to the log.
+ * Exit codes: 0 the run reached a terminal, 1 it failed, 2 bad input.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { createAnthropicModelCaller } from '../../effects/model/index.ts';
+import type { ToolRuntime } from '../../effects/tool-runtime.ts';
+import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
+import type { QueryItem } from '../../messages/types.ts';
+import { resumeFromLog } from '../../replay/resume.ts';
+import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
+
+const HELP = `Usage: turnloop resume <log.jsonl> [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
+
+Replays the log (verifying it), re-executes what its last state was waiting for, and runs on to a terminal,
+appending every new step to the same log. Uses the Anthropic API (ANTHROPIC_API_KEY) unless --fake-api is given:
+then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.`;
+
+function describe(item: QueryItem): string | null {
+  switch (item.type) {
+    case 'assistant':
+      return `assistant: ${item.message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `[tool_use ${b.name}]` : `[${b.type}]`)).join(' ')}`;
+    case 'user':
+      return `user: ${typeof item.message.content === 'string' ? item.message.content : item.message.content.map((b) => b.type).join(', ')}`;
+    case 'system':
+      return `system (${item.subtype}): ${item.content}`;
+    default:
+      return null;
+  }
+}
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { 'fake-api': { type: 'string' }, 'allow-version-skew': { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
+  const [log] = positionals;
+  if (!existsSync(log)) throw new UsageError(`no such file: ${log}`);
+
+  let fake: FakeApi | null = null;
+  let tools: ToolRuntime | undefined;
+  const scenarioPath = values['fake-api'];
+  if (scenarioPath !== undefined) {
+    let scenario: FakeScriptInput & { tools?: ScriptedTool[] };
+    try {
+      scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as typeof scenario;
+    } catch (error) {
+      throw new UsageError(`--fake-api: cannot read ${scenarioPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    fake = await startFakeAnthropicApi({ model: scenario.model ?? [], compactionModel: scenario.compactionModel ?? [] });
+    tools = scriptedToolRuntime(scenario.tools ?? []);
+  } else if (!io.env.ANTHROPIC_API_KEY) {
+    throw new UsageError('set ANTHROPIC_API_KEY (or pass --fake-api <scenario.json>)');
+  }
+  const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
+  try {
+    const generator = resumeFromLog(log, { deps: { callModel }, ...(tools ? { tools } : {}), allowVersionSkew: values['allow-version-skew'] === true });
+    while (true) {
+      const next = await generator.next();
+      if (next.done) {
+        io.stdout.write(`terminal: ${next.value.reason}\n`);
+        return next.value.reason === 'model_error' ? 1 : 0;
+      }
+      const line = values.quiet ? null : describe(next.value);
+      if (line) io.stdout.write(`${line}\n`);
+    }
+  } finally {
+    await fake?.close();
+  }
+}
+
+export const resumeCommand: CliCommand = {
+  name: 'resume',
+  summary: 'Continue a crashed or paused run from the end of its session log',
+  help: HELP,
+  run,
+};

@@ -1,0 +1,59 @@
+/**
+ * The typed errors of record & replay. Each has a stable `code` and structured fields, so callers (and the CLI)
+ * can react without parsing messages.
+ */
+import type { StateDigest } from './session-log-schema.ts';
+
+/** A line of a session log is not what the schema expects (never thrown for a truncated LAST line). */
+export class SessionLogParseError extends Error {
+  readonly code = 'SESSION_LOG_MALFORMED';
+  readonly exitCode = 2;
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly expected: string,
+  ) {
+    super(`${file}:${line}: ${expected}`);
+    this.name = 'SessionLogParseError';
+  }
+}
+
+/** Replaying an event gave a state whose hash differs from the recorded one. */
+export class ReplayDivergenceError extends Error {
+  readonly code = 'REPLAY_DIVERGENCE';
+  constructor(
+    /** Index of the first event whose resulting state differs (0 = the initial state). */
+    readonly index: number,
+    readonly expected: { hash: string; at: StateDigest },
+    readonly actual: { hash: string; at: StateDigest },
+    /** A short human-readable diff of the readable digests (or a note that only hashed fields differ). */
+    readonly diff: string,
+  ) {
+    super(`replay diverged at event ${index}: expected hash ${expected.hash}, got ${actual.hash} (${diff})`);
+    this.name = 'ReplayDivergenceError';
+  }
+}
+
+/** The log was recorded with a different statechart; refused unless `allowVersionSkew`. */
+export class MachineVersionMismatchError extends Error {
+  readonly code = 'MACHINE_VERSION_MISMATCH';
+  constructor(
+    readonly recorded: string,
+    readonly current: string,
+    readonly recordedEngineVersion: string,
+  ) {
+    super(
+      `the log was recorded with machine ${recorded} (engine ${recordedEngineVersion}), this engine has machine ${current}; ` +
+        'pass allowVersionSkew (--allow-version-skew) to replay it anyway',
+    );
+    this.name = 'MachineVersionMismatchError';
+  }
+}
+
+/** Compares two digests field by field: `v: sampling → afterTools; msgs: 4 → 5`. */
+export function digestDiff(expected: StateDigest, actual: StateDigest): string {
+  const parts = (Object.keys(expected) as Array<keyof StateDigest>)
+    .filter((key) => expected[key] !== actual[key])
+    .map((key) => `${key}: ${String(expected[key])} → ${String(actual[key])}`);
+  return parts.length > 0 ? parts.join('; ') : 'state value and counts agree; a hashed control field (tokens, iteration, effects) differs';
+}

@@ -1,0 +1,128 @@
+/**
+ * `replay(log)`: folds the recorded events through `step()` and checks every state against its recorded hash.
+ *
+ * This is a pure computation over the log (no model, no tools, no clock): the same log always replays to the same
+ * final state. Invariants:
+ * - The initial state is rebuilt from the header's params and config (or the config with `options.config`
+ *   overrides merged over it); effects are re-derived by `step()`, never read from the log.
+ * - With verification on (the default unless overrides are given), the first step whose hash differs throws
+ *   `ReplayDivergenceError` at that index; nothing after it is trusted.
+ * - A log from a different statechart is refused with `MachineVersionMismatchError` unless `allowVersionSkew`.
+ */
+import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
+import type { Message } from '../messages/types.ts';
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import type { LoopState } from '../reducer/state.ts';
+import { initialState, step } from '../reducer/step.ts';
+import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
+import { machineHash } from './machine-hash.ts';
+import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
+import { createRedactor, type Redactor } from './redact.ts';
+import type { SessionHeader, StateDigest } from './session-log-schema.ts';
+import { eventHashOf, initialHashOf } from './session-recorder.ts';
+import { controlDigest } from './stable-hash.ts';
+
+export interface ReplayOptions {
+  /** Overrides merged over the header's config. Turns hash verification off unless `verify: true`. */
+  config?: ConfigOverrides;
+  /** Check every recorded hash (default: true without overrides). */
+  verify?: boolean;
+  /** Replay a log recorded with a different statechart. */
+  allowVersionSkew?: boolean;
+}
+
+/** One folded step: index 0 is the initial state (event null). */
+export interface FoldedStep {
+  index: number;
+  event: LoopEvent | null;
+  state: LoopState;
+  effects: Effect[];
+  hash: string;
+}
+
+export interface ReplayResult {
+  header: SessionHeader;
+  finalState: LoopState;
+  /** Every message the run emitted, in order (re-derived from the `emit` effects). */
+  emitted: Message[];
+  /** The Terminal, or null when the log ends before the run did (a crashed or paused run). */
+  terminal: Terminal | null;
+  /** Steps folded, including the initial one. */
+  steps: number;
+  /** The dropped, incomplete last line of the log, if any. */
+  truncated: ParsedSessionLog['truncated'];
+}
+
+/** The redactor the recording used (built-ins plus the header's extra patterns). */
+export function redactorOf(header: SessionHeader): Redactor {
+  return createRedactor({ patterns: (header.redactPatterns ?? []).map((p) => new RegExp(p.source, p.flags)) });
+}
+
+/** The config a replay runs under. */
+export function replayConfig(header: SessionHeader, overrides?: ConfigOverrides): LoopConfig {
+  return overrides ? resolveConfig(overrides, header.config) : header.config;
+}
+
+export function checkMachineVersion(header: SessionHeader, allowVersionSkew = false): void {
+  const current = machineHash();
+  if (header.machineHash !== current && !allowVersionSkew) {
+    throw new MachineVersionMismatchError(header.machineHash, current, header.engineVersion);
+  }
+}
+
+function diverged(index: number, expected: { hash: string; at: StateDigest }, state: LoopState, actualHash: string): never {
+  const actualAt = controlDigest(state);
+  throw new ReplayDivergenceError(index, expected, { hash: actualHash, at: actualAt }, digestDiff(expected.at, actualAt));
+}
+
+/**
+ * Folds a parsed log step by step (a generator, so time travel can stop early). Verifies hashes when `verify`.
+ */
+export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = {}): Generator<FoldedStep> {
+  const { header } = log;
+  checkMachineVersion(header, options.allowVersionSkew);
+  const verify = options.verify ?? options.config === undefined;
+  const config = replayConfig(header, options.config);
+  const redact = redactorOf(header);
+  const started = initialState(header.params, config);
+  let state = started.state;
+  let hash = initialHashOf(header.config, header.params, state, started.effects, redact);
+  if (verify && hash !== header.initialHash) diverged(0, { hash: header.initialHash, at: header.at }, state, hash);
+  yield { index: 0, event: null, state, effects: started.effects, hash };
+  for (const line of log.events) {
+    const result = step(state, line.event, config);
+    state = result.state;
+    hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
+    if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash, at: line.at }, state, hash);
+    yield { index: line.index, event: line.event, state, effects: result.effects, hash };
+  }
+}
+
+/**
+ * Replays a session log and returns the final state, the emitted messages and the terminal.
+ *
+ * @example
+ * const { terminal, emitted } = replay('session.jsonl');
+ */
+export function replay(source: SessionLogSource, options: ReplayOptions = {}): ReplayResult {
+  const log = loadSessionLog(source);
+  const emitted: Message[] = [];
+  let last: FoldedStep | null = null;
+  let steps = 0;
+  for (const folded of foldSessionLog(log, options)) {
+    for (const effect of folded.effects) if (effect.type === 'emit') emitted.push(effect.message);
+    last = folded;
+    steps += 1;
+  }
+  const finalState = (last as FoldedStep).state;
+  return {
+    header: log.header,
+    finalState,
+    emitted,
+    terminal: finalState.status === 'done' ? finalState.context.terminal : null,
+    steps,
+    truncated: log.truncated,
+  };
+}

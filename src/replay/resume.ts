@@ -1,0 +1,78 @@
+/**
+ * Resume: continue a crashed or paused run from the end of its session log, with live effects.
+ *
+ * Steps: replay the log (verified) to its last state; work out what that state waits for
+ * (`PendingEffectTracker`); feed the prelude events (recorded like any event); then hand the state and the
+ * pending effects to `query()` (`resumeFrom`), which executes them and goes on as a normal run.
+ *
+ * Invariants:
+ * - The log stays one log: when it is a file, the resumed steps are appended to it (after cutting off a
+ *   truncated last line), continuing its indexes and hash chain, so the whole log replays as one run.
+ * - A finished run is not resumed: its terminal is returned and nothing runs.
+ */
+import { truncateSync } from 'node:fs';
+import { query } from '../effects/query.ts';
+import type { QueryOptions } from '../effects/query-options.ts';
+import type { QueryItem } from '../messages/types.ts';
+import type { Effect } from '../reducer/effects.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import { step } from '../reducer/step.ts';
+import { PendingEffectTracker } from './pending-effects.ts';
+import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
+import { foldSessionLog, replayConfig, type FoldedStep } from './replay.ts';
+import { createSessionRecorder, type RecordTarget, type SessionRecorder } from './session-recorder.ts';
+
+export interface ResumeOptions extends Omit<QueryOptions, 'config' | 'resumeFrom' | 'messages' | 'prompt' | 'record'> {
+  /** Where the resumed steps are recorded: default the log file itself (when the log is a path); false = nowhere. */
+  record?: RecordTarget | false;
+  allowVersionSkew?: boolean;
+}
+
+/**
+ * @example
+ * for await (const item of resumeFromLog('session.jsonl', { tools, deps })) console.log(item.type);
+ */
+export async function* resumeFromLog(source: SessionLogSource, options: ResumeOptions = {}): AsyncGenerator<QueryItem, Terminal, undefined> {
+  const log = loadSessionLog(source);
+  const config = replayConfig(log.header);
+  const tracker = new PendingEffectTracker();
+  let last: FoldedStep | null = null;
+  for (const folded of foldSessionLog(log, { allowVersionSkew: options.allowVersionSkew })) {
+    tracker.observe(folded.effects);
+    last = folded;
+  }
+  const final = last as FoldedStep;
+  if (final.state.status === 'done') return final.state.context.terminal as Terminal;
+
+  const { record, allowVersionSkew: _skew, onStep, ...queryOptions } = options;
+  const target = record === undefined ? (typeof source === 'string' ? source : false) : record;
+  if (target === source && typeof source === 'string' && log.truncated) truncateSync(source, log.validBytes);
+  const recorder: SessionRecorder | null =
+    target === false ? null : createSessionRecorder(target, { config, continueFrom: { index: final.index, hash: final.hash } });
+
+  const pending = tracker.pendingFor(final.state);
+  let state = final.state;
+  let index = final.index;
+  const preludeEffects: Effect[] = [];
+  for (const event of pending.prelude) {
+    const result = step(state, event, config);
+    state = result.state;
+    index += 1;
+    recorder?.({ index, event, state, effects: result.effects });
+    onStep?.({ index, event, state, effects: result.effects });
+    preludeEffects.push(...result.effects);
+  }
+  try {
+    return yield* query({
+      ...queryOptions,
+      config,
+      resumeFrom: { state, effects: [...preludeEffects, ...pending.effects], nextIndex: index + 1 },
+      onStep: (observed) => {
+        recorder?.(observed);
+        onStep?.(observed);
+      },
+    });
+  } finally {
+    recorder?.close();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Time travel: the state of a recorded run at any event, without running anything.
+ *
+ * Pure over the log: folds (and verifies, unless overrides are given) the events up to `index` and stops there.
+ * Index 0 is the initial state; index n the state right after event n.
+ */
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopState } from '../reducer/state.ts';
+import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
+import { foldSessionLog, type ReplayOptions } from './replay.ts';
+import { stateValueString } from './stable-hash.ts';
+
+export interface StateAtResult {
+  index: number;
+  /** The event of step `index` (null for the initial state). */
+  event: LoopEvent | null;
+  state: LoopState;
+  /** The active statechart state, as a dotted path (e.g. `exitLadder.stopHooks`). */
+  value: string;
+  /** The effects step `index` asked for: what the interpreter was executing after that event. */
+  pendingEffects: Effect[];
+  /** Events in the log (the highest valid index). */
+  lastIndex: number;
+}
+
+/** Thrown when `index` lies outside the log. */
+export class IndexOutOfRangeError extends Error {
+  readonly code = 'INDEX_OUT_OF_RANGE';
+  readonly exitCode = 2;
+  constructor(
+    readonly index: number,
+    readonly lastIndex: number,
+  ) {
+    super(`event index ${index} is outside the log (0..${lastIndex})`);
+    this.name = 'IndexOutOfRangeError';
+  }
+}
+
+/**
+ * @example
+ * const { value, pendingEffects } = stateAt('session.jsonl', 12);
+ */
+export function stateAt(source: SessionLogSource, index: number, options: ReplayOptions = {}): StateAtResult {
+  const log = loadSessionLog(source);
+  const lastIndex = log.events.length;
+  if (!Number.isInteger(index) || index < 0 || index > lastIndex) throw new IndexOutOfRangeError(index, lastIndex);
+  for (const folded of foldSessionLog(log, options)) {
+    if (folded.index === index) {
+      return {
+        index,
+        event: folded.event,
+        state: folded.state,
+        value: stateValueString(folded.state.value),
+        pendingEffects: folded.effects,
+        lastIndex,
+      };
+    }
+  }
+  throw new IndexOutOfRangeError(index, lastIndex);
+}

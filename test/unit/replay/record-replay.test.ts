@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MachineVersionMismatchError, ReplayDivergenceError, SessionLogParseError } from '../../../src/replay/errors.ts';
+import { replay } from '../../../src/replay/replay.ts';
+import { recordRun, toolTurns } from './fixtures.ts';
+
+const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
+const writeLines = (path: string, list: string[], trailingNewline = true) => writeFileSync(path, list.join('\n') + (trailingNewline ? '\n' : ''));
+
+describe('record & replay', () => {
+  it('replays a recorded run with no divergence, to the same terminal and emitted messages', async () => {
+    const run = await recordRun(toolTurns(3));
+    const result = replay(run.path);
+    expect(result.terminal).toEqual(run.terminal);
+    const live = run.items.filter((item) => item.type !== 'request_start' && item.type !== 'stream_event');
+    expect(result.emitted).toEqual(live);
+    expect(result.steps).toBe(lines(run.path).length);
+    expect(result.truncated).toBeNull();
+  });
+
+  it('catches a tampered event at its index', async () => {
+    const run = await recordRun(toolTurns(2));
+    const list = lines(run.path);
+    const target = list.findIndex((l) => l.includes('"type":"tool_result"'));
+    const tampered = JSON.parse(list[target]);
+    tampered.event.message.message.content[0].content = 'something else';
+    list[target] = JSON.stringify(tampered);
+    writeLines(run.path, list);
+    let error: unknown;
+    try {
+      replay(run.path);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReplayDivergenceError);
+    const divergence = error as ReplayDivergenceError;
+    expect(divergence.code).toBe('REPLAY_DIVERGENCE');
+    expect(divergence.index).toBe(tampered.index);
+    expect(divergence.expected.hash).toBe(tampered.hash);
+    expect(divergence.actual.hash).not.toBe(tampered.hash);
+    expect(typeof divergence.diff).toBe('string');
+  });
+
+  it('reports a state-changing tamper with a readable diff', async () => {
+    const run = await recordRun(toolTurns(2));
+    const list = lines(run.path);
+    const target = list.findIndex((l) => l.includes('"type":"tools_finished"'));
+    const tampered = JSON.parse(list[target]);
+    tampered.event = { type: 'abort', reason: 'user_cancel' };
+    list[target] = JSON.stringify(tampered);
+    writeLines(run.path, list);
+    expect(() => replay(run.path)).toThrowError(expect.objectContaining({ index: tampered.index, diff: expect.stringContaining('v:') }));
+  });
+
+  it('reports a truncated last line and replays everything before it', async () => {
+    const run = await recordRun(toolTurns(2));
+    const list = lines(run.path);
+    const last = list.pop() as string;
+    writeLines(run.path, [...list, last.slice(0, Math.floor(last.length / 2))], false);
+    const result = replay(run.path);
+    expect(result.truncated?.line).toBe(list.length + 1);
+    expect(result.steps).toBe(list.length);
+    expect(result.terminal).toBeNull();
+  });
+
+  it('fails on a malformed line with the file, the line number and what was expected', async () => {
+    const run = await recordRun(toolTurns(2));
+    const list = lines(run.path);
+    list[3] = '{"kind":"event","index":3,"event":{"type":"no_such_event"},"hash":"x","at":{"v":"x","turn":1,"msgs":1,"seq":1}}';
+    writeLines(run.path, list);
+    expect(() => replay(run.path)).toThrowError(SessionLogParseError);
+    expect(() => replay(run.path)).toThrowError(`${run.path}:4: expected an event line`);
+    list[3] = 'not json at all';
+    writeLines(run.path, list);
+    expect(() => replay(run.path)).toThrowError(`${run.path}:4: expected one JSON object per line`);
+  });
+
+  it('refuses a log from another statechart unless version skew is allowed', async () => {
+    const run = await recordRun(toolTurns(1));
+    const list = lines(run.path);
+    const header = JSON.parse(list[0]);
+    header.machineHash = '0000000000000000';
+    list[0] = JSON.stringify(header);
+    writeLines(run.path, list);
+    expect(() => replay(run.path)).toThrowError(MachineVersionMismatchError);
+    expect(() => replay(run.path)).toThrowError(expect.objectContaining({ code: 'MACHINE_VERSION_MISMATCH', recorded: '0000000000000000' }));
+    // Allowed: the chain is still verified (the initial hash covers the recorded fingerprint, not the current one).
+    expect(replay(run.path, { allowVersionSkew: true }).terminal).toEqual(run.terminal);
+  });
+
+  it('grows linearly: bytes per event do not grow with the session', async () => {
+    const perEvent = async (turns: number) => {
+      const run = await recordRun(toolTurns(turns));
+      const [header, ...events] = lines(run.path);
+      return { bytesPerEvent: events.join('\n').length / events.length, events: events.length, header: header.length };
+    };
+    const short = await perEvent(5);
+    const long = await perEvent(80);
+    expect(long.events).toBeGreaterThan(short.events * 10);
+    expect(long.bytesPerEvent).toBeLessThan(short.bytesPerEvent * 1.15);
+  });
+});

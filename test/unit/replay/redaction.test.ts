@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createRedactor, REDACTED } from '../../../src/replay/redact.ts';
+import { replay } from '../../../src/replay/replay.ts';
+import { recordRun } from './fixtures.ts';
+
+const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+
+describe('secrets never land in a session log', () => {
+  it('redacts API keys, authorization/x-api-key values and configured patterns in header and events', async () => {
+    const run = await recordRun({
+      prompt: `my key is ${KEY}, please use it`,
+      config: { sessionId: 'secret-session' },
+      model: [
+        {
+          content: [
+            { type: 'text', text: `curl -H "x-api-key: ${KEY}" -H "Authorization: Bearer tok_live_123456789"` },
+            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { headers: { authorization: 'Bearer abcdefghijkl', 'X-Api-Key': 'plain-key-value' }, note: 'internal-id-4242' } },
+          ],
+          stop_reason: 'tool_use',
+        },
+        { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' },
+      ],
+      tools: [{ name: 'Bash', results: [{ content: `env: ANTHROPIC_API_KEY=${KEY}\ninternal-id-9999` }] }],
+      redact: { patterns: [/internal-id-\d+/] },
+    });
+    const text = readFileSync(run.path, 'utf8');
+    expect(text).not.toContain('sk-ant-api03');
+    expect(text).not.toContain('tok_live_123456789');
+    expect(text).not.toContain('abcdefghijkl');
+    expect(text).not.toContain('plain-key-value');
+    expect(text).not.toMatch(/internal-id-\d/);
+    expect(text).toContain(REDACTED);
+    // The redacted log still replays with every hash verified, to the same terminal.
+    expect(replay(run.path).terminal).toEqual(run.terminal);
+  });
+
+  it('redacts every string, however deep, and leaves other data alone', () => {
+    const redact = createRedactor();
+    const value = { a: [{ b: { c: `x ${KEY} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': 'k', Accept: 'json' } };
+    expect(redact(value)).toEqual({ a: [{ b: { c: `x ${REDACTED} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': REDACTED, Accept: 'json' } });
+    expect(value.a[0].b.c).toContain(KEY);
+  });
+});
