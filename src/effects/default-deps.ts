@@ -28,7 +28,7 @@ export const summarizeToolUsesByName: ToolUseSummarizer = async ({ toolUseIds, m
 
 export function createDefaultDeps(config: LoopConfig, overrides: Partial<QueryDeps> | undefined, runQuery: RunQuery): QueryDeps {
   const callModel = overrides?.callModel ?? createAnthropicModelCaller();
-  const compactor = createForkedCompactor({ config, callModel, runQuery });
+  const compactor = createForkedCompactor({ config, callModel, runQuery, ...(overrides?.clock ? { clock: overrides.clock } : {}) });
   const collapse = createCollapseCell();
   return {
     callModel,

@@ -2,6 +2,7 @@
 export { startFakeAnthropicApi, type FakeApi, type FakeQueue, type FakeRequestRecord } from './server.ts';
 export {
   fakeScriptSchema,
+  fakeAnswerShapes,
   parseFakeScript,
   FakeScriptError,
   formatPath,

@@ -84,6 +84,12 @@ export const fakeScriptSchema = z.strictObject({
 });
 
 export type FakeScript = z.output<typeof fakeScriptSchema>;
+
+/**
+ * The parts of an answer, for documentation (e.g. a JSON Schema of scenario files): the content blocks and the
+ * three answer shapes. Validation goes through `fakeScriptSchema`, which picks the shape by its keys.
+ */
+export const fakeAnswerShapes = { blocks: blockSchemas, reply: replySchema, rawSse: rawSseSchema, error: errorSchema } as const;
 /** What a script file may contain before defaults are applied. */
 export type FakeScriptInput = {
   model?: Array<FakeAnswerInput>;

@@ -11,7 +11,7 @@ import { stripMedia } from '../../context/media-strip.ts';
 import type { Message, QueryItem } from '../../messages/types.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import type { Compactor, ModelCaller } from '../deps.ts';
+import type { Clock, Compactor, ModelCaller } from '../deps.ts';
 import type { QueryOptions } from '../query-options.ts';
 
 export type RunQuery = (options: QueryOptions) => Promise<{ items: QueryItem[]; terminal: Terminal }>;
@@ -20,6 +20,8 @@ export interface ForkedCompactorOptions {
   config: LoopConfig;
   callModel: ModelCaller;
   runQuery: RunQuery;
+  /** The clock of the forked run (its retries sleep on it); defaults to the real one. */
+  clock?: Clock;
   /** Recent messages kept verbatim after the summary, in estimated tokens. */
   keepRecentTokens?: number;
 }
@@ -52,7 +54,7 @@ export function createForkedCompactor(options: ForkedCompactorOptions): Compacto
       maxTurns: 1,
       signal: input.signal,
       config: { ...options.config, features: { ...options.config.features, tokenBudget: false, streamingToolExecution: false } },
-      deps: { callModel: options.callModel, newId: input.newId },
+      deps: { callModel: options.callModel, newId: input.newId, ...(options.clock ? { clock: options.clock } : {}) },
     });
     const summary = extractCompactSummary(replyText(items));
     if (terminal.reason !== 'completed' || summary.length === 0) {

@@ -1,0 +1,5 @@
+export interface User {
+  id: string;
+  active: boolean;
+  token: string;
+}

@@ -1,0 +1,67 @@
+/**
+ * `turnloop simulate <scenario.json>`: one deterministic loop run against a scripted environment, the model
+ * reached through the real adapter and SDK talking to the loopback fake API (see docs/scenarios.md).
+ */
+import { resolve } from 'node:path';
+import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { styleFor } from '../render/style.ts';
+import { isFailureTerminal, outcomeMismatches } from '../scenario/check-outcome.ts';
+import { loadScenario } from '../scenario/load-scenario.ts';
+import { simulateScenario, type SimulationResult } from '../scenario/simulate.ts';
+import { createTranscriptPrinter } from '../scenario/transcript.ts';
+import { parseFlags } from './parse-flags.ts';
+
+const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check]
+
+Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
+loopback fake of the Anthropic Messages API, reached through the real SDK), tool results, stop-hook answers,
+compaction outcomes and an optional abort. Deterministic: ids are counters, time is virtual, so two runs
+print the same thing. The file format is in docs/scenarios.md; examples are in examples/scenarios/.
+
+Options:
+  --json              machine-readable result: terminal, transitions, modelCalls, requests, emitted,
+                      toolCalls, stopHookCalls, compactions, scriptExhausted
+  --record <file>     write a session log of the run (see turnloop replay)
+  --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
+                      model_error, prompt_too_long, max_turns, or any terminal reached through a cap)
+  --check             exit 1 when the outcome differs from the scenario's "expect"
+  --debug             show stack traces
+
+Exit codes: 0 ok, 1 failure terminal (--strict) or unexpected outcome (--check), 2 bad input.`;
+
+async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags('simulate', args, {
+    json: { type: 'boolean', default: false },
+    record: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+    check: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file (see turnloop simulate --help)');
+  const scenario = loadScenario(positionals[0], io.cwd);
+  const record = values.record === undefined ? undefined : resolve(io.cwd, values.record);
+
+  let result: SimulationResult;
+  if (values.json) {
+    result = await simulateScenario(scenario, { record });
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name);
+    result = await simulateScenario(scenario, { record, onItem: printer.onItem, onStep: printer.onStep });
+    printer.finish(result);
+  }
+  if (record) io.stderr.write(`session log: ${record}\n`);
+
+  const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result) : [];
+  if (values.check && !scenario.expect) io.stderr.write('--check: the scenario has no "expect"; nothing to check\n');
+  for (const problem of mismatches) io.stderr.write(`unexpected outcome: ${problem}\n`);
+  if (mismatches.length > 0) return EXIT_FAILURE_TERMINAL;
+  if (values.strict && isFailureTerminal(result.terminal)) return EXIT_FAILURE_TERMINAL;
+  return EXIT_OK;
+}
+
+export const simulateCommand: CliCommand = {
+  name: 'simulate',
+  summary: 'Run one loop against a scripted scenario (deterministic; fake API, real SDK)',
+  help: HELP,
+  run,
+};

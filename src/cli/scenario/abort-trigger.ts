@@ -1,0 +1,44 @@
+/**
+ * A deterministic abort for simulations: aborts the run's controller when the scripted phase starts, seen through
+ * `onStep` (the interpreter observes a step before it executes the step's effects, so the effect that would start
+ * the phase already sees the aborted signal: no timing is involved).
+ *
+ * - `sampling`: the `call_model` effect of model call n;
+ * - `tools`: the `run_tools` (or streaming `finish_tools`) effect after model call n;
+ * - `stop_hooks`: the `run_stop_hooks` effect after model call n.
+ */
+import type { StepObserver } from '../../effects/query-options.ts';
+import type { Effect } from '../../reducer/effects.ts';
+import type { AbortScript } from './scenario-schema.ts';
+
+export interface AbortTrigger {
+  signal: AbortSignal;
+  onStep: StepObserver;
+  /** True once the abort was fired. */
+  fired(): boolean;
+}
+
+function startsPhase(effect: Effect, during: AbortScript['during'], modelCalls: number, atModelCall: number): boolean {
+  switch (during) {
+    case 'sampling':
+      return effect.type === 'call_model' && effect.modelCall === atModelCall;
+    case 'tools':
+      return (effect.type === 'run_tools' || effect.type === 'finish_tools') && modelCalls === atModelCall;
+    case 'stop_hooks':
+      return effect.type === 'run_stop_hooks' && modelCalls === atModelCall;
+  }
+}
+
+export function abortTrigger(script: AbortScript): AbortTrigger {
+  const controller = new AbortController();
+  return {
+    signal: controller.signal,
+    fired: () => controller.signal.aborted,
+    onStep: ({ state, effects }) => {
+      if (controller.signal.aborted) return;
+      if (effects.some((effect) => startsPhase(effect, script.during, state.context.modelCalls, script.atModelCall))) {
+        controller.abort(script.reason);
+      }
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Outcome checks of a simulation: whether it matches the scenario's `expect`, and whether its terminal counts as
+ * a failure for `--strict`. Pure.
+ */
+import type { Terminal, TerminalReason } from '../../reducer/outcomes.ts';
+import type { ScenarioExpect } from './scenario-schema.ts';
+import type { SimulationResult } from './simulate.ts';
+
+/**
+ * Terminals that mean the run could not finish its work: errors, and the turn limit. Aborts and hook stops are
+ * requested endings. A terminal reached through a §9.10 cap is a failure too.
+ */
+export const FAILURE_TERMINALS: ReadonlySet<TerminalReason> = new Set(['blocking_limit', 'image_error', 'model_error', 'prompt_too_long', 'max_turns']);
+
+export function isFailureTerminal(terminal: Terminal): boolean {
+  return FAILURE_TERMINALS.has(terminal.reason) || ('cap' in terminal && terminal.cap !== undefined);
+}
+
+/** The differences between what the scenario expects and what happened; empty when it matches. */
+export function outcomeMismatches(expected: ScenarioExpect, result: SimulationResult): string[] {
+  const problems: string[] = [];
+  const compare = (what: string, want: unknown, got: unknown) => {
+    if (want !== undefined && JSON.stringify(want) !== JSON.stringify(got)) problems.push(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  };
+  compare('terminal', expected.terminal, result.terminal.reason);
+  compare('transitions', expected.transitions, result.transitions);
+  compare('modelCalls', expected.modelCalls, result.modelCalls);
+  compare('toolCalls', expected.toolCalls, result.toolCalls.length);
+  compare('stopHookCalls', expected.stopHookCalls, result.stopHookCalls);
+  compare('scriptExhausted', expected.scriptExhausted, result.scriptExhausted);
+  return problems;
+}

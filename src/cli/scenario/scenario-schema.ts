@@ -1,0 +1,177 @@
+/**
+ * The scenario file of `turnloop simulate`: one loop run against a scripted environment (model answers, tool
+ * results, stop hooks, compaction outcomes, an abort), plus the outcome it is expected to reach.
+ *
+ * Invariants:
+ * - Every object is strict: an unknown key is an error naming its path, never silently ignored.
+ * - No transforms except the fake API's answer dispatch, so the JSON Schema in `docs/scenarios.md` is generated
+ *   from this file (`scenario-json-schema.ts`) and says exactly what is accepted.
+ * - Parsing applies defaults only; turning the file into `query()` options is `simulate.ts`'s job.
+ */
+import { z } from 'zod';
+import { fakeScriptSchema } from '../../fake-api/index.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../reducer/outcomes.ts';
+import { configOverridesSchema } from './config-overrides-schema.ts';
+
+const count = z.number().int().nonnegative();
+const cacheControl = z.unknown().optional().describe('Accepted and ignored.');
+
+const mediaSource = z.union([
+  z.strictObject({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+  z.strictObject({ type: z.literal('url'), url: z.string() }),
+  z.strictObject({ type: z.literal('text'), media_type: z.string(), data: z.string() }),
+]);
+
+const textBlock = z.strictObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
+const imageBlock = z.strictObject({ type: z.literal('image'), source: mediaSource, cache_control: cacheControl });
+const documentBlock = z.strictObject({ type: z.literal('document'), source: mediaSource, cache_control: cacheControl });
+
+/** Content blocks of Anthropic message params (`MessageParam.content`). */
+export const contentBlockSchema = z.discriminatedUnion('type', [
+  textBlock,
+  imageBlock,
+  documentBlock,
+  z.strictObject({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()), cache_control: cacheControl }),
+  z.strictObject({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1),
+    content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))]).optional(),
+    is_error: z.boolean().optional(),
+    cache_control: cacheControl,
+  }),
+  z.strictObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.strictObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+]);
+
+export const messageParamSchema = z.strictObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(contentBlockSchema)]),
+});
+
+export const paramsSchema = z
+  .strictObject({
+    messages: z.array(messageParamSchema).default([]).describe('Anthropic message params: the conversation so far.'),
+    prompt: z.string().optional().describe('Shorthand: one more user message appended to `messages`.'),
+    system: z.union([z.string(), z.array(z.string())]).optional().describe('The system prompt.'),
+    maxTurns: count.positive().optional(),
+    fallbackModel: z.string().min(1).optional(),
+    tokenBudget: count.optional().describe('Output tokens to reach before stopping (auto-continue, SPEC §8).'),
+    taskBudget: z.strictObject({ total: count.positive() }).optional().describe('API-side task budget.'),
+    querySource: z.string().min(1).optional().describe("e.g. 'sdk' (default), 'repl_main_thread', 'agent:<id>', 'compact'."),
+    maxOutputTokensOverride: count.positive().optional(),
+  })
+  .describe('Parameters of the loop run (SPEC §2).');
+
+/** The fake API's answer list (`{content, stop_reason, usage}`, `{sse}`, `{status, error}`, `{content, cut_after_events}`). */
+export const answersSchema = fakeScriptSchema.shape.model;
+
+export const toolResultSchema = z.strictObject({
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))])
+    .default('')
+    .describe('What the tool returns to the model.'),
+  isError: z.boolean().default(false),
+  delayMs: count.default(0).describe('Real milliseconds the call takes (keep it small); it can be cancelled meanwhile.'),
+  throw: z.string().optional().describe('The call throws an Error with this message instead of returning.'),
+  preventContinuation: z.boolean().default(false).describe('End the loop after this round of tools (hook_stopped).'),
+});
+
+export const toolSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().default('A scripted tool.'),
+  aliases: z.array(z.string().min(1)).default([]),
+  concurrencySafe: z.boolean().default(false),
+  readOnly: z.boolean().default(false),
+  interruptBehavior: z.enum(['cancel', 'block']).default('block'),
+  inputSchema: z
+    .record(z.string(), z.unknown())
+    .default({ type: 'object' })
+    .describe('JSON Schema of the input. Checked minimally: required keys, and the primitive `type` of each property.'),
+  results: z.array(toolResultSchema).default([]).describe('Consumed in call order; when used up, a call returns "(no scripted result left)".'),
+});
+
+export const stopHookAnswerSchema = z
+  .strictObject({
+    blockingError: z.string().min(1).optional(),
+    preventContinuation: z.boolean().optional(),
+    stopReason: z.string().optional(),
+  })
+  .describe('One stop-hook answer: {blockingError}, {preventContinuation, stopReason} or {} (allow).');
+
+const compactorOutcomes = z.array(z.enum(['ok', 'fail']));
+
+export const compactionScriptSchema = z
+  .strictObject({
+    autocompact: compactorOutcomes.optional().describe('Scripted autocompact outcomes, in order; used up → "fail".'),
+    reactive: compactorOutcomes.optional().describe('Scripted reactive-compact outcomes, in order; used up → "fail".'),
+    collapseDrain: z.array(count).optional().describe('Messages committed by each collapse drain, in order; used up → 0.'),
+  })
+  .describe('Scripted compactors. A key that is absent leaves the real one (its model calls go to compactionModel).');
+
+export const abortScriptSchema = z
+  .strictObject({
+    during: z.enum(['sampling', 'tools', 'stop_hooks']),
+    atModelCall: count.positive().default(1).describe('Abort in the phase that belongs to this model call (1 = the first).'),
+    reason: z.enum(['interrupt', 'user']).default('user').describe("'interrupt': the user typed a new message."),
+  })
+  .describe('Abort the run deterministically when the given phase starts.');
+
+export const expectSchema = z
+  .strictObject({
+    terminal: z.enum(TERMINAL_REASONS),
+    transitions: z.array(z.enum(CONTINUE_REASONS)).optional().describe('The Continue reasons, in order.'),
+    modelCalls: count.optional(),
+    toolCalls: count.optional().describe('Invocations that reached a scripted tool.'),
+    stopHookCalls: count.optional(),
+    scriptExhausted: z.boolean().optional(),
+  })
+  .describe('The outcome this scenario must reach (checked by the example test and `simulate --check`).');
+
+/** The scenario object without its cross-field check (the JSON Schema is generated from this). */
+export const scenarioObjectSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  config: configOverridesSchema.default({}),
+  params: paramsSchema,
+  model: answersSchema.describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
+  compactionModel: answersSchema.optional().describe('Answers to compaction requests; absent → a short default summary.'),
+  tools: z.array(toolSchema).default([]),
+  stopHooks: z.array(stopHookAnswerSchema).default([]).describe('One answer per stop-hook invocation; used up → allow.'),
+  compaction: compactionScriptSchema.optional(),
+  abort: abortScriptSchema.optional(),
+  expect: expectSchema.optional(),
+});
+
+const BLOCKS_BY_ROLE = {
+  user: ['text', 'image', 'document', 'tool_result'],
+  assistant: ['text', 'tool_use', 'thinking', 'redacted_thinking'],
+} as const;
+
+export const scenarioSchema = scenarioObjectSchema.superRefine((scenario, ctx) => {
+  const { messages, prompt } = scenario.params;
+  if (messages.length === 0 && prompt === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['params', 'messages'], message: 'expected at least one message (or params.prompt)' });
+  }
+  messages.forEach((message, i) => {
+    if (typeof message.content === 'string') return;
+    const allowed: readonly string[] = BLOCKS_BY_ROLE[message.role];
+    message.content.forEach((block, j) => {
+      if (allowed.includes(block.type)) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', 'messages', i, 'content', j, 'type'],
+        message: `a ${message.role} message cannot hold a ${block.type} block; expected one of ${allowed.join(', ')}`,
+      });
+    });
+  });
+});
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type ScenarioTool = z.output<typeof toolSchema>;
+export type ScenarioParams = z.output<typeof paramsSchema>;
+export type MessageParam = z.output<typeof messageParamSchema>;
+export type ScenarioExpect = z.output<typeof expectSchema>;
+export type AbortScript = z.output<typeof abortScriptSchema>;
+export type CompactionScript = z.output<typeof compactionScriptSchema>;

@@ -1,0 +1,139 @@
+/**
+ * `simulateScenario()`: one loop run (`query()`) against the environment a scenario scripts.
+ *
+ * Invariants:
+ * - The model is always reached through the real Anthropic adapter and the real SDK, talking to the loopback
+ *   fake Messages API (`src/fake-api`); compaction requests are answered from `compactionModel`.
+ * - Deterministic: counter ids, a virtual clock (backoff sleeps take no time), atomic model calls
+ *   (`buffered-model-caller.ts`) and an abort fired from `onStep` (`abort-trigger.ts`). Two runs of one scenario
+ *   give the same result, byte for byte once serialised.
+ * - The fake API is closed and the session log (if any) is closed whatever happens.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolveConfig } from '../../config/config.ts';
+import { createAnthropicModelCaller } from '../../effects/model/index.ts';
+import { query } from '../../effects/query.ts';
+import type { QueryDeps, QueryOptions, StepObserver } from '../../effects/query-options.ts';
+import { counterIds, virtualClock } from '../../effects/system-clock.ts';
+import { startFakeAnthropicApi, type FakeAnswerInput } from '../../fake-api/index.ts';
+import type { Message, QueryItem } from '../../messages/types.ts';
+import type { ContinueReason, Terminal } from '../../reducer/outcomes.ts';
+import { createSessionRecorder, type RecordTarget } from '../../replay/index.ts';
+import { abortTrigger } from './abort-trigger.ts';
+import { bufferedModelCaller } from './buffered-model-caller.ts';
+import { createRunObserver, type RunObservation } from './run-observer.ts';
+import type { Scenario } from './scenario-schema.ts';
+import { scriptedCompactionDeps } from './scripted-compaction.ts';
+import { scriptedStopHook } from './scripted-stop-hooks.ts';
+import { scriptedTool, type ToolCallRecord } from './scripted-tools.ts';
+import { toEngineMessages } from './to-engine-messages.ts';
+
+/** Virtual time at which every simulation starts (2025-01-01T00:00:00Z). */
+export const SIMULATION_EPOCH = Date.UTC(2025, 0, 1);
+const FAKE_API_KEY = 'sk-ant-simulation-not-a-real-key';
+
+/** What the fake compaction model answers when a scenario scripts no `compactionModel`. */
+export const DEFAULT_COMPACTION_ANSWERS: FakeAnswerInput[] = Array.from({ length: 5 }, () => ({
+  content: [{ type: 'text' as const, text: '<summary>The user asked for a change; the work so far is summarised here.</summary>' }],
+}));
+
+export interface SimulationResult {
+  terminal: Terminal;
+  transitions: ContinueReason[];
+  modelCalls: number;
+  /** Every request body the fake API received (compaction requests included), in order. */
+  requests: unknown[];
+  /** Every message the run emitted, in order (no stream events). */
+  emitted: Message[];
+  /** Invocations that reached a scripted tool. */
+  toolCalls: ToolCallRecord[];
+  stopHookCalls: number;
+  compactions: RunObservation['compactions'];
+  /** True when the fake API ran out of scripted answers (it then answered 500). */
+  scriptExhausted: boolean;
+}
+
+export interface SimulateOptions {
+  /** Record a session log (a path is truncated first). */
+  record?: RecordTarget;
+  /** Sees every yielded item as it happens (live transcripts). */
+  onItem?: (item: QueryItem) => void;
+  onStep?: StepObserver;
+}
+
+function queryOptionsOf(scenario: Scenario, newId: () => string, model: string): QueryOptions {
+  const p = scenario.params;
+  const system = p.system === undefined ? undefined : typeof p.system === 'string' ? [p.system] : p.system;
+  return {
+    messages: toEngineMessages(p.messages, newId, model),
+    ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
+    ...(system === undefined ? {} : { systemPrompt: system }),
+    ...(p.maxTurns === undefined ? {} : { maxTurns: p.maxTurns }),
+    ...(p.fallbackModel === undefined ? {} : { fallbackModel: p.fallbackModel }),
+    ...(p.tokenBudget === undefined ? {} : { tokenBudget: p.tokenBudget }),
+    ...(p.taskBudget === undefined ? {} : { taskBudget: p.taskBudget }),
+    ...(p.querySource === undefined ? {} : { querySource: p.querySource }),
+    ...(p.maxOutputTokensOverride === undefined ? {} : { maxOutputTokensOverride: p.maxOutputTokensOverride }),
+  };
+}
+
+/**
+ * @example
+ * const result = await simulateScenario(loadScenario('examples/scenarios/completed.json', cwd));
+ * result.terminal // { reason: 'completed' }
+ */
+export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
+  const api = await startFakeAnthropicApi({ model: scenario.model, compactionModel: scenario.compactionModel ?? DEFAULT_COMPACTION_ANSWERS });
+  const config = resolveConfig(scenario.config);
+  if (typeof options.record === 'string') writeFileSync(options.record, '');
+  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
+  try {
+    const newId = counterIds('sim');
+    const toolCalls: ToolCallRecord[] = [];
+    const stopHook = scriptedStopHook(scenario.stopHooks);
+    const observer = createRunObserver();
+    const abort = scenario.abort ? abortTrigger(scenario.abort) : null;
+    const deps: Partial<QueryDeps> = {
+      callModel: bufferedModelCaller(createAnthropicModelCaller({ apiKey: FAKE_API_KEY, baseURL: api.baseURL })),
+      clock: virtualClock(SIMULATION_EPOCH),
+      newId,
+      ...scriptedCompactionDeps(scenario.compaction),
+    };
+    const onStep: StepObserver = (step) => {
+      observer.onStep(step);
+      abort?.onStep(step);
+      recorder?.(step);
+      options.onStep?.(step);
+    };
+    const run = query({
+      ...queryOptionsOf(scenario, newId, config.model),
+      tools: scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))),
+      stopHooks: scenario.stopHooks.length > 0 ? [stopHook.hook] : [],
+      ...(abort ? { signal: abort.signal } : {}),
+      config,
+      deps,
+      onStep,
+    });
+    const emitted: Message[] = [];
+    let next = await run.next();
+    while (!next.done) {
+      options.onItem?.(next.value);
+      if (next.value.type !== 'stream_event' && next.value.type !== 'request_start') emitted.push(next.value);
+      next = await run.next();
+    }
+    return {
+      terminal: next.value,
+      transitions: observer.observation.transitions,
+      modelCalls: observer.observation.modelCalls,
+      requests: [...api.requests],
+      emitted,
+      toolCalls,
+      stopHookCalls: stopHook.calls(),
+      compactions: observer.observation.compactions,
+      scriptExhausted: api.exhausted,
+    };
+  } finally {
+    recorder?.close();
+    await api.close();
+  }
+}

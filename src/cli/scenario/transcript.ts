@@ -1,0 +1,55 @@
+/**
+ * The readable transcript of `turnloop simulate` (without --json): every emitted message as it happens, each
+ * Continue transition as a rule, the terminal highlighted, then a one-line tally.
+ */
+import type { StepObserver } from '../../effects/query-options.ts';
+import type { QueryItem } from '../../messages/types.ts';
+import type { Terminal } from '../../reducer/outcomes.ts';
+import { messageLines } from '../render/message-line.ts';
+import type { Style } from '../render/style.ts';
+import { isFailureTerminal } from './check-outcome.ts';
+import type { SimulationResult } from './simulate.ts';
+
+export interface TranscriptPrinter {
+  onItem(item: QueryItem): void;
+  onStep: StepObserver;
+  finish(result: SimulationResult): void;
+}
+
+export function terminalDetail(terminal: Terminal): string {
+  const details: string[] = [];
+  if (terminal.reason === 'model_error') details.push(terminal.error.message);
+  if (terminal.reason === 'max_turns') details.push(`turnCount ${terminal.turnCount}`);
+  if (terminal.reason === 'stop_hook_prevented' && terminal.stopReason) details.push(terminal.stopReason);
+  if ('cap' in terminal && terminal.cap) details.push(`cap ${terminal.cap}`);
+  if ('message' in terminal && terminal.message) details.push(terminal.message);
+  return details.length > 0 ? ` (${details.join('; ')})` : '';
+}
+
+export function createTranscriptPrinter(write: (line: string) => void, style: Style, title: string): TranscriptPrinter {
+  write(style.bold(`scenario: ${title}`));
+  return {
+    onItem(item) {
+      if (item.type === 'stream_event' || item.type === 'request_start') return;
+      for (const line of messageLines(item)) write(item.type === 'assistant' && item.apiError ? style.yellow(line) : line);
+    },
+    onStep({ event, state, effects }) {
+      if (event === null || !effects.some((e) => e.type === 'request_start') || !state.context.transition) return;
+      const transition = state.context.transition;
+      const detail = transition.reason === 'collapse_drain_retry' ? ` committed ${transition.committed}` : transition.reason === 'max_output_tokens_recovery' ? ` attempt ${transition.attempt}` : '';
+      write(style.cyan(`── continue: ${transition.reason}${detail} (turn ${state.context.turnCount}) ──`));
+    },
+    finish(result) {
+      const paint = isFailureTerminal(result.terminal) ? style.red : style.green;
+      write(style.bold(paint(`══ terminal: ${result.terminal.reason}${terminalDetail(result.terminal)} ══`)));
+      const c = result.compactions;
+      write(
+        style.dim(
+          `model calls ${result.modelCalls}, tool calls ${result.toolCalls.length}, stop hook calls ${result.stopHookCalls}, ` +
+            `compactions auto ${c.auto.succeeded}/${c.auto.attempted} reactive ${c.reactive.succeeded}/${c.reactive.attempted} ` +
+            `drain ${c.collapseDrain.succeeded}/${c.collapseDrain.attempted}${result.scriptExhausted ? ', script exhausted' : ''}`,
+        ),
+      );
+    },
+  };
+}
