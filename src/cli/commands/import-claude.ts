@@ -1,6 +1,6 @@
 /**
  * `turnloop import-claude <transcript.jsonl> --out <dir>`: one `turnloop simulate` scenario per loop run of a
- * Claude Code transcript (recorded replies as the model script, recorded tool results as tool scripts).
+ * Claude Code transcript, in simulate's own format (see `src/replay/claude/scenario.ts`).
  * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,9 +14,13 @@ import { readTranscript } from '../../replay/claude/transcript.ts';
 
 const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
 
-Writes one scenario file per loop run (run-001.json, …): params.messages (history + prompt), the recorded
-replies as the model script, the recorded tool results per tool, the recorded ending in "expect".
-Unknown line types are skipped and counted.`;
+Writes one turnloop simulate scenario per loop run (run-001.json, …), loadable as is by
+"turnloop simulate <file> --check": params.messages (history + prompt as Anthropic message params, from the
+last compact boundary), the recorded replies as the model script, the recorded tool results per tool, the
+recorded compaction summaries as compactionModel, an interrupt as "abort", the recorded ending as "expect"
+(terminal, transitions, modelCalls, autocompactBeforeCalls) and the provenance as "source".
+Subagent transcripts (<session>/subagents/*.jsonl) go to <dir>/subagents/<agent>/ unless --no-subagents.
+Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
 
 function writeScenarios(file: string, dir: string, querySource: string, io: CliIo): number {
   const transcript = readTranscript(file);

@@ -28,5 +28,6 @@ export function outcomeMismatches(expected: ScenarioExpect, result: SimulationRe
   compare('toolCalls', expected.toolCalls, result.toolCalls.length);
   compare('stopHookCalls', expected.stopHookCalls, result.stopHookCalls);
   compare('scriptExhausted', expected.scriptExhausted, result.scriptExhausted);
+  compare('autocompactBeforeCalls', expected.autocompactBeforeCalls, result.compactions.auto.beforeModelCalls);
   return problems;
 }

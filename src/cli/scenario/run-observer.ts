@@ -14,14 +14,19 @@ export interface AttemptCount {
 export interface RunObservation {
   transitions: ContinueReason[];
   modelCalls: number;
-  compactions: { auto: AttemptCount; reactive: AttemptCount; collapseDrain: AttemptCount };
+  compactions: {
+    /** `beforeModelCalls`: the model call (1-based) each autocompact attempt came before. */
+    auto: AttemptCount & { beforeModelCalls: number[] };
+    reactive: AttemptCount;
+    collapseDrain: AttemptCount;
+  };
 }
 
 export function createRunObserver(): { onStep: StepObserver; observation: RunObservation } {
   const observation: RunObservation = {
     transitions: [],
     modelCalls: 0,
-    compactions: { auto: { attempted: 0, succeeded: 0 }, reactive: { attempted: 0, succeeded: 0 }, collapseDrain: { attempted: 0, succeeded: 0 } },
+    compactions: { auto: { attempted: 0, succeeded: 0, beforeModelCalls: [] }, reactive: { attempted: 0, succeeded: 0 }, collapseDrain: { attempted: 0, succeeded: 0 } },
   };
   const { compactions } = observation;
   const onStep: StepObserver = ({ event, state, effects }) => {
@@ -30,7 +35,10 @@ export function createRunObserver(): { onStep: StepObserver; observation: RunObs
     if (event?.type === 'collapse_drain_result' && event.committed > 0) compactions.collapseDrain.succeeded += 1;
     for (const effect of effects) {
       if (effect.type === 'call_model') observation.modelCalls += 1;
-      if (effect.type === 'autocompact') compactions.auto.attempted += 1;
+      if (effect.type === 'autocompact') {
+        compactions.auto.attempted += 1;
+        compactions.auto.beforeModelCalls.push(state.context.modelCalls + 1);
+      }
       if (effect.type === 'reactive_compact') compactions.reactive.attempted += 1;
       if (effect.type === 'collapse_drain') compactions.collapseDrain.attempted += 1;
       if (effect.type === 'request_start' && event !== null && state.context.transition) {

@@ -124,14 +124,27 @@ export const expectSchema = z
     toolCalls: count.optional().describe('Invocations that reached a scripted tool.'),
     stopHookCalls: count.optional(),
     scriptExhausted: z.boolean().optional(),
+    autocompactBeforeCalls: z
+      .array(count.positive())
+      .optional()
+      .describe('The model calls (1-based) before which autocompact ran, in order; [] = never (attempts count, successful or not).'),
   })
   .describe('The outcome this scenario must reach (checked by the example test and `simulate --check`).');
+
+export const scenarioSourceSchema = z
+  .strictObject({
+    file: z.string().min(1).describe('The Claude Code transcript the scenario was imported from.'),
+    run: count.positive().describe('The loop run of that transcript (1-based, in file order).'),
+    startLine: count.positive().describe("The run's first line in the transcript."),
+  })
+  .describe('Where an imported scenario comes from (written by `turnloop import-claude`); informational, the simulation ignores it.');
 
 /** The scenario object without its cross-field check (the JSON Schema is generated from this). */
 export const scenarioObjectSchema = z.strictObject({
   $schema: z.string().optional(),
   name: z.string().min(1),
   description: z.string().default(''),
+  source: scenarioSourceSchema.optional(),
   config: configOverridesSchema.default({}),
   params: paramsSchema,
   model: answersSchema.describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
@@ -174,4 +187,5 @@ export type ScenarioParams = z.output<typeof paramsSchema>;
 export type MessageParam = z.output<typeof messageParamSchema>;
 export type ScenarioExpect = z.output<typeof expectSchema>;
 export type AbortScript = z.output<typeof abortScriptSchema>;
+export type ScenarioSource = z.output<typeof scenarioSourceSchema>;
 export type CompactionScript = z.output<typeof compactionScriptSchema>;

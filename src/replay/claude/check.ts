@@ -15,6 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Message } from '../../messages/types.ts';
 import { driveRun } from './drive-run.ts';
+import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
 import { readTranscript, type Transcript } from './transcript.ts';
 
@@ -45,16 +46,6 @@ const EXPECTED_TERMINAL: Record<RecordedRun['ending'], string> = {
   incomplete: '(none: the transcript stops mid-run)',
 };
 
-function recordedCompactions(run: RecordedRun): number[] {
-  const at: number[] = [];
-  let replies = 0;
-  for (const s of run.steps) {
-    if (s.kind === 'reply') replies += 1;
-    else if (s.kind === 'compact' && s.trigger !== 'manual') at.push(replies + 1);
-  }
-  return at;
-}
-
 function emittedToolResultIds(emitted: readonly Message[]): string[] {
   const ids: string[] = [];
   for (const m of emitted) {
@@ -67,19 +58,16 @@ function emittedToolResultIds(emitted: readonly Message[]): string[] {
 /** Checks one run. */
 export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): RunCheck {
   const driven = driveRun(run, { querySource });
-  const replies = run.steps.filter((s) => s.kind === 'reply').length;
-  const lastStep = run.steps[run.steps.length - 1];
-  const interruptedBeforeOutput = run.ending === 'aborted_streaming' && lastStep?.kind !== 'reply';
-  const expectedCalls = replies + (interruptedBeforeOutput || run.ending === 'incomplete' && lastStep?.kind !== 'reply' ? 1 : 0);
+  const recordedRun = recordedOutcome(run);
   const expectedResults = run.steps.flatMap((s) => (s.kind === 'tool_result' ? [s.toolUseId] : []));
   const got = emittedToolResultIds(driven.emitted);
   const paired = got.length === expectedResults.length && got.every((id, i) => id === expectedResults[i]);
   const terminal = driven.state.status === 'done' ? (driven.state.context.terminal?.reason ?? '?') : `(not ended: ${JSON.stringify(driven.state.value)})`;
   const expectedTerminal = EXPECTED_TERMINAL[run.ending];
   const endingOk = run.ending === 'incomplete' ? driven.state.status !== 'done' || terminal === 'completed' : terminal === expectedTerminal;
-  const recorded = recordedCompactions(run);
+  const recorded = recordedRun.autocompactBeforeCalls;
   const sameCompaction = recorded.join() === driven.engineCompactions.join();
-  const modelCalls = { expected: expectedCalls, got: driven.state.context.modelCalls };
+  const modelCalls = { expected: recordedRun.modelCalls, got: driven.state.context.modelCalls };
   return {
     run: run.index,
     startLine: run.startLine,

@@ -1,76 +1,146 @@
 /**
- * A recorded run as a `turnloop simulate` scenario: the history and prompt as `params.messages`, the recorded
- * replies as the model script, the recorded tool results (per tool name, in call order) as tool scripts.
+ * A recorded run as a `turnloop simulate` scenario (the format of `src/cli/scenario/scenario-schema.ts`, so
+ * `simulate` loads what `import-claude` writes): history and prompt as Anthropic message params, the recorded
+ * replies as the fake API's model script, the recorded tool results as tool scripts, the recorded compaction
+ * summaries as the compaction model's answers, the interrupt as a scenario `abort`, the recorded ending as `expect`.
  *
- * Invariants: the converter only reshapes recorded data (nothing invented, no CLI code involved); tool_result
- * content that is a list of blocks becomes the concatenation of its text parts (images are noted, not kept);
- * the expected outcome of the recording is carried in `expect` so a simulation can be compared with it.
+ * Invariants:
+ * - The converter only reshapes recorded data (nothing invented, no CLI code involved). A tool's results are
+ *   listed in the order of its tool_use blocks, which is the order the engine calls it in (scripted tools are not
+ *   concurrency-safe, so they run one at a time, in tool_use order) even when Claude Code recorded them out of
+ *   order; a tool_use without a recorded result gets none (the tool then answers "(no scripted result left)").
+ * - An interrupt while the model streamed becomes `abort {during: 'sampling', atModelCall: n}` where n is the
+ *   interrupted call (the engine's `call_model` is aborted as it starts: a partly streamed reply is not served);
+ *   an interrupt for tool use becomes `abort {during: 'tools', atModelCall: n}` after the reply that asked.
+ * - A run the transcript leaves unfinished expects the script to run out on its next call (`model_error`,
+ *   `scriptExhausted`): the simulation has no recorded answer there either.
+ * - A compaction agent's run (`querySource: 'compact'`) is scripted in `compactionModel`, where the fake API
+ *   routes its requests.
+ * - Not carried over: user lines Claude Code attached after tool results (skill expansions, hook context; simulate
+ *   has no attachment script). They change what the model reads, not the number of calls or the ending.
  */
-import type { AssistantContentBlock, Usage } from '../../messages/types.ts';
-import type { RecordedRun } from './runs.ts';
+import { basename } from 'node:path';
+import type { ScenarioExpect, ScenarioInput } from '../../cli/scenario/scenario-schema.ts';
+import type { AssistantContentBlock, UserMessage } from '../../messages/types.ts';
+import { assistantParamBlock, toMessageParams, toolResultContent } from './message-params.ts';
+import { recordedOutcome, type RecordedOutcome } from './recorded-outcome.ts';
+import type { RecordedRun, RunStep } from './runs.ts';
 
-export interface ClaudeScenario {
-  name: string;
-  description: string;
-  source: { file: string; run: number; startLine: number };
-  config: { sessionId: string; model: string };
-  params: { messages: unknown[]; querySource: string };
-  model: Array<{ id: string; model: string; content: AssistantContentBlock[]; stop_reason: string; usage?: Usage }>;
-  tools: Array<{ name: string; results: Array<{ content: string; isError: boolean }> }>;
-  /** How the recorded run ended and where Claude Code compacted (model call numbers, 1-based). */
-  expect: { ending: RecordedRun['ending']; modelCalls: number; autocompactBeforeCalls: number[] };
-  /** Where the user interrupted: `after_model_calls` = abort after that many replies (while tools run or the next call streams). */
-  abort?: { during: 'tools' | 'streaming'; afterModelCalls: number };
+/** An imported scenario: the input format of `turnloop simulate`. */
+export type ClaudeScenario = ScenarioInput;
+
+type ToolResultStep = Extract<RunStep, { kind: 'tool_result' }>;
+type ToolScript = { name: string; results: Array<{ content: ReturnType<typeof toolResultContent>; isError: boolean }> };
+
+const PROMPT_EXCERPT_CHARS = 120;
+
+function textOf(messages: readonly UserMessage[]): string {
+  const texts = messages.map((m) => {
+    const content = m.message.content;
+    return typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  });
+  return texts.join('\n').trim();
 }
 
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : `[${b.type ?? 'block'} omitted]`)).join('\n');
+function isToolUse(block: AssistantContentBlock): block is Extract<AssistantContentBlock, { type: 'tool_use' }> {
+  return block.type === 'tool_use';
 }
 
-/** Converts one run. `querySource` is `repl_main_thread` for a session, `agent:<id>` for a subagent file. */
-export function runToScenario(run: RecordedRun, file: string, querySource = 'repl_main_thread'): ClaudeScenario {
-  const toolNames = new Map<string, string>();
-  const model: ClaudeScenario['model'] = [];
-  const tools = new Map<string, ClaudeScenario['tools'][number]>();
-  const compactions: number[] = [];
+/** The model script: one fake API reply per recorded reply, with its recorded id, model and usage. */
+function modelScript(run: RecordedRun) {
+  return run.steps.flatMap((step) => {
+    if (step.kind !== 'reply') return [];
+    const content = step.reply.blocks.flatMap((m) => m.message.content).map(assistantParamBlock);
+    const usage = step.reply.usage;
+    return [{ id: step.reply.id, model: step.reply.model, content, stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', ...(usage ? { usage } : {}) }];
+  });
+}
+
+/** Tool scripts: per tool name, the recorded results in the order of the tool_use blocks they answer. */
+function toolScripts(run: RecordedRun): ToolScript[] {
+  const results = new Map<string, ToolResultStep>();
+  for (const step of run.steps) if (step.kind === 'tool_result') results.set(step.toolUseId, step);
+  const tools = new Map<string, ToolScript>();
   for (const step of run.steps) {
-    if (step.kind === 'reply') {
-      const content = step.reply.blocks.flatMap((m) => m.message.content);
-      for (const block of content) if (block.type === 'tool_use') toolNames.set(block.id, block.name);
-      const hasToolUse = content.some((b) => b.type === 'tool_use');
-      model.push({ id: step.reply.id, model: step.reply.model, content, stop_reason: hasToolUse ? 'tool_use' : 'end_turn', ...(step.reply.usage ? { usage: step.reply.usage } : {}) });
-    } else if (step.kind === 'tool_result') {
-      const name = toolNames.get(step.toolUseId) ?? 'unknown';
-      const block = Array.isArray(step.message.message.content) ? step.message.message.content[0] : undefined;
-      const entry = tools.get(name) ?? { name, results: [] };
-      entry.results.push({ content: resultText(block && 'content' in block ? block.content : ''), isError: block?.type === 'tool_result' && block.is_error === true });
-      tools.set(name, entry);
-    } else if (step.kind === 'compact' && step.trigger !== 'manual') {
-      compactions.push(model.length + 1);
+    if (step.kind !== 'reply') continue;
+    for (const use of step.reply.blocks.flatMap((m) => m.message.content).filter(isToolUse)) {
+      const tool = tools.get(use.name) ?? { name: use.name, results: [] };
+      tools.set(use.name, tool);
+      const block = results.get(use.id)?.message.message.content[0];
+      if (block && typeof block !== 'string' && block.type === 'tool_result') {
+        tool.results.push({ content: toolResultContent(block.content), isError: block.is_error === true });
+      }
     }
   }
-  const prompt = run.prompt.map((m) => (typeof m.message.content === 'string' ? m.message.content : resultText(m.message.content))).join('\n').trim();
-  const last = run.steps[run.steps.length - 1];
-  const extraCall = (run.ending === 'aborted_streaming' || run.ending === 'incomplete') && last?.kind !== 'reply' ? 1 : 0;
-  const scenario: ClaudeScenario = {
-    name: `run-${run.index}`,
-    description: prompt.length > 0 ? prompt.slice(0, 120) : '(continuation)',
+  return [...tools.values()];
+}
+
+/** The compaction model's answers: the summary Claude Code wrote at each automatic compaction. */
+function compactionAnswers(run: RecordedRun) {
+  return run.steps.flatMap((step) =>
+    step.kind === 'compact' && step.trigger !== 'manual' ? [{ content: [{ type: 'text' as const, text: textOf(step.summary) || 'Conversation compacted.' }] }] : [],
+  );
+}
+
+/** Tool calls the simulation must make: every tool_use of the replies it serves, unless tools are interrupted. */
+function expectedToolCalls(run: RecordedRun, outcome: RecordedOutcome): number | undefined {
+  if (outcome.interrupt?.during === 'tools') return undefined; // how far the interrupted batch got is a timing matter
+  const served = outcome.interrupt ? outcome.interrupt.atModelCall - 1 : outcome.replies;
+  const replies = run.steps.flatMap((s) => (s.kind === 'reply' ? [s.reply] : [])).slice(0, served);
+  return replies.reduce((n, reply) => n + reply.blocks.flatMap((m) => m.message.content).filter(isToolUse).length, 0);
+}
+
+function expectOf(run: RecordedRun, outcome: RecordedOutcome): ScenarioExpect {
+  const toolCalls = expectedToolCalls(run, outcome);
+  return {
+    // Nothing ended a run the transcript stops in: the simulation's script runs out there instead.
+    terminal: outcome.terminal ?? 'model_error',
+    // Every reply but the last asked for tools (a reply without tool_use ends the run): each call after the first is a next_turn.
+    transitions: Array.from({ length: Math.max(0, outcome.modelCalls - 1) }, () => 'next_turn' as const),
+    modelCalls: outcome.modelCalls,
+    ...(toolCalls === undefined ? {} : { toolCalls }),
+    ...(outcome.terminal === null ? { scriptExhausted: true } : {}),
+    autocompactBeforeCalls: outcome.autocompactBeforeCalls,
+  };
+}
+
+function descriptionOf(run: RecordedRun, outcome: RecordedOutcome, file: string): string {
+  const prompt = textOf(run.prompt);
+  const excerpt = prompt.length > PROMPT_EXCERPT_CHARS ? `${prompt.slice(0, PROMPT_EXCERPT_CHARS)}…` : prompt;
+  const ending = outcome.terminal === null ? 'the transcript stops mid-run' : `ended ${outcome.terminal}`;
+  return `Imported from ${file}, run ${run.index} (line ${run.startLine}): ${outcome.modelCalls} model call(s), ${ending}. Prompt: ${excerpt || '(continuation)'}`;
+}
+
+/**
+ * Converts one run. `querySource` is `repl_main_thread` for a session, `agent:<id>` for a subagent file,
+ * `compact` for a compaction agent.
+ *
+ * @example
+ * const scenario = runToScenario(splitRuns(readTranscript('short.jsonl'))[0], 'short.jsonl');
+ * scenario.abort // { during: 'tools', atModelCall: 1, reason: 'user' }
+ */
+export function runToScenario(run: RecordedRun, file: string, querySource = 'repl_main_thread'): ScenarioInput {
+  const outcome = recordedOutcome(run);
+  // The fake API serves requests sent with querySource `compact` from `compactionModel`: a compaction agent's
+  // own replies go there (such a run never autocompacts itself).
+  const replies = modelScript(run);
+  const compactionAgent = querySource === 'compact';
+  const compactions = compactionAgent ? replies : compactionAnswers(run);
+  return {
+    name: `${basename(file, '.jsonl')} run ${run.index}`,
+    description: descriptionOf(run, outcome, file),
     source: { file, run: run.index, startLine: run.startLine },
     config: { sessionId: `claude-import-run${run.index}`, model: run.model },
-    params: { messages: [...run.history, ...run.prompt], querySource },
-    model,
-    tools: [...tools.values()],
-    expect: { ending: run.ending, modelCalls: model.length + extraCall, autocompactBeforeCalls: compactions },
+    params: { messages: toMessageParams([...run.history, ...run.prompt]), querySource },
+    model: compactionAgent ? [] : replies,
+    ...(compactions.length > 0 ? { compactionModel: compactions } : {}),
+    tools: toolScripts(run),
+    ...(outcome.interrupt ? { abort: { ...outcome.interrupt, reason: 'user' as const } } : {}),
+    expect: expectOf(run, outcome),
   };
-  if (run.ending === 'aborted_tools') scenario.abort = { during: 'tools', afterModelCalls: model.length };
-  if (run.ending === 'aborted_streaming') scenario.abort = { during: 'streaming', afterModelCalls: model.length };
-  return scenario;
 }
 
 /** All runs of a transcript with their file names (`run-001.json`, …). */
-export function scenariosOf(runs: readonly RecordedRun[], file: string, querySource?: string): Array<{ fileName: string; scenario: ClaudeScenario }> {
+export function scenariosOf(runs: readonly RecordedRun[], file: string, querySource?: string): Array<{ fileName: string; scenario: ScenarioInput }> {
   return runs.map((run) => ({ fileName: `run-${String(run.index).padStart(3, '0')}.json`, scenario: runToScenario(run, file, querySource) }));
 }
-

@@ -81,7 +81,12 @@ describe('CLI: import-claude and check-claude', () => {
     const scenario = JSON.parse(readFileSync(join(out, 'run-002.json'), 'utf8'));
     expect(scenario.params.messages.length).toBeGreaterThan(0);
     expect(scenario.model[0]).toMatchObject({ content: expect.any(Array), stop_reason: 'tool_use', usage: expect.any(Object) });
+    expect(scenario.params.messages.every((m: { role: string }) => m.role === 'user' || m.role === 'assistant')).toBe(true);
     expect(scenario.tools[0]).toMatchObject({ name: 'Bash', results: expect.arrayContaining([expect.objectContaining({ content: expect.any(String), isError: expect.any(Boolean) })]) });
-    expect(scenario.expect).toMatchObject({ ending: 'completed', modelCalls: 4 });
+    expect(scenario.expect).toEqual({ terminal: 'completed', transitions: ['next_turn', 'next_turn', 'next_turn'], modelCalls: 4, toolCalls: 4, autocompactBeforeCalls: [] });
+    expect(scenario.source).toEqual({ file: join(DIR, 'subagent.jsonl'), run: 2, startLine: 71 });
+    const interrupted = JSON.parse(readFileSync(join(out, 'run-001.json'), 'utf8'));
+    expect(interrupted.abort).toEqual({ during: 'sampling', atModelCall: 9, reason: 'user' });
+    expect(interrupted.expect).toMatchObject({ terminal: 'aborted_streaming', modelCalls: 9 });
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * import-claude → simulate: every loop run of the shared Claude Code transcripts (the sessions and the
+ * transcripts in their `subagents/` folders) is imported in-process, loads as a `turnloop simulate` scenario (no
+ * schema error) and reaches its own `expect` through the full simulate stack: the real Anthropic adapter and SDK
+ * against the loopback fake API, real tool runtime with scripted tools, the real forked compactor.
+ */
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { outcomeMismatches } from '../../../src/cli/scenario/check-outcome.ts';
+import { loadScenario } from '../../../src/cli/scenario/load-scenario.ts';
+import { simulateScenario } from '../../../src/cli/scenario/simulate.ts';
+import { subagentFiles } from '../../../src/replay/claude/check.ts';
+import { splitRuns } from '../../../src/replay/claude/runs.ts';
+import { readTranscript } from '../../../src/replay/claude/transcript.ts';
+import { runCli } from '../cli/capture-io.ts';
+
+const FIXTURES = '/work/shared/fixtures/claude-code-transcripts';
+const SESSIONS = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl')).sort();
+const OUT = mkdtempSync(join(tmpdir(), 'turnloop-import-simulate-'));
+
+function scenarioFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return scenarioFiles(path);
+    return name.endsWith('.json') ? [path] : [];
+  });
+}
+
+// Imported once, at collection time, so that each run is its own test case.
+for (const session of SESSIONS) {
+  const { code, stderr } = await runCli(['import-claude', join(FIXTURES, session), '--out', join(OUT, basename(session, '.jsonl'))]);
+  if (code !== 0) throw new Error(`import-claude ${session} exited ${code}: ${stderr}`);
+}
+const IMPORTED = scenarioFiles(OUT)
+  .map((path) => relative(OUT, path))
+  .sort();
+
+describe('import-claude writes scenarios that turnloop simulate reproduces', () => {
+  it('imports every run of every shared transcript, subagent transcripts included', () => {
+    const transcripts = SESSIONS.flatMap((session) => [join(FIXTURES, session), ...subagentFiles(join(FIXTURES, session))]);
+    const runs = transcripts.reduce((n, file) => n + splitRuns(readTranscript(file)).length, 0);
+    expect(IMPORTED).toHaveLength(runs);
+    expect(IMPORTED.filter((file) => file.includes('/subagents/')).length).toBe(transcripts.length - SESSIONS.length);
+  });
+
+  it('carries the interrupts, the automatic compaction and the provenance of the recordings', () => {
+    const scenarios = IMPORTED.map((file) => loadScenario(join(OUT, file), OUT));
+    expect(scenarios.filter((s) => s.abort?.during === 'tools').length).toBeGreaterThan(0);
+    expect(scenarios.filter((s) => s.abort?.during === 'sampling').length).toBeGreaterThan(0);
+    expect(scenarios.flatMap((s) => s.expect?.autocompactBeforeCalls ?? [])).toEqual([83]);
+    for (const s of scenarios) expect(s.source?.file.startsWith(FIXTURES)).toBe(true);
+  });
+
+  it.each(IMPORTED)('%s loads and reaches its own expect (model calls, transitions, ending, autocompact)', async (file) => {
+    const scenario = loadScenario(join(OUT, file), OUT);
+    expect(scenario.expect).toMatchObject({ terminal: expect.any(String), modelCalls: expect.any(Number), autocompactBeforeCalls: expect.any(Array) });
+    const result = await simulateScenario(scenario);
+    expect(outcomeMismatches(scenario.expect!, result)).toEqual([]);
+  });
+
+  it('is accepted by the simulate command itself (--check exits 0)', async () => {
+    const file = join(OUT, 'short', 'run-001.json');
+    const run = await runCli(['simulate', file, '--check', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).terminal.reason).toBe('aborted_tools');
+  });
+});
