@@ -45,7 +45,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     result = await simulateScenario(scenario, { record });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
-    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name);
+    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0]);
     result = await simulateScenario(scenario, { record, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }

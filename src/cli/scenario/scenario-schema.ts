@@ -142,7 +142,7 @@ export const scenarioSourceSchema = z
 /** The scenario object without its cross-field check (the JSON Schema is generated from this). */
 export const scenarioObjectSchema = z.strictObject({
   $schema: z.string().optional(),
-  name: z.string().min(1),
+  name: z.string().min(1).optional().describe('A label; the file name stands in when absent.'),
   description: z.string().default(''),
   source: scenarioSourceSchema.optional(),
   config: configOverridesSchema.default({}),

@@ -58,7 +58,7 @@ describe('bad scenario files', () => {
   });
 
   it('a missing required key', async () => {
-    await expectBadInput(file('no-name.json', { params: { prompt: 'hi' }, model: [] }), 'no-name.json: name: missing; expected a string');
+    await expectBadInput(file('no-params.json', { model: [] }), 'no-params.json: params: missing; expected an object');
   });
 
   it('an unknown block type in a message param', async () => {

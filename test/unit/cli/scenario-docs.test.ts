@@ -24,6 +24,7 @@ describe('scenario docs', () => {
     expect(Object.keys(schema.properties)).toEqual(
       expect.arrayContaining(['name', 'config', 'params', 'model', 'compactionModel', 'tools', 'stopHooks', 'compaction', 'abort', 'expect']),
     );
-    expect(schema.required).toEqual(expect.arrayContaining(['name', 'params', 'model']));
+    expect(schema.required).toEqual(expect.arrayContaining(['params']));
+    expect(schema.required).not.toContain('name');
   });
 });
