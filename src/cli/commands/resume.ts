@@ -5,20 +5,26 @@
  * Exit codes: 0 the run reached a terminal, 1 it failed, 2 bad input.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import type { ToolRuntime } from '../../effects/tool-runtime.ts';
+import { createToolRuntime } from '../../effects/tools/index.ts';
+import { createFileTools } from '../../tools/index.ts';
+import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
 import type { QueryItem } from '../../messages/types.ts';
 import { resumeFromLog } from '../../replay/resume.ts';
 import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
 
-const HELP = `Usage: turnloop resume <log.jsonl> [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
+const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
 
 Replays the log (verifying it), re-executes what its last state was waiting for, and runs on to a terminal,
 appending every new step to the same log. Uses the Anthropic API (ANTHROPIC_API_KEY) unless --fake-api is given:
-then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.`;
+then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.
+With --cwd, the live run gets the built-in file tools (Read, Edit, Glob, Grep) confined to DIR, asking before any
+call that is not read-only unless --yes; without it, tool calls get error results.`;
 
 function describe(item: QueryItem): string | null {
   switch (item.type) {
@@ -39,7 +45,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { 'fake-api': { type: 'string' }, 'allow-version-skew': { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } },
+      options: {
+        'fake-api': { type: 'string' },
+        cwd: { type: 'string' },
+        yes: { type: 'boolean', default: false },
+        'allow-version-skew': { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+      },
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -63,6 +75,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
     tools = scriptedToolRuntime(scenario.tools ?? []);
   } else if (!io.env.ANTHROPIC_API_KEY) {
     throw new UsageError('set ANTHROPIC_API_KEY (or pass --fake-api <scenario.json>)');
+  } else if (values.cwd !== undefined) {
+    const root = resolve(io.cwd, values.cwd);
+    if (!existsSync(root)) throw new UsageError(`--cwd: no such directory: ${root}`);
+    tools = createToolRuntime({
+      tools: createFileTools({ root }),
+      canUseTool: createPermissionPrompt({ yes: values.yes === true }),
+    });
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
   try {
