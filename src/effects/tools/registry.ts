@@ -39,6 +39,7 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
     }
   }
   const list = [...tools];
+  let definitions: ToolDefinitionForModel[] | undefined;
   return {
     tools: list,
     find: (name) => byName.get(name),
@@ -47,6 +48,7 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
       for (const toolUse of toolUses) result[toolUse.id] = byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
       return result;
     },
-    definitionsForModel: () => list.map(toolDefinitionForModel),
+    // The registry never changes, so the JSON Schemas are converted once, not on every model call.
+    definitionsForModel: () => (definitions ??= list.map(toolDefinitionForModel)),
   };
 }

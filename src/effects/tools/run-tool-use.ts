@@ -98,7 +98,8 @@ export async function runToolUseWithStatus(
     }
     return { event: toEvent(deps, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
   } finally {
-    timer.abort();
+    // A string reason: a bare abort() would build a DOMException with a stack trace on every call.
+    timer.abort('settled');
     scope.signal.removeEventListener('abort', forward);
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * Replay throughput and log growth, measured on one recorded session of the workload:
+ * - events per second folding the first 10,000 events with `step()` (mitata `measure`, median over samples), and
+ *   for `replay()` of the same log text (parse, zod validation, hash-chain verification, fold);
+ * - bytes of log per turn in windows early, middle and late in the session (must not grow with the session).
+ */
+import { measure } from 'mitata';
+import { replay } from '../src/replay/replay.ts';
+import { foldEvents, recordSession, type RecordedSession } from './systems/turnloop.ts';
+import { TurnProbe } from './workload.ts';
+
+export const REPLAY_EVENTS = 10_000;
+/** Tool turns of the recorded session: at 7 event lines per turn, a little over 10,000 events. */
+const RECORDED_TURNS = 1_430;
+
+export interface ReplayReport {
+  events: number;
+  /** `step()` fold, events per second: median, and the slowest and fastest sample. */
+  foldRate: { median: number; min: number; max: number };
+  /** `replay()` of the log text, events per second. */
+  replayRate: { median: number; min: number; max: number };
+  headerBytes: number;
+  /** Mean bytes per turn in turn windows, e.g. turns 1-100. */
+  bytesPerTurn: Array<{ from: number; to: number; bytes: number }>;
+  linesPerTurn: number;
+}
+
+function prefix(session: RecordedSession, events: number): RecordedSession {
+  return { ...session, events: session.events.slice(0, events), lineBytes: session.lineBytes.slice(0, events) };
+}
+
+/** Log text with only the header and the first `events` event lines. */
+function prefixText(text: string, events: number): string {
+  let end = 0;
+  for (let line = 0; line <= events; line++) end = text.indexOf('\n', end) + 1;
+  return text.slice(0, end);
+}
+
+function ratesOf(stats: { p50: number; min: number; max: number }, events: number) {
+  return { median: events / (stats.p50 / 1e9), min: events / (stats.max / 1e9), max: events / (stats.min / 1e9) };
+}
+
+export async function measureReplay(): Promise<ReplayReport> {
+  const session = await recordSession({ turns: RECORDED_TURNS, history: 0 }, new TurnProbe());
+  if (session.events.length < REPLAY_EVENTS) throw new Error(`recorded only ${session.events.length} events`);
+  const folded = prefix(session, REPLAY_EVENTS);
+  const options = { min_samples: 5, max_samples: 20, min_cpu_time: 5e8, warmup_samples: 1 };
+  const foldStats = await measure(() => foldEvents(folded, () => undefined), options);
+  const text = prefixText(session.text, REPLAY_EVENTS);
+  const replayStats = await measure(() => replay({ text }), options);
+
+  const linesPerTurn = Math.round(session.events.length / RECORDED_TURNS);
+  const windows: Array<[number, number]> = [[1, 100], [651, 750], [1_301, 1_400]];
+  const bytesPerTurn = windows.map(([from, to]) => {
+    const lines = session.lineBytes.slice((from - 1) * linesPerTurn, to * linesPerTurn);
+    return { from, to, bytes: lines.reduce((a, b) => a + b, 0) / (to - from + 1) };
+  });
+  return {
+    events: REPLAY_EVENTS,
+    foldRate: ratesOf(foldStats, REPLAY_EVENTS),
+    replayRate: ratesOf(replayStats, REPLAY_EVENTS),
+    headerBytes: session.headerBytes,
+    bytesPerTurn,
+    linesPerTurn,
+  };
+}

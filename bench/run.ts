@@ -1,0 +1,146 @@
+/**
+ * `npm run bench`: runs every system on every size, interleaved, prints one table and writes docs/benchmarks.md.
+ *
+ * Method (also written into the doc):
+ * - Warm-up: every system runs the smallest sizes a few times before anything is recorded.
+ * - Rounds: for each size, every system runs once per round; the order of the systems rotates each round, so no
+ *   system always runs right after an expensive one. A system whose single run at a size exceeds the time cap
+ *   gets fewer rounds there (never fewer than one); the doc says how many each had.
+ * - Per run: full GC, heap used, the run, full GC, heap used again while the run's result is still referenced;
+ *   the difference is the run's retained heap growth. Per-turn times come from the probe inside the model.
+ * - Per cell: median and p99 of all per-turn samples pooled over the rounds; spread = min-max of per-round medians.
+ *
+ * `BENCH_QUICK=1` runs one round per size (for checking the harness, not for numbers).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeBenchmarksDoc, formatTable, type Cell } from './report.ts';
+import { measureReplay } from './replay-throughput.ts';
+import { median, minMax, quantile } from './stats.ts';
+import { aiSdkSystem } from './systems/ai-sdk.ts';
+import { floorSystem } from './systems/floor.ts';
+import { langGraphSystem } from './systems/langgraph.ts';
+import { openAiAgentsSystem } from './systems/openai-agents.ts';
+import { cleanUpRecordings, turnloopFoldSystem, turnloopQuerySystem, turnloopRecordingSystem } from './systems/turnloop.ts';
+import { checkRun, TurnProbe, type RunSpec, type System } from './workload.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc (npm run bench does)');
+const collect = gc;
+
+export interface Size extends RunSpec {
+  id: string;
+  rounds: number;
+}
+
+const QUICK = process.env.BENCH_QUICK === '1';
+/** A system whose run at a size took longer than this gets no further rounds at that size. */
+const RUN_CAP_MS = 2_000;
+
+export const SIZES: Size[] = [
+  { id: 'N=10', turns: 10, history: 0, rounds: 15 },
+  { id: 'N=100', turns: 100, history: 0, rounds: 5 },
+  { id: 'N=1000', turns: 1_000, history: 0, rounds: 3 },
+  { id: 'H=10', turns: 10, history: 10, rounds: 15 },
+  { id: 'H=1000', turns: 10, history: 1_000, rounds: 5 },
+  { id: 'H=10000', turns: 10, history: 10_000, rounds: 3 },
+];
+
+export const SYSTEMS: System[] = [
+  floorSystem,
+  turnloopQuerySystem,
+  turnloopRecordingSystem,
+  turnloopFoldSystem,
+  aiSdkSystem,
+  langGraphSystem,
+  openAiAgentsSystem,
+];
+
+interface Sample {
+  turnMicros: number[];
+  totalMs: number;
+  heapBytes: number;
+}
+
+async function runOnce(system: System, spec: RunSpec): Promise<Sample> {
+  await system.before?.(spec);
+  collect();
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const probe = new TurnProbe();
+  const started = performance.now();
+  let result: { retained: unknown } | null = await system.run(spec, probe);
+  const totalMs = performance.now() - started;
+  collect();
+  collect();
+  const heapBytes = process.memoryUsage().heapUsed - heapBefore;
+  checkRun(system.label, spec, probe);
+  if (result.retained === undefined) throw new Error(`${system.label}: nothing retained`);
+  result = null;
+  return { turnMicros: probe.turnMicros(), totalMs, heapBytes };
+}
+
+async function warmUp(): Promise<void> {
+  for (const system of SYSTEMS) {
+    for (let i = 0; i < (QUICK ? 1 : 5); i++) await runOnce(system, { turns: 10, history: 10 });
+    await runOnce(system, { turns: 30, history: 100 });
+  }
+}
+
+async function measureSize(size: Size): Promise<Map<System, Sample[]>> {
+  const samples = new Map<System, Sample[]>(SYSTEMS.map((s) => [s, []]));
+  const capped = new Set<System>();
+  const rounds = QUICK ? 1 : size.rounds;
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < SYSTEMS.length; k++) {
+      const system = SYSTEMS[(k + round) % SYSTEMS.length];
+      if (capped.has(system)) continue;
+      const sample = await runOnce(system, size);
+      samples.get(system)?.push(sample);
+      if (sample.totalMs > RUN_CAP_MS) capped.add(system);
+    }
+    process.stderr.write('.');
+  }
+  return samples;
+}
+
+function cellOf(system: System, size: Size, samples: Sample[]): Cell {
+  const pooled = samples.flatMap((s) => s.turnMicros);
+  const roundMedians = samples.map((s) => median(s.turnMicros));
+  return {
+    system: system.label,
+    size: size.id,
+    rounds: samples.length,
+    medianMicros: median(pooled),
+    p99Micros: quantile(pooled, 0.99),
+    spreadMicros: minMax(roundMedians),
+    heapBytes: median(samples.map((s) => s.heapBytes)),
+    totalMs: median(samples.map((s) => s.totalMs)),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  process.stderr.write(`warming up${QUICK ? ' (quick)' : ''}…\n`);
+  await warmUp();
+  const cells: Cell[] = [];
+  for (const size of SIZES) {
+    process.stderr.write(`${size.id} `);
+    const samples = await measureSize(size);
+    for (const system of SYSTEMS) cells.push(cellOf(system, size, samples.get(system) ?? []));
+    process.stderr.write('\n');
+  }
+  process.stderr.write('replay throughput…\n');
+  const replayReport = await measureReplay();
+  cleanUpRecordings();
+  if (existsSync(join(process.cwd(), '.turnloop'))) throw new Error('a run wrote to .turnloop/: the config touched the disk');
+  const elapsedSeconds = (performance.now() - started) / 1000;
+
+  console.log(formatTable(cells, SYSTEMS.map((s) => s.label), SIZES.map((s) => s.id)));
+  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
+  console.log(`\nreplay: step() fold ${Math.round(replayReport.foldRate.median).toLocaleString('en-US')} events/s, replay() ${Math.round(replayReport.replayRate.median).toLocaleString('en-US')} events/s`);
+  console.log(`log bytes per turn: ${replayReport.bytesPerTurn.map((w) => `turns ${w.from}-${w.to}: ${w.bytes.toFixed(0)}`).join(', ')}`);
+  console.log(`\nwrote ${docPath} in ${elapsedSeconds.toFixed(0)} s`);
+}
+
+await main();
