@@ -8,8 +8,9 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareCalls, distribution, type CallComparison } from './estimation-measure.ts';
 import { loadTranscript, parseTranscript } from './transcript-fixture.ts';
+import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/claude-code-transcripts';
+const FIXTURES = CLAUDE_TRANSCRIPTS_DIR;
 
 /**
  * Largest undercount accepted, as a share of the real prompt (estimate >= (1 - margin) * actual). Measured worst

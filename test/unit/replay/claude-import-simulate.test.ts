@@ -15,8 +15,9 @@ import { subagentFiles } from '../../../src/replay/claude/check.ts';
 import { splitRuns } from '../../../src/replay/claude/runs.ts';
 import { readTranscript } from '../../../src/replay/claude/transcript.ts';
 import { runCli } from '../cli/capture-io.ts';
+import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
-const FIXTURES = '/work/shared/fixtures/claude-code-transcripts';
+const FIXTURES = CLAUDE_TRANSCRIPTS_DIR;
 const SESSIONS = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl')).sort();
 const OUT = mkdtempSync(join(tmpdir(), 'turnloop-import-simulate-'));
 

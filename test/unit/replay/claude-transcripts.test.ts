@@ -7,8 +7,9 @@ import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { checkClaudeSession, checkTranscript } from '../../../src/replay/claude/check.ts';
 import { splitRuns } from '../../../src/replay/claude/runs.ts';
 import { parseTranscript, readTranscript, TranscriptFormatError } from '../../../src/replay/claude/transcript.ts';
+import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
-const DIR = '/work/shared/fixtures/claude-code-transcripts';
+const DIR = CLAUDE_TRANSCRIPTS_DIR;
 const SESSIONS = readdirSync(DIR).filter((name) => name.endsWith('.jsonl'));
 
 function testIo(): CliIo & { out: string; err: string } {
