@@ -4,9 +4,9 @@
  */
 import type { StateDigest } from './session-log-schema.ts';
 
-/** A line of a session log is not what the schema expects (never thrown for a truncated LAST line). */
-export class SessionLogParseError extends Error {
-  readonly code = 'SESSION_LOG_MALFORMED';
+/** A line of a JSONL file is not what its format expects: names the file, the line and what was expected. */
+export abstract class LineFormatError extends Error {
+  abstract readonly code: string;
   readonly exitCode = 2;
   constructor(
     readonly file: string,
@@ -14,8 +14,13 @@ export class SessionLogParseError extends Error {
     readonly expected: string,
   ) {
     super(`${file}:${line}: ${expected}`);
-    this.name = 'SessionLogParseError';
   }
+}
+
+/** A line of a session log is not what the schema expects (never thrown for a truncated LAST line). */
+export class SessionLogParseError extends LineFormatError {
+  readonly code = 'SESSION_LOG_MALFORMED';
+  override readonly name = 'SessionLogParseError';
 }
 
 /** Replaying an event gave a state whose hash differs from the recorded one. */

@@ -4,7 +4,7 @@
  * loop waits for (a `tool_result` for a tool_use it saw, a summary id it started).
  */
 import fc from 'fast-check';
-import type { LoopConfig } from '../../src/config/config.ts';
+import type { FeatureSwitches, LoopConfig } from '../../src/config/config.ts';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
 import type { LoopEvent, MessageEdit } from '../../src/reducer/events.ts';
 import type { LoopParams } from '../../src/reducer/state.ts';
@@ -68,23 +68,26 @@ export const loopEventArb: fc.Arbitrary<LoopEvent> = fc.oneof(
   fc.constantFrom('test:s1', 'test:s9').map((summaryId): LoopEvent => ({ type: 'tool_use_summary_ready', summaryId, summary: 'ran tools' })),
 );
 
+/** Every feature switch on or off. */
+export const featuresArb: fc.Arbitrary<FeatureSwitches> = fc.record({
+  autoCompact: fc.boolean(),
+  reactiveCompact: fc.boolean(),
+  contextCollapse: fc.boolean(),
+  historySnip: fc.boolean(),
+  microcompact: fc.boolean(),
+  toolResultBudget: fc.boolean(),
+  tokenBudget: fc.boolean(),
+  maxOutputTokensCap: fc.boolean(),
+  streamingToolExecution: fc.boolean(),
+  toolUseSummaries: fc.boolean(),
+});
+
 const smallWindow = { 'claude-sonnet-4-6': { contextWindow: 30_000, maxOutputTokens: 8_000, maxOutputTokensUpperLimit: 8_000 } };
 
 /** Random feature switches and small caps (so runs stay short); sometimes a small window to reach compaction. */
 export const configArb: fc.Arbitrary<LoopConfig> = fc
   .record({
-    features: fc.record({
-      autoCompact: fc.boolean(),
-      reactiveCompact: fc.boolean(),
-      contextCollapse: fc.boolean(),
-      historySnip: fc.boolean(),
-      microcompact: fc.boolean(),
-      toolResultBudget: fc.boolean(),
-      tokenBudget: fc.boolean(),
-      maxOutputTokensCap: fc.boolean(),
-      streamingToolExecution: fc.boolean(),
-      toolUseSummaries: fc.boolean(),
-    }),
+    features: featuresArb,
     limits: fc.record({ maxModelCalls: fc.integer({ min: 1, max: 8 }), maxStopHookBlocking: fc.integer({ min: 0, max: 3 }) }),
     smallWindow: fc.boolean(),
   })

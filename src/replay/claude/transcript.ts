@@ -11,19 +11,13 @@
  *   engine does not know (e.g. `caller`) are dropped.
  */
 import { readFileSync } from 'node:fs';
+import { LineFormatError } from '../errors.ts';
 import type { AssistantContentBlock, AssistantMessage, Message, SystemMessage, UserMessage, Usage } from '../../messages/types.ts';
 
-export class TranscriptFormatError extends Error {
+/** A transcript line that is not JSON, or not an object (unknown line types are skipped, never errors). */
+export class TranscriptFormatError extends LineFormatError {
   readonly code = 'TRANSCRIPT_MALFORMED';
-  readonly exitCode = 2;
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly expected: string,
-  ) {
-    super(`${file}:${line}: ${expected}`);
-    this.name = 'TranscriptFormatError';
-  }
+  override readonly name = 'TranscriptFormatError';
 }
 
 export type TranscriptEntry =

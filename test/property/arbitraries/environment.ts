@@ -5,7 +5,8 @@
  * always commits keeps doing so, and only the engine's guards and caps can end the run.
  */
 import fc from 'fast-check';
-import { resolveConfig, type FeatureSwitches, type LoopConfig } from '../../../src/config/config.ts';
+import { resolveConfig, type LoopConfig } from '../../../src/config/config.ts';
+import { featuresArb } from '../../helpers/arbitraries.ts';
 import type { Message } from '../../../src/messages/types.ts';
 import type { LoopParams } from '../../../src/reducer/state.ts';
 import { modelScriptArb, type ModelOutcome } from './model-outcomes.ts';
@@ -45,18 +46,6 @@ function rarely<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 
 export const QUERY_SOURCES = ['repl_main_thread', 'sdk', 'compact', 'session_memory', 'agent:x'] as const;
 
-const featuresArb: fc.Arbitrary<FeatureSwitches> = fc.record({
-  autoCompact: fc.boolean(),
-  reactiveCompact: fc.boolean(),
-  contextCollapse: fc.boolean(),
-  historySnip: fc.boolean(),
-  microcompact: fc.boolean(),
-  toolResultBudget: fc.boolean(),
-  tokenBudget: fc.boolean(),
-  maxOutputTokensCap: fc.boolean(),
-  streamingToolExecution: fc.boolean(),
-  toolUseSummaries: fc.boolean(),
-});
 
 /** Mostly the SPEC constants (3 recoveries, 3 autocompact failures); small caps so that runs stay short. */
 export const configArb: fc.Arbitrary<LoopConfig> = fc
