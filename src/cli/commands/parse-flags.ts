@@ -2,9 +2,11 @@
  * `node:util` parseArgs with bad input turned into a `UsageError` (exit code 2) that points at the command's help.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParsedFlags<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>>;
 import { UsageError } from '../cli-io.ts';
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T): ParsedFlags<T> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
