@@ -7,6 +7,7 @@
  * - Yields nothing once `signal` is aborted; an abort ends the attempt as `aborted`.
  * - A stream that ends without `message_stop` ends as a failure (`IncompleteStreamError`), with `events` telling
  *   whether anything had arrived (which makes the retry a streaming fallback).
+ * - A failure releases the blocks that had finished before it; a block that never finished never becomes a message.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelStreamItem } from '../deps.ts';
@@ -43,10 +44,14 @@ export async function* streamAttempt(
       }
     }
   } catch (error) {
-    return signal.aborted ? { kind: 'aborted' } : { kind: 'failed', error, events: accumulator.events };
+    if (signal.aborted) return { kind: 'aborted' };
+    // A block that finished before the failure is a message like any other: the loop must see its tool_use to
+    // answer it (fallback, model error) or to tombstone it (streaming fallback).
+    for (const message of accumulator.flush()) yield { kind: 'event', event: { type: 'model_message', message } };
+    return { kind: 'failed', error, events: accumulator.events };
   }
   if (signal.aborted) return { kind: 'aborted' };
-  if (!accumulator.complete) return { kind: 'failed', error: new IncompleteStreamError(), events: accumulator.events };
   for (const message of accumulator.flush()) yield { kind: 'event', event: { type: 'model_message', message } };
+  if (!accumulator.complete) return { kind: 'failed', error: new IncompleteStreamError(), events: accumulator.events };
   return { kind: 'completed', accumulator };
 }
