@@ -158,22 +158,23 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    Every \`assign\` clones the snapshot and recomputes the state value from the node set; a tool turn runs ~17 named
    actions over ~15 microsteps for its 7 events. Plus \`resolveState\` at the start of each step (~10%),
    \`toMachineContext\`'s context spread (~5%) and GC (~18%). Nothing here grows with history. Not fixed: merging
-   actions would erase the named actions the statechart is read by (STYLE.md); what remains possible without that
-   is caching the resolved snapshot per state object (saves \`resolveState\`, ~10%).
-3. **Tool definitions are re-derived on every model call** (\`src/effects/tools/registry.ts\`,
-   \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`, called from
-   \`Interpreter.callModel\`), ~5% of a live turn. The registry is documented as immutable, so memoising the list
-   at construction is behaviour-preserving. Outside this task's files: reported, not changed.
-4. **Per-tool-call abort plumbing** (\`src/effects/tools/linked-call.ts\`, \`streaming-executor.ts\`): an
-   \`AbortController\` and listeners per call, and an \`abort()\` at the end that builds a \`DOMException\`
-   (with a stack trace): ~4% of a live turn. Reported, not changed.
+   actions would erase the named actions the statechart is read by (STYLE.md). Tried and reverted: caching the
+   resolved snapshot per state object in a \`WeakMap\` (to skip \`resolveState\`) made the fold *slower*
+   (~70 vs ~50 µs/event): the weak-map bookkeeping for every state and the snapshot copy it needs cost more than
+   \`resolveState\`. Fixed: the history is extended with \`concat\` instead of spread (\`continue-actions.ts\`,
+   \`extendHistory\`), which copies an 18,000-message history several times faster.
+3. **Tool definitions were re-derived on every model call** (\`src/effects/tools/registry.ts\`,
+   \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`), ~5% of a live turn. **Fixed**:
+   the registry is immutable, so the list is converted once.
+4. **Per-tool-call abort plumbing** (\`src/effects/tools/run-tool-use.ts\`): the per-call timer's final
+   \`abort()\` built a \`DOMException\` with a stack trace. **Fixed**: it aborts with a string reason. The
+   \`AbortController\` and listeners per call remain (they carry the cancellation rules of SPEC §7.5).
 5. **Recording costs about as much as the rest of the turn** (\`src/replay/session-recorder.ts\`, the observer):
-   per step it deep-copies the event through the redactor (\`redact.ts\`, every string through 3 regexes), builds
-   and canonically stringifies the control summary, hashes with a fresh SHA-256 (\`stable-hash.ts\` \`shortHash\`)
-   and does one synchronous \`writeSync\`; ~19% of the recorded run's profile, ×7 steps per turn. All O(event),
-   so it stays flat in history (the flatness target holds), but it doubles the per-turn time. Candidates: redact only
-   string leaves that can hold secrets (message text, tool input/result), buffer lines and write every N lines (weakening the "lose at most one line" crash guarantee, so a design decision),
-   reuse one hash object per step. \`src/replay\` was being rewritten concurrently: reported, not changed.
+   per step it redacts the event (\`redact.ts\`), builds and stringifies the control summary, hashes with SHA-256
+   (\`stable-hash.ts\` \`shortHash\`) and does one synchronous \`writeSync\`, ×7 steps per turn. All O(event), so
+   it stays flat in history. **Fixed in part**: the redactor returns the event itself (no deep copy, no regex per
+   string) when its JSON text cannot hold a built-in secret. Left: buffering lines would weaken the "a crash loses
+   at most the last line" guarantee, so every line is still written synchronously.
 6. **\`replay()\` is half as fast as the bare fold**: besides the fold it parses each line, validates it with the
    zod line schema and recomputes the hash chain (item 5's hashing). Reported.
 `;
