@@ -7,6 +7,7 @@ import type { EventOf } from '../reducer/events.ts';
 import type { GuardFn } from './machine-context.ts';
 import {
   currentTokenCount,
+  modelCallsExhausted,
   isCompactSource,
   lastAssistantMessage,
   nextTurnExceedsMaxTurns,
@@ -33,7 +34,7 @@ const compactionSucceeded: GuardFn = (_context, event) =>
   Array.isArray(event.postCompactMessages);
 
 /** SPEC §9.10: the model-call cap ends the run before one more call. */
-const modelCallCapReached: GuardFn = (context) => context.modelCalls >= context.config.limits.maxModelCalls;
+const modelCallCapReached: GuardFn = (context) => modelCallsExhausted(context);
 
 /** SPEC §4.4: only when nothing else can recover and nothing was compacted this iteration. */
 const isAtBlockingLimit: GuardFn = (context) => {
@@ -48,7 +49,7 @@ const isAtBlockingLimit: GuardFn = (context) => {
 
 const canFallBack: GuardFn = (context) => {
   const fallback = context.params.fallbackModel;
-  return fallback !== undefined && fallback !== context.currentModel && !modelCallCapReached(context, { type: 'tools_finished' }, undefined);
+  return fallback !== undefined && fallback !== context.currentModel && !modelCallsExhausted(context);
 };
 
 const isImageError: GuardFn = (_context, event) => event.type === 'model_error' && event.error.kind === 'image';

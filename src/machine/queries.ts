@@ -55,6 +55,11 @@ export function tokenBudgetDecision(context: MachineContext): TokenBudgetDecisio
   });
 }
 
+/** SPEC §9.10: no model call is left under `limits.maxModelCalls`. */
+export function modelCallsExhausted(context: MachineContext): boolean {
+  return context.modelCalls >= context.config.limits.maxModelCalls;
+}
+
 export function nextTurnExceedsMaxTurns(context: MachineContext): boolean {
   const maxTurns = context.params.maxTurns;
   return maxTurns !== undefined && context.turnCount + 1 > maxTurns;
