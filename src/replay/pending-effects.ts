@@ -56,6 +56,15 @@ export class PendingEffectTracker {
     for (const effect of effects) this.last.set(effect.type, effect);
   }
 
+  /** The effects whose answers `state` is waiting for, as the machine queued them (for time travel). */
+  awaitedBy(state: LoopState): Effect[] {
+    if (state.status === 'done') return [];
+    return awaitedEffectTypes(stateValueString(state.value)).flatMap((type) => {
+      const effect = this.last.get(type);
+      return effect ? [effect] : [];
+    });
+  }
+
   /** What `state` (the last folded state) waits for. */
   pendingFor(state: LoopState): PendingWork {
     if (state.status === 'done') return { prelude: [], effects: [] };

@@ -10,6 +10,7 @@ import type { LoopState } from '../reducer/state.ts';
 import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { foldSessionLog, type ReplayOptions } from './replay.ts';
 import { stateValueString } from './stable-hash.ts';
+import { PendingEffectTracker } from './pending-effects.ts';
 
 export interface StateAtResult {
   index: number;
@@ -18,7 +19,9 @@ export interface StateAtResult {
   state: LoopState;
   /** The active statechart state, as a dotted path (e.g. `exitLadder.stopHooks`). */
   value: string;
-  /** The effects step `index` asked for: what the interpreter was executing after that event. */
+  /** The effects step `index` produced (messages to show, requests started). */
+  stepEffects: Effect[];
+  /** The requests whose answers the state at `index` waits for (possibly started by earlier steps). */
   pendingEffects: Effect[];
   /** Events in the log (the highest valid index). */
   lastIndex: number;
@@ -45,14 +48,17 @@ export function stateAt(source: SessionLogSource, index: number, options: Replay
   const log = loadSessionLog(source);
   const lastIndex = log.events.length;
   if (!Number.isInteger(index) || index < 0 || index > lastIndex) throw new IndexOutOfRangeError(index, lastIndex);
+  const tracker = new PendingEffectTracker();
   for (const folded of foldSessionLog(log, options)) {
+    tracker.observe(folded.effects);
     if (folded.index === index) {
       return {
         index,
         event: folded.event,
         state: folded.state,
         value: stateValueString(folded.state.value),
-        pendingEffects: folded.effects,
+        stepEffects: folded.effects,
+        pendingEffects: tracker.awaitedBy(folded.state),
         lastIndex,
       };
     }

@@ -86,9 +86,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
       `event ${at.index} of ${at.lastIndex}${at.event ? ` (${at.event.type})` : ' (initial state)'}`,
       `state: ${at.value}${at.state.status === 'done' ? ` (done: ${c.terminal?.reason})` : ''}`,
       `turn ${c.turnCount}, model calls ${c.modelCalls}, messages ${c.messages.length}, transition ${c.transition?.reason ?? '-'}`,
-      `pending effects: ${at.pendingEffects.map((e) => `${e.type} (${e.id})`).join(', ') || '(none)'}`,
+      `effects of this step: ${at.stepEffects.map((e) => `${e.type} (${e.id})`).join(', ') || '(none)'}`,
+      `waiting for: ${at.pendingEffects.map((e) => `${e.type} (${e.id})`).join(', ') || '(nothing: the run is over)'}`,
     ].join('\n');
-    print(io, json, { index: at.index, lastIndex: at.lastIndex, event: at.event, value: at.value, pendingEffects: at.pendingEffects, state: at.state }, text);
+    print(io, json, { index: at.index, lastIndex: at.lastIndex, event: at.event, value: at.value, stepEffects: at.stepEffects, pendingEffects: at.pendingEffects, state: at.state }, text);
     return 0;
   }
 

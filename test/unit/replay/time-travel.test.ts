@@ -15,10 +15,17 @@ describe('time travel', () => {
     const at = stateAt(log, firstDone.index);
     expect(at.event?.type).toBe('model_done');
     expect(at.value).toBe('runningTools');
-    expect(at.pendingEffects.map((e) => e.type)).toContain('finish_tools');
+    expect(at.pendingEffects.map((e) => e.type)).toEqual(['finish_tools']);
+    // A step in the middle of a reply waits for the model call an earlier step started.
+    const firstMessage = log.events.find((line) => line.event.type === 'model_message') ?? log.events[0];
+    const mid = stateAt(log, firstMessage.index);
+    expect(mid.value).toBe('sampling');
+    expect(mid.stepEffects.map((e) => e.type)).not.toContain('call_model');
+    expect(mid.pendingEffects.map((e) => e.type)).toEqual(['call_model']);
     const end = stateAt(log, at.lastIndex);
     expect(end.state.status).toBe('done');
     expect(end.value).toBe('completed');
+    expect(end.pendingEffects).toEqual([]);
     expect(() => stateAt(log, at.lastIndex + 1)).toThrowError(IndexOutOfRangeError);
   });
 });
