@@ -19,10 +19,10 @@ import { initialState, step } from '../../src/reducer/step.ts';
 import { configArb, loopEventArb, paramsArb, scriptFromSpec, scriptSpecArb } from '../helpers/arbitraries.ts';
 import { deepFreeze, jsonRoundTrip } from '../helpers/deep-freeze.ts';
 import { ScriptedWorld } from '../helpers/scripted-world.ts';
+import { fixedSeed, scaledRuns } from './settings.ts';
 
-const DEEP = process.env.TURNLOOP_DEEP ? 10 : 1;
-const seed = process.env.TURNLOOP_SEED ? Number(process.env.TURNLOOP_SEED) : undefined;
-const runs = (n: number) => ({ numRuns: n * DEEP, ...(seed !== undefined ? { seed } : {}) });
+const seed = fixedSeed();
+const runs = (n: number) => ({ numRuns: scaledRuns(n), ...(seed !== undefined ? { seed } : {}) });
 const MAX_STEPS = 400;
 
 /** Steps once and checks the three purity properties; returns the direct result. */
