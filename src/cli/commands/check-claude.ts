@@ -4,8 +4,8 @@
  * Exit codes: 0 every run reproduces, 1 some run does not, 2 bad input.
  */
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { parseFlags } from './parse-flags.ts';
 import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../replay/claude/check.ts';
 
 const HELP = `Usage: turnloop check-claude <transcript.jsonl> [--json] [--no-subagents]
@@ -29,13 +29,10 @@ function report(check: TranscriptCheck): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false }, 'no-subagents': { type: 'boolean', default: false } } });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags('check-claude', args, {
+    json: { type: 'boolean', default: false },
+    'no-subagents': { type: 'boolean', default: false },
+  });
   if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
   const [file] = positionals;
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);

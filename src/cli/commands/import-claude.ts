@@ -5,8 +5,8 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { parseFlags } from './parse-flags.ts';
 import { querySourceOf, subagentFiles } from '../../replay/claude/check.ts';
 import { splitRuns } from '../../replay/claude/runs.ts';
 import { scenariosOf } from '../../replay/claude/scenario.ts';
@@ -33,13 +33,10 @@ function writeScenarios(file: string, dir: string, querySource: string, io: CliI
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, 'no-subagents': { type: 'boolean', default: false } } });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags('import-claude', args, {
+    out: { type: 'string' },
+    'no-subagents': { type: 'boolean', default: false },
+  });
   if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
   if (!values.out) throw new UsageError('--out <dir> is required');
   const [file] = positionals;

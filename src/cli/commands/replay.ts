@@ -3,8 +3,8 @@
  * (`--at N`), or what a different config would have done (`--config`, `--params`: what-if, no model called).
  * Exit codes: 0 replayed (or what-if done), 1 divergence or version skew, 2 bad input.
  */
-import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { parseFlags } from './parse-flags.ts';
 import { replay } from '../../replay/replay.ts';
 import { stateAt } from '../../replay/time-travel.ts';
 import { whatIf } from '../../replay/what-if.ts';
@@ -20,23 +20,13 @@ Replays a session log through the reducer and checks every recorded state hash.
   --json                 machine-readable output
   --allow-version-skew   replay a log recorded with a different statechart`;
 
-function parseFlags(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        at: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        config: { type: 'string' },
-        params: { type: 'string' },
-        'allow-version-skew': { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+const FLAGS = {
+  at: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  config: { type: 'string' },
+  params: { type: 'string' },
+  'allow-version-skew': { type: 'boolean', default: false },
+} as const;
 
 function parseJsonFlag(name: string, text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
@@ -54,7 +44,7 @@ function print(io: CliIo, json: boolean, data: unknown, text: string): void {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(args);
+  const { values, positionals } = parseFlags('replay', args, FLAGS);
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
   const allowVersionSkew = values['allow-version-skew'] === true;

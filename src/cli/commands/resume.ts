@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { parseFlags } from './parse-flags.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import type { ToolRuntime } from '../../effects/tool-runtime.ts';
 import { createToolRuntime } from '../../effects/tools/index.ts';
@@ -40,23 +40,13 @@ function describe(item: QueryItem): string | null {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        'fake-api': { type: 'string' },
-        cwd: { type: 'string' },
-        yes: { type: 'boolean', default: false },
-        'allow-version-skew': { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags('resume', args, {
+    'fake-api': { type: 'string' },
+    cwd: { type: 'string' },
+    yes: { type: 'boolean', default: false },
+    'allow-version-skew': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+  });
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
   if (!existsSync(log)) throw new UsageError(`no such file: ${log}`);
