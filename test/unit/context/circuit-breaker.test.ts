@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import type { Compactor, ModelCaller } from '../../../src/effects/deps.ts';
+import type { Compactor } from '../../../src/effects/deps.ts';
+import { scriptedModelCaller } from '../../../src/replay/scripted-deps.ts';
 import { runQuery } from '../../../src/effects/query.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { contextThresholds } from '../../../src/reducer/thresholds.ts';
@@ -13,29 +14,13 @@ describe('autocompact circuit breaker', () => {
   it('calls a failing compactor exactly 3 times across a 10-turn run over the threshold', async () => {
     const config = resolveConfig({ sessionId: 'breaker', features: { reactiveCompact: false } });
     const overThreshold = contextThresholds(config.model, config).autocompact + 1_000;
-    let calls = 0;
-    const callModel: ModelCaller = async function* (request, options) {
-      calls += 1;
-      const done = calls === 10;
-      yield {
-        kind: 'event',
-        event: {
-          type: 'model_message',
-          message: {
-            type: 'assistant',
-            uuid: options.newId(),
-            message: {
-              id: `msg_${calls}`,
-              role: 'assistant',
-              model: request.model,
-              content: [done ? { type: 'text', text: 'done' } : { type: 'text', text: `turn ${calls}` }],
-              stop_reason: 'end_turn',
-            },
-          },
-        },
-      };
-      yield { kind: 'event', event: { type: 'model_done', usage: { input_tokens: overThreshold, output_tokens: 10 } } };
-    };
+    // Ten replies, each reporting a context over the autocompact threshold.
+    const callModel = scriptedModelCaller(
+      Array.from({ length: 10 }, (_, i) => ({
+        content: [{ type: 'text' as const, text: i === 9 ? 'done' : `turn ${i + 1}` }],
+        usage: { input_tokens: overThreshold, output_tokens: 10 },
+      })),
+    );
     let compactorCalls = 0;
     const failing: Compactor = async () => {
       compactorCalls += 1;
@@ -45,11 +30,11 @@ describe('autocompact circuit breaker', () => {
     const { terminal } = await runQuery({
       prompt: 'work',
       config,
-      stopHooks: [() => (calls < 10 ? { blockingError: 'keep going' } : {})],
+      stopHooks: [() => (callModel.calls < 10 ? { blockingError: 'keep going' } : {})],
       deps: { callModel, autocompact: failing, clock: virtualClock(), newId: counterIds('cb') },
     });
     expect(terminal.reason).toBe('completed');
-    expect(calls).toBe(10);
+    expect(callModel.calls).toBe(10);
     expect(compactorCalls).toBe(config.limits.autocompactMaxFailures);
   });
 });
