@@ -18,6 +18,7 @@ import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReas
 import { actionImplementations, type ActionName } from './actions/index.ts';
 import { guards, type GuardName } from './guards.ts';
 import type { ActionFn, GuardFn, MachineContext } from './machine-context.ts';
+import { traceAction, traceGuard } from './macrostep-trace.ts';
 
 export const MACHINE_ID = 'agentLoop';
 const ITERATION_START = `#${MACHINE_ID}.iterationStart`;
@@ -27,16 +28,23 @@ type AnyParams = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean> = {};
-  for (const [name, fn] of Object.entries(impls)) wrapped[name] = ({ context, event }, params) => fn(context, event, params);
+  for (const [name, fn] of Object.entries(impls)) {
+    wrapped[name] = ({ context, event }, params) => {
+      const result = fn(context, event, params);
+      traceGuard(fn, params, result);
+      return result;
+    };
+  }
   return wrapped as { [K in keyof T]: (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean };
 }
 
 function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(impls)) {
-    wrapped[name] = assign(({ context, event }: { context: MachineContext; event: LoopEvent }, params: AnyParams) =>
-      fn(context, event, params),
-    );
+    wrapped[name] = assign(({ context, event }: { context: MachineContext; event: LoopEvent }, params: AnyParams) => {
+      traceAction(fn, params);
+      return fn(context, event, params);
+    });
   }
   return wrapped as { [K in keyof T]: ReturnType<typeof assign<MachineContext, LoopEvent, AnyParams, LoopEvent, never>> };
 }

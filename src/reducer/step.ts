@@ -10,10 +10,12 @@ import { createActor, initialTransition, type AnyActorScope } from 'xstate';
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
+import { recordMacrostep } from '../machine/macrostep-trace.ts';
 import type { Effect } from './effects.ts';
 import type { LoopEvent } from './events.ts';
-import { createInitialContext, toMachineContext } from './initial-state.ts';
-import type { LoopContext, LoopParams, LoopState } from './state.ts';
+import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
+import { MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
+import type { LoopParams, LoopState } from './state.ts';
 
 export interface StepResult {
   state: LoopState;
@@ -42,13 +44,12 @@ function inertScope(): AnyActorScope {
 }
 
 function fromSnapshot(snapshot: Snapshot): StepResult {
-  const { config: _config, outbox, ...context } = snapshot.context as MachineContext;
-  const state: LoopState = {
-    value: snapshot.value as LoopState['value'],
-    status: snapshot.status === 'done' ? 'done' : 'active',
-    context: context as LoopContext,
-  };
-  return { state, effects: outbox };
+  return fromContext(snapshot.value as LoopState['value'], snapshot.status === 'done', snapshot.context);
+}
+
+function fromContext(value: LoopState['value'], done: boolean, machineContext: MachineContext): StepResult {
+  const state: LoopState = { value, status: done ? 'done' : 'active', context: toLoopContext(machineContext) };
+  return { state, effects: machineContext.outbox };
 }
 
 /**
@@ -61,14 +62,43 @@ export function initialState(params: LoopParams, config: LoopConfig): StepResult
   return fromSnapshot(snapshot);
 }
 
-/** Feeds one event to the machine. Events the current state does not handle leave the state unchanged. */
+const memo = new MacrostepMemo();
+
+/**
+ * Feeds one event to the machine. Events the current state does not handle leave the state unchanged.
+ *
+ * The first time a path through the chart is taken, xstate's `transition()` computes it and the path is memoized;
+ * after that the same path is followed without xstate while the guards answer the same way (see
+ * `macrostep-memo.ts`). The result is the same either way; `stepWithXState` is the unmemoized reference.
+ */
 export function step(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
   if (state.status === 'done') return { state, effects: [] };
-  const snapshot = loopMachine.resolveState({
-    value: state.value as Snapshot['value'],
-    context: toMachineContext(state.context, config),
-  });
+  const followed = memo.follow(state.value, toMachineContext(state.context, config), event);
+  if (followed) {
+    const { end } = followed;
+    return end.unchanged ? { state, effects: [] } : fromContext(end.value, end.done, followed.context);
+  }
+  const snapshot = resolveSnapshot(state, config);
+  const scope = inertScope(); // built outside the recording: building it runs the machine's initial entry action
+  const { result: next, trace } = recordMacrostep(() => loopMachine.transition(snapshot, event, scope));
+  const unchanged = next === snapshot;
+  memo.add(state.value, event, trace, { value: next.value as LoopState['value'], done: next.status === 'done', unchanged });
+  return unchanged ? { state, effects: [] } : fromSnapshot(next);
+}
+
+/** `step()` computed by xstate's `transition()` alone, without the memo: the reference `step()` is checked against. */
+export function stepWithXState(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  if (state.status === 'done') return { state, effects: [] };
+  const snapshot = resolveSnapshot(state, config);
   const next = loopMachine.transition(snapshot, event, inertScope());
-  if (next === snapshot) return { state, effects: [] };
-  return fromSnapshot(next);
+  return next === snapshot ? { state, effects: [] } : fromSnapshot(next);
+}
+
+function resolveSnapshot(state: LoopState, config: LoopConfig): Snapshot {
+  return loopMachine.resolveState({ value: state.value as Snapshot['value'], context: toMachineContext(state.context, config) });
+}
+
+/** How often `step()` followed a memoized path, and the memo's size (for benchmarks and tests). */
+export function macrostepMemoStats(): Readonly<MemoStats> {
+  return { ...memo.stats };
 }

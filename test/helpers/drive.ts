@@ -12,7 +12,8 @@ import type { Effect, EffectOf, EffectType, ModelRequest } from '../../src/reduc
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import type { Continue, Terminal } from '../../src/reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
-import { initialState, step } from '../../src/reducer/step.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { initialState, step, stepWithXState } from '../../src/reducer/step.ts';
 import { deepFreeze, jsonRoundTrip } from './deep-freeze.ts';
 import type { Script } from './script.ts';
 import { ScriptedWorld } from './scripted-world.ts';
@@ -91,6 +92,10 @@ export function drive(params: LoopParams, config: LoopConfig, script: Script, op
     const event = guard(queue.shift() as LoopEvent);
     const input = guard(options.jsonState ? jsonRoundTrip(state) : state);
     const next = step(input, event, config);
+    // Every step of every driven test doubles as a check of the memoized paths against xstate alone.
+    if (!isDeepStrictEqual(next, stepWithXState(input, event, config))) {
+      throw new Error(`drive: step() and stepWithXState() differ on ${event.type} in state ${JSON.stringify(state.value)}`);
+    }
     result.steps.push({ event, effects: next.effects, state: next.state });
     result.effects.push(...next.effects);
     // Every iteration after the first starts with request_start: that step took a Continue.

@@ -3,7 +3,8 @@
  * - deterministic: the same (state, event, config) gives deep-equal results;
  * - it never mutates its inputs (they are deep-frozen here, so a write throws);
  * - a JSON copy of the state (and event, and config) continues identically: same effects, same next state;
- * - after a terminal, no event yields an effect or changes the state.
+ * - after a terminal, no event yields an effect or changes the state;
+ * - the memoized paths `step()` follows give exactly what xstate's `transition()` alone gives (`stepWithXState`).
  *
  * Two kinds of sequences: events answering a random script (reaching deep states), with random events slipped
  * in, and purely random events (mostly out of place). Replay a failure with `TURNLOOP_SEED=<seed>`; run 10× as
@@ -15,7 +16,7 @@ import type { LoopConfig } from '../../src/config/config.ts';
 import type { Effect } from '../../src/reducer/effects.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
-import { initialState, step } from '../../src/reducer/step.ts';
+import { initialState, step, stepWithXState } from '../../src/reducer/step.ts';
 import { configArb, loopEventArb, paramsArb, scriptFromSpec, scriptSpecArb } from '../helpers/arbitraries.ts';
 import { deepFreeze, jsonRoundTrip } from '../helpers/deep-freeze.ts';
 import { ScriptedWorld } from '../helpers/scripted-world.ts';
@@ -32,6 +33,8 @@ function checkedStep(state: LoopState, event: LoopEvent, config: LoopConfig) {
   const first = step(state, event, config);
   const again = step(state, event, config);
   expect(again).toEqual(first);
+  // The memoized path (macrostep-memo.ts) gives exactly what xstate's transition() alone gives.
+  expect(stepWithXState(state, event, config)).toEqual(first);
   const fromJson = step(jsonRoundTrip(state), jsonRoundTrip(event), jsonRoundTrip(config));
   expect(fromJson).toEqual(jsonRoundTrip(first));
   if (state.status === 'done') {

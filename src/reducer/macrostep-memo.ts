@@ -1,0 +1,149 @@
+/**
+ * Memoized macrosteps: the paths xstate's `transition()` takes through the loop machine, kept as a decision tree
+ * per (state value, event type) and followed again without xstate.
+ *
+ * Why this is exact: the chart has one active leaf at a time, no history states, delays, children or wildcard
+ * events, and every action is a named `assign`. So from a given state value and event type, the transitions xstate
+ * selects, and the actions it runs in what order, depend only on what the guards answer along the way. A recorded
+ * path is a sequence of guard calls (with their answers) and action calls, ending in a state value. Following it
+ * means calling the same guards on the context as it evolves: while every guard answers as recorded, xstate would
+ * take the same path, so running the same actions in the same order gives the same context. The first guard that
+ * answers differently leaves the tree (a miss), and the caller asks xstate, records that path and adds it.
+ *
+ * Why it exists: xstate's `transition()` costs 5-15 µs per microstep (exit/entry sets, a snapshot clone per
+ * `assign`), and a tool turn is about 17 microsteps. Following a path costs the guards and actions themselves.
+ *
+ * The tree only holds the chart's structure (functions and params from the machine definition, state values), never
+ * run data, so it is shared by every run. Its size is bounded by the chart's paths; `MAX_NODES` caps it anyway.
+ */
+import type { MachineContext } from '../machine/machine-context.ts';
+import type { TraceStep } from '../machine/macrostep-trace.ts';
+import type { LoopEvent } from './events.ts';
+import type { LoopState } from './state.ts';
+
+type StateValue = LoopState['value'];
+
+/** Where a recorded path ends: the state value xstate reached, or no change at all (no transition enabled). */
+export interface PathEnd {
+  kind: 'end';
+  value: StateValue;
+  done: boolean;
+  unchanged: boolean;
+}
+
+type PathNode =
+  | { kind: 'guard'; step: Extract<TraceStep, { kind: 'guard' }>; onTrue: PathNode | null; onFalse: PathNode | null }
+  | { kind: 'action'; step: Extract<TraceStep, { kind: 'action' }>; next: PathNode }
+  | PathEnd;
+
+const MAX_NODES = 20_000;
+
+export interface MemoStats {
+  hits: number;
+  misses: number;
+  nodes: number;
+}
+
+export class MacrostepMemo {
+  private readonly roots = new Map<string, PathNode>();
+  readonly stats: MemoStats = { hits: 0, misses: 0, nodes: 0 };
+
+  /**
+   * Follows the recorded path for this state and event. Returns the context and end reached, or null when no
+   * recorded path matches the guards' answers (or a guard or action threw: xstate then gives the canonical outcome).
+   *
+   * `context` must be a fresh object the caller owns: each action's patch is written into it in place (where
+   * xstate would copy it once per action), and after a miss it is half-updated, so throw it away. Actions never
+   * keep the context object itself, only values read from it, so no one else sees it change.
+   */
+  follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd } | null {
+    let node: PathNode | null | undefined = this.roots.get(pathKey(value, event));
+    const current = context;
+    try {
+      while (node) {
+        if (node.kind === 'end') {
+          this.stats.hits += 1;
+          return { context: current, end: node };
+        }
+        if (node.kind === 'guard') {
+          node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
+        } else {
+          Object.assign(current, node.step.fn(current, event, node.step.params));
+          node = node.next;
+        }
+      }
+    } catch {
+      // Fall through to xstate, which reports the error its own way.
+    }
+    this.stats.misses += 1;
+    return null;
+  }
+
+  /** Adds a path xstate took. A path that contradicts the tree (it cannot, if the chart is deterministic) is dropped. */
+  add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
+    const key = pathKey(value, event);
+    // Frozen: every later step that reaches this end hands out the same value object.
+    const endNode: PathEnd = { kind: 'end', ...end, value: deepFrozen(end.value) };
+    const fresh = chain(trace, 0, endNode);
+    if (this.stats.nodes + fresh.size > MAX_NODES) return;
+    const root = this.roots.get(key);
+    if (!root) {
+      this.roots.set(key, fresh.node);
+      this.stats.nodes += fresh.size;
+      return;
+    }
+    let node: PathNode = root;
+    for (let i = 0; i < trace.length; i++) {
+      const step = trace[i];
+      if (node.kind === 'end' || node.step.fn !== step.fn || node.step.params !== step.params) return;
+      if (node.kind === 'action') {
+        if (step.kind !== 'action') return;
+        node = node.next;
+        continue;
+      }
+      if (step.kind !== 'guard') return;
+      const branch = step.result ? node.onTrue : node.onFalse;
+      if (branch) {
+        node = branch;
+        continue;
+      }
+      const rest = chain(trace, i + 1, endNode);
+      if (step.result) node.onTrue = rest.node;
+      else node.onFalse = rest.node;
+      this.stats.nodes += rest.size;
+      return;
+    }
+  }
+}
+
+/** The path from `trace[from]` on, as a chain of nodes. */
+function chain(trace: TraceStep[], from: number, end: PathEnd): { node: PathNode; size: number } {
+  let node: PathNode = end;
+  for (let i = trace.length - 1; i >= from; i--) {
+    const step = trace[i];
+    node = step.kind === 'guard'
+      ? { kind: 'guard', step, onTrue: step.result ? node : null, onFalse: step.result ? null : node }
+      : { kind: 'action', step, next: node };
+  }
+  return { node, size: trace.length - from + 1 };
+}
+
+function pathKey(value: StateValue, event: LoopEvent): string {
+  return `${valueKey(value)} ${event.type}`;
+}
+
+function valueKey(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return String(value);
+  return Object.entries(value)
+    .map(([region, child]) => `${region}.${valueKey(child)}`)
+    .join(',');
+}
+
+function deepFrozen<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFrozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
