@@ -18,6 +18,7 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
+import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
@@ -284,13 +285,17 @@ export class Interpreter {
   }
 
   private async callModel(effect: EffectOf<'call_model'>): Promise<void> {
-    const controller = new AbortController();
+    // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
+    // caller that never reads the signal (a scripted model) costs no AbortSignal.
+    const controller = new LazyAbortController();
     const stop = () => controller.abort(this.signal.reason);
     if (this.signal.aborted) return;
     this.signal.addEventListener('abort', stop, { once: true });
     try {
       const stream = this.deps.callModel(effect.request, {
-        signal: controller.signal,
+        get signal() {
+          return controller.signal;
+        },
         querySource: effect.querySource,
         fallbackModel: this.state.context.params.fallbackModel,
         tools: this.tools.definitions(),
@@ -299,7 +304,7 @@ export class Interpreter {
         newId: this.deps.newId,
       });
       for await (const item of stream) {
-        if (controller.signal.aborted || this.done) return;
+        if (controller.aborted || this.done) return;
         if (item.kind === 'stream_event') {
           await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
           continue;
@@ -313,7 +318,7 @@ export class Interpreter {
         await this.put(event);
       }
     } catch (error) {
-      if (controller.signal.aborted || this.done) return;
+      if (controller.aborted || this.done) return;
       await this.put({ type: 'model_error', error: { kind: 'other', message: error instanceof Error ? error.message : String(error) } });
     } finally {
       this.signal.removeEventListener('abort', stop);

@@ -32,7 +32,14 @@ function globalize(pattern: RegExp | string): RegExp {
   return pattern.flags.includes('g') ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
 }
 
-export type Redactor = <T>(value: T) => T;
+export interface Redactor {
+  /** A deep copy of a JSON value with every secret replaced (the value itself when it has none). */
+  <T>(value: T): T;
+  /** `JSON.stringify(redact(value))`, serialising once when nothing needs redacting (the common case). */
+  toJson(value: unknown): string;
+  /** True when a value whose JSON text is `json` certainly holds nothing to redact; false means "maybe". */
+  isCleanJson(json: string): boolean;
+}
 
 /** Builds a redactor: a deep copy of a JSON value with every secret replaced (the value itself when it has none). */
 export function createRedactor(options: RedactOptions = {}): Redactor {
@@ -60,10 +67,17 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   // Fast path: every built-in pattern and secret key contains one of these words, none of which JSON escapes, so
   // a value whose JSON text has none of them has nothing to redact and is returned as it is (no copy). Extra
   // patterns are arbitrary regexes (they may span characters JSON escapes), so with them every value is visited.
+  // The JSON text of a member is a substring of its parent's, so a clean parent text vouches for every member.
   const mayHoldBuiltInSecret = /sk-ant-|authorization|x-api-key|bearer|api[-_]?key/i;
   const quickCheck = (options.patterns ?? []).length === 0;
-  return <T>(value: T) => {
-    if (quickCheck && (options.builtIns === false || !mayHoldBuiltInSecret.test(JSON.stringify(value) ?? ''))) return value;
-    return visit(value) as T;
+  const isCleanJson = (json: string) => quickCheck && (options.builtIns === false || !mayHoldBuiltInSecret.test(json));
+  const redact = <T>(value: T): T => (quickCheck && isCleanJson(JSON.stringify(value) ?? '') ? value : (visit(value) as T));
+  const toJson = (value: unknown): string => {
+    if (quickCheck) {
+      const json = JSON.stringify(value) ?? '';
+      if (isCleanJson(json)) return json;
+    }
+    return JSON.stringify(visit(value)) ?? '';
   };
+  return Object.assign(redact, { toJson, isCleanJson });
 }

@@ -18,7 +18,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, type RedactOptions, type Redactor } from './redact.ts';
-import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader } from './session-log-schema.ts';
+import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlSummary, stableStringify } from './stable-hash.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -58,12 +58,15 @@ export function paramsFromInitialState(state: LoopState): LoopParams {
 }
 
 /**
- * The control summary as hashed: only its free-text fields (terminal, abort reason) can carry a secret, so only
- * they go through the redactor (redacting the whole summary would triple the cost of a step's hash).
+ * The control summary as hashed, as JSON text: only its free-text fields (terminal, abort reason) can carry a
+ * secret, so only they go through the redactor (recorded hashes depend on exactly this). A text the redactor finds
+ * clean as a whole is used as it is, so a step usually serialises its summary once.
  */
-function redactedControl(state: LoopState, effects: readonly Effect[], redact: Redactor): Record<string, unknown> {
+function redactedControlJson(state: LoopState, effects: readonly Effect[], redact: Redactor): string {
   const control = controlSummary(state, effects);
-  return { ...control, terminal: redact(control.terminal), iter: redact(control.iter) };
+  const json = JSON.stringify(control);
+  if (redact.isCleanJson(json)) return json;
+  return JSON.stringify({ ...control, terminal: redact(control.terminal), iter: redact(control.iter) });
 }
 
 /**
@@ -71,12 +74,20 @@ function redactedControl(state: LoopState, effects: readonly Effect[], redact: R
  * checked on its own (header), not chained, so a log replayed across allowed version skew is still verified.
  */
 export function initialHashOf(config: LoopConfig, params: LoopParams, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
-  return chainHash(`${SESSION_LOG_FORMAT}/${SESSION_LOG_VERSION}`, stableStringify({ config, params }), redactedControl(state, effects, redact));
+  return chainHash(`${SESSION_LOG_FORMAT}/${SESSION_LOG_VERSION}`, stableStringify({ config, params }), redactedControlJson(state, effects, redact));
 }
 
 /** The hash of an event line (see `stable-hash.ts`). `eventJson` is the logged (redacted) event text. */
 export function eventHashOf(previous: string, eventJson: string, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
-  return chainHash(previous, eventJson, redactedControl(state, effects, redact));
+  return chainHash(previous, eventJson, redactedControlJson(state, effects, redact));
+}
+
+/**
+ * The text of an event line: exactly `JSON.stringify({ kind, index, event, hash, at })`, assembled around the
+ * event's JSON text, which the hash needed anyway, so the event is serialised once per step, not three times.
+ */
+function eventLineText(index: number, eventJson: string, hash: string, at: StateDigest): string {
+  return `{"kind":"event","index":${JSON.stringify(index)},"event":${eventJson},"hash":${JSON.stringify(hash)},"at":${JSON.stringify(at)}}\n`;
 }
 
 function openWriter(target: RecordTarget, fsync: boolean): { write(text: string): void; close(): void } {
@@ -110,8 +121,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   let lastHash = options.continueFrom?.hash ?? '';
   let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
 
-  const writeLine = (line: unknown) => {
-    const text = `${JSON.stringify(line)}\n`;
+  const writeText = (text: string) => {
     writer.write(text);
     lines += 1;
     bytes += Buffer.byteLength(text);
@@ -139,12 +149,12 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
           initialHash: lastHash,
           at: controlDigest(state),
         };
-        writeLine(header);
+        writeText(`${JSON.stringify(header)}\n`);
         return;
       }
-      const logged = redact(event);
-      lastHash = eventHashOf(lastHash, JSON.stringify(logged), state, effects, redact);
-      writeLine({ kind: 'event', index, event: logged, hash: lastHash, at: controlDigest(state) });
+      const eventJson = redact.toJson(event);
+      lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
+      writeText(eventLineText(index, eventJson, lastHash, controlDigest(state)));
     } catch (caught) {
       error = caught instanceof Error ? caught : new Error(String(caught));
     }

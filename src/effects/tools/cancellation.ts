@@ -7,6 +7,7 @@
  * - a discarded executor cancels everything;
  * - a timeout cancels the one call.
  */
+import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 
 export type CancelKind = 'user_abort' | 'sibling_error' | 'discarded' | 'timeout';
@@ -52,39 +53,67 @@ export function loopAbortCancels(reason: string, behavior: InterruptBehavior): b
   return reason !== 'interrupt' || behavior === 'cancel';
 }
 
-/** The text a cancelled call's result carries. */
-export function cancellationText(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
+/** The text a cancelled call's result carries (from its signal or controller). */
+export function cancellationText(aborted: { readonly reason: unknown }): string {
+  const reason: unknown = aborted.reason;
   if (reason instanceof ToolCancellation) return reason.message;
   return USER_ABORT_TEXT;
 }
 
 /**
- * Derives a call's own signal from the loop signal and an optional group signal (siblings, discard). The call
- * is aborted when the loop aborts with a reason that cancels it, or when the group aborts (its reason is kept).
- * `dispose` detaches the listeners once the call is over.
+ * The calls of one executor that a sibling error or a discard cancels together. A plain list rather than a shared
+ * AbortController: a group is made per model turn and is almost never cancelled, and a controller (plus a
+ * listener per call) costs more than the trivial tool calls it would guard.
+ */
+export class CancelGroup {
+  #reason: ToolCancellation | null = null;
+  readonly #members = new Set<LazyAbortController>();
+
+  /** Why the group was cancelled; null while it was not. */
+  get reason(): ToolCancellation | null {
+    return this.#reason;
+  }
+
+  /** Cancels the group once: every member still in it is aborted with `reason`, in the order they joined. */
+  cancel(reason: ToolCancellation): void {
+    if (this.#reason) return;
+    this.#reason = reason;
+    for (const member of this.#members) member.abort(reason);
+  }
+
+  /** Adds a call's controller; it is aborted at once if the group already was cancelled. Returns `leave`. */
+  join(member: LazyAbortController): () => void {
+    if (this.#reason) member.abort(this.#reason);
+    else this.#members.add(member);
+    return () => void this.#members.delete(member);
+  }
+}
+
+/**
+ * Derives a call's own controller from the loop signal and an optional group (siblings, discard). The call is
+ * aborted when the loop aborts with a reason that cancels it, or when the group is cancelled (its reason is kept;
+ * a group cancelled already wins over a loop aborted already). `dispose` detaches the call once it is over. The
+ * controller builds its AbortSignal only if the tool reads it.
  */
 export function linkToolSignal(
   loopSignal: AbortSignal,
   behavior: InterruptBehavior,
-  groupSignal?: AbortSignal,
-): { controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
+  group?: CancelGroup,
+): { controller: LazyAbortController; dispose: () => void } {
+  const controller = new LazyAbortController();
   const onLoopAbort = () => {
     if (loopAbortCancels(loopAbortReason(loopSignal), behavior)) {
       controller.abort(new ToolCancellation('user_abort', USER_ABORT_TEXT));
     }
   };
-  const onGroupAbort = () => controller.abort(groupSignal?.reason);
-  if (groupSignal?.aborted) onGroupAbort();
-  else if (loopSignal.aborted) onLoopAbort();
+  const leaveGroup = group?.join(controller);
+  if (!controller.aborted && loopSignal.aborted) onLoopAbort();
   loopSignal.addEventListener('abort', onLoopAbort, { once: true });
-  groupSignal?.addEventListener('abort', onGroupAbort, { once: true });
   return {
     controller,
     dispose: () => {
       loopSignal.removeEventListener('abort', onLoopAbort);
-      groupSignal?.removeEventListener('abort', onGroupAbort);
+      leaveGroup?.();
     },
   };
 }

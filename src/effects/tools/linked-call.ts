@@ -1,12 +1,13 @@
 /**
  * One tool call run under the executors' cancellation rules: its signal follows the loop signal (respecting
- * `interruptBehavior`) and the group signal (sibling errors, discard). Reports whether the call is a shell-like
+ * `interruptBehavior`) and its group (sibling errors, discard). Reports whether the call is a shell-like
  * error, which must cancel its siblings (SPEC §7.5). Listeners are detached when the call is over.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';
-import { linkToolSignal } from './cancellation.ts';
+import type { LazyAbortController } from '../lazy-abort-controller.ts';
+import { linkToolSignal, type CancelGroup } from './cancellation.ts';
 import type { Tool } from './define-tool.ts';
-import { runToolUseWithStatus, type ToolUseOutcome } from './run-tool-use.ts';
+import { runOwnedToolUse, type ToolUseOutcome } from './run-tool-use.ts';
 import type { ToolCallDeps } from './call-deps.ts';
 
 export interface LinkedCallOutcome extends ToolUseOutcome {
@@ -15,7 +16,7 @@ export interface LinkedCallOutcome extends ToolUseOutcome {
 }
 
 export interface LinkedCall {
-  controller: AbortController;
+  controller: LazyAbortController;
   done: Promise<LinkedCallOutcome>;
 }
 
@@ -28,12 +29,13 @@ export function startLinkedCall(
   toolUse: ToolUseBlock,
   deps: ToolCallDeps,
   loopSignal: AbortSignal,
-  groupSignal: AbortSignal,
+  group: CancelGroup,
   context: Readonly<Record<string, unknown>>,
 ): LinkedCall {
   const tool = deps.registry.find(toolUse.name);
-  const { controller, dispose } = linkToolSignal(loopSignal, interruptBehaviorOf(tool), groupSignal);
-  const done = runToolUseWithStatus(toolUse, deps, { signal: controller.signal, context })
+  const { controller, dispose } = linkToolSignal(loopSignal, interruptBehaviorOf(tool), group);
+  // The linked controller is this call's alone, so the call runs on it directly (no second, mirroring controller).
+  const done = runOwnedToolUse(toolUse, deps, controller, context)
     .then((outcome) => ({ ...outcome, cancelsSiblings: outcome.status === 'error' && tool?.isShellLike === true }))
     .finally(dispose);
   return { controller, done };

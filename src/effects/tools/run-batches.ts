@@ -16,7 +16,7 @@
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { ToolBatch } from '../../reducer/effects.ts';
 import type { ToolResultEvent } from '../deps.ts';
-import { siblingErrorCancellation } from './cancellation.ts';
+import { CancelGroup, siblingErrorCancellation } from './cancellation.ts';
 import { startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
 import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 
@@ -41,12 +41,12 @@ export async function* runToolBatches(
 ): AsyncGenerator<ToolResultEvent, void, undefined> {
   const context = options.context ?? createToolUseContextRef();
   const cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
-  const siblings = new AbortController();
+  const siblings = new CancelGroup();
   const run = (toolUse: ToolUseBlock) => {
-    const call = startLinkedCall(toolUse, deps, options.signal, siblings.signal, context.current);
+    const call = startLinkedCall(toolUse, deps, options.signal, siblings, context.current);
     return call.done.then((outcome) => {
-      if (outcome.cancelsSiblings && !siblings.signal.aborted) {
-        siblings.abort(siblingErrorCancellation(toolUse.name, toolUse.id));
+      if (outcome.cancelsSiblings && !siblings.reason) {
+        siblings.cancel(siblingErrorCancellation(toolUse.name, toolUse.id));
       }
       return outcome;
     });

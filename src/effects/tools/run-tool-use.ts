@@ -12,11 +12,12 @@
  */
 import type { Message, ToolUseBlock } from '../../messages/types.ts';
 import type { ToolResultEvent } from '../deps.ts';
+import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
 import { cancellationText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
 import { decidePermission } from './permission.ts';
 import type { ToolCallDeps } from './call-deps.ts';
-import { runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
+import { noPostHookOutcome, noPreHookOutcome, runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
 import {
   emptyResultText,
   errorResultEvent,
@@ -35,7 +36,7 @@ export interface ToolUseOutcome {
 }
 
 export interface ToolUseScope {
-  /** This call's signal (executors derive it per call, see `linkToolSignal`). */
+  /** The signal that cancels this call (the executors use `runOwnedToolUse` with a per-call controller instead). */
   signal: AbortSignal;
   /** The tool-use context the call sees. */
   context: Readonly<Record<string, unknown>>;
@@ -61,46 +62,86 @@ export async function runToolUseWithStatus(
   deps: ToolCallDeps,
   scope: ToolUseScope,
 ): Promise<ToolUseOutcome> {
-  const { newId } = deps;
   const tool = deps.registry.find(toolUse.name);
-  if (!tool) {
-    const known = deps.registry.tools.map((t) => t.name);
-    return { event: errorResultEvent(newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
-  }
-  if (scope.signal.aborted) {
-    return { event: errorResultEvent(newId, toolUse, cancellationText(scope.signal)), status: 'cancelled' };
-  }
-
-  const own = new AbortController();
+  if (!tool || scope.signal.aborted) return refusal(toolUse, deps, tool, scope.signal);
+  // The call's own controller follows the scope's signal; a timeout aborts only this call.
+  const own = new LazyAbortController();
   const forward = () => own.abort(scope.signal.reason);
   scope.signal.addEventListener('abort', forward, { once: true });
-  const timer = new AbortController();
-  const cancelled = new Promise<'cancelled'>((resolve) =>
-    own.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }),
-  );
+  try {
+    return await runOnController(tool, toolUse, deps, own, scope.context);
+  } finally {
+    scope.signal.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * Like `runToolUseWithStatus`, for an executor that made `controller` for this call alone: the tool gets its
+ * signal, and a timeout aborts it, so the call needs no controller of its own.
+ */
+export function runOwnedToolUse(
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  controller: LazyAbortController,
+  context: Readonly<Record<string, unknown>>,
+): Promise<ToolUseOutcome> {
+  const tool = deps.registry.find(toolUse.name);
+  if (!tool || controller.aborted) return Promise.resolve(refusal(toolUse, deps, tool, controller));
+  return runOnController(tool, toolUse, deps, controller, context);
+}
+
+/** The result of a call that never starts: its tool is unknown, or it was cancelled before it began. */
+function refusal(toolUse: ToolUseBlock, deps: ToolCallDeps, tool: Tool | undefined, aborted: { reason: unknown }): ToolUseOutcome {
+  if (!tool) {
+    const known = deps.registry.tools.map((t) => t.name);
+    return { event: errorResultEvent(deps.newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
+  }
+  return { event: errorResultEvent(deps.newId, toolUse, cancellationText(aborted)), status: 'cancelled' };
+}
+
+/** Runs the pipeline with `own.signal` as the tool's signal; a cancellation or timeout of `own` ends it at once. */
+async function runOnController(
+  tool: Tool,
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  own: LazyAbortController,
+  context: Readonly<Record<string, unknown>>,
+): Promise<ToolUseOutcome> {
+  // The timer's controller exists only when a timeout is set (the default is none): aborting a controller
+  // dispatches an event, which costs more than the rest of a trivial call.
+  let stopTimer: (() => void) | undefined;
+  const cancelled = new Promise<'cancelled'>((resolve) => own.onAbort(() => resolve('cancelled')));
   const startTimer = () => {
     const ms = deps.timeoutMs ?? 0;
     if (ms <= 0) return;
+    const timer = new AbortController();
+    // A string reason: a bare abort() would build a DOMException with a stack trace on every call.
+    stopTimer = () => timer.abort('settled');
     const sleep = deps.clock?.sleep ?? realSleep;
     sleep(ms, timer.signal).then(
       () => timer.signal.aborted || own.abort(timeoutCancellation(tool.name, ms)),
       () => undefined,
     );
   };
-  const ctx: ToolContext = { toolUseId: toolUse.id, signal: own.signal, context: scope.context };
+  const ctx: ToolContext = {
+    toolUseId: toolUse.id,
+    // A getter, so that the AbortSignal is built only for a tool that looks at it.
+    get signal() {
+      return own.signal;
+    },
+    context,
+  };
   const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
   try {
     const winner = await Promise.race([work, cancelled]);
     if (winner === 'cancelled') {
-      const reason: unknown = own.signal.reason;
+      const reason: unknown = own.reason;
       const timedOut = reason instanceof ToolCancellation && reason.kind === 'timeout';
-      return { event: errorResultEvent(newId, toolUse, cancellationText(own.signal)), status: timedOut ? 'error' : 'cancelled' };
+      return { event: errorResultEvent(deps.newId, toolUse, cancellationText(own)), status: timedOut ? 'error' : 'cancelled' };
     }
     return { event: toEvent(deps, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
   } finally {
-    // A string reason: a bare abort() would build a DOMException with a stack trace on every call.
-    timer.abort('settled');
-    scope.signal.removeEventListener('abort', forward);
+    stopTimer?.();
   }
 }
 
@@ -139,7 +180,11 @@ async function runPipeline(
     if (!valid.ok) return fail(`Error: ${valid.message}`);
 
     stage = 'a pre-tool hook';
-    const pre = await runPreToolHooks(deps.preToolHooks ?? [], { ...ctx, toolName: tool.name, input, newId: deps.newId });
+    // Most runs have no hooks: skip building their input and awaiting an empty fold (on every call).
+    const preHooks = deps.preToolHooks ?? [];
+    const pre = preHooks.length === 0
+      ? noPreHookOutcome(input)
+      : await runPreToolHooks(preHooks, { ...ctx, toolName: tool.name, input, newId: deps.newId });
     out.extra.push(...pre.messages);
     out.preventContinuation = pre.preventContinuation;
     out.stopReason = pre.stopReason;
@@ -175,13 +220,10 @@ async function runPipeline(
     if (result.preventContinuation) out.preventContinuation = true;
 
     stage = 'a post-tool hook';
-    const post = await runPostToolHooks(deps.postToolHooks ?? [], {
-      ...ctx,
-      toolName: tool.name,
-      input,
-      result,
-      newId: deps.newId,
-    });
+    const postHooks = deps.postToolHooks ?? [];
+    const post = postHooks.length === 0
+      ? noPostHookOutcome()
+      : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId });
     out.extra.push(...post.messages);
     if (post.preventContinuation) out.preventContinuation = true;
     out.stopReason ??= post.stopReason;

@@ -16,8 +16,9 @@
  *   once no safe tool runs any more. A tool sees `context.current` as it was when it started.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';
+import type { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { ToolResultEvent } from '../deps.ts';
-import { cancellationText, discardCancellation, loopAbortCancels, loopAbortReason, siblingErrorCancellation, USER_ABORT_TEXT } from './cancellation.ts';
+import { CancelGroup, discardCancellation, loopAbortCancels, loopAbortReason, siblingErrorCancellation, USER_ABORT_TEXT } from './cancellation.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 import { interruptBehaviorOf, startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from './run-batches.ts';
@@ -50,7 +51,7 @@ interface TrackedTool {
   safe: boolean;
   behavior: InterruptBehavior;
   state: TrackedState;
-  controller?: AbortController;
+  controller?: LazyAbortController;
   event?: ToolResultEvent;
 }
 
@@ -59,7 +60,7 @@ export class StreamingToolExecutor {
   readonly #options: StreamingToolExecutorOptions;
   readonly #cap: number;
   readonly #tools: TrackedTool[] = [];
-  readonly #siblings = new AbortController();
+  readonly #siblings = new CancelGroup();
   readonly #pendingSafePatches = new Map<number, Record<string, unknown>>();
   #waiters: Array<() => void> = [];
   readonly #listeners: Array<() => void> = [];
@@ -98,7 +99,14 @@ export class StreamingToolExecutor {
   async *finish(): AsyncGenerator<ToolResultEvent, void, undefined> {
     try {
       for (;;) {
-        yield* this.takeCompleted();
+        // Wait only right after a look that found nothing, in the same synchronous stretch: a tool that finishes
+        // while this generator is suspended (any yield, even `yield*` over an empty array, takes microtask hops)
+        // wakes no waiter, so it must be found by the next look, not waited for forever.
+        const ready = this.takeCompleted();
+        if (ready.length > 0) {
+          for (const event of ready) yield event;
+          continue;
+        }
         if (this.#discarded || this.#tools.every((t) => t.state === 'reported')) return;
         await new Promise<void>((resolve) => this.#waiters.push(resolve));
       }
@@ -159,7 +167,7 @@ export class StreamingToolExecutor {
     for (const tool of this.#tools) {
       if (tool.state !== 'queued') continue;
       let text: string | undefined;
-      if (this.#siblings.signal.aborted) text = cancellationText(this.#siblings.signal);
+      if (this.#siblings.reason) text = this.#siblings.reason.message;
       else if (loopSignal.aborted && loopAbortCancels(loopAbortReason(loopSignal), tool.behavior)) text = USER_ABORT_TEXT;
       if (text === undefined) continue;
       tool.state = 'done';
@@ -178,7 +186,7 @@ export class StreamingToolExecutor {
   #start(tool: TrackedTool): void {
     tool.state = 'running';
     const { deps, signal } = this.#options;
-    const call = startLinkedCall(tool.toolUse, deps, signal, this.#siblings.signal, this.context.current);
+    const call = startLinkedCall(tool.toolUse, deps, signal, this.#siblings, this.context.current);
     tool.controller = call.controller;
     void call.done.then((outcome) => this.#complete(tool, outcome));
   }
@@ -187,8 +195,8 @@ export class StreamingToolExecutor {
     if (this.#discarded || tool.state !== 'running') return;
     tool.state = 'done';
     tool.event = outcome.event;
-    if (outcome.cancelsSiblings && !this.#siblings.signal.aborted) {
-      this.#siblings.abort(siblingErrorCancellation(tool.toolUse.name, tool.toolUse.id));
+    if (outcome.cancelsSiblings && !this.#siblings.reason) {
+      this.#siblings.cancel(siblingErrorCancellation(tool.toolUse.name, tool.toolUse.id));
     }
     this.#applyPatch(tool, outcome.event.contextPatch);
     this.#processQueue();

@@ -26,11 +26,16 @@ export function contextAttachment(newId: IdGenerator, name: string, content: str
   return { type: 'attachment', uuid: newId(), attachment: { type: 'context', name, content } };
 }
 
+/** What no pre-tool hook at all says: nothing, and the input unchanged. */
+export function noPreHookOutcome(input: unknown): PreHookOutcome {
+  return { messages: [], input, inputChanged: false, preventContinuation: false, stop: false };
+}
+
 export async function runPreToolHooks(
   hooks: readonly PreToolHook[],
   base: ToolContext & { toolName: string; input: unknown; newId: IdGenerator },
 ): Promise<PreHookOutcome> {
-  const out: PreHookOutcome = { messages: [], input: base.input, inputChanged: false, preventContinuation: false, stop: false };
+  const out = noPreHookOutcome(base.input);
   for (const hook of hooks) {
     const answer = await hook({ ...base, input: out.input });
     if (!answer) continue;
@@ -60,11 +65,16 @@ export interface PostHookOutcome {
   stopReason?: string;
 }
 
+/** What no post-tool hook at all says: nothing. */
+export function noPostHookOutcome(): PostHookOutcome {
+  return { messages: [], preventContinuation: false };
+}
+
 export async function runPostToolHooks(
   hooks: readonly PostToolHook[],
   base: ToolContext & { toolName: string; input: unknown; result: ToolCallResult; newId: IdGenerator },
 ): Promise<PostHookOutcome> {
-  const out: PostHookOutcome = { messages: [], preventContinuation: false };
+  const out = noPostHookOutcome();
   for (const hook of hooks) {
     const answer = await hook(base);
     if (!answer) continue;

@@ -18,6 +18,15 @@ describe('record & replay', () => {
     expect(result.truncated).toBeNull();
   });
 
+  it('writes every event line as the plain JSON of { kind, index, event, hash, at }, in that order', async () => {
+    const run = await recordRun(toolTurns(2));
+    for (const line of lines(run.path).slice(1)) {
+      const parsed = JSON.parse(line);
+      expect(Object.keys(parsed)).toEqual(['kind', 'index', 'event', 'hash', 'at']);
+      expect(line).toBe(JSON.stringify(parsed));
+    }
+  });
+
   it('catches a tampered event at its index', async () => {
     const run = await recordRun(toolTurns(2));
     const list = lines(run.path);

@@ -35,6 +35,16 @@ describe('secrets never land in a session log', () => {
     expect(replay(run.path).terminal).toEqual(run.terminal);
   });
 
+  it('serialises a value to the JSON of its redacted copy, with or without secrets and extra patterns', () => {
+    const values = [{ a: 'plain', n: 1 }, { a: [`key ${KEY}`], headers: { Authorization: 'Bearer abcdefghijkl' } }, { note: 'internal-id-42' }];
+    for (const redact of [createRedactor(), createRedactor({ patterns: [/internal-id-\d+/] })]) {
+      for (const value of values) expect(redact.toJson(value)).toBe(JSON.stringify(redact(value)));
+    }
+    expect(createRedactor().isCleanJson(JSON.stringify(values[0]))).toBe(true);
+    expect(createRedactor().isCleanJson(JSON.stringify(values[1]))).toBe(false);
+    expect(createRedactor({ patterns: ['x'] }).isCleanJson('{}')).toBe(false);
+  });
+
   it('redacts every string, however deep, and leaves other data alone', () => {
     const redact = createRedactor();
     const value = { a: [{ b: { c: `x ${KEY} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': 'k', Accept: 'json' } };

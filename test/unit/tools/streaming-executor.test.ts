@@ -1,5 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../../src/effects/tools/define-tool.ts';
 import type { ToolResultEvent } from '../../../src/effects/deps.ts';
 import { DuplicateToolUseError, StreamingToolExecutor } from '../../../src/effects/tools/streaming-executor.ts';
 import { collect, controlledTools, flush, Gates, isErrorResult, resultText, RunLog, depsFor, toolUse } from './fixtures.ts';
@@ -130,6 +132,48 @@ describe('streaming executor: emission order', () => {
   );
 });
 
+describe('streaming executor: finish() never misses a result', () => {
+  const hops = async (n: number) => {
+    for (let i = 0; i < n; i++) await Promise.resolve();
+  };
+  /** A concurrency-safe tool that ends `input.after` microtasks after it starts. */
+  const quick = defineTool({
+    name: 'Quick',
+    description: '',
+    inputSchema: z.object({ after: z.number() }),
+    isConcurrencySafe: () => true,
+    call: async ({ after }) => {
+      await hops(after);
+      return { content: `after ${after}` };
+    },
+  });
+  const timeout = () => new Promise<'timed out'>((resolve) => setTimeout(() => resolve('timed out'), 200));
+  const finishOf = async (executor: StreamingToolExecutor) => {
+    const results = await Promise.race([collect(executor.finish()), timeout()]);
+    return results === 'timed out' ? results : results.map(resultText);
+  };
+
+  // Stepping the timing one microtask at a time makes a tool end at every point of finish(), including between a
+  // look for results and the wait that follows it, where a finished tool once went unseen and finish() hung.
+  it('reports a tool that ends at any microtask of finish() starting', async () => {
+    for (let delay = 0; delay <= 30; delay++) {
+      const executor = new StreamingToolExecutor({ deps: depsFor([quick]), signal: new AbortController().signal });
+      executor.enqueue(toolUse('q1', 'Quick', { after: 0 }), true);
+      await hops(delay);
+      expect(await finishOf(executor), `finish() called ${delay} microtasks later`).toEqual(['after 0']);
+    }
+  });
+
+  it('reports a tool that ends at any microtask of an earlier result being yielded', async () => {
+    for (let after = 0; after <= 30; after++) {
+      const executor = new StreamingToolExecutor({ deps: depsFor([quick]), signal: new AbortController().signal });
+      executor.enqueue(toolUse('q1', 'Quick', { after: 0 }), true);
+      executor.enqueue(toolUse('q2', 'Quick', { after }), true);
+      expect(await finishOf(executor), `second tool ending ${after} microtasks after the first`).toEqual(['after 0', `after ${after}`]);
+    }
+  });
+});
+
 describe('streaming executor: cancellation (SPEC §7.5)', () => {
   it("a shell-like error cancels running, queued and later siblings, each with one result saying so", async () => {
     const { gates, log, executor, add } = setup();
@@ -199,6 +243,7 @@ describe('streaming executor: cancellation (SPEC §7.5)', () => {
     expect(await collect(executor.finish())).toEqual([]);
     expect(executor.takeCompleted()).toEqual([]);
     expect(executor.discard('again')).toEqual([]);
+    await flush(); // the discarded call of a runs on, detached, and reaches its body only some microtasks later
     expect(log.started).toEqual(['a']);
     expect(seen.has('c')).toBe(false);
   });
