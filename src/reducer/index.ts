@@ -1,5 +1,5 @@
 /** The pure core: `step()`, `initialState()` and the data they speak. */
-export { initialState, step, type StepResult } from './step.ts';
+export { initialState, step, stepWithXState, type StepResult } from './step.ts';
 export { EFFECT_TYPES } from './effects.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './effects.ts';
 export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from './events.ts';
