@@ -14,7 +14,7 @@
  * `assign`), and a tool turn is about 17 microsteps. Following a path costs the guards and actions themselves.
  *
  * The tree only holds the chart's structure (functions and params from the machine definition, state values), never
- * run data, so it is shared by every run. Its size is bounded by the chart's paths; `MAX_NODES` caps it anyway.
+ * run data, so it is shared by every run. Its size is bounded by the chart's paths; a node cap bounds it anyway.
  */
 import type { MachineContext } from '../machine/machine-context.ts';
 import type { TraceStep } from '../machine/macrostep-trace.ts';
@@ -36,7 +36,8 @@ type PathNode =
   | { kind: 'action'; step: Extract<TraceStep, { kind: 'action' }>; next: PathNode }
   | PathEnd;
 
-const MAX_NODES = 20_000;
+/** Far above what the chart's paths need (a few hundred nodes); only a bug could reach it. */
+const DEFAULT_MAX_NODES = 20_000;
 
 export interface MemoStats {
   hits: number;
@@ -47,6 +48,8 @@ export interface MemoStats {
 export class MacrostepMemo {
   private readonly roots = new Map<string, PathNode>();
   readonly stats: MemoStats = { hits: 0, misses: 0, nodes: 0 };
+
+  constructor(private readonly maxNodes = DEFAULT_MAX_NODES) {}
 
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached, or null when no
@@ -85,7 +88,7 @@ export class MacrostepMemo {
     // Frozen: every later step that reaches this end hands out the same value object.
     const endNode: PathEnd = { kind: 'end', ...end, value: deepFrozen(end.value) };
     const fresh = chain(trace, 0, endNode);
-    if (this.stats.nodes + fresh.size > MAX_NODES) return;
+    if (this.stats.nodes + fresh.size > this.maxNodes) return;
     const root = this.roots.get(key);
     if (!root) {
       this.roots.set(key, fresh.node);
@@ -132,11 +135,11 @@ function pathKey(value: StateValue, event: LoopEvent): string {
   return `${valueKey(value)} ${event.type}`;
 }
 
-function valueKey(value: unknown): string {
+/** A state value as text: `sampling`, `exitLadder.stopHooks` (regions of a parallel state would join with `,`). */
+function valueKey(value: StateValue): string {
   if (typeof value === 'string') return value;
-  if (value === null || typeof value !== 'object') return String(value);
   return Object.entries(value)
-    .map(([region, child]) => `${region}.${valueKey(child)}`)
+    .map(([region, child]) => `${region}.${valueKey(child as StateValue)}`)
     .join(',');
 }
 

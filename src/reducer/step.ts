@@ -2,7 +2,8 @@
  * The reducer: `step(state, event, config) → { state, effects }`.
  *
  * This is a pure function: it runs the statechart with xstate's pure `transition()`, which computes the next
- * snapshot without executing anything, and returns the effects the machine's actions queued, as data. Same
+ * snapshot without executing anything, and returns the effects the machine's actions queued, as data. Paths xstate
+ * has taken once are memoized and followed again without it (`macrostep-memo.ts`); the result is the same. Same
  * inputs give deep-equal outputs; inputs are never mutated. A finished run (status `done`) ignores every event
  * and yields no effect (SPEC §9.8).
  */

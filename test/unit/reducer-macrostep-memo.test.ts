@@ -66,6 +66,70 @@ describe('macrostep memo', () => {
     expect(memo.stats.nodes).toBe(2);
   });
 
+  it('drops a path whose step is not the recorded one: another guard, other params, another kind', () => {
+    const isSmall: GuardFn = (context) => context.turnCount < 10;
+    const recorded = { n: 1 };
+    const guardWith = (fn: GuardFn, params: unknown, result: boolean): TraceStep => ({ kind: 'guard', fn, params, result });
+    const actionWith = (fn: unknown, params: unknown): TraceStep => ({ kind: 'action', fn: fn as ActionFn, params });
+    // Each case: a recorded path, a contradicting one, and a context the contradicting one would wrongly answer.
+    const cases: Array<{ recordedPath: TraceStep[]; contradiction: TraceStep[]; probe: number }> = [
+      { recordedPath: [guardWith(isBig, recorded, false)], contradiction: [guardWith(isSmall, recorded, true)], probe: 20 },
+      { recordedPath: [guardWith(isBig, recorded, false)], contradiction: [guardWith(isBig, { n: 2 }, true)], probe: 20 },
+      { recordedPath: [guardWith(isBig, recorded, true)], contradiction: [actionWith(isBig, recorded)], probe: 1 },
+      {
+        recordedPath: [actionStep(bump), guardStep(isBig, false)],
+        contradiction: [guardWith(bump as unknown as GuardFn, undefined, true), guardStep(isBig, true)],
+        probe: 20,
+      },
+    ];
+    for (const { recordedPath, contradiction, probe } of cases) {
+      const memo = new MacrostepMemo();
+      memo.add('a', event, recordedPath, end('recorded'));
+      const nodes = memo.stats.nodes;
+      memo.add('a', event, contradiction, end('contradiction'));
+      expect(memo.stats.nodes).toBe(nodes);
+      expect(memo.follow('a', ctx(probe), event)).toBeNull();
+    }
+  });
+
+  it('drops a path that goes on where the recorded one ended', () => {
+    const memo = new MacrostepMemo();
+    memo.add('a', event, [actionStep(bump)], end('b'));
+    expect(() => memo.add('a', event, [actionStep(bump), actionStep(bump)], end('c'))).not.toThrow();
+    expect(memo.stats.nodes).toBe(2);
+    expect(memo.follow('a', ctx(1), event)).toMatchObject({ end: { value: 'b' }, context: { turnCount: 2 } });
+  });
+
+  it('adds a branch deep in the tree without losing the branches above it', () => {
+    const isEven: GuardFn = (context) => context.turnCount % 2 === 0;
+    const memo = new MacrostepMemo();
+    memo.add('a', event, [actionStep(bump), guardStep(isBig, false), guardStep(isEven, false)], end('small odd'));
+    memo.add('a', event, [actionStep(bump), guardStep(isBig, false), guardStep(isEven, true)], end('small even'));
+    memo.add('a', event, [actionStep(bump), guardStep(isBig, true)], end('big'));
+    expect(memo.follow('a', ctx(2), event)?.end.value).toBe('small odd');
+    expect(memo.follow('a', ctx(3), event)?.end.value).toBe('small even');
+    expect(memo.follow('a', ctx(11), event)?.end.value).toBe('big');
+    expect(memo.stats.nodes).toBe(6);
+  });
+
+  it('tells apart state values and event types that would run together as text', () => {
+    const memo = new MacrostepMemo();
+    memo.add('a', { type: 'bc' } as unknown as LoopEvent, [actionStep(bump)], end('first'));
+    expect(memo.follow('ab', ctx(0), { type: 'c' } as unknown as LoopEvent)).toBeNull();
+    expect(memo.follow('a', ctx(0), { type: 'bc' } as unknown as LoopEvent)).not.toBeNull();
+  });
+
+  it('stops growing at its node cap; paths past it are simply not memoized', () => {
+    const memo = new MacrostepMemo(4);
+    memo.add('a', event, [actionStep(bump)], end('b'));
+    memo.add('b', event, [actionStep(bump)], end('c')); // exactly at the cap: kept
+    memo.add('c', event, [actionStep(bump)], end('d'));
+    expect(memo.stats.nodes).toBe(4);
+    expect(memo.follow('b', ctx(0), event)).not.toBeNull();
+    expect(memo.follow('a', ctx(0), event)).not.toBeNull();
+    expect(memo.follow('c', ctx(0), event)).toBeNull();
+  });
+
   it('hands out frozen state values, so a caller cannot change a memoized end', () => {
     const memo = new MacrostepMemo();
     memo.add('a', event, [], { value: { exitLadder: 'stopHooks' } as never, done: false, unchanged: false });
@@ -80,6 +144,7 @@ describe('macrostep memo', () => {
       traceAction(bump, undefined);
       return 7;
     });
+    traceGuard(isBig, undefined, true); // after the recording: not part of it
     expect(result).toBe(7);
     expect(trace).toEqual([
       { kind: 'guard', fn: isBig, params: { feature: 'x' }, result: false },
