@@ -153,30 +153,73 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    (resolved into the snapshot, never handed to the executor), the machine has no children, delays or inspectors,
    and xstate restores the executor it swaps during a microstep. Effect on this workload: live per-turn time
    ~1.2 ms → ~0.3 ms, \`step()\` fold ~3-4× faster.
-2. **The remaining \`step()\` cost is xstate's macrostep itself** (\`xstate\` \`resolveAssign\` →
+2. **xstate's macrostep itself was the rest of \`step()\`** (\`xstate\` \`resolveAssign\` →
    \`cloneMachineSnapshot\` → \`createMachineSnapshot\` → \`getStateValue\`/\`getAllStateNodes\`/\`getChildren\`).
-   Every \`assign\` clones the snapshot and recomputes the state value from the node set; a tool turn runs ~17 named
-   actions over ~15 microsteps for its 7 events. Plus \`resolveState\` at the start of each step (~10%),
-   \`toMachineContext\`'s context spread (~5%) and GC (~18%). Nothing here grows with history. Not fixed: merging
-   actions would erase the named actions the statechart is read by (STYLE.md). Tried and reverted: caching the
-   resolved snapshot per state object in a \`WeakMap\` (to skip \`resolveState\`) made the fold *slower*
-   (~70 vs ~50 µs/event): the weak-map bookkeeping for every state and the snapshot copy it needs cost more than
-   \`resolveState\`. Fixed: the history is extended with \`concat\` instead of spread (\`continue-actions.ts\`,
-   \`extendHistory\`), which copies an 18,000-message history several times faster.
+   Every \`assign\` clones the snapshot and recomputes the state value from the node set. A tool turn runs about
+   17 named actions over about 15 microsteps for its 7 events. Even a bare xstate machine (two states, one
+   event, no action) costs about 5 µs per \`transition()\` here, and one \`assign\` brings it to about 15 µs.
+   So 100,000 events/s could not be reached while calling \`transition()\` on every event. **Fixed**: \`step()\`
+   memoizes the paths xstate takes (\`src/reducer/macrostep-memo.ts\`, described in \`docs/architecture.md\`).
+   The first time a (state, event type) pair is met, xstate computes the step, and the guard and action wrappers
+   record what it did: each guard with its answer, each action. After that, \`step()\` follows the recorded path.
+   It calls the same guards and runs the same actions, and xstate is asked again only when a guard answers
+   differently. The named actions and the chart are unchanged. Every step in the test suite is also computed by
+   \`stepWithXState()\` (xstate alone), and the two must be deep-equal. Two smaller costs went with it: the
+   context spread into and out of the machine's context, and the rest pattern that removed the step's config
+   and outbox. They were replaced by one copy that lists every field (\`copyLoopContext\`, checked by the
+   compiler), because V8 builds a fixed object shape far faster. Result in the fold probe
+   (\`bench/fold-probe.ts\`, 10,000 events): about 23,000 events/s became about 100,000 with the memo, and
+   about 190,000-240,000 once the copy was fixed. Earlier attempts stay fixed: history is extended with
+   \`concat\`, not spread (\`extendHistory\`). Tried and reverted: a \`WeakMap\` cache of resolved snapshots,
+   which was slower.
 3. **Tool definitions were re-derived on every model call** (\`src/effects/tools/registry.ts\`,
-   \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`), ~5% of a live turn. **Fixed**:
-   the registry is immutable, so the list is converted once.
-4. **Per-tool-call abort plumbing** (\`src/effects/tools/run-tool-use.ts\`): the per-call timer's final
-   \`abort()\` built a \`DOMException\` with a stack trace. **Fixed**: it aborts with a string reason. The
-   \`AbortController\` and listeners per call remain (they carry the cancellation rules of SPEC §7.5).
-5. **Recording costs about as much as the rest of the turn** (\`src/replay/session-recorder.ts\`, the observer):
-   per step it redacts the event (\`redact.ts\`), builds and stringifies the control summary, hashes with SHA-256
-   (\`stable-hash.ts\` \`shortHash\`) and does one synchronous \`writeSync\`, ×7 steps per turn. All O(event), so
-   it stays flat in history. **Fixed in part**: the redactor returns the event itself (no deep copy, no regex per
-   string) when its JSON text cannot hold a built-in secret. Left: buffering lines would weaken the "a crash loses
-   at most the last line" guarantee, so every line is still written synchronously.
-6. **\`replay()\` is half as fast as the bare fold**: besides the fold it parses each line, validates it with the
-   zod line schema and recomputes the hash chain (item 5's hashing). Reported.
+   \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`). This was about 5% of a live
+   turn. **Fixed**: the registry is immutable, so the list is converted once.
+4. **Abort plumbing per call** (\`src/effects/tools/*\`, \`src/effects/interpreter.ts\`). Several things were made
+   on every call and rarely used:
+   - every tool call built a timeout controller and aborted it afterwards, even with no timeout set (the default);
+   - each turn made a sibling-cancellation \`AbortController\`, and each call a second controller that only
+     mirrored the first;
+   - every model call and tool call built an \`AbortSignal\` (about 3.5 µs each), even when the callee never
+     reads it;
+   - every call awaited empty pre- and post-tool hook lists.
+
+   **Fixed**:
+   - the timer exists only when a timeout is set;
+   - a sibling group is a plain list (\`CancelGroup\`), and each call has one controller;
+   - \`LazyAbortController\` (\`src/effects/lazy-abort-controller.ts\`) builds the signal only when it is read;
+   - hooks are skipped when there are none.
+
+   In the query probe, the interpreter's cost beyond \`step()\` went from about 73 to about 37 µs per turn.
+   Profiling these calls also turned up a hang. When two concurrency-safe tools of one reply finished while the
+   streaming executor's \`finish()\` was suspended at a \`yield\`, nothing woke it. It now waits only right after a
+   check that found nothing, and two tests pin this down.
+5. **Recording** (\`src/replay/session-recorder.ts\`, the observer). Each step redacts the event, builds the
+   control summary, hashes it with SHA-256 and makes one synchronous \`writeSync\`, 7 steps per turn. All of this
+   is O(event), so it stays flat in history. **Fixed**:
+   - each event and each control summary is now serialised once, not three times;
+   - the line is assembled around the event's JSON text;
+   - the hash is one-shot \`crypto.hash\` instead of a \`Hash\` object per step;
+   - the redactor returns a clean event as it is.
+
+   Log bytes are unchanged, and old logs still verify. Recording went from about 140 to about 100 µs per turn in
+   the probe. **Left, and why recording still loses to the AI SDK at the small sizes**:
+   - In a tight loop over recorded steps, the observer costs about 7-10 µs per step. About 3 µs of that is the
+     synchronous write, and the rest is serialising, the redaction check and SHA-256.
+   - Inside the live loop (N=10, H=10, instrumented), the same observer measures about 20 µs per step. It runs
+     between the interpreter's promise hops, with cold caches. The phases of an event line:
+     - the event's JSON and redaction check: about 2.5 µs;
+     - the hash chain, meaning the control summary, its JSON, the redaction check and SHA-256: about 9 µs;
+     - assembling the line: about 1.3 µs;
+     - \`writeSync\`: about 3.5 µs.
+
+     The rest is the header, written once per run. At 7 steps per turn, this adds 100-150 µs per turn.
+   - Fixes that would close the gap weaken the log: batching writes would break the promise that a crash loses
+     at most the last line, and dropping the per-step hash would drop divergence detection. So neither was done.
+6. **\`replay()\` of log text is slower than the bare fold.** Besides the fold, it parses and zod-validates every
+   line (about 3.5 µs per line), and it recomputes the hash chain (item 5's serialising and hashing, about 6 µs
+   per line) even with \`verify: false\`, because every folded step carries its hash. Reported, not changed: the
+   hash and the validation are what make a replay trustworthy.
 `;
 
 export async function writeBenchmarksDoc(input: DocInput): Promise<string> {
