@@ -169,8 +169,10 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    and outbox. They were replaced by one copy that lists every field (\`copyLoopContext\`, checked by the
    compiler), because V8 builds a fixed object shape far faster. Result in the fold probe
    (\`bench/fold-probe.ts\`, 10,000 events): about 23,000 events/s became about 100,000 with the memo, and
-   about 190,000-240,000 once the copy was fixed. Earlier attempts stay fixed: history is extended with
-   \`concat\`, not spread (\`extendHistory\`). Tried and reverted: a \`WeakMap\` cache of resolved snapshots,
+   about 190,000-240,000 once the copy was fixed. One cost still grows with history: appending to the
+   immutable history copies the array once per turn (\`extendHistory\`, \`concat\`). At 10,000 messages that is
+   about 10 µs per turn in the fold, counting the copy and the collection of the old array: the H=10000
+   column. A spread was several times slower than \`concat\` there. Tried and reverted: a \`WeakMap\` cache of resolved snapshots,
    which was slower.
 3. **Tool definitions were re-derived on every model call** (\`src/effects/tools/registry.ts\`,
    \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`). This was about 5% of a live
@@ -308,7 +310,8 @@ ${systems.map((s, i) => `  ${i + 1}. \`${s.label}\`: ${s.name}.`).join('\n')}
 - **Recording** (system 3) uses \`src/replay\`'s \`createSessionRecorder(file, { config })\` as \`onStep\`, writing
   to a file in a temp directory (synchronous append, hash chain, redaction; no fsync).
 - **Fold** (system 4): the same workload recorded once in memory, parsed, then its events folded through
-  \`step()\` (no hash verification); a turn is the gap between two \`call_model\` effects.
+  \`step()\` (no hash verification); a turn is the gap between two \`call_model\` effects. \`step()\`'s path memo
+  (\`docs/architecture.md\`) is warm from the recording, as it is in any run after its first turn.
 
 ## Results: per-turn time as a multiple of the floor
 

@@ -42,8 +42,8 @@ export const SIZES: Size[] = [
   { id: 'N=100', turns: 100, history: 0, rounds: 5 },
   { id: 'N=1000', turns: 1_000, history: 0, rounds: 3 },
   { id: 'H=10', turns: 10, history: 10, rounds: 15 },
-  { id: 'H=1000', turns: 10, history: 1_000, rounds: 5 },
-  { id: 'H=10000', turns: 10, history: 10_000, rounds: 3 },
+  { id: 'H=1000', turns: 10, history: 1_000, rounds: 15 },
+  { id: 'H=10000', turns: 10, history: 10_000, rounds: 15 },
 ];
 
 export const SYSTEMS: System[] = [
