@@ -79,24 +79,26 @@ export function step(state: LoopState, event: LoopEvent, config: LoopConfig): St
     const { end } = followed;
     return end.unchanged ? { state, effects: [] } : fromContext(end.value, end.done, followed.context);
   }
-  const snapshot = resolveSnapshot(state, config);
-  const scope = inertScope(); // built outside the recording: building it runs the machine's initial entry action
-  const { result: next, trace } = recordMacrostep(() => loopMachine.transition(snapshot, event, scope));
-  const unchanged = next === snapshot;
-  memo.add(state.value, event, trace, { value: next.value as LoopState['value'], done: next.status === 'done', unchanged });
-  return unchanged ? { state, effects: [] } : fromSnapshot(next);
+  inertScope(); // built before recording: building it runs the machine's initial entry action
+  const { result: next, trace } = recordMacrostep(() => transitionWithXState(state, event, config));
+  memo.add(state.value, event, trace, next
+    ? { value: next.value as LoopState['value'], done: next.status === 'done', unchanged: false }
+    : { value: state.value, done: false, unchanged: true });
+  return next ? fromSnapshot(next) : { state, effects: [] };
 }
 
 /** `step()` computed by xstate's `transition()` alone, without the memo: the reference `step()` is checked against. */
 export function stepWithXState(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
   if (state.status === 'done') return { state, effects: [] };
-  const snapshot = resolveSnapshot(state, config);
-  const next = loopMachine.transition(snapshot, event, inertScope());
-  return next === snapshot ? { state, effects: [] } : fromSnapshot(next);
+  const next = transitionWithXState(state, event, config);
+  return next ? fromSnapshot(next) : { state, effects: [] };
 }
 
-function resolveSnapshot(state: LoopState, config: LoopConfig): Snapshot {
-  return loopMachine.resolveState({ value: state.value as Snapshot['value'], context: toMachineContext(state.context, config) });
+/** The snapshot xstate's `transition()` reaches, or null when the event changes nothing. */
+function transitionWithXState(state: LoopState, event: LoopEvent, config: LoopConfig): Snapshot | null {
+  const snapshot = loopMachine.resolveState({ value: state.value as Snapshot['value'], context: toMachineContext(state.context, config) });
+  const next = loopMachine.transition(snapshot, event, inertScope());
+  return next === snapshot ? null : next;
 }
 
 /** How often `step()` followed a memoized path, and the memo's size (for benchmarks and tests). */
