@@ -4,7 +4,7 @@
  * Run: npx tsx scripts/write-scenario-docs.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { scenarioJsonSchema, withFreshSchemaSection } from '../src/cli/scenario/scenario-json-schema.ts';
+import { scenarioJsonSchema, withFreshSchemaSection } from '../src/scenario/scenario-json-schema.ts';
 
 const path = new URL('../docs/scenarios.md', import.meta.url);
 writeFileSync(path, withFreshSchemaSection(readFileSync(path, 'utf8')));

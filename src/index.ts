@@ -11,8 +11,9 @@ export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './confi
 export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, RetryPolicy } from './config/config.ts';
 export type * from './messages/types.ts';
 export { loopMachine, MACHINE_ID } from './machine/loop-machine.ts';
-export { query, runQuery, resolveQueryConfig } from './effects/query.ts';
-export type { QueryOptions, QueryDeps, StepObserver } from './effects/query-options.ts';
+export { query, runQuery, type QueryOptions } from './api/query.ts';
+export { resolveQueryConfig } from './effects/query.ts';
+export type { QueryDeps, StepObserver, RunObserver, RunObserverFactory } from './effects/query-options.ts';
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
 export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';

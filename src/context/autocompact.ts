@@ -10,7 +10,7 @@
  * - `selectKeptMessages` keeps a suffix that starts at a safe cut (no tool_use/tool_result pair split, no API
  *   response split) and never edits a block, so the kept thinking blocks stay exactly as they were (SPEC §10).
  */
-import type { CompactionInput, IdGenerator } from '../effects/deps.ts';
+import type { CompactionInput, IdGenerator } from './types.ts';
 import type { Attachment, Message, SystemMessage, UserMessage } from '../messages/types.ts';
 import { estimateMessageTokens } from '../reducer/tokens.ts';
 import { safeCutPoints } from './safe-cuts.ts';

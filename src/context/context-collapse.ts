@@ -15,7 +15,7 @@
 import type { Message, UserMessage } from '../messages/types.ts';
 import type { MessageEdit } from '../reducer/events.ts';
 import { estimateMessageTokens } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome, IdGenerator } from '../effects/deps.ts';
+import type { ContextLayerOutcome, IdGenerator } from './types.ts';
 import { firstUserIndex, safeCutPoints } from './safe-cuts.ts';
 
 export interface CollapseSpan {

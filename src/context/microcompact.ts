@@ -17,7 +17,7 @@ import type { MicrocompactConfig } from '../config/config.ts';
 import type { Message, ToolResultBlock } from '../messages/types.ts';
 import type { MessageEdit } from '../reducer/events.ts';
 import { CHARS_PER_TOKEN } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome } from '../effects/deps.ts';
+import type { ContextLayerOutcome } from './types.ts';
 import { toolResultsOf } from './safe-cuts.ts';
 
 /** What a cleared tool result says instead of its old content. */

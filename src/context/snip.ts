@@ -17,7 +17,7 @@
 import type { SnipConfig } from '../config/config.ts';
 import type { Message, SystemMessage } from '../messages/types.ts';
 import { estimateMessageTokens } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome, IdGenerator } from '../effects/deps.ts';
+import type { ContextLayerOutcome, IdGenerator } from './types.ts';
 import { firstUserIndex, safeCutPoints } from './safe-cuts.ts';
 
 /** After a snip the estimate should be at most this share of the trigger level. */

@@ -18,7 +18,7 @@ import type { ToolResultBudgetConfig } from '../config/config.ts';
 import type { Message, ToolResultBlock } from '../messages/types.ts';
 import type { MessageEdit } from '../reducer/events.ts';
 import { CHARS_PER_TOKEN } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome } from '../effects/deps.ts';
+import type { ContextLayerOutcome } from './types.ts';
 import { toolResultsOf } from './safe-cuts.ts';
 
 /** Replacement content per tool_use id, as decided earlier (kept by the caller for the whole session). */

@@ -4,7 +4,8 @@
  */
 import type { RetryPolicy } from '../config/config.ts';
 import type { AssistantMessage, Message, UserMessage } from '../messages/types.ts';
-import type { ContextLayer, ModelRequest } from '../reducer/effects.ts';
+import type { CompactionInput, ContextLayerInput, ContextLayerOutcome, IdGenerator } from '../context/types.ts';
+import type { ModelRequest } from '../reducer/effects.ts';
 import type { EventOf, LoopEvent, MessageEdit } from '../reducer/events.ts';
 
 /** Time, injectable so that backoff delays and idle gaps run instantly in tests. */
@@ -13,8 +14,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Makes ids for messages the interpreter creates (model replies, tool results). */
-export type IdGenerator = () => string;
+export type { IdGenerator, ContextLayerOutcome, ContextLayerInput, CompactionInput };
 
 /** A tool as the model sees it. */
 export interface ToolDefinitionForModel {
@@ -46,30 +46,7 @@ export interface ModelCallOptions {
  */
 export type ModelCaller = (request: ModelRequest, options: ModelCallOptions) => AsyncIterable<ModelStreamItem>;
 
-/** Result of one context layer (the interpreter turns it into a `context_layer_result` event). */
-export interface ContextLayerOutcome {
-  edits: MessageEdit[];
-  tokensFreed: number;
-  emitted?: Message[];
-}
-
-export interface ContextLayerInput {
-  layer: ContextLayer;
-  messages: Message[];
-  tokenCount: number;
-  now: number;
-  newId: IdGenerator;
-}
-
 export type ContextLayerRunner = (input: ContextLayerInput) => Promise<ContextLayerOutcome>;
-
-export interface CompactionInput {
-  messages: Message[];
-  tokenCount: number;
-  signal: AbortSignal;
-  newId: IdGenerator;
-  trigger: 'auto' | 'prompt_too_long' | 'media_size';
-}
 
 export type CompactionOutcome =
   | { ok: true; postCompactMessages: Message[]; preCompactTokens: number; postCompactTokens?: number }

@@ -23,8 +23,6 @@ import type {
 import type { Tool } from './tools/define-tool.ts';
 import type { CanUseTool } from './tools/call-deps.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
-import type { RecordTarget } from '../replay/session-recorder.ts';
-import type { RedactOptions } from '../replay/redact.ts';
 
 export interface QueryDeps {
   callModel: ModelCaller;
@@ -40,6 +38,15 @@ export interface QueryDeps {
 
 /** Called after every step, in order: the basis of session recording and live inspection. */
 export type StepObserver = (step: { index: number; event: LoopEvent | null; state: LoopState; effects: Effect[] }) => void;
+
+/** A step observer that is told when the run is over (to flush a file, close a connection). */
+export interface RunObserver {
+  onStep: StepObserver;
+  close?(): void;
+}
+
+/** Creates a `RunObserver` for one run, once its config and params are resolved. */
+export type RunObserverFactory = (run: { config: LoopConfig; params: LoopParams }) => RunObserver;
 
 export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 'startedAt'> {
   /** The conversation so far; or use `prompt` for a single user message. */
@@ -63,10 +70,11 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   /** Sees every step (event, resulting state, effects). Must not throw. */
   onStep?: StepObserver;
   /**
-   * Records the run as a session log (JSONL, see docs/replay.md): a file path or a writable, written append-only
-   * line by line; secrets are redacted (add patterns with `redact`).
+   * Watch the run from its first step: each factory is called once with the run's resolved config and params (what
+   * a session log's header needs); its observer then sees every step, and `close` runs when the run ends. Session
+   * recording (the root `query()`'s `record` option) attaches this way.
    */
-  record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean };
+  observers?: readonly RunObserverFactory[];
   /**
    * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
    * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.

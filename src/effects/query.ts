@@ -15,8 +15,7 @@ import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
 import { Interpreter, NO_TOOLS } from './interpreter.ts';
-import type { QueryDeps, QueryOptions, StepObserver } from './query-options.ts';
-import { recordingObserver, type SessionRecorder } from '../replay/session-recorder.ts';
+import type { QueryDeps, QueryOptions, RunObserver, StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
 
@@ -40,7 +39,7 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
     signal: _signal, config: _config, deps: _deps, onStep: _onStep, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    record: _record, ...json
+    observers: _observers, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
 }
@@ -65,13 +64,8 @@ export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, T
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);
-  const recorder = recorderOf(options, config, params);
-  const onStep: StepObserver | undefined = recorder
-    ? (step) => {
-        recorder(step);
-        options.onStep?.(step);
-      }
-    : options.onStep;
+  const observers = (options.observers ?? []).map((create) => create({ config, params }));
+  const onStep = combinedObserver(observers, options.onStep);
   const interpreter = new Interpreter({ ...options, onStep }, config, deps, params, tools);
   try {
     while (true) {
@@ -84,15 +78,16 @@ export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, T
     throw new Error('the loop stopped without reaching a terminal');
   } finally {
     await interpreter.shutdown('closed');
-    recorder?.close();
+    for (const observer of observers) observer.close?.();
   }
 }
 
-function recorderOf(options: QueryOptions, config: LoopConfig, params: LoopParams): SessionRecorder | null {
-  const record = options.record;
-  if (record === undefined) return null;
-  const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
-  return recordingObserver(spec.target, { config, params, redact: spec.redact, fsync: spec.fsync });
+function combinedObserver(observers: RunObserver[], onStep: StepObserver | undefined): StepObserver | undefined {
+  if (observers.length === 0) return onStep;
+  return (step) => {
+    for (const observer of observers) observer.onStep(step);
+    onStep?.(step);
+  };
 }
 
 /** Runs `query()` to its end and collects what it yielded. */

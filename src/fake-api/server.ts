@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QUERY_SOURCE_HEADER } from '../effects/model/build-request.ts';
+import { QUERY_SOURCE_HEADER } from '../config/wire.ts';
 import { encodeSseEvent, replyToSseEvents } from './reply-to-sse.ts';
 import { parseFakeScript, type FakeAnswer, type FakeError, type FakeReply, type FakeScriptInput } from './script-schema.ts';
 

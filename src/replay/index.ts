@@ -1,5 +1,5 @@
-/** Record & replay: session logs, replay with verification, time travel, what-if, resume, Claude Code import. */
-export { createSessionRecorder, recordingObserver, paramsFromInitialState, type RecordTarget, type SessionRecorder, type SessionRecorderOptions } from './session-recorder.ts';
+/** Record & replay: session logs, replay with verification, time travel, what-if, resume. */
+export { createSessionRecorder, recordTo, paramsFromInitialState, type RecordTarget, type SessionRecorder, type SessionRecorderOptions } from './session-recorder.ts';
 export { replay, foldSessionLog, type ReplayOptions, type ReplayResult, type FoldedStep } from './replay.ts';
 export { stateAt, IndexOutOfRangeError, type StateAtResult } from './time-travel.ts';
 export { whatIf, type WhatIfOverrides, type WhatIfReport, type StepBehaviour } from './what-if.ts';
@@ -11,7 +11,3 @@ export { sessionLogLineSchema, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, ENGINE_V
 export { createRedactor, REDACTED, type RedactOptions } from './redact.ts';
 export { machineHash } from './machine-hash.ts';
 export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from './scripted-deps.ts';
-export { parseTranscript, readTranscript, TranscriptFormatError } from './claude/transcript.ts';
-export { splitRuns, type RecordedRun } from './claude/runs.ts';
-export { runToScenario, scenariosOf, type ClaudeScenario } from './claude/scenario.ts';
-export { checkClaudeSession, checkTranscript, checkRun, type RunCheck, type TranscriptCheck } from './claude/check.ts';

@@ -13,7 +13,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { resolveQueryConfig } from '../effects/query.ts';
-import type { StepObserver } from '../effects/query-options.ts';
+import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { machineHash } from './machine-hash.ts';
@@ -171,12 +171,15 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
 }
 
 /**
- * The observer `query()` uses for its `record` option: records `target` with the run's resolved config and params.
- * Chain it with a user `onStep` by calling both.
+ * Records a run started by `query()` to `target`, with the run's resolved config and params in the header: pass it
+ * in `observers` (the root `query()`'s `record` option does).
+ *
+ * @example
+ * await runQuery({ prompt: 'hi', observers: [recordTo('run.jsonl')] });
  */
-export function recordingObserver(
-  target: RecordTarget,
-  run: { config: LoopConfig; params: LoopParams; redact?: RedactOptions; fsync?: boolean },
-): SessionRecorder {
-  return createSessionRecorder(target, run);
+export function recordTo(target: RecordTarget, options: { redact?: RedactOptions; fsync?: boolean } = {}): RunObserverFactory {
+  return ({ config, params }) => {
+    const recorder = createSessionRecorder(target, { config, params, redact: options.redact, fsync: options.fsync });
+    return { onStep: recorder, close: () => recorder.close() };
+  };
 }

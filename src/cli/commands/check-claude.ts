@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { parseFlags } from './parse-flags.ts';
-import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../replay/claude/check.ts';
+import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../claude/check.ts';
 
 const HELP = `Usage: turnloop check-claude <transcript.jsonl> [--json] [--no-subagents]
 

@@ -16,7 +16,7 @@ import { DEMO_PROMPT, DEMO_SYSTEM_PROMPT, demoModelAnswers } from '../demo/demo-
 import { copyDemoProject, DEMO_PROJECT_DIR, diffProjects } from '../demo/project-files.ts';
 import { createLiveProgress } from '../demo/progress.ts';
 import { styleFor } from '../render/style.ts';
-import { terminalDetail } from '../scenario/transcript.ts';
+import { terminalDetail } from '../render/transcript.ts';
 import { parseFlags } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop demo [--json]

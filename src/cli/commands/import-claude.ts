@@ -1,16 +1,16 @@
 /**
  * `turnloop import-claude <transcript.jsonl> --out <dir>`: one `turnloop simulate` scenario per loop run of a
- * Claude Code transcript, in simulate's own format (see `src/replay/claude/scenario.ts`).
+ * Claude Code transcript, in simulate's own format (see `src/claude/scenario.ts`).
  * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { parseFlags } from './parse-flags.ts';
-import { querySourceOf, subagentFiles } from '../../replay/claude/check.ts';
-import { splitRuns } from '../../replay/claude/runs.ts';
-import { scenariosOf } from '../../replay/claude/scenario.ts';
-import { readTranscript } from '../../replay/claude/transcript.ts';
+import { querySourceOf, subagentFiles } from '../../claude/check.ts';
+import { splitRuns } from '../../claude/runs.ts';
+import { scenariosOf } from '../../claude/scenario.ts';
+import { readTranscript } from '../../claude/transcript.ts';
 
 const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
 

@@ -11,8 +11,8 @@ import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo
 import { createLiveProgress } from '../demo/progress.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
-import { isFailureTerminal } from '../scenario/check-outcome.ts';
-import { terminalDetail } from '../scenario/transcript.ts';
+import { isFailureTerminal } from '../../scenario/check-outcome.ts';
+import { terminalDetail } from '../render/transcript.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--strict]

@@ -5,10 +5,10 @@
 import { resolve } from 'node:path';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { styleFor } from '../render/style.ts';
-import { isFailureTerminal, outcomeMismatches } from '../scenario/check-outcome.ts';
-import { loadScenario } from '../scenario/load-scenario.ts';
-import { simulateScenario, type SimulationResult } from '../scenario/simulate.ts';
-import { createTranscriptPrinter } from '../scenario/transcript.ts';
+import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
+import { loadScenario } from '../../scenario/load-scenario.ts';
+import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
+import { createTranscriptPrinter } from '../render/transcript.ts';
 import { parseFlags } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check]

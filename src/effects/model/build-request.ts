@@ -12,8 +12,9 @@
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
+import { QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
-export const QUERY_SOURCE_HEADER = 'x-turnloop-query-source';
+export { QUERY_SOURCE_HEADER };
 export const TASK_BUDGET_BETA = 'task-budgets-2026-03-13';
 
 export interface ApiRequestBody {

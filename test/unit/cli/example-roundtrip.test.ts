@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/cli/scenario/load-scenario.ts';
-import { simulateScenario } from '../../../src/cli/scenario/simulate.ts';
+import { loadScenario } from '../../../src/scenario/load-scenario.ts';
+import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { replay, ReplayDivergenceError } from '../../../src/replay/index.ts';
 import { REPO_ROOT } from './capture-io.ts';
 

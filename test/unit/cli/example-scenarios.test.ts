@@ -6,9 +6,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { outcomeMismatches } from '../../../src/cli/scenario/check-outcome.ts';
-import { loadScenario } from '../../../src/cli/scenario/load-scenario.ts';
-import { simulateScenario } from '../../../src/cli/scenario/simulate.ts';
+import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
+import { loadScenario } from '../../../src/scenario/load-scenario.ts';
+import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
 import { REPO_ROOT } from './capture-io.ts';
 

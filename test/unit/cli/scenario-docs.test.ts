@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scenarioJsonSchema, withFreshSchemaSection } from '../../../src/cli/scenario/scenario-json-schema.ts';
+import { scenarioJsonSchema, withFreshSchemaSection } from '../../../src/scenario/scenario-json-schema.ts';
 import { REPO_ROOT } from './capture-io.ts';
 
 const REGENERATE = 'stale: run `npx tsx scripts/write-scenario-docs.ts`';

@@ -1,7 +1,7 @@
 /** Scripted scenario tools: minimal JSON Schema input checks, results consumed in call order per tool. */
 import { describe, expect, it } from 'vitest';
-import { NO_RESULT_LEFT, inputSchemaFromJsonSchema, scriptedTool, type ToolCallRecord } from '../../../src/cli/scenario/scripted-tools.ts';
-import { toolSchema } from '../../../src/cli/scenario/scenario-schema.ts';
+import { NO_RESULT_LEFT, inputSchemaFromJsonSchema, scriptedTool, type ToolCallRecord } from '../../../src/scenario/scripted-tools.ts';
+import { toolSchema } from '../../../src/scenario/scenario-schema.ts';
 
 const ctx = (id: string) => ({ toolUseId: id, signal: new AbortController().signal, context: {} });
 

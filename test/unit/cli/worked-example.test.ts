@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/cli/scenario/load-scenario.ts';
-import { simulateScenario } from '../../../src/cli/scenario/simulate.ts';
+import { loadScenario } from '../../../src/scenario/load-scenario.ts';
+import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { REPO_ROOT } from './capture-io.ts';
 
 type ApiBlock = { type: string; id?: string; tool_use_id?: string; name?: string; content?: unknown };

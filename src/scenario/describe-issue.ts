@@ -6,7 +6,7 @@
  * accepted; when the schema at a path cannot be found, the issue's own message is used.
  */
 import type { z } from 'zod';
-import { formatPath } from '../../fake-api/index.ts';
+import { formatPath } from '../fake-api/index.ts';
 
 type Issue = z.core.$ZodIssue;
 type AnySchema = z.core.$ZodType;

@@ -10,15 +10,15 @@
  * - The fake API is closed and the session log (if any) is closed whatever happens.
  */
 import { writeFileSync } from 'node:fs';
-import { resolveConfig } from '../../config/config.ts';
-import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
-import type { QueryDeps, QueryOptions, StepObserver } from '../../effects/query-options.ts';
-import { counterIds, virtualClock } from '../../effects/system-clock.ts';
-import { startFakeAnthropicApi, type FakeAnswerInput } from '../../fake-api/index.ts';
-import type { Message, QueryItem } from '../../messages/types.ts';
-import type { ContinueReason, Terminal } from '../../reducer/outcomes.ts';
-import { createSessionRecorder, type RecordTarget } from '../../replay/index.ts';
+import { resolveConfig } from '../config/config.ts';
+import { createAnthropicModelCaller } from '../effects/model/index.ts';
+import { query } from '../effects/query.ts';
+import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
+import { counterIds, virtualClock } from '../effects/system-clock.ts';
+import { startFakeAnthropicApi, type FakeAnswerInput } from '../fake-api/index.ts';
+import type { Message, QueryItem } from '../messages/types.ts';
+import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
+import { createSessionRecorder, type RecordTarget } from '../replay/index.ts';
 import { abortTrigger } from './abort-trigger.ts';
 import { bufferedModelCaller } from './buffered-model-caller.ts';
 import { createRunObserver, type RunObservation } from './run-observer.ts';

@@ -9,8 +9,8 @@
  * - Parsing applies defaults only; turning the file into `query()` options is `simulate.ts`'s job.
  */
 import { z } from 'zod';
-import { fakeScriptSchema } from '../../fake-api/index.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../reducer/outcomes.ts';
+import { fakeScriptSchema } from '../fake-api/index.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { configOverridesSchema } from './config-overrides-schema.ts';
 
 const count = z.number().int().nonnegative();

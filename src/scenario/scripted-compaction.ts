@@ -4,10 +4,10 @@
  * the fake API's `compactionModel`). Lists are consumed one outcome per call; a used-up list fails (compactors)
  * or commits nothing (collapse drain).
  */
-import { buildPostCompactMessages, selectKeptMessages } from '../../context/autocompact.ts';
-import type { CollapseDrainer, Compactor } from '../../effects/deps.ts';
-import type { QueryDeps } from '../../effects/query-options.ts';
-import { estimateTokens } from '../../reducer/tokens.ts';
+import { buildPostCompactMessages, selectKeptMessages } from '../context/autocompact.ts';
+import type { CollapseDrainer, Compactor } from '../effects/deps.ts';
+import type { QueryDeps } from '../effects/query-options.ts';
+import { estimateTokens } from '../reducer/tokens.ts';
 import type { CompactionScript } from './scenario-schema.ts';
 
 /** Recent messages a scripted compaction keeps verbatim, in estimated tokens (as the real compactor does). */

@@ -11,8 +11,8 @@
  *   engine does not know (e.g. `caller`) are dropped.
  */
 import { readFileSync } from 'node:fs';
-import { LineFormatError } from '../errors.ts';
-import type { AssistantContentBlock, AssistantMessage, Message, SystemMessage, UserMessage, Usage } from '../../messages/types.ts';
+import { LineFormatError } from '../replay/errors.ts';
+import type { AssistantContentBlock, AssistantMessage, Message, SystemMessage, UserMessage, Usage } from '../messages/types.ts';
 
 /** A transcript line that is not JSON, or not an object (unknown line types are skipped, never errors). */
 export class TranscriptFormatError extends LineFormatError {

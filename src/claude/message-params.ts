@@ -10,9 +10,9 @@
  *   `caller`, ...) never reach the strict scenario schema. A block type the params cannot carry (e.g. a
  *   `tool_reference`) becomes a text block that names it: recorded content is reshaped, never invented.
  */
-import type { MessageParam } from '../../cli/scenario/scenario-schema.ts';
-import { toApiMessages } from '../../effects/model/to-api-messages.ts';
-import type { AssistantContentBlock, DocumentBlock, ImageBlock, Message, TextBlock, UserContentBlock } from '../../messages/types.ts';
+import type { MessageParam } from '../scenario/scenario-schema.ts';
+import { toApiMessages } from '../effects/model/to-api-messages.ts';
+import type { AssistantContentBlock, DocumentBlock, ImageBlock, Message, TextBlock, UserContentBlock } from '../messages/types.ts';
 
 type Json = Record<string, unknown>;
 type MediaBlock = ImageBlock | DocumentBlock;

@@ -11,7 +11,7 @@
  *   "[Request interrupted by user]"; `incomplete` when the file ends while tools or a reply were outstanding.
  * - Everything before a run (earlier runs included) is its history, in engine form.
  */
-import type { AssistantMessage, Message, SystemMessage, UserMessage, Usage } from '../../messages/types.ts';
+import type { AssistantMessage, Message, SystemMessage, UserMessage, Usage } from '../messages/types.ts';
 import type { Transcript, TranscriptEntry } from './transcript.ts';
 
 export const INTERRUPT_MARKER = '[Request interrupted by user]';

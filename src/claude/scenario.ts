@@ -1,5 +1,5 @@
 /**
- * A recorded run as a `turnloop simulate` scenario (the format of `src/cli/scenario/scenario-schema.ts`, so
+ * A recorded run as a `turnloop simulate` scenario (the format of `src/scenario/scenario-schema.ts`, so
  * `simulate` loads what `import-claude` writes): history and prompt as Anthropic message params, the recorded
  * replies as the fake API's model script, the recorded tool results as tool scripts, the recorded compaction
  * summaries as the compaction model's answers, the interrupt as a scenario `abort`, the recorded ending as `expect`.
@@ -20,8 +20,8 @@
  *   has no attachment script). They change what the model reads, not the number of calls or the ending.
  */
 import { basename } from 'node:path';
-import type { ScenarioExpect, ScenarioInput } from '../../cli/scenario/scenario-schema.ts';
-import type { AssistantContentBlock, UserMessage } from '../../messages/types.ts';
+import type { ScenarioExpect, ScenarioInput } from '../scenario/scenario-schema.ts';
+import type { AssistantContentBlock, UserMessage } from '../messages/types.ts';
 import { assistantParamBlock, toMessageParams, toolResultContent } from './message-params.ts';
 import { recordedOutcome, type RecordedOutcome } from './recorded-outcome.ts';
 import type { RecordedRun, RunStep } from './runs.ts';

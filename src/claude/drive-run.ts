@@ -10,12 +10,12 @@
  *
  * Pure and synchronous: no clock, no network, no randomness (effects are processed from a FIFO queue).
  */
-import { resolveConfig, type LoopConfig } from '../../config/config.ts';
-import type { Message } from '../../messages/types.ts';
-import type { Effect } from '../../reducer/effects.ts';
-import type { LoopEvent } from '../../reducer/events.ts';
-import type { LoopState } from '../../reducer/state.ts';
-import { initialState, step } from '../../reducer/step.ts';
+import { resolveConfig, type LoopConfig } from '../config/config.ts';
+import type { Message } from '../messages/types.ts';
+import type { Effect } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopState } from '../reducer/state.ts';
+import { initialState, step } from '../reducer/step.ts';
 import type { RecordedReply, RecordedRun, RunStep } from './runs.ts';
 
 export interface DrivenRun {

@@ -4,13 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { EXIT_BAD_INPUT } from '../cli-io.ts';
 import { describeIssue } from './describe-issue.ts';
 import { scenarioSchema, type Scenario } from './scenario-schema.ts';
 
 export class ScenarioFileError extends Error {
   readonly code = 'INVALID_SCENARIO';
-  readonly exitCode = EXIT_BAD_INPUT;
+  /** The CLI's exit code for bad input. */
+  readonly exitCode = 2;
   constructor(
     readonly file: string,
     /** Path inside the file (`params.messages[0].role`), or null for problems with the whole file. */

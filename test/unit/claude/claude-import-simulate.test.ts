@@ -8,12 +8,12 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { outcomeMismatches } from '../../../src/cli/scenario/check-outcome.ts';
-import { loadScenario } from '../../../src/cli/scenario/load-scenario.ts';
-import { simulateScenario } from '../../../src/cli/scenario/simulate.ts';
-import { subagentFiles } from '../../../src/replay/claude/check.ts';
-import { splitRuns } from '../../../src/replay/claude/runs.ts';
-import { readTranscript } from '../../../src/replay/claude/transcript.ts';
+import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
+import { loadScenario } from '../../../src/scenario/load-scenario.ts';
+import { simulateScenario } from '../../../src/scenario/simulate.ts';
+import { subagentFiles } from '../../../src/claude/check.ts';
+import { splitRuns } from '../../../src/claude/runs.ts';
+import { readTranscript } from '../../../src/claude/transcript.ts';
 import { runCli } from '../cli/capture-io.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 

@@ -13,7 +13,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Message } from '../../messages/types.ts';
+import type { Message } from '../messages/types.ts';
 import { driveRun } from './drive-run.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';

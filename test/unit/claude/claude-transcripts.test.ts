@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
-import { checkClaudeSession, checkTranscript } from '../../../src/replay/claude/check.ts';
-import { splitRuns } from '../../../src/replay/claude/runs.ts';
-import { parseTranscript, readTranscript, TranscriptFormatError } from '../../../src/replay/claude/transcript.ts';
+import { checkClaudeSession, checkTranscript } from '../../../src/claude/check.ts';
+import { splitRuns } from '../../../src/claude/runs.ts';
+import { parseTranscript, readTranscript, TranscriptFormatError } from '../../../src/claude/transcript.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
 const DIR = CLAUDE_TRANSCRIPTS_DIR;

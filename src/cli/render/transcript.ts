@@ -5,10 +5,10 @@
 import type { StepObserver } from '../../effects/query-options.ts';
 import type { QueryItem } from '../../messages/types.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
-import { messageLines } from '../render/message-line.ts';
-import type { Style } from '../render/style.ts';
-import { isFailureTerminal } from './check-outcome.ts';
-import type { SimulationResult } from './simulate.ts';
+import { messageLines } from './message-line.ts';
+import type { Style } from './style.ts';
+import { isFailureTerminal } from '../../scenario/check-outcome.ts';
+import type { SimulationResult } from '../../scenario/simulate.ts';
 
 export interface TranscriptPrinter {
   onItem(item: QueryItem): void;

@@ -8,7 +8,7 @@
  * (`fakeAnswerShapes`), so the schema still comes from the code that validates.
  */
 import { z } from 'zod';
-import { fakeAnswerShapes } from '../../fake-api/index.ts';
+import { fakeAnswerShapes } from '../fake-api/index.ts';
 import { scenarioObjectSchema } from './scenario-schema.ts';
 
 const BEGIN = '<!-- BEGIN GENERATED SCENARIO SCHEMA -->';

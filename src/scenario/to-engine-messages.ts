@@ -2,8 +2,8 @@
  * Anthropic message params (`{role, content}`) → engine messages (`src/messages/types.ts`). Pure; ids come from
  * the given generator so a simulation stays deterministic. `cache_control` is dropped (the engine does not use it).
  */
-import type { IdGenerator } from '../../effects/deps.ts';
-import type { AssistantContentBlock, Message, UserContentBlock } from '../../messages/types.ts';
+import type { IdGenerator } from '../effects/deps.ts';
+import type { AssistantContentBlock, Message, UserContentBlock } from '../messages/types.ts';
 import type { MessageParam } from './scenario-schema.ts';
 
 type ParamBlock = Exclude<MessageParam['content'], string>[number];
