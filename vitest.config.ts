@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The installed-package suite packs and installs the tarball: its own script, `npm run test:package`.
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

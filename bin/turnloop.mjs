@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `turnloop` CLI: runs the TypeScript sources through tsx's loader (no build step).
-import { register } from 'tsx/esm/api';
+// Entry point of the `turnloop` CLI: runs the built JavaScript in dist/ (`npm run build`; `npm install` builds it).
+import { main } from '../dist/cli/main.js';
 
-register();
-const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -3,8 +3,12 @@
  *
  * - The deterministic core: `initialState`, `step` and the data they exchange (state, effects, events).
  * - The interpreter: `query()` / `runQuery()` over real Anthropic model calls, tools and compaction.
- * - Tools: `defineTool`, the built-in file tools, and the tool runtime.
+ * - Tools: `defineTool` and the tool runtime.
  * - Config: `resolveConfig`, `DEFAULT_CONFIG`, `contextThresholds`.
+ *
+ * The rest lives behind subpaths so that importing the root stays light: `turnloop/replay`, `turnloop/viz`,
+ * `turnloop/testing` (fake API, scripted model, message builders), `turnloop/tools` (the file tools),
+ * `turnloop/scenario` and `turnloop/claude` (see docs/architecture.md, "Entry points").
  */
 export * from './reducer/index.ts';
 export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './config/config.ts';
@@ -17,9 +21,6 @@ export type { QueryDeps, StepObserver, RunObserver, RunObserverFactory } from '.
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
 export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';
-export { createAnthropicModelCaller } from './effects/model/index.ts';
+export { createAnthropicModelCaller, MISSING_CREDENTIALS_MESSAGE, type AnthropicModelCallerOptions, type ModelRetryNotice } from './effects/model/anthropic-model-caller.ts';
 export { defineTool, toolDefinitionForModel, createToolRuntime, createToolRegistry } from './effects/tools/index.ts';
 export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool } from './effects/tools/index.ts';
-export { createFileTools } from './tools/index.ts';
-export { startFakeAnthropicApi, parseFakeScript } from './fake-api/index.ts';
-export type { FakeApi, FakeScript } from './fake-api/index.ts';

@@ -19,7 +19,7 @@ export interface QueryOptions extends EngineQueryOptions {
    * Records the run as a session log (JSONL, see docs/replay.md): a file path or a writable, written append-only
    * line by line; secrets are redacted (add patterns with `redact`).
    */
-  record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean };
+  record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean; onError?: (error: Error) => void };
 }
 
 /** The engine's options for `options`: the extras become run observers. */
@@ -28,7 +28,8 @@ export function engineOptionsOf(options: QueryOptions): EngineQueryOptions {
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
-    observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
+    const { target, ...recording } = spec;
+    observers.push(recordTo(target, recording));
   }
   return { ...engine, observers };
 }

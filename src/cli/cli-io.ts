@@ -24,8 +24,6 @@ export class UsageError extends Error {
 
 export interface CliCommand {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** The full `--help` text. */
   help: string;
   run(args: string[], io: CliIo): Promise<number>;

@@ -1,9 +1,13 @@
 /**
- * The `turnloop` command line: dispatches to one command per file (`./commands/`). Bad input of any kind ends
- * with one clear message on stderr and exit code 2; `--debug` adds the stack trace.
+ * The `turnloop` command line: dispatches to one command per file (`./commands/`, each loaded only when used).
+ * Bad input of any kind ends with one clear message on stderr and exit code 2; `--debug` adds the stack trace.
+ *
+ * Messages: `turnloop <command>: <what went wrong>` on stderr, one line of hint at most; results on stdout.
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
-import { commands } from './commands/index.ts';
+import { commands, type CommandEntry } from './commands/index.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { packageVersion } from './version.ts';
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);
@@ -11,32 +15,58 @@ function overview(): string {
   return [
     'turnloop: the agent loop of a coding agent as an explicit, deterministic state machine.',
     '',
-    'Usage: turnloop <command> [options]   (turnloop <command> --help for details)',
+    'Usage: turnloop <command> [options]',
+    '       turnloop help <command>      details of one command (same as turnloop <command> --help)',
+    '       turnloop --version',
     '',
     'Commands:',
     ...lines,
     '',
+    'Global options: --debug (stack traces), NO_COLOR=1 (plain output). Exit codes: 0 ok, 1 failed run, 2 bad input.',
+    '',
   ].join('\n');
 }
+
+function unknownCommand(name: string, io: CliIo): number {
+  const hint = didYouMean(name, commands.map((c) => c.name));
+  io.stderr.write(`turnloop: unknown command '${name}'.${hint} Run 'turnloop --help' for the list.\n`);
+  return EXIT_BAD_INPUT;
+}
+
+async function showHelp(entry: CommandEntry, io: CliIo): Promise<number> {
+  const { help } = await entry.load();
+  io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
+  return 0;
+}
+
+const findCommand = (name: string) => commands.find((c) => c.name === name);
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [name, ...rest] = args;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--version' || name === '-v' || name === '-V') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     io.stdout.write(overview());
     return name === undefined ? EXIT_BAD_INPUT : 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    io.stderr.write(`turnloop: unknown command '${name}'. Run 'turnloop --help' for the list.\n`);
+  if (name === 'help') {
+    const entry = findCommand(rest[0]);
+    return entry ? showHelp(entry, io) : unknownCommand(rest[0], io);
+  }
+  if (name.startsWith('-')) {
+    const hint = didYouMean(name.replace(/^-+/, ''), ['help', 'version'], (n) => `--${n}`);
+    io.stderr.write(`turnloop: unknown option '${name}' before a command.${hint} Run 'turnloop --help' for the list.\n`);
     return EXIT_BAD_INPUT;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(command.help.endsWith('\n') ? command.help : `${command.help}\n`);
-    return 0;
-  }
+  const entry = findCommand(name);
+  if (!entry) return unknownCommand(name, io);
+  if (rest.includes('--help') || rest.includes('-h')) return showHelp(entry, io);
   try {
+    const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

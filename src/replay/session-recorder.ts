@@ -7,8 +7,9 @@
  * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
  * - Everything written goes through the redactor first (header and events); the control summary that is hashed
  *   is redacted too, so live hashes equal replayed hashes (see `stable-hash.ts` for what the hash covers).
- * - The observer never throws (the interpreter does not expect it to): a write failure is kept in `error` and
- *   recording stops.
+ * - The observer never throws (the interpreter does not expect it to): a write failure is kept in `error`,
+ *   recording stops, and the failure is reported once: to `onError`, or else as a process warning
+ *   (`process.emitWarning`, printed on stderr by default), so a log never ends short in silence.
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
@@ -34,6 +35,8 @@ export interface SessionRecorderOptions {
   fsync?: boolean;
   /** Continue an existing log (resume): no header; indexes and the hash chain go on from here. */
   continueFrom?: { index: number; hash: string };
+  /** Told once when writing fails (recording stops there). Default: a process warning. Must not throw. */
+  onError?: (error: Error) => void;
 }
 
 export interface SessionRecorder extends StepObserver {
@@ -102,6 +105,12 @@ function openWriter(target: RecordTarget, fsync: boolean): { write(text: string)
   };
 }
 
+function reportError(error: Error, target: RecordTarget, onError: ((error: Error) => void) | undefined): void {
+  if (onError) return onError(error);
+  const where = typeof target === 'string' ? ` to ${target}` : '';
+  process.emitWarning(`session recording${where} stopped: ${error.message}`, { code: 'TURNLOOP_RECORDING_FAILED' });
+}
+
 /**
  * Creates an `onStep` observer that records the run to `target`.
  *
@@ -157,6 +166,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
       writeText(eventLineText(index, eventJson, lastHash, controlDigest(state)));
     } catch (caught) {
       error = caught instanceof Error ? caught : new Error(String(caught));
+      reportError(error, target, options.onError);
     }
   }) as SessionRecorder;
 
@@ -177,9 +187,9 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
  * @example
  * await runQuery({ prompt: 'hi', observers: [recordTo('run.jsonl')] });
  */
-export function recordTo(target: RecordTarget, options: { redact?: RedactOptions; fsync?: boolean } = {}): RunObserverFactory {
+export function recordTo(target: RecordTarget, options: Pick<SessionRecorderOptions, 'redact' | 'fsync' | 'onError'> = {}): RunObserverFactory {
   return ({ config, params }) => {
-    const recorder = createSessionRecorder(target, { config, params, redact: options.redact, fsync: options.fsync });
+    const recorder = createSessionRecorder(target, { config, params, ...options });
     return { onStep: recorder, close: () => recorder.close() };
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Where the shared Claude Code transcripts live: `shared/` beside the repository, as on a developer's machine and
- * in CI (which clones the repo next to a copy of `shared/`).
+ * Where the real Claude Code transcripts the tests use live: `test/fixtures/claude-code-transcripts/` in this
+ * repository (with their licence and provenance), so a fresh clone needs nothing beside it.
  */
 import { fileURLToPath } from 'node:url';
 
-export const CLAUDE_TRANSCRIPTS_DIR = fileURLToPath(new URL('../../../shared/fixtures/claude-code-transcripts', import.meta.url));
+export const CLAUDE_TRANSCRIPTS_DIR = fileURLToPath(new URL('../fixtures/claude-code-transcripts', import.meta.url));

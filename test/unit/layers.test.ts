@@ -14,7 +14,7 @@ export const LAYER_RANKS: Record<string, number> = {
   context: 1,
   effects: 2, tools: 2,
   'fake-api': 3, replay: 3,
-  scenario: 4,
+  scenario: 4, testing: 4,
   claude: 5,
   viz: 6,
   api: 7,

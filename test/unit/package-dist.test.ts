@@ -1,24 +1,35 @@
 /**
- * The published entry point: `npm install` builds `dist/` (the `prepare` script), and plain Node (no TypeScript
- * loader) can import it and run a loop. Guards against a build that drops an export or a runtime asset.
+ * The built package: `npm install` builds `dist/` (the `prepare` script), every subpath of package.json's
+ * `exports` is a built file exporting what its source exports, and plain Node (no TypeScript loader) can run a loop
+ * with it. Guards against a build that drops an export or an entry point. (`npm run test:package` goes further:
+ * it installs the packed tarball into an empty project.)
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import * as source from '../../src/index.ts';
+import type * as root from '../../src/index.ts';
+import type * as testing from '../../src/testing/index.ts';
 
-const distEntry = new URL('../../dist/index.js', import.meta.url);
+const repo = new URL('../../', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', repo), 'utf8')) as { exports: Record<string, string> };
+const codeEntries = Object.entries(pkg.exports).filter(([subpath]) => subpath !== './package.json');
 
 describe('the built package (dist/)', () => {
-  it('exists after install and exports what src/index.ts exports', async () => {
-    expect(existsSync(distEntry), 'run `npm run build` (npm install does it)').toBe(true);
-    const built = (await import(distEntry.href)) as typeof source;
-    expect(Object.keys(built).sort()).toEqual(Object.keys(source).sort());
-  });
+  for (const [subpath, target] of codeEntries) {
+    it(`exports ${subpath} from ${target}, as its source does`, async () => {
+      const built = new URL(target, repo);
+      expect(existsSync(built), 'run `npm run build` (npm install does it)').toBe(true);
+      expect(existsSync(new URL(target.replace(/\.js$/, '.d.ts'), repo)), 'type declarations beside the entry').toBe(true);
+      const source = new URL(target.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts'), repo);
+      const [fromDist, fromSource] = await Promise.all([import(built.href), import(source.href)]);
+      expect(Object.keys(fromDist).sort()).toEqual(Object.keys(fromSource).sort());
+    });
+  }
 
   it('runs a tool-using loop against the loopback fake API', async () => {
-    const built = (await import(distEntry.href)) as typeof source;
-    const api = await built.startFakeAnthropicApi({
+    const built = (await import(new URL('dist/index.js', repo).href)) as typeof root;
+    const { startFakeAnthropicApi } = (await import(new URL('dist/testing/index.js', repo).href)) as typeof testing;
+    const api = await startFakeAnthropicApi({
       model: [
         { content: [{ type: 'tool_use', id: 'toolu_1', name: 'echo', input: { text: 'hi' } }] },
         { content: [{ type: 'text', text: 'Said hi.' }] },

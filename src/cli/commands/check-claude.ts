@@ -49,7 +49,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const checkClaudeCommand: CliCommand = {
   name: 'check-claude',
-  summary: 'Check that the engine reproduces every run of a Claude Code transcript',
   help: HELP,
   run,
 };

@@ -111,7 +111,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const demoCommand: CliCommand = {
   name: 'demo',
-  summary: 'Watch the loop fix a bug in a sample project (offline, scripted model, real file tools)',
   help: HELP,
   run,
 };

@@ -9,6 +9,7 @@ import { exportJson } from '../../viz/export-json.ts';
 import { exportMermaid } from '../../viz/export-mermaid.ts';
 import { exportScxml } from '../../viz/export-scxml.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 export const EXPORT_FORMATS = {
   json: exportJson,
@@ -48,16 +49,15 @@ export function parseExportArgs(args: string[]): ExportArgs {
     };
     if (flag === '--format' || flag === '-f') format = value();
     else if (flag === '--out' || flag === '-o') out = value();
-    else throw new UsageError(`unknown argument '${arg}' (see turnloop export --help)`);
+    else throw new UsageError(`unknown argument '${arg}'.${didYouMean(flag.replace(/^-+/, ''), ['format', 'out'], (n) => `--${n}`)} (see turnloop export --help)`);
   }
   if (format === null) throw new UsageError(`--format is required: one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
-  if (!(format in EXPORT_FORMATS)) throw new UsageError(`unknown format '${format}': one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
+  if (!(format in EXPORT_FORMATS)) throw new UsageError(`unknown format '${format}': one of ${Object.keys(EXPORT_FORMATS).join(', ')}.${didYouMean(format, Object.keys(EXPORT_FORMATS))}`);
   return { format: format as ExportFormat, out };
 }
 
 export const exportCommand: CliCommand = {
   name: 'export',
-  summary: 'Export the loop statechart as JSON (XState/Stately), Mermaid, SCXML or DOT',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const { format, out } = parseExportArgs(args);

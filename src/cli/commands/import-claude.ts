@@ -50,7 +50,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const importClaudeCommand: CliCommand = {
   name: 'import-claude',
-  summary: 'Turn a Claude Code transcript into one simulate scenario per loop run',
   help: HELP,
   run,
 };

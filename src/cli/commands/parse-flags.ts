@@ -5,13 +5,17 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParsedFlags<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>>;
 import { UsageError } from '../cli-io.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T): ParsedFlags<T> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`${message.replace(/\. To specify a positional argument.*$/s, '')} (see turnloop ${command} --help)`);
+    const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(--?[^'=]+)/.exec(message)?.[1] : undefined;
+    const hint = unknown?.startsWith('--') ? didYouMean(unknown.slice(2), Object.keys(options), (name) => `--${name}`) : '';
+    const what = message.replace(/\. To specify a positional argument.*$/s, '').replace(/\.$/, '');
+    throw new UsageError(`${what}${hint ? `.${hint}` : ''} (see turnloop ${command} --help)`);
   }
 }
 

@@ -3,6 +3,7 @@
  * (`--at N`), or what a different config would have done (`--config`, `--params`: what-if, no model called).
  * Exit codes: 0 replayed (or what-if done), 1 divergence or version skew, 2 bad input.
  */
+import { resolve } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { parseFlags } from './parse-flags.ts';
 import { replay } from '../../replay/replay.ts';
@@ -46,7 +47,7 @@ function print(io: CliIo, json: boolean, data: unknown, text: string): void {
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('replay', args, FLAGS);
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
-  const [log] = positionals;
+  const log = resolve(io.cwd, positionals[0]);
   const allowVersionSkew = values['allow-version-skew'] === true;
   const config = parseJsonFlag('config', values.config);
   const params = parseJsonFlag('params', values.params);
@@ -97,7 +98,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const replayCommand: CliCommand = {
   name: 'replay',
-  summary: 'Replay a session log (verify, --at N time travel, --config what-if)',
   help: HELP,
   run,
 };

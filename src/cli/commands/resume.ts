@@ -92,7 +92,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const resumeCommand: CliCommand = {
   name: 'resume',
-  summary: 'Continue a crashed or paused run from the end of its session log',
   help: HELP,
   run,
 };

@@ -1,33 +1,51 @@
 /**
  * `turnloop run "<prompt>"`: a live run against the real Anthropic API (ANTHROPIC_API_KEY), with the built-in
- * file tools confined to --cwd and a permission prompt for every tool call that is not read-only.
+ * file tools confined to --cwd and a permission prompt for every tool call that is not read-only. The run is
+ * recorded as a session log (replay, resume and viz read it) unless --no-record.
  */
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { query } from '../../api/query.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../../effects/model/anthropic-model-caller.ts';
+import type { AssistantMessage, QueryItem } from '../../messages/types.ts';
+import type { Terminal } from '../../reducer/outcomes.ts';
+import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { createFileTools } from '../../tools/index.ts';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { createLiveProgress } from '../demo/progress.ts';
+import { terminalDetail } from '../render/transcript.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
-import { isFailureTerminal } from '../../scenario/check-outcome.ts';
-import { terminalDetail } from '../render/transcript.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
-const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--strict]
+const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
 
-A live agent loop against the real Anthropic API (needs ANTHROPIC_API_KEY). The model gets the built-in
-tools Read, Edit, Glob and Grep, confined to DIR; every call that is not read-only (Edit) is asked about
-first, unless --yes. Ctrl-C aborts the run (a second Ctrl-C exits at once).
+A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
+Grep, confined to DIR; every call that is not read-only (Edit) is asked about first, unless --yes. Ctrl-C
+aborts the run (a second Ctrl-C exits at once). The run is recorded as a session log, by default
+.turnloop/sessions/<id>.jsonl under the current directory; the path is printed, and turnloop replay, resume
+and viz read it.
 
 Options:
   --cwd DIR        the directory the tools may see (default: the current directory)
   --model M        the model (default: the engine config's default model)
   --max-turns N    stop after N model turns (max_turns)
   --yes            allow every tool call without asking
-  --strict         exit 1 when the run ends in a failure terminal
+  --json           one JSON object per line on stdout: an init line, every message, then a result line
+                   (like claude -p --output-format stream-json); notes go to stderr
+  --record FILE    write the session log to FILE instead
+  --no-record      do not write a session log
 
+Environment:
+  ANTHROPIC_API_KEY    the API key (required)
+  ANTHROPIC_BASE_URL   another endpoint speaking the Messages API (a proxy, a gateway, a local fake)
+  NO_COLOR             plain output even on a terminal
+
+Failed requests are retried with backoff (one line per retry: what failed, attempt k of n, the wait);
+answers that retrying cannot fix (401, 403, 400) end the run at once.
+
+Exit codes: 0 completed, 1 the run ended in a failure terminal or on an API error, 2 bad input.
 No key? Run 'turnloop demo' to watch the loop work offline.`;
 
 export const MISSING_KEY_MESSAGE =
@@ -35,6 +53,9 @@ export const MISSING_KEY_MESSAGE =
   'Set it (for example: export ANTHROPIC_API_KEY=sk-ant-...) and try again. To see the loop at work without ' +
   "a key or network, run 'turnloop demo': it fixes a bug in a sample project with a scripted model and the " +
   'real file tools, in a few seconds.';
+
+/** Where live runs are recorded, under the directory turnloop runs in. */
+export const SESSIONS_DIR = '.turnloop/sessions';
 
 function systemPrompt(root: string): string {
   return [
@@ -45,52 +66,112 @@ function systemPrompt(root: string): string {
   ].join('\n');
 }
 
+/** A session id that sorts by start time: `2026-12-01T09-20-11Z-3fa9c1`. */
+function newSessionId(): string {
+  return `${new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+/** An API-error assistant message: the adapter's `apiError`, or Claude Code's `isApiErrorMessage` marker. */
+function isApiError(message: AssistantMessage | undefined): boolean {
+  return message !== undefined && (message.apiError !== undefined || (message as { isApiErrorMessage?: boolean }).isApiErrorMessage === true);
+}
+
+/** Whether the run failed: a failure terminal, or an ending on an API error (the last assistant message is one). */
+export function runFailed(terminal: Terminal, lastAssistant: AssistantMessage | undefined): boolean {
+  return isFailureTerminal(terminal) || isApiError(lastAssistant);
+}
+
+export function retryLine(retry: ModelRetryNotice): string {
+  const what = retry.error.status === undefined ? retry.error.message : `${retry.error.status} ${retry.error.message}`;
+  return `request failed: ${what}; retry ${retry.attempt} of ${retry.maxRetries} in ${(retry.delayMs / 1000).toFixed(1)} s`;
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('run', args, {
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
     yes: { type: 'boolean', default: false },
-    strict: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    record: { type: 'string' },
+    'no-record': { type: 'boolean', default: false },
   });
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
+  if (values.record !== undefined && values['no-record']) throw new UsageError('--record and --no-record contradict each other');
   const maxTurns = positiveInteger('max-turns', values['max-turns']);
   const root = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--cwd: no such directory: ${root}`);
   const apiKey = io.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new UsageError(MISSING_KEY_MESSAGE);
 
+  const json = values.json === true;
   const style = styleFor(io);
-  const progress = createLiveProgress(io, style);
+  const progress = createLiveProgress(io, style, { startedAt: Date.now() });
+  const note = (text: string) => (json ? io.stderr.write(`turnloop run: ${text}\n`) : progress.note(style.yellow(text)));
+  const sessionId = newSessionId();
+  const logPath = values['no-record'] ? undefined : resolve(io.cwd, values.record ?? `${SESSIONS_DIR}/${sessionId}.jsonl`);
+  if (logPath) mkdirSync(dirname(logPath), { recursive: true });
+  const shownLog = logPath && (relative(io.cwd, logPath).startsWith('..') ? logPath : relative(io.cwd, logPath));
   const controller = new AbortController();
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(130);
     controller.abort('user');
   };
   process.on('SIGINT', onInterrupt);
+  const startedAt = Date.now();
+  const tools = createFileTools({ root });
+  const model = values.model;
+  if (json) io.stdout.write(`${JSON.stringify({ type: 'system', subtype: 'init', session_id: sessionId, cwd: root, tools: tools.map((t) => t.name), ...(model ? { model } : {}), session_log: logPath ?? null })}\n`);
+  else if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog}`)}\n`);
   try {
     const generator = query({
       prompt: positionals[0],
       systemPrompt: [systemPrompt(root)],
-      tools: createFileTools({ root }),
-      canUseTool: createPermissionPrompt({ yes: values.yes === true, beforeAsk: () => progress.stop() }),
+      tools,
+      canUseTool: createPermissionPrompt({
+        yes: values.yes === true,
+        beforeAsk: () => progress.stop(),
+        ...(json ? { streams: { input: process.stdin, output: process.stderr } } : {}),
+      }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       querySource: 'repl_main_thread',
       signal: controller.signal,
-      config: values.model ? { model: values.model } : {},
-      deps: { callModel: createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) }) },
-      onStep: progress.onStep,
+      config: { sessionId, ...(model ? { model } : {}) },
+      deps: {
+        callModel: createAnthropicModelCaller({
+          apiKey,
+          ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
+          onRetry: (retry) => note(retryLine(retry)),
+        }),
+      },
+      ...(json ? {} : { onStep: progress.onStep }),
+      ...(logPath ? { record: { target: logPath, onError: (error: Error) => note(`session log ${shownLog} stopped: ${error.message}`) } } : {}),
     });
+    let lastAssistant: AssistantMessage | undefined;
+    let turns = 0;
+    const onItem = (item: QueryItem) => {
+      if (item.type === 'assistant') lastAssistant = item;
+      if (item.type === 'request_start') turns += 1;
+      if (!json) return progress.onItem(item);
+      if (item.type !== 'stream_event' && item.type !== 'request_start') io.stdout.write(`${JSON.stringify(item)}\n`);
+    };
     let next = await generator.next();
     while (!next.done) {
-      progress.onItem(next.value);
+      onItem(next.value);
       next = await generator.next();
     }
     progress.stop();
     const terminal = next.value;
-    const paint = isFailureTerminal(terminal) ? style.red : style.green;
-    io.stdout.write(`${style.bold(paint(`terminal: ${terminal.reason}${terminalDetail(terminal)}`))}\n`);
-    return values.strict && isFailureTerminal(terminal) ? EXIT_FAILURE_TERMINAL : EXIT_OK;
+    const failed = runFailed(terminal, lastAssistant);
+    if (json) {
+      const result = { type: 'result', subtype: failed ? 'error' : 'success', is_error: failed, terminal, num_turns: turns, duration_ms: Date.now() - startedAt, session_id: sessionId, session_log: logPath ?? null };
+      io.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      const ending = isApiError(lastAssistant) && !isFailureTerminal(terminal) ? ' (ended on an API error)' : '';
+      io.stdout.write(`${style.bold((failed ? style.red : style.green)(`terminal: ${terminal.reason}${terminalDetail(terminal)}${ending}`))}\n`);
+      if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (turnloop replay ${shownLog})`)}\n`);
+    }
+    return failed ? EXIT_FAILURE_TERMINAL : EXIT_OK;
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
@@ -99,7 +180,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'A live run against the Anthropic API (ANTHROPIC_API_KEY) with file tools in --cwd',
   help: HELP,
   run,
 };

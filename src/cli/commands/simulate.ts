@@ -61,7 +61,6 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
 export const simulateCommand: CliCommand = {
   name: 'simulate',
-  summary: 'Run one loop against a scripted scenario (deterministic; fake API, real SDK)',
   help: HELP,
   run,
 };

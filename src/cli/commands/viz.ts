@@ -10,6 +10,7 @@ import { renderViewerHtml, viewerData } from '../../viz/html.ts';
 import { loadInspector, replayIntoInspector } from '../../viz/inspect.ts';
 import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 const HELP = `Usage: turnloop viz [<session.jsonl>] [--out view.html] [--inspect]
 
@@ -40,7 +41,7 @@ export function parseVizArgs(args: string[]): VizArgs {
       if (!value) throw new UsageError('--out needs a file name');
       parsed.out = value;
     } else if (arg.startsWith('--out=')) parsed.out = arg.slice('--out='.length);
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}' (see turnloop viz --help)`);
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'.${didYouMean(arg.replace(/^-+/, ''), ['out', 'inspect'], (n) => `--${n}`)} (see turnloop viz --help)`);
     else if (parsed.session === null) parsed.session = arg;
     else throw new UsageError(`unexpected argument '${arg}': give at most one session log`);
   }
@@ -74,7 +75,6 @@ function readSession(path: string, io: CliIo): SessionForView {
 
 export const vizCommand: CliCommand = {
   name: 'viz',
-  summary: 'Draw the statechart as one self-contained HTML page, with a session timeline',
   help: HELP,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseVizArgs(args);

@@ -1,6 +1,7 @@
 /**
- * Live display of a run. On a TTY: one status line (turn, phase, tokens, model calls) redrawn in place, with
- * message lines printed above it. Elsewhere: plain lines only, one per message and per transition.
+ * Live display of a run. On a TTY: one status line (turn, phase, tokens, model calls, and the elapsed time when
+ * given a start) redrawn in place, with message lines printed above it. Elsewhere: plain lines only, one per
+ * message and per transition.
  */
 import type { StepObserver } from '../../effects/query-options.ts';
 import type { QueryItem } from '../../messages/types.ts';
@@ -12,8 +13,15 @@ import type { Style } from '../render/style.ts';
 export interface LiveProgress {
   onItem(item: QueryItem): void;
   onStep: StepObserver;
+  /** A line on stderr (a retry, a warning), printed above the status line. */
+  note(text: string): void;
   /** Clears the status line (call before printing anything else). */
   stop(): void;
+}
+
+export interface LiveProgressOptions {
+  /** Wall-clock start (ms): adds the elapsed time to the status line, redrawn every second. */
+  startedAt?: number;
 }
 
 /** `{ sampling: 'streaming' }` → `sampling`; `'completed'` → `completed`. */
@@ -25,16 +33,28 @@ export function tokensOf(state: LoopState): number {
   return state.context.tokens.reported + state.context.tokens.estimatedSince;
 }
 
-export function createLiveProgress(io: CliIo, style: Style): LiveProgress {
+export function createLiveProgress(io: CliIo, style: Style, options: LiveProgressOptions = {}): LiveProgress {
   const tty = io.stdout.isTTY === true;
   let status = '';
+  let last: LoopState | null = null;
+  let ticker: ReturnType<typeof setInterval> | undefined;
   const clear = () => {
     if (tty && status) io.stdout.write('\r\u001b[2K');
   };
-  const line = (text: string) => {
+  const line = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => {
     clear();
-    io.stdout.write(`${text}\n`);
+    io[stream].write(`${text}\n`);
     if (tty && status) io.stdout.write(status);
+  };
+  const elapsed = () => (options.startedAt === undefined ? '' : ` · ${Math.round((Date.now() - options.startedAt) / 1000)} s`);
+  const redraw = () => {
+    if (!tty || last === null) return;
+    const c = last.context;
+    const next = style.dim(`turn ${c.turnCount} · ${phaseOf(last)} · ${tokensOf(last).toLocaleString('en-US')} tokens · ${c.modelCalls} model call(s)${elapsed()}`);
+    if (next === status) return;
+    clear();
+    status = next;
+    io.stdout.write(status);
   };
   return {
     onItem(item) {
@@ -44,17 +64,16 @@ export function createLiveProgress(io: CliIo, style: Style): LiveProgress {
     onStep({ event, state, effects }) {
       const transition = state.context.transition;
       if (event !== null && transition && effects.some((e) => e.type === 'request_start')) line(style.cyan(`── ${transition.reason} ──`));
-      if (!tty) return;
-      const c = state.context;
-      const next = style.dim(`turn ${c.turnCount} · ${phaseOf(state)} · ${tokensOf(state).toLocaleString('en-US')} tokens · ${c.modelCalls} model call(s)`);
-      if (next === status) return;
-      clear();
-      status = next;
-      io.stdout.write(status);
+      last = state;
+      if (tty && options.startedAt !== undefined && ticker === undefined) ticker = setInterval(redraw, 1000).unref();
+      redraw();
     },
+    note: (text) => line(text, 'stderr'),
     stop() {
       clear();
       status = '';
+      if (ticker !== undefined) clearInterval(ticker);
+      ticker = undefined;
     },
   };
 }

@@ -19,5 +19,6 @@ const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m
 const coloured: Style = { bold: ansi(1, 22), dim: ansi(2, 22), green: ansi(32, 39), red: ansi(31, 39), yellow: ansi(33, 39), cyan: ansi(36, 39) };
 
 export function styleFor(io: CliIo): Style {
-  return io.stdout.isTTY === true && io.env.NO_COLOR === undefined ? coloured : plain;
+  // NO_COLOR (no-color.org): any non-empty value turns colour off.
+  return io.stdout.isTTY === true && !io.env.NO_COLOR ? coloured : plain;
 }

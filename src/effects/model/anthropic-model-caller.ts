@@ -11,7 +11,6 @@
  *   `options.clock`. A stream that broke after events arrived is retried with the same (streaming) request, and
  *   `model_stream_fallback` is yielded first so the reducer tombstones the broken attempt's messages.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import type { AssistantMessage } from '../../messages/types.ts';
 import { apiErrorMessage } from '../../reducer/message-factory.ts';
 import type { ModelCallOptions, ModelCaller, ModelStreamItem } from '../deps.ts';
@@ -27,7 +26,22 @@ export interface AnthropicModelCallerOptions {
   defaultHeaders?: Record<string, string>;
   /** A ready client (its own retries should be off); when given, the other options are ignored. */
   client?: MessagesClient;
+  /** Told before each retry's wait: what failed, which retry this is and how long the wait is. Must not throw. */
+  onRetry?: (retry: ModelRetryNotice) => void;
 }
+
+export interface ModelRetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  error: { message: string; status?: number };
+}
+
+/** Why a call without any credential fails at once (the SDK would only say so per attempt, and attempts retry). */
+export const MISSING_CREDENTIALS_MESSAGE =
+  'no Anthropic API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or pass `apiKey` to createAnthropicModelCaller(), ' +
+  'or give query() a `deps.callModel` (turnloop/testing has a scripted one and a loopback fake API)';
 
 const OUTPUT_LIMIT_STOP_REASONS = new Set(['max_tokens', 'model_context_window_exceeded']);
 
@@ -37,18 +51,37 @@ const OUTPUT_LIMIT_STOP_REASONS = new Set(['max_tokens', 'model_context_window_e
  * for await (const item of callModel(request, options)) { ... }
  */
 export function createAnthropicModelCaller(options: AnthropicModelCallerOptions = {}): ModelCaller {
-  const client =
-    options.client ??
-    new Anthropic({
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),
-      maxRetries: 0,
-    });
-  return (request, callOptions) => callModel(client, request, callOptions);
+  // The SDK is imported on the first call, so that importing turnloop (or building deps) does not load it.
+  let client: Promise<MessagesClient> | undefined = options.client ? Promise.resolve(options.client) : undefined;
+  const clientOnce = () => (client ??= sdkClient(options));
+  return (request, callOptions) => callModel(clientOnce, options, request, callOptions);
 }
 
-async function* callModel(client: MessagesClient, request: ModelRequest, options: ModelCallOptions): AsyncGenerator<ModelStreamItem> {
+function hasCredentials(options: AnthropicModelCallerOptions): boolean {
+  return Boolean(options.client || options.apiKey || process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_AUTH_TOKEN);
+}
+
+async function sdkClient(options: AnthropicModelCallerOptions): Promise<MessagesClient> {
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  return new Anthropic({
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),
+    maxRetries: 0,
+  });
+}
+
+async function* callModel(
+  clientOnce: () => Promise<MessagesClient>,
+  callerOptions: AnthropicModelCallerOptions,
+  request: ModelRequest,
+  options: ModelCallOptions,
+): AsyncGenerator<ModelStreamItem> {
+  if (!hasCredentials(callerOptions)) {
+    yield modelError('other', { message: MISSING_CREDENTIALS_MESSAGE });
+    return;
+  }
+  const client = await clientOnce();
   const apiRequest = buildApiRequest(request, options);
   let retry: RetryState = INITIAL_RETRY_STATE;
   while (!options.signal.aborted) {
@@ -91,6 +124,12 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
         }
         if (outcome.events > 0) yield { kind: 'event', event: { type: 'model_stream_fallback' } };
         retry = decision.state;
+        callerOptions.onRetry?.({
+          attempt: retry.retries,
+          maxRetries: options.retry.maxRetries,
+          delayMs: decision.delayMs,
+          error: { message: failure.message, ...(failure.status === undefined ? {} : { status: failure.status }) },
+        });
         try {
           await options.clock.sleep(decision.delayMs, options.signal);
         } catch {

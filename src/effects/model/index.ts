@@ -1,5 +1,5 @@
 /** The Anthropic model adapter: the production `ModelCaller` and its pure parts. */
-export { createAnthropicModelCaller, type AnthropicModelCallerOptions } from './anthropic-model-caller.ts';
+export { createAnthropicModelCaller, MISSING_CREDENTIALS_MESSAGE, type AnthropicModelCallerOptions, type ModelRetryNotice } from './anthropic-model-caller.ts';
 export { toApiMessages, attachmentText, type ApiMessageParam } from './to-api-messages.ts';
 export { buildApiRequest, QUERY_SOURCE_HEADER, TASK_BUDGET_BETA, type ApiRequest, type ApiRequestBody } from './build-request.ts';
 export { StreamAccumulator } from './stream-to-messages.ts';

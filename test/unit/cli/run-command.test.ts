@@ -1,9 +1,9 @@
 /** `turnloop run` without an API key: one clear paragraph that points to `turnloop demo`, exit 2, no network. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { MISSING_KEY_MESSAGE } from '../../../src/cli/commands/run.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MISSING_KEY_MESSAGE, SESSIONS_DIR } from '../../../src/cli/commands/run.ts';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
 import { runCli } from './capture-io.ts';
 
@@ -46,6 +46,7 @@ describe('turnloop run', () => {
     try {
       const result = await runCli(['run', 'fix the typo', '--cwd', project, '--yes', '--max-turns', '5'], {
         env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL },
+        cwd: project,
       });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
@@ -59,5 +60,73 @@ describe('turnloop run', () => {
       await api.close();
       rmSync(project, { recursive: true, force: true });
     }
+  });
+
+  describe('recording, --json, exit codes and retries (against the loopback fake API)', () => {
+    const reply = { content: [{ type: 'text' as const, text: 'Nothing to change.' }] };
+    let project = '';
+    const live = async (script: Parameters<typeof startFakeAnthropicApi>[0], ...flags: string[]) => {
+      project = mkdtempSync(join(tmpdir(), 'turnloop-run-'));
+      const api = await startFakeAnthropicApi(script);
+      try {
+        const result = await runCli(['run', 'look around', '--yes', ...flags], { env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL }, cwd: project });
+        return { ...result, requests: api.requests.length };
+      } finally {
+        await api.close();
+      }
+    };
+    afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+    it('records to .turnloop/sessions/<id>.jsonl by default, prints the path, and replay reads it', async () => {
+      const result = await live({ model: [reply] });
+      expect(result.code, result.stderr).toBe(0);
+      const shown = /session log: (\S+\.jsonl)/.exec(result.stdout)?.[1];
+      expect(shown).toMatch(new RegExp(`^${SESSIONS_DIR.replace('.', '\\.')}/\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-[0-9a-f]{6}\\.jsonl$`));
+      expect(readdirSync(join(project, SESSIONS_DIR))).toEqual([shown!.split('/').pop()]);
+      const replayed = await runCli(['replay', shown!], { cwd: project });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(replayed.stdout).toContain('terminal: completed');
+    });
+
+    it('--no-record writes nothing; --record FILE writes there', async () => {
+      expect((await live({ model: [reply] }, '--no-record')).code).toBe(0);
+      expect(existsSync(join(project, '.turnloop'))).toBe(false);
+      rmSync(project, { recursive: true, force: true });
+      const result = await live({ model: [reply] }, '--record', 'logs/mine.jsonl');
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(project, 'logs/mine.jsonl'), 'utf8').split('\n')[0]).toContain('"kind":"header"');
+    });
+
+    it('--json prints one JSON object per line: init, the messages, then the result', async () => {
+      const result = await live({ model: [reply] }, '--json');
+      expect(result.code, result.stderr).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; subtype?: string; terminal?: { reason: string }; session_log?: string });
+      expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+      expect(lines.some((line) => line.type === 'assistant')).toBe(true);
+      expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, terminal: { reason: 'completed' }, num_turns: 1 });
+      expect(existsSync(lines.at(-1)!.session_log!)).toBe(true);
+    });
+
+    it('a 401 fails at once (one request, no retry) and exits 1', async () => {
+      const result = await live({ model: [{ status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } }] });
+      expect(result.code).toBe(1);
+      expect(result.requests).toBe(1);
+      expect(result.stderr).not.toContain('retry');
+      expect(result.stdout).toContain('terminal: model_error (invalid x-api-key)');
+    });
+
+    it('a run that ends on an API error (400) exits 1 and says so', async () => {
+      const result = await live({ model: [{ status: 400, error: { type: 'invalid_request_error', message: 'messages: bad shape' } }] });
+      expect(result.requests).toBe(1);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('(ended on an API error)');
+    });
+
+    it('prints one line per retry: what failed, attempt k of n, the wait', async () => {
+      const result = await live({ model: [{ status: 500, error: { type: 'api_error', message: 'Internal server error' } }, reply] });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.requests).toBe(2);
+      expect(result.stderr).toBe('request failed: 500 Internal server error; retry 1 of 10 in 0.5 s\n');
+    });
   });
 });

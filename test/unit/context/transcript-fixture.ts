@@ -1,5 +1,5 @@
 /**
- * Loads a real Claude Code session transcript (`shared/fixtures/claude-code-transcripts/*.jsonl` beside the repo) as engine
+ * Loads a real Claude Code session transcript (`test/fixtures/claude-code-transcripts/*.jsonl`) as engine
  * messages (`src/messages/types.ts`), in file order, plus the API calls it records.
  *
  * Invariants of the result:

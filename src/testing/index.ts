@@ -1,0 +1,9 @@
+/**
+ * Testing an embedding without a network or a key: the loopback fake Anthropic API (real SSE), in-process scripted
+ * model and tools, deterministic clock and ids, message builders, and scenario simulation.
+ */
+export { startFakeAnthropicApi, parseFakeScript, FakeScriptError, type FakeApi, type FakeScript, type FakeScriptInput, type FakeAnswerInput } from '../fake-api/index.ts';
+export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from '../replay/scripted-deps.ts';
+export { virtualClock, counterIds } from '../effects/system-clock.ts';
+export { messageBuilders, BUILDER_MODEL, type MessageBuilders } from './message-builders.ts';
+export { loadScenario, parseScenario, simulateScenario, type Scenario, type SimulationResult } from '../scenario/index.ts';

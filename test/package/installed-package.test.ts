@@ -1,0 +1,266 @@
+/**
+ * The package as a user gets it (`npm run test:package`, run by .ci/run): `npm pack`, then `npm install --offline`
+ * of the tarball into an empty project (dependencies from the cache `npm ci` filled), then the installed bin, every
+ * subpath export from `import` and from `require()`, and a consumer file type-checked under `strict` + `nodenext`
+ * with this repo's TypeScript. Nothing here loads the repo's sources: everything goes through the installed copy.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const repoPkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  exports: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const SUBPATHS = Object.keys(repoPkg.exports).filter((subpath) => subpath !== './package.json');
+const specifier = (subpath: string) => (subpath === '.' ? repoPkg.name : `${repoPkg.name}/${subpath.slice(2)}`);
+const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+const FIXTURE = join(REPO, 'test/fixtures/claude-code-transcripts/short.jsonl');
+
+/** No key and no colour: what a user without an Anthropic account sees, and stable text to check. */
+const ENV = Object.fromEntries(
+  Object.entries({ ...process.env, NO_COLOR: '1' }).filter(([key]) => !/^ANTHROPIC_/.test(key) && !/^npm_/.test(key)),
+);
+
+let work: string;
+let project: string;
+let tarball: { filename: string; integrity: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
+
+function sh(command: string, args: string[], cwd: string) {
+  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', timeout: 240_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `turnloop <args>` through the installed bin (node_modules/.bin), from the consumer project. */
+const turnloop = (...args: string[]) => sh(join(project, 'node_modules/.bin/turnloop'), args, project);
+
+function ok(result: ReturnType<typeof sh>): string {
+  expect(result.code, `${result.stderr}\n${result.stdout}`).toBe(0);
+  return result.stdout;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'turnloop-package-'));
+  // `npm pack` runs `prepare` (the build), so the tarball holds a fresh dist/.
+  const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  tarball = (JSON.parse(packed.slice(packed.indexOf('['))) as (typeof tarball)[])[0];
+  project = join(work, 'consumer');
+  mkdirSync(project);
+  writeConsumerProject();
+  const install = sh('npm', ['install', '--offline', '--no-audit', '--no-fund'], project);
+  if (install.code !== 0) {
+    throw new Error(`npm install --offline of the tarball failed (is the npm cache filled? run npm ci first):\n${install.stderr}`);
+  }
+}, 300_000);
+
+/**
+ * The consumer's package.json (turnloop from the tarball, plus @types/node for the type check) and a lockfile
+ * holding exactly the versions this repo's lock pins: with it, `npm install --offline` fetches nothing but
+ * tarballs, which `npm ci` left in the cache (registry metadata is not cached by `npm ci`).
+ */
+function writeConsumerProject(): void {
+  const spec = `file:../${tarball.filename}`;
+  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; version?: string }> };
+  const typesNode = '@types/node';
+  const needed = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && (!entry.dev || path === `node_modules/${typesNode}` || path === 'node_modules/undici-types'));
+  const dependencies = { turnloop: spec, [typesNode]: repoPkg.devDependencies[typesNode] };
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2));
+  const installed = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const packages = {
+    '': { name: 'consumer', version: '1.0.0', dependencies },
+    'node_modules/turnloop': {
+      version: repoPkg.version,
+      resolved: spec,
+      integrity: tarball.integrity,
+      license: installed.license,
+      dependencies: repoPkg.dependencies,
+      bin: installed.bin,
+      engines: installed.engines,
+    },
+    ...Object.fromEntries(needed.map(([path, entry]) => [path, { ...entry, dev: undefined }])),
+  };
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
+}
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('holds the built code, its types, the CLI and its assets, and no sources or tests', () => {
+    const files = tarball.files.map((f) => f.path);
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/turnloop.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/viz/viewer/viewer.js', 'dist/viz/viewer/viewer.css', 'examples/scenarios/completed.json', 'examples/demo-project/src/auth/validate.ts']) {
+      expect(files, needed).toContain(needed);
+    }
+    for (const subpath of SUBPATHS) expect(files).toContain(repoPkg.exports[subpath].slice(2).replace(/\.js$/, '.d.ts'));
+    expect(files.filter((f) => /^(src|test|scripts|bench)\//.test(f) || f.endsWith('.map'))).toEqual([]);
+    console.log(`tarball ${tarball.filename}: ${tarball.files.length} files, ${(tarball.size / 1024).toFixed(0)} kB packed, ${(tarball.unpackedSize / 1024).toFixed(0)} kB unpacked`);
+  });
+
+  it('installs only the runtime dependencies (no tsx, esbuild, typescript, vitest)', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/turnloop/package.json'), 'utf8')) as typeof repoPkg;
+    expect(Object.keys(installed.dependencies).sort()).toEqual(Object.keys(repoPkg.dependencies).sort());
+    for (const devOnly of ['tsx', 'esbuild', 'vitest', 'vite', 'immer', 'mermaid', 'playwright-core']) {
+      expect(existsSync(join(project, 'node_modules', devOnly)), devOnly).toBe(false);
+    }
+    const du = execFileSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' });
+    console.log(`install footprint (node_modules, with @types/node): ${(Number(du.split('\t')[0]) / 1024).toFixed(1)} MB`);
+  });
+});
+
+describe('the installed CLI', () => {
+  it('--version prints the package version', () => {
+    expect(ok(turnloop('--version')).trim()).toBe(repoPkg.version);
+  });
+
+  it('--help lists the commands; help <command> shows one', () => {
+    const overview = ok(turnloop('--help'));
+    for (const command of ['demo', 'simulate', 'run', 'replay', 'resume', 'viz', 'export', 'import-claude', 'check-claude']) {
+      expect(overview).toMatch(new RegExp(`^  ${command}\\s+\\S`, 'm'));
+    }
+    expect(ok(turnloop('help', 'replay'))).toMatch(/^Usage: turnloop replay/);
+  });
+
+  it('a mistyped command or flag is bad input (exit 2) with a suggestion', () => {
+    const command = turnloop('simulte');
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("Did you mean 'simulate'?");
+    const flag = turnloop('simulate', 'x.json', '--jsno');
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("Did you mean '--json'?");
+  });
+
+  it('demo fixes the sample bug and leaves a replayable session log', () => {
+    const out = JSON.parse(ok(turnloop('demo', '--json'))) as { terminal: { reason: string }; sessionLog: string; diff: string };
+    expect(out.terminal.reason).toBe('completed');
+    expect(out.diff).toContain('validate.ts');
+    expect(ok(turnloop('replay', out.sessionLog))).toContain('terminal: completed');
+  });
+
+  it('simulate of an example records a log that replay, time travel and viz read', () => {
+    const scenario = join(project, 'node_modules/turnloop/examples/scenarios/completed.json');
+    const log = join(work, 'completed.jsonl');
+    const simulated = JSON.parse(ok(turnloop('simulate', scenario, '--json', '--record', log))) as { terminal: { reason: string }; modelCalls: number };
+    expect(simulated.terminal.reason).toBe('completed');
+    expect(simulated.modelCalls).toBeGreaterThan(0);
+    expect(ok(turnloop('replay', log))).toContain('terminal: completed');
+    expect(ok(turnloop('replay', log, '--at', '3'))).toMatch(/^event 3 of \d+/);
+    const html = join(work, 'view.html');
+    ok(turnloop('viz', log, '--out', html));
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<svg');
+    expect(page).toContain(readFileSync(join(project, 'node_modules/turnloop/dist/viz/viewer/viewer.css'), 'utf8').slice(0, 200));
+  });
+
+  it('export writes the statechart in all four formats, each well-formed for its consumer', () => {
+    const json = JSON.parse(ok(turnloop('export', '--format', 'json'))) as { id?: string; states?: unknown };
+    expect(json.states).toBeTypeOf('object');
+    expect(ok(turnloop('export', '--format', 'mermaid'))).toMatch(/^stateDiagram-v2/m);
+    const scxml = ok(turnloop('export', '--format', 'scxml'));
+    expect(scxml).toMatch(/<scxml[\s\S]*<\/scxml>\s*$/);
+    const dot = ok(turnloop('export', '--format', 'dot'));
+    expect(dot).toMatch(/^digraph[\s\S]*\}\s*$/);
+  });
+
+  it('check-claude re-drives a real Claude Code transcript', () => {
+    expect(ok(turnloop('check-claude', FIXTURE))).toMatch(/^all \d+ runs reproduce$/m);
+  });
+
+  it('run without a key is bad input that points to the demo, at once', () => {
+    const result = turnloop('run', 'fix the bug');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ANTHROPIC_API_KEY');
+  });
+});
+
+describe('the installed library', () => {
+  it('every subpath export loads with import()', () => {
+    const script = `for (const s of ${JSON.stringify(SUBPATHS.map(specifier))}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); console.log(s, Object.keys(m).length); }`;
+    const out = ok(sh(process.execPath, ['--input-type=module', '-e', script], project));
+    expect(out.trim().split('\n')).toHaveLength(SUBPATHS.length);
+  });
+
+  it('every subpath export loads with require() (Node >= 20.19), the same names as import()', () => {
+    const script = `const specs = ${JSON.stringify(SUBPATHS.map(specifier))};
+      Promise.all(specs.map(async (s) => [s, Object.keys(require(s)).sort().join(','), Object.keys(await import(s)).sort().join(',')]))
+        .then((rows) => { for (const [s, r, i] of rows) { if (r !== i || r === '') throw new Error(s + ': require and import differ'); } console.log(rows.length); });`;
+    const result = sh(process.execPath, ['-e', script], project);
+    expect(ok(result).trim()).toBe(String(SUBPATHS.length));
+    expect(result.stderr).toBe('');
+  });
+
+  it('importing the root loads neither the Anthropic SDK nor the fake API, the viewer or the file tools', () => {
+    const hook = `data:text/javascript,${encodeURIComponent("export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) process.stdout.write(r.url + '\\n'); return r; }")}`;
+    const script = `import { register } from 'node:module'; register(${JSON.stringify(hook)}); await import('turnloop');`;
+    const loaded = ok(sh(process.execPath, ['--input-type=module', '-e', script], project)).split('\n').filter(Boolean);
+    expect(loaded.some((url) => url.endsWith('/turnloop/dist/index.js'))).toBe(true);
+    expect(loaded.filter((url) => /@anthropic-ai|\/dist\/(fake-api|viz|tools|scenario|claude|cli|testing)\//.test(url))).toEqual([]);
+  });
+
+  it('query() without a key ends at once as model_error naming ANTHROPIC_API_KEY (no retries)', () => {
+    const script = `import { runQuery } from 'turnloop';
+      const { items, terminal } = await runQuery({ prompt: 'hi', maxTurns: 3 });
+      console.log(JSON.stringify({ terminal, requests: items.filter((i) => i.type === 'request_start').length }));`;
+    const out = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], project))) as { terminal: { reason: string; error?: { message?: string } }; requests: number };
+    expect(out.terminal.reason).toBe('model_error');
+    expect(JSON.stringify(out.terminal)).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('an embedder tests a tool loop with turnloop/testing: builders, scripted model, no ids written by hand', () => {
+    const script = `import { runQuery, defineTool } from 'turnloop';
+      import { messageBuilders, scriptedModelCaller } from 'turnloop/testing';
+      import { z } from 'zod';
+      const m = messageBuilders();
+      const echo = defineTool({ name: 'echo', description: 'echo', inputSchema: z.object({ text: z.string() }), call: async ({ text }) => ({ content: text }) });
+      const callModel = scriptedModelCaller([m.reply.toolUse('echo', { text: 'hi' }), m.reply.text('Said hi.')]);
+      const { items, terminal } = await runQuery({ messages: [m.user('say hi')], tools: [echo], deps: { callModel } });
+      const result = items.find((i) => i.type === 'user' && Array.isArray(i.message.content));
+      console.log(JSON.stringify({ terminal, result: result.message.content[0] }));`;
+    const out = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], project))) as { terminal: { reason: string }; result: { tool_use_id: string; content: unknown } };
+    expect(out.terminal.reason).toBe('completed');
+    expect(out.result.tool_use_id).toMatch(/^toolu_/);
+    expect(JSON.stringify(out.result.content)).toContain('hi');
+  });
+
+  it('a consumer type-checks under strict + module nodenext against the installed declarations', () => {
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'], skipLibCheck: false },
+      include: ['consumer.ts', 'consumer.cts'],
+    }));
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
+    writeFileSync(join(project, 'consumer.cts'), `import turnloop = require('turnloop');\nconst state: turnloop.LoopState | undefined = undefined;\nexport const configured: turnloop.LoopConfig = turnloop.resolveConfig({});\nvoid state;\n`);
+    const result = sh(process.execPath, [TSC, '-p', project], project);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+});
+
+/** Uses every entry point as an embedder would; the @ts-expect-error lines prove the types are not `any`. */
+const CONSUMER_TS = `
+import { query, resolveConfig, initialState, step, defineTool, type Terminal, type QueryItem } from 'turnloop';
+import { replay, parseSessionLogText, createSessionRecorder, stateAt } from 'turnloop/replay';
+import { exportMermaid, exportScxml, renderViewerHtml, viewerData } from 'turnloop/viz';
+import { startFakeAnthropicApi, messageBuilders, scriptedModelCaller, virtualClock } from 'turnloop/testing';
+import { createFileTools } from 'turnloop/tools';
+import { loadScenario, simulateScenario } from 'turnloop/scenario';
+import { checkTranscript } from 'turnloop/claude';
+import { z } from 'zod';
+
+const config = resolveConfig({ limits: { maxModelCalls: 5 } });
+const { state } = initialState({ messages: [] }, config);
+step(state, { type: 'tools_finished' }, config);
+// @ts-expect-error: not an event of the catalogue
+step(state, { type: 'no_such_event' }, config);
+const tool = defineTool({ name: 't', description: 'd', inputSchema: z.object({ n: z.number() }), call: async ({ n }) => ({ content: String(n + 1) }) });
+const m = messageBuilders();
+const run: AsyncGenerator<QueryItem, Terminal, undefined> = query({ messages: [m.user('hi')], tools: [tool, ...createFileTools({ root: '.' })], deps: { callModel: scriptedModelCaller([m.reply.text('ok')]), clock: virtualClock() } });
+// @ts-expect-error: the terminal reason is a closed union
+const reason: Terminal['reason'] = 'not_a_reason';
+export const used = [run, reason, replay, parseSessionLogText, createSessionRecorder, stateAt, exportMermaid, exportScxml, renderViewerHtml, viewerData, startFakeAnthropicApi, loadScenario, simulateScenario, checkTranscript];
+`;
