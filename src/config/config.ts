@@ -102,6 +102,8 @@ export interface LoopConfig {
   snip: SnipConfig;
   /** Per-tool timeout of the interpreter, in ms (0 = none). */
   toolTimeoutMs: number;
+  /** The context window of every model, in tokens: overrides `models` and `defaultModelInfo` (0 = not set). */
+  contextWindow: number;
   /** Token-budget continuation stops at this share of the budget (SPEC §8). */
   tokenBudgetCompletionRatio: number;
   /** Both deltas below this count as diminishing returns (SPEC §8). */
@@ -153,6 +155,7 @@ export const DEFAULT_CONFIG: LoopConfig = {
   },
   snip: { triggerRatio: 0.9, keepRecentMessages: 20 },
   toolTimeoutMs: 0,
+  contextWindow: 0,
   tokenBudgetCompletionRatio: 0.9,
   tokenBudgetDiminishingDelta: 500,
 };
@@ -182,5 +185,6 @@ export function resolveConfig(overrides: ConfigOverrides = {}, base: LoopConfig 
 }
 
 export function modelInfo(config: LoopConfig, model: string): ModelInfo {
-  return config.models[model] ?? config.defaultModelInfo;
+  const info = config.models[model] ?? config.defaultModelInfo;
+  return config.contextWindow > 0 ? { ...info, contextWindow: config.contextWindow } : info;
 }

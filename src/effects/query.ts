@@ -28,6 +28,28 @@ export function resolveQueryConfig(config: QueryOptions['config']): LoopConfig {
   return isFullConfig(config) ? config : resolveConfig(config ?? {});
 }
 
+/**
+ * The most model calls one turn can make under `limits`: its call, a fallback, the max-output recoveries, a reactive
+ * compact, a collapse drain and the stop-hook retries (token-budget continuations aside: their budget bounds them).
+ */
+export function modelCallsPerTurn(limits: LoopConfig['limits']): number {
+  return 1 + 1 + limits.maxOutputTokensRecovery + 1 + 1 + limits.maxStopHookBlocking;
+}
+
+/**
+ * The run's config. The model-call cap (SPEC §9.10) bounds a loop nothing else bounds; when the caller bounds it
+ * with `maxTurns` and leaves `limits.maxModelCalls` at its default, the default grows to what `maxTurns` turns may
+ * use, so it never ends a run that `maxTurns` allows. An explicit `maxModelCalls` is kept as given.
+ */
+export function resolveRunConfig(config: QueryOptions['config'], maxTurns: number | undefined): LoopConfig {
+  const resolved = resolveQueryConfig(config);
+  const capGiven = isFullConfig(config) || config?.limits?.maxModelCalls !== undefined;
+  if (capGiven || maxTurns === undefined) return resolved;
+  const needed = maxTurns * modelCallsPerTurn(resolved.limits);
+  if (needed <= resolved.limits.maxModelCalls) return resolved;
+  return { ...resolved, limits: { ...resolved.limits, maxModelCalls: needed } };
+}
+
 function initialMessages(options: QueryOptions, newId: () => string): Message[] {
   const messages = options.messages ?? [];
   if (options.prompt === undefined) return messages;
@@ -59,7 +81,7 @@ function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDep
 }
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  const config = resolveQueryConfig(options.config);
+  const config = resolveRunConfig(options.config, options.maxTurns);
   const deps = { ...createDefaultDeps(config, options.deps, runQuery), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);

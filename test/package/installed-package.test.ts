@@ -5,36 +5,22 @@
  * with this repo's TypeScript. Nothing here loads the repo's sources: everything goes through the installed copy.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLEAN_ENV, installPackedPackage, REPO, repoPkg, type Tarball } from './consumer-project.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const repoPkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
-  name: string;
-  version: string;
-  exports: Record<string, string>;
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-};
 const SUBPATHS = Object.keys(repoPkg.exports).filter((subpath) => subpath !== './package.json');
 const specifier = (subpath: string) => (subpath === '.' ? repoPkg.name : `${repoPkg.name}/${subpath.slice(2)}`);
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 const FIXTURE = join(REPO, 'test/fixtures/claude-code-transcripts/short.jsonl');
 
-/** No key and no colour: what a user without an Anthropic account sees, and stable text to check. */
-const ENV = Object.fromEntries(
-  Object.entries({ ...process.env, NO_COLOR: '1' }).filter(([key]) => !/^ANTHROPIC_/.test(key) && !/^npm_/.test(key)),
-);
-
 let work: string;
 let project: string;
-let tarball: { filename: string; integrity: string; size: number; unpackedSize: number; files: Array<{ path: string }> };
+let tarball: Tarball;
 
 function sh(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, env: ENV, encoding: 'utf8', timeout: 240_000 });
+  const result = spawnSync(command, args, { cwd, env: CLEAN_ENV, encoding: 'utf8', timeout: 240_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -47,47 +33,8 @@ function ok(result: ReturnType<typeof sh>): string {
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'turnloop-package-'));
-  // `npm pack` runs `prepare` (the build), so the tarball holds a fresh dist/.
-  const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  tarball = (JSON.parse(packed.slice(packed.indexOf('['))) as (typeof tarball)[])[0];
-  project = join(work, 'consumer');
-  mkdirSync(project);
-  writeConsumerProject();
-  const install = sh('npm', ['install', '--offline', '--no-audit', '--no-fund'], project);
-  if (install.code !== 0) {
-    throw new Error(`npm install --offline of the tarball failed (is the npm cache filled? run npm ci first):\n${install.stderr}`);
-  }
+  ({ work, project, tarball } = installPackedPackage(['@types/node']));
 }, 300_000);
-
-/**
- * The consumer's package.json (turnloop from the tarball, plus @types/node for the type check) and a lockfile
- * holding exactly the versions this repo's lock pins: with it, `npm install --offline` fetches nothing but
- * tarballs, which `npm ci` left in the cache (registry metadata is not cached by `npm ci`).
- */
-function writeConsumerProject(): void {
-  const spec = `file:../${tarball.filename}`;
-  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; version?: string }> };
-  const typesNode = '@types/node';
-  const needed = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && (!entry.dev || path === `node_modules/${typesNode}` || path === 'node_modules/undici-types'));
-  const dependencies = { turnloop: spec, [typesNode]: repoPkg.devDependencies[typesNode] };
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2));
-  const installed = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const packages = {
-    '': { name: 'consumer', version: '1.0.0', dependencies },
-    'node_modules/turnloop': {
-      version: repoPkg.version,
-      resolved: spec,
-      integrity: tarball.integrity,
-      license: installed.license,
-      dependencies: repoPkg.dependencies,
-      bin: installed.bin,
-      engines: installed.engines,
-    },
-    ...Object.fromEntries(needed.map(([path, entry]) => [path, { ...entry, dev: undefined }])),
-  };
-  writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
-}
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

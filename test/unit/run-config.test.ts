@@ -1,0 +1,49 @@
+/**
+ * Config a library user sets without knowing the internals: the context window as one number (no invented model
+ * entry), and a model-call cap whose default never ends a run that `maxTurns` allows.
+ */
+import { describe, expect, it } from 'vitest';
+import { runQuery } from '../../src/api/query.ts';
+import { DEFAULT_CONFIG, resolveConfig } from '../../src/config/config.ts';
+import { modelCallsPerTurn, resolveRunConfig } from '../../src/effects/query.ts';
+import { contextThresholds } from '../../src/reducer/thresholds.ts';
+import { scriptedModelCaller, scriptedToolRuntime } from '../../src/replay/scripted-deps.ts';
+import { configOverridesSchema } from '../../src/scenario/config-overrides-schema.ts';
+import { messageBuilders } from '../../src/testing/message-builders.ts';
+
+describe('config.contextWindow', () => {
+  it('sets the window of any model, listed or not, and the thresholds follow', () => {
+    const config = resolveConfig({ contextWindow: 100_000 });
+    for (const model of ['claude-sonnet-4-6', 'some-model-turnloop-has-never-heard-of']) {
+      const t = contextThresholds(model, config);
+      expect(t.contextWindow).toBe(100_000);
+      expect(t.effectiveWindow).toBe(100_000 - t.outputReservation);
+      expect(t.autocompact).toBe(t.effectiveWindow - DEFAULT_CONFIG.thresholds.autocompactBuffer);
+    }
+  });
+
+  it('is off by default (the per-model table decides) and scenario files may set it', () => {
+    expect(contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG).contextWindow).toBe(DEFAULT_CONFIG.models['claude-sonnet-4-6'].contextWindow);
+    expect(configOverridesSchema.parse({ contextWindow: 50_000 })).toEqual({ contextWindow: 50_000 });
+  });
+});
+
+describe('the default model-call cap and maxTurns', () => {
+  it('grows with maxTurns when the cap is left at its default, and stays as given otherwise', () => {
+    const perTurn = modelCallsPerTurn(DEFAULT_CONFIG.limits);
+    expect(resolveRunConfig(undefined, 5_000).limits.maxModelCalls).toBe(5_000 * perTurn);
+    expect(resolveRunConfig({}, 2).limits.maxModelCalls).toBe(DEFAULT_CONFIG.limits.maxModelCalls);
+    expect(resolveRunConfig(undefined, undefined).limits.maxModelCalls).toBe(DEFAULT_CONFIG.limits.maxModelCalls);
+    expect(resolveRunConfig({ limits: { maxModelCalls: 7 } }, 5_000).limits.maxModelCalls).toBe(7);
+    expect(resolveRunConfig(resolveConfig({}), 5_000).limits.maxModelCalls).toBe(DEFAULT_CONFIG.limits.maxModelCalls);
+  });
+
+  it('a tool loop allowed more turns than the default cap runs to max_turns, not to the cap', async () => {
+    const turns = DEFAULT_CONFIG.limits.maxModelCalls + 5;
+    const m = messageBuilders();
+    const replies = Array.from({ length: turns + 1 }, () => m.reply.toolUse('Probe', { n: 1 }));
+    const tools = scriptedToolRuntime([{ name: 'Probe', results: Array.from({ length: turns + 1 }, () => ({ content: 'ok' })) }]);
+    const { terminal } = await runQuery({ messages: [m.user('go')], maxTurns: turns, tools, deps: { callModel: scriptedModelCaller(replies) } });
+    expect(terminal).toEqual({ reason: 'max_turns', turnCount: turns + 1 });
+  }, 120_000);
+});
