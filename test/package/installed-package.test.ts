@@ -151,13 +151,13 @@ describe('the installed library', () => {
     expect(loaded.filter((url) => /@anthropic-ai|\/dist\/(fake-api|viz|tools|scenario|claude|cli|testing)\//.test(url))).toEqual([]);
   });
 
-  it('query() without a key ends at once as model_error naming ANTHROPIC_API_KEY (no retries)', () => {
+  it('query() without a key ends at once on an API error naming ANTHROPIC_API_KEY (no request, no retries)', () => {
     const script = `import { runQuery } from 'turnloop';
       const { items, terminal } = await runQuery({ prompt: 'hi', maxTurns: 3 });
       console.log(JSON.stringify({ terminal, requests: items.filter((i) => i.type === 'request_start').length }));`;
-    const out = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], project))) as { terminal: { reason: string; error?: { message?: string } }; requests: number };
-    expect(out.terminal.reason).toBe('model_error');
-    expect(JSON.stringify(out.terminal)).toContain('ANTHROPIC_API_KEY');
+    const out = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], project))) as { terminal: { reason: string; apiError?: { text: string } }; requests: number };
+    expect(out.terminal.reason).toBe('completed');
+    expect(out.terminal.apiError?.text).toContain('ANTHROPIC_API_KEY');
   });
 
   it('an embedder tests a tool loop with turnloop/testing: builders, scripted model, no ids written by hand', () => {

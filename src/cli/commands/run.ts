@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { query } from '../../api/query.ts';
 import { createAnthropicModelCaller, type ModelRetryNotice } from '../../effects/model/anthropic-model-caller.ts';
-import type { AssistantMessage, QueryItem } from '../../messages/types.ts';
+import type { ApiErrorInfo, AssistantMessage, QueryItem } from '../../messages/types.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { createFileTools } from '../../tools/index.ts';
@@ -71,14 +71,14 @@ function newSessionId(): string {
   return `${new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-${randomBytes(3).toString('hex')}`;
 }
 
-/** An API-error assistant message: the adapter's `apiError`, or Claude Code's `isApiErrorMessage` marker. */
-function isApiError(message: AssistantMessage | undefined): boolean {
-  return message !== undefined && (message.apiError !== undefined || (message as { isApiErrorMessage?: boolean }).isApiErrorMessage === true);
+/** The API error the run ended on: the Terminal's (Extension `terminalApiError`), else its last message's. */
+function finalApiError(terminal: Terminal, lastAssistant: AssistantMessage | undefined): ApiErrorInfo | undefined {
+  return ('apiError' in terminal ? terminal.apiError : undefined) ?? lastAssistant?.apiError;
 }
 
-/** Whether the run failed: a failure terminal, or an ending on an API error (the last assistant message is one). */
+/** Whether the run failed: a failure terminal (an ending on an API error is one), or a last message that is one. */
 export function runFailed(terminal: Terminal, lastAssistant: AssistantMessage | undefined): boolean {
-  return isFailureTerminal(terminal) || isApiError(lastAssistant);
+  return isFailureTerminal(terminal) || finalApiError(terminal, lastAssistant) !== undefined;
 }
 
 export function retryLine(retry: ModelRetryNotice): string {
@@ -167,7 +167,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
       const result = { type: 'result', subtype: failed ? 'error' : 'success', is_error: failed, terminal, num_turns: turns, duration_ms: Date.now() - startedAt, session_id: sessionId, session_log: logPath ?? null };
       io.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      const ending = isApiError(lastAssistant) && !isFailureTerminal(terminal) ? ' (ended on an API error)' : '';
+      const apiError = finalApiError(terminal, lastAssistant);
+      const ending = apiError ? ` (ended on an API error: ${apiError.text})` : '';
       io.stdout.write(`${style.bold((failed ? style.red : style.green)(`terminal: ${terminal.reason}${terminalDetail(terminal)}${ending}`))}\n`);
       if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (turnloop replay ${shownLog})`)}\n`);
     }

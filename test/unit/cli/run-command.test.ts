@@ -112,14 +112,14 @@ describe('turnloop run', () => {
       expect(result.code).toBe(1);
       expect(result.requests).toBe(1);
       expect(result.stderr).not.toContain('retry');
-      expect(result.stdout).toContain('terminal: model_error (invalid x-api-key)');
+      expect(result.stdout).toContain('terminal: completed (ended on an API error: API error 401 authentication_error: invalid x-api-key)');
     });
 
     it('a run that ends on an API error (400) exits 1 and says so', async () => {
       const result = await live({ model: [{ status: 400, error: { type: 'invalid_request_error', message: 'messages: bad shape' } }] });
       expect(result.requests).toBe(1);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain('(ended on an API error)');
+      expect(result.stdout).toContain('(ended on an API error: messages: bad shape)');
     });
 
     it('prints one line per retry: what failed, attempt k of n, the wait', async () => {

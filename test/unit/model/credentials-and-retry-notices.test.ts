@@ -19,11 +19,13 @@ describe('credentials', () => {
     if (saved.token !== undefined) process.env.ANTHROPIC_AUTH_TOKEN = saved.token;
   });
 
-  it('with no key anywhere, ends the call with a model_error naming ANTHROPIC_API_KEY, sending nothing', async () => {
+  it('with no key anywhere, ends the call on an API-error message naming ANTHROPIC_API_KEY, sending nothing', async () => {
     const api = await fakeApi({ model: [{ content: [{ type: 'text', text: 'never served' }] }] });
     const clock = fakeClock();
     const events = loopEvents(await collect(createAnthropicModelCaller({ baseURL: api.baseURL })(modelRequest(), callOptions({ clock }))));
-    expect(events).toEqual([{ type: 'model_error', error: { kind: 'other', message: MISSING_CREDENTIALS_MESSAGE } }]);
+    expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
+    const message = events[0].type === 'model_message' ? events[0].message : undefined;
+    expect(message?.apiError).toEqual({ kind: 'other', text: `API error: ${MISSING_CREDENTIALS_MESSAGE}` });
     expect(MISSING_CREDENTIALS_MESSAGE).toContain('ANTHROPIC_API_KEY');
     expect(api.requests).toHaveLength(0);
     expect(clock.sleeps).toEqual([]);
@@ -56,7 +58,7 @@ describe('onRetry', () => {
     const notices: ModelRetryNotice[] = [];
     const callModel = createAnthropicModelCaller({ apiKey: 'bad', baseURL: api.baseURL, onRetry: (notice) => notices.push(notice) });
     const events = loopEvents(await collect(callModel(modelRequest(), callOptions())));
-    expect(events).toEqual([{ type: 'model_error', error: { kind: 'other', message: 'invalid x-api-key', status: 401, type: 'authentication_error' } }]);
+    expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
     expect(notices).toEqual([]);
     expect(api.requests).toHaveLength(1);
   });
