@@ -83,7 +83,7 @@ export function runFailed(terminal: Terminal, lastAssistant: AssistantMessage | 
 
 export function retryLine(retry: ModelRetryNotice): string {
   const what = retry.error.status === undefined ? retry.error.message : `${retry.error.status} ${retry.error.message}`;
-  return `request failed: ${what}; retry ${retry.attempt} of ${retry.maxRetries} in ${(retry.delayMs / 1000).toFixed(1)} s`;
+  return `request failed: ${what.replace(/\.$/, '')}; retry ${retry.attempt} of ${retry.maxRetries} in ${(retry.delayMs / 1000).toFixed(1)} s`;
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {

@@ -65,11 +65,12 @@ describe('turnloop run', () => {
   describe('recording, --json, exit codes and retries (against the loopback fake API)', () => {
     const reply = { content: [{ type: 'text' as const, text: 'Nothing to change.' }] };
     let project = '';
-    const live = async (script: Parameters<typeof startFakeAnthropicApi>[0], ...flags: string[]) => {
+    const live = async (script: Parameters<typeof startFakeAnthropicApi>[0], flags: string[] = [], tty = false) => {
       project = mkdtempSync(join(tmpdir(), 'turnloop-run-'));
       const api = await startFakeAnthropicApi(script);
       try {
-        const result = await runCli(['run', 'look around', '--yes', ...flags], { env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL }, cwd: project });
+        const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL };
+        const result = await runCli(['run', 'look around', '--yes', ...flags], { env, cwd: project, tty });
         return { ...result, requests: api.requests.length };
       } finally {
         await api.close();
@@ -89,16 +90,16 @@ describe('turnloop run', () => {
     });
 
     it('--no-record writes nothing; --record FILE writes there', async () => {
-      expect((await live({ model: [reply] }, '--no-record')).code).toBe(0);
+      expect((await live({ model: [reply] }, ['--no-record'])).code).toBe(0);
       expect(existsSync(join(project, '.turnloop'))).toBe(false);
       rmSync(project, { recursive: true, force: true });
-      const result = await live({ model: [reply] }, '--record', 'logs/mine.jsonl');
+      const result = await live({ model: [reply] }, ['--record', 'logs/mine.jsonl']);
       expect(result.code).toBe(0);
       expect(readFileSync(join(project, 'logs/mine.jsonl'), 'utf8').split('\n')[0]).toContain('"kind":"header"');
     });
 
     it('--json prints one JSON object per line: init, the messages, then the result', async () => {
-      const result = await live({ model: [reply] }, '--json');
+      const result = await live({ model: [reply] }, ['--json']);
       expect(result.code, result.stderr).toBe(0);
       const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; subtype?: string; terminal?: { reason: string }; session_log?: string });
       expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
@@ -120,6 +121,12 @@ describe('turnloop run', () => {
       expect(result.requests).toBe(1);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('(ended on an API error: messages: bad shape)');
+    });
+
+    it('shows progress on a TTY: turn, phase, tokens, model calls and the elapsed time', async () => {
+      const result = await live({ model: [reply] }, [], true);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/turn \d+ · \w+ · [\d,]+ tokens · \d+ model call\(s\) · \d+ s/);
     });
 
     it('prints one line per retry: what failed, attempt k of n, the wait', async () => {
