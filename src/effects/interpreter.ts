@@ -19,7 +19,7 @@ import { initialState, step } from '../reducer/step.ts';
 import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
@@ -88,7 +88,7 @@ export class Interpreter {
     if (!entry) return false;
     try {
       if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
-      else this.feed(entry.value.event);
+      else await this.feed(entry.value.event);
     } finally {
       entry.processed();
     }
@@ -113,16 +113,21 @@ export class Interpreter {
     return this.channel.put({ kind: 'event', event });
   }
 
-  private feed(event: LoopEvent): void {
+  private async feed(event: LoopEvent): Promise<void> {
     if (this.done) return;
     const result = step(this.state, event, this.config);
     this.state = result.state;
-    this.observe(event, result.effects);
+    const record = this.observe(event, result.effects);
+    // A gate (a debugger's breakpoint) holds the step's effects; the queue waits with it, so nothing runs ahead.
+    const held = this.options.stepGate?.(record, this.signal);
+    if (held) await held;
     this.execute(result.effects);
   }
 
-  private observe(event: LoopEvent | null, effects: Effect[]): void {
-    this.options.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
+    const record = { index: this.stepIndex++, event, state: this.state, effects };
+    this.options.onStep?.(record);
+    return record;
   }
 
   private execute(effects: Effect[]): void {
