@@ -102,6 +102,8 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
    * recording (the root `query()`'s `record` option) attaches this way.
    */
   observers?: readonly RunObserverFactory[];
+  /** Observers for the runs this run forks (the compactor's own loop), so they can be watched too. */
+  forkObservers?: readonly RunObserverFactory[];
   /**
    * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
    * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.

@@ -39,7 +39,7 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
     signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    observers: _observers, ...json
+    observers: _observers, forkObservers: _forkObservers, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
 }
@@ -60,7 +60,9 @@ function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDep
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   const config = resolveQueryConfig(options.config);
-  const deps = { ...createDefaultDeps(config, options.deps, runQuery), ...options.deps };
+  const forkObservers = options.forkObservers ?? [];
+  const runFork: typeof runQuery = forkObservers.length === 0 ? runQuery : (fork) => runQuery({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
+  const deps = { ...createDefaultDeps(config, options.deps, runFork), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);

@@ -19,6 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { RunObserverFactory } from '../effects/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
+import { resolveConfig } from '../config/config.ts';
 import { buildChart } from '../viz/graph.ts';
 import type { Breakpoint } from './breakpoints.ts';
 import { parseControlRequest } from './control-request.ts';
@@ -42,6 +43,8 @@ export interface InspectorOptions {
 }
 
 const MAX_CONTROL_BODY = 64 * 1024;
+/** The config a continued run's breakpoints are traced with before its own is known (the chart is the same). */
+const DEFAULT_CHART_CONFIG = resolveConfig({});
 
 export class Inspector {
   readonly sessions: LiveSession[] = [];
@@ -91,10 +94,25 @@ export class Inspector {
       this.sessions.push(session);
       this.running += 1;
       this.broadcastSessions();
-      return session.observe(run, this.options.redact, () => {
-        this.running -= 1;
-        if (this.running === 0 && !this.options.keep) void this.close();
-      });
+      return session.observe(run, this.options.redact, () => this.runEnded());
+    };
+  }
+
+  /**
+   * A session for a run that continues a log (`resumeFromLog`): shows `priorLines` first; the run's new lines come
+   * through `sink` (pass it as `alsoRecordTo`) and `observer` adds pause, step and abort.
+   */
+  attachContinuation(name: string, priorLines: string[]): { sink: { write(text: string): void }; observer: RunObserverFactory } {
+    const session = new LiveSession(`s${this.sessions.length + 1}`, name, this.chart, DEFAULT_CHART_CONFIG, this.options, (event) => this.broadcast(event));
+    session.seed(priorLines);
+    this.sessions.push(session);
+    this.broadcastSessions();
+    return {
+      sink: session.sink,
+      observer: (run) => {
+        this.running += 1;
+        return session.controlOnly(run, () => this.runEnded());
+      },
     };
   }
 
@@ -121,6 +139,11 @@ export class Inspector {
 
   setBreakpoints(breakpoints: Breakpoint[], id?: string): void {
     this.session(id)?.control.setBreakpoints(breakpoints);
+  }
+
+  private runEnded(): void {
+    this.running -= 1;
+    if (this.running === 0 && !this.options.keep) void this.close();
   }
 
   /** Stops the server and ends every stream. Idempotent. */
@@ -219,4 +242,20 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 
 function writeEvent(response: ServerResponse, event: string, data: unknown): void {
   response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+let shared: Promise<Inspector> | null = null;
+
+/**
+ * The process's inspector for `query({ inspect })`: started on first use (printing its URL once through `onUrl`),
+ * shared by every run after, so one page lists them all. A closed one is replaced on the next call.
+ */
+export async function sharedInspector(options: InspectorOptions & { onUrl?: (url: string) => void } = {}): Promise<Inspector> {
+  const current = shared ? await shared : null;
+  if (current && !current.isClosed) return current;
+  shared = startInspector(options).then((inspector) => {
+    (options.onUrl ?? ((url) => process.stderr.write(`turnloop inspector: ${url}\n`)))(inspector.url);
+    return inspector;
+  });
+  return shared;
 }

@@ -42,7 +42,7 @@ export class LiveSession {
   observe(run: ObservedRun, redact: RedactOptions | undefined, onClose: () => void): RunObserver {
     this.abortRun = run.abort;
     const recorder = createSessionRecorder(
-      { write: (text: string) => this.addLine(text.endsWith('\n') ? text.slice(0, -1) : text) },
+      this.sink,
       { config: run.config, params: run.params, redact },
     );
     return {
@@ -57,6 +57,28 @@ export class LiveSession {
         onClose();
       },
     };
+  }
+
+  /** Only the control half, for a run whose lines arrive through `sink` (a resumed run records itself). */
+  controlOnly(run: ObservedRun, onClose: () => void): RunObserver {
+    this.abortRun = run.abort;
+    this.control.useConfig(run.config);
+    return {
+      onStep: this.control.onStep,
+      gate: this.control.gate,
+      close: () => {
+        this.control.end();
+        onClose();
+      },
+    };
+  }
+
+  /** Where a recorder writes this session's lines (one write per line, as the session recorder does). */
+  readonly sink = { write: (text: string) => this.addLine(text.endsWith('\n') ? text.slice(0, -1) : text) };
+
+  /** The lines a run had before it was attached (a resumed log's valid lines). */
+  seed(lines: string[]): void {
+    for (const line of lines) this.addLine(line);
   }
 
   /** Aborts the run through its normal abort path; releases a held step so the abort can be processed. */

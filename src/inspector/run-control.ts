@@ -36,11 +36,16 @@ export class RunControl {
 
   constructor(
     private readonly chart: Chart,
-    private readonly config: LoopConfig,
+    private config: LoopConfig,
     options: { startPaused?: boolean; breakpoints?: Breakpoint[] } = {},
   ) {
     this.pauseNext = options.startPaused === true;
     this.breakpoints = [...(options.breakpoints ?? [])];
+  }
+
+  /** The config the run's guards are evaluated with (for tracing which transitions a step took). */
+  useConfig(config: LoopConfig): void {
+    this.config = config;
   }
 
   /** Sees every step in order (before the gate for that step). */
