@@ -17,6 +17,7 @@ import { createLiveProgress } from '../demo/progress.ts';
 import { terminalDetail } from '../render/transcript.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
@@ -36,6 +37,7 @@ Options:
                    (like claude -p --output-format stream-json); notes go to stderr
   --record FILE    write the session log to FILE instead
   --no-record      do not write a session log
+${INSPECT_HELP}
 
 Environment:
   ANTHROPIC_API_KEY    the API key (required)
@@ -87,7 +89,8 @@ export function retryLine(retry: ModelRetryNotice): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('run', args, {
+  const { values, positionals } = parseFlags('run', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
@@ -118,6 +121,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     controller.abort('user');
   };
   process.on('SIGINT', onInterrupt);
+  const live = await startCliInspector(values, io, 'run');
   const startedAt = Date.now();
   const tools = createFileTools({ root });
   const model = values.model;
@@ -146,6 +150,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       },
       ...(json ? {} : { onStep: progress.onStep }),
       ...(logPath ? { record: { target: logPath, onError: (error: Error) => note(`session log ${shownLog} stopped: ${error.message}`) } } : {}),
+      ...(live ? { observers: live.observers, forkObservers: live.forkObservers } : {}),
     });
     let lastAssistant: AssistantMessage | undefined;
     let turns = 0;
@@ -176,6 +181,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
+    await live?.finish();
   }
 }
 
