@@ -135,6 +135,7 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   const escapedValues = values.map((v) => JSON.stringify(v).slice(1, -1));
 
   const redactString = (text: string): string => {
+    if (extra.length === 0 && isCleanText(text)) return text;
     const spans = builtIns ? builtInSpans(text) : [];
     for (const pattern of extra) spans.push(...linearSpans(text, pattern));
     for (const value of values) spans.push(...literalSpans(text, value));
@@ -159,10 +160,9 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   // and is returned as it is (no copy). Extra patterns are arbitrary, so with them every value is visited. The JSON
   // text of a member is a substring of its parent's, so a clean parent text vouches for every member.
   const quickCheck = extra.length === 0;
-  const isCleanJson = (json: string) =>
-    quickCheck &&
-    (!builtIns || (!MAY_HOLD_SECRET.test(json) && !MAY_HOLD_SECRET_CASED.test(json))) &&
-    escapedValues.every((v) => !json.includes(v));
+  const isCleanText = (text: string, forms = values) =>
+    (!builtIns || (!MAY_HOLD_SECRET.test(text) && !MAY_HOLD_SECRET_CASED.test(text))) && forms.every((v) => !text.includes(v));
+  const isCleanJson = (json: string) => quickCheck && isCleanText(json, escapedValues);
   const redact = <T>(value: T): T => (quickCheck && isCleanJson(JSON.stringify(value) ?? '') ? value : (visit(value) as T));
   const toJson = (value: unknown): string => {
     if (quickCheck) {

@@ -12,7 +12,8 @@ const SECRET_NAME = String.raw`[A-Z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|PASSW
 
 /** Object members whose string values are secrets (HTTP header names in any case, and secret variable names). */
 const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'apikey', 'api_key', 'x-auth-token', 'cookie', 'set-cookie']);
-const SECRET_VALUE = String.raw`"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|[^\s"'\\,;}]+`;
+// Not masked: references (`$TOKEN`, `${TOKEN}`) and placeholders ending in `...` (`sk-ant-...` in help texts).
+const SECRET_VALUE = String.raw`"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|(?!\$)(?![^\s"'\\,;}]*\.\.\.)[^\s"'\\,;}]+`;
 const SECRET_NAME_RE = new RegExp(`^${SECRET_NAME}$`);
 
 export function isSecretMemberName(name: string): boolean {
