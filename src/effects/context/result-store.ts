@@ -4,8 +4,8 @@
  * Invariants:
  * - `pointerFor` is a pure function of (sessionId, toolUseId), so the pure layer can write the pointer into the
  *   preview before the text is stored; `put` stores the text at exactly that pointer and returns it.
- * - The file store never writes through a symlink: every directory from its anchor (the working directory for a
- *   relative root, the root's parent for an absolute one) down to the file is created or checked one by one
+ * - The file store never writes through a symlink: every directory from its workspace (by default the working
+ *   directory for a relative root, the root's parent for an absolute one) down to the file is created or checked one by one
  *   (`lstat`, never following a link), the file is opened with `O_NOFOLLOW`, and what was opened is checked
  *   (device and inode) against the confined real path before a byte is written. A `.turnloop` symlinked out of
  *   the workspace is refused with `StoreOutsideWorkspaceError`, and nothing is created on the far side.
@@ -41,6 +41,11 @@ function safeName(id: string): string {
 export interface FileToolResultStoreOptions {
   /** Root of the session directories; default `.turnloop/sessions` (relative to the working directory). */
   root?: string;
+  /**
+   * The directory the store must stay in: no directory between it and a stored file may be a symlink. Default: the
+   * working directory for a relative root, the root's parent for an absolute one.
+   */
+  workspace?: string;
 }
 
 /** Creates (or checks) each directory from `anchor` down to `dir`, refusing any component that is not a real directory. */
@@ -89,7 +94,7 @@ async function writeConfined(anchor: string, file: string, content: string): Pro
 /** Stores results as `<root>/<sessionId>/tool-results/<toolUseId>.txt`. */
 export function createFileToolResultStore(options: FileToolResultStoreOptions = {}): ToolResultStore {
   const root = options.root ?? join('.turnloop', 'sessions');
-  const anchorOf = () => (isAbsolute(root) ? dirname(resolve(root)) : process.cwd());
+  const anchorOf = () => resolve(options.workspace ?? (isAbsolute(root) ? dirname(resolve(root)) : process.cwd()));
   const pointerFor = (sessionId: string, toolUseId: string) =>
     join(root, safeName(sessionId), 'tool-results', `${safeName(toolUseId)}.txt`);
   return {
@@ -97,7 +102,7 @@ export function createFileToolResultStore(options: FileToolResultStoreOptions = 
     async put(sessionId, toolUseId, content) {
       const path = pointerFor(sessionId, toolUseId);
       const anchor = anchorOf();
-      await writeConfined(anchor, resolve(anchor, path), content);
+      await writeConfined(anchor, resolve(path), content);
       return path;
     },
   };
