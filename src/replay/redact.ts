@@ -10,7 +10,8 @@
  *   text, as object members named like that, and, given `secretValues`, wherever the value itself appears).
  *   Extra patterns come from config; they run on RE2 (linear time), like patterns read back from a log header.
  * - A secret is MASKED, not cut: the replacement has the same length, and the same length once JSON-escaped
- *   (characters JSON escapes are kept, every other code unit becomes one mask character). Token estimates
+ *   (characters JSON escapes are kept, as are escape sequences after a backslash, so masked JSON text is still
+ *   JSON; every other code unit becomes one mask character). Token estimates
  *   (characters / 4, of texts and of tool inputs' JSON) are therefore unchanged, so a redacted log refolds the very
  *   decisions of the live run (autocompact, budgets, blocking limit) and replays without divergence.
  * - Masking is idempotent (a masked text matches no pattern in a new way), so redacting what replay derived from
@@ -49,7 +50,8 @@ function maskSpan(text: string, start: number, end: number): string {
   let maskable = 0;
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
-    if (jsonPlain(code)) maskable++;
+    if (code === 0x5c) i += (text[i + 1] === 'u' ? 6 : 2) - 1;
+    else if (jsonPlain(code)) maskable++;
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       maskable += 2;
       i++;
@@ -62,7 +64,10 @@ function maskSpan(text: string, start: number, end: number): string {
     const code = text.charCodeAt(i);
     const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < end && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     if (!jsonPlain(code) && !pair) {
-      out += text[i];
+      // A backslash keeps its escape (`\n`, `\u00e9`) whole, so JSON text stays JSON after masking.
+      const keep = code === 0x5c ? (text[i + 1] === 'u' ? 6 : 2) : 1;
+      out += text.slice(i, Math.min(i + keep, end));
+      i += Math.min(keep, end - i) - 1;
       continue;
     }
     for (let k = 0; k < (pair ? 2 : 1); k++) out += template[filled++] ?? MASK_FILL;

@@ -2,7 +2,7 @@
  * The built-in secret patterns of the redactor. Token formats are the providers' published prefixes and lengths;
  * a pattern with a `secret` group masks only that group (the name before it stays readable).
  *
- * Invariants: every pattern is global with indices (`gd`), has no nested quantifier (linear time on V8), and
+ * Invariants: every pattern is global with indices (`dg`), has no nested quantifier (linear time on V8), and
  * contains one of the words of `MAY_HOLD_SECRET` / `MAY_HOLD_SECRET_CASED`, which the redactor's fast path relies on.
  */
 
@@ -20,32 +20,39 @@ export function isSecretMemberName(name: string): boolean {
   return SECRET_HEADER_NAMES.has(name.toLowerCase()) || SECRET_NAME_RE.test(name);
 }
 
+/**
+ * Where a token may start: after a non-word character, or right after a JSON/C escape (`\n`, `\t`, …), so that a
+ * secret on a new line of JSON-encoded text (`"…\nghp_…"`) is still found (`\b` would see the `n` glued to it).
+ */
+const START = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrtbf]))`;
+const at = (source: string, flags: string) => new RegExp(`${START}${source}`, flags);
+
 export const BUILT_IN_SECRET_PATTERNS: readonly RegExp[] = [
   // Anthropic keys of every kind: sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…
   /sk-ant-[A-Za-z0-9_-]{8,}/dg,
   // Header fragments in text: `Authorization: Bearer …`, `x-api-key=…`, JSON `"authorization": "…"`.
-  /\b(?:proxy-)?(?:authorization|x-api-key|api-key|x-auth-token)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token)\s+)?(?<secret>[^\s"',;}]+)/dgi,
-  /\bBearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})/dg,
+  at(String.raw`(?:proxy-)?(?:authorization|x-api-key|api-key|x-auth-token)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token)\s+)?(?<secret>[^\s"',;}]+)`, 'dgi'),
+  at(String.raw`Bearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})`, 'dg'),
   // AWS access key ids and secret access keys (the latter only next to a name that says so).
-  /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/dg,
-  /\baws_?secret(?:_?access)?_?key["']?\s*[:=]\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+  at(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'dg'),
+  at(String.raw`aws_?secret(?:_?access)?_?key["']?\s*[:=]\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`, 'dgi'),
   // GitHub (classic and fine-grained) and GitLab tokens.
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/dg,
-  /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/dg,
-  /\bgl(?:pat|ptt|dt|rt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_-]{20,}/dg,
+  at(String.raw`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])`, 'dg'),
+  at(String.raw`github_pat_[A-Za-z0-9_]{22,255}`, 'dg'),
+  at(String.raw`gl(?:pat|ptt|dt|rt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_-]{20,}`, 'dg'),
   // Slack tokens and incoming-webhook URLs.
-  /\bxox[abposre]-[A-Za-z0-9-]{10,}/dg,
+  at(String.raw`xox[abposre]-[A-Za-z0-9-]{10,}`, 'dg'),
   /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/dg,
   // Google API keys.
-  /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/dg,
+  at(String.raw`AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'dg'),
   // PEM private keys, whole (to the END line, or to the end of the text when it was cut).
   /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY[A-Z0-9 ]{0,20}-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY[A-Z0-9 ]{0,20}-----|$)/dg,
   // JSON Web Tokens: base64url header and payload (both JSON objects, so "eyJ"), optional signature.
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/dg,
+  /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/dg,
   // NAME=value, NAME: value, "NAME": "value" for secret variable names (export lines, .env files, YAML, JSON text).
   // A quoted value is masked to its closing quote (it may hold spaces); an unquoted one to the next separator.
-  new RegExp(String.raw`\b${SECRET_NAME}["']?\s*[:=]\s*(?<secret>${SECRET_VALUE})`, 'dg'),
-  new RegExp(String.raw`\b(?:password|passwd|secret|client_secret|api_?key|access_token|refresh_token|auth_token)["']?\s*[:=]\s*(?<secret>${SECRET_VALUE})`, 'dgi'),
+  new RegExp(String.raw`${SECRET_NAME}["']?\s*[:=]\s*(?<secret>${SECRET_VALUE})`, 'dg'),
+  at(String.raw`(?:password|passwd|secret|client_secret|api_?key|access_token|refresh_token|auth_token)["']?\s*[:=]\s*(?<secret>${SECRET_VALUE})`, 'dgi'),
 ];
 
 /** Case-insensitive words one of which every case-insensitive pattern or header name contains. */

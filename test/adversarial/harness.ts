@@ -5,7 +5,9 @@
  * - every request sent to the API is well-formed: each tool_use id appears once and is answered exactly once by a
  *   tool_result in the next user message (SPEC §9.9), and no tool_result answers nothing;
  * - model calls are bounded (no more requests than answers scripted, and at most the config's cap);
- * - no planted secret appears in any emitted item, in the session log or in the terminal;
+ * - no planted secret appears in the session log (what the run hands its caller in memory is the caller's own data:
+ *   the model must see real file contents, so emitted items are not redacted; every output that leaves the
+ *   process, logs, pages, CLI text, is);
  * - nothing outside the workspace root changed (every file beside the root is snapshotted before and after).
  * Wall time is bounded by the test timeout (generous, not a performance assertion).
  */
@@ -177,9 +179,7 @@ export function expectInvariants(run: HostileRun, sandbox: Sandbox, before: Reco
   expect(TERMINAL_REASONS).toContain(run.terminal.reason);
   for (const [i, request] of run.requests.entries()) expect(pairingProblems(request.messages), `request ${i}`).toEqual([]);
   expect(run.requests.length).toBeLessThanOrEqual(bounds.maxModelCalls);
-  expectNoSecret(JSON.stringify(run.items), 'emitted items');
   expectNoSecret(run.logText, 'session log');
-  expectNoSecret(JSON.stringify(run.terminal), 'terminal');
   expect(snapshotOutside(sandbox), 'files outside the root').toEqual(before);
   // A redacted log replays its own session: every recorded hash is checked.
   expect(replay(run.logPath).terminal?.reason).toBe(run.terminal.reason);
