@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { readInputText } from '../read-input.ts';
+import { readInputText, shownPath } from '../read-input.ts';
+import { parseSessionLogText } from '../../replay/parse-session-log.ts';
 import { parseFlags } from './parse-flags.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import type { ToolRuntime } from '../../effects/tool-runtime.ts';
@@ -50,7 +51,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
-  readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  // Checked before anything starts (a fake API, a key prompt): a bad log is exit 2 whatever else is missing.
+  parseSessionLogText(readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), shownPath(log, io.cwd));
 
   let fake: FakeApi | null = null;
   let tools: ToolRuntime | undefined;
