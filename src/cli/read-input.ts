@@ -17,15 +17,23 @@ export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** Deepest nesting of JSON accepted: the validators and hashers walk values recursively. */
 export const MAX_JSON_DEPTH = 512;
 
-export class InputFileError extends Error {
-  readonly code = 'INPUT_FILE';
+/** A CLI file (input or output) that cannot be used: the message names the file and the problem; exit code 2. */
+export class CliFileError extends Error {
   readonly exitCode = 2;
   constructor(
+    readonly code: 'INPUT_FILE' | 'OUTPUT_FILE',
     readonly file: string,
     readonly problem: string,
+    message = `${file}: ${problem}`,
   ) {
-    super(`${file}: ${problem}`);
-    this.name = 'InputFileError';
+    super(message);
+    this.name = code === 'INPUT_FILE' ? 'InputFileError' : 'OutputFileError';
+  }
+}
+
+export class InputFileError extends CliFileError {
+  constructor(file: string, problem: string) {
+    super('INPUT_FILE', file, problem);
   }
 }
 

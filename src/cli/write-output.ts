@@ -5,17 +5,11 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { shownPath } from './read-input.ts';
+import { CliFileError, shownPath } from './read-input.ts';
 
-export class OutputFileError extends Error {
-  readonly code = 'OUTPUT_FILE';
-  readonly exitCode = 2;
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-  ) {
-    super(`${file}: cannot write it: ${problem}`);
-    this.name = 'OutputFileError';
+export class OutputFileError extends CliFileError {
+  constructor(file: string, problem: string) {
+    super('OUTPUT_FILE', file, problem, `${file}: cannot write it: ${problem}`);
   }
 }
 

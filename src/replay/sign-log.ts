@@ -131,15 +131,23 @@ export function signSessionLog(logPath: string, key: SigningKey): string {
   return out;
 }
 
-/** Verifies the log at `logPath` against `<log>.sig` (or `signaturePath`); throws `SignatureError`. */
-export function verifySessionLog(logPath: string, key: SigningKey, signaturePath = signaturePathOf(logPath)): LogSignature {
+/** Reads and checks the form of the signature file of the log at `logPath`; throws `SignatureError`. */
+export function readLogSignature(logPath: string, signaturePath = signaturePathOf(logPath)): LogSignature {
   let text: string;
   try {
     text = readFileSync(signaturePath, 'utf8');
   } catch {
     throw new SignatureError(`${signaturePath}: no signature file next to the log (sign it with turnloop sign ${logPath} --key KEY)`);
   }
-  const signature = parseSignature(text, signaturePath);
+  return parseSignature(text, signaturePath);
+}
+
+/**
+ * Verifies the log at `logPath` against `<log>.sig` (or `signaturePath`); throws `SignatureError`. A caller that
+ * then reads the log should verify the very bytes it read (`verifyLogBytes`), not read the file twice.
+ */
+export function verifySessionLog(logPath: string, key: SigningKey, signaturePath = signaturePathOf(logPath)): LogSignature {
+  const signature = readLogSignature(logPath, signaturePath);
   verifyLogBytes(readFileSync(logPath), signature, key, logPath);
   return signature;
 }

@@ -13,14 +13,16 @@ import { runCli } from '../unit/cli/capture-io.ts';
 const dir = mkdtempSync(join(tmpdir(), 'turnloop-badcli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Writes the file once (the same bad file serves every command). */
 function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);
-  writeFileSync(path, content);
+  if (!existsSync(path)) writeFileSync(path, content);
   return name;
 }
 
 const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-const hugeLine = `{"kind":"header","x":"${'x'.repeat(50 * 1024 * 1024)}"}`;
+const HUGE = 50 * 1024 * 1024;
+const hugeLength = `{"kind":"header","x":""}`.length + HUGE;
 const BAD_INPUTS: Array<[string, () => string, RegExp]> = [
   ['a missing file', () => 'nowhere.jsonl', /nowhere\.jsonl: no such file/],
   ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), 'a-dir'), /a-dir: is a directory; expected/],
@@ -28,7 +30,7 @@ const BAD_INPUTS: Array<[string, () => string, RegExp]> = [
   ['binary garbage', () => file('garbage.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0xff, 0xfe])), /garbage\.bin: line 1: byte 6 is NUL, so this is a binary file/],
   ['invalid UTF-8', () => file('latin1.jsonl', Buffer.concat([Buffer.from('{"kind":"header"}\n{"text":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')])), /latin1\.jsonl: line 2, column 13: byte 30 \(0xe9\) is not valid UTF-8/],
   ['100,000-deep JSON', () => file('deep.jsonl', `${deep}\n`), /deep\.jsonl: line 1, column 513: JSON nested deeper than 512 levels/],
-  ['a 50 MB line', () => file('huge.jsonl', `${hugeLine}\n`), new RegExp(`huge\\.jsonl: line 1 is ${hugeLine.length} bytes long; at most ${32 * 1024 * 1024}`)],
+  ['a 50 MB line', () => file('huge.jsonl', `{"kind":"header","x":"${'x'.repeat(HUGE)}"}\n`), new RegExp(`huge\\.jsonl: line 1 is ${hugeLength} bytes long; at most ${32 * 1024 * 1024}`)],
 ];
 
 /** argv of each command for an input file (and the output it must not write). */

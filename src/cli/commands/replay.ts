@@ -7,7 +7,7 @@ import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
 import { whatIfOverridesOf } from './what-if-flags.ts';
-import { loadSigningKey, verifySessionLog } from '../../replay/sign-log.ts';
+import { loadSigningKey, readLogSignature, verifyLogBytes } from '../../replay/sign-log.ts';
 import { replay } from '../../replay/replay.ts';
 import { stateAt } from '../../replay/time-travel.ts';
 import { whatIf } from '../../replay/what-if.ts';
@@ -49,7 +49,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const json = values.json === true;
   const log = { text: readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), file: shownPath(path, io.cwd) };
   if (values['verify-key'] !== undefined) {
-    const signature = verifySessionLog(resolve(io.cwd, path), loadSigningKey(resolve(io.cwd, values['verify-key'])));
+    // The bytes verified are the bytes replayed (read once).
+    const signature = readLogSignature(resolve(io.cwd, path));
+    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, loadSigningKey(resolve(io.cwd, values['verify-key'])), log.file);
     io.stderr.write(`signature ok: ${signature.algorithm} over ${signature.bytes} bytes\n`);
   }
 
