@@ -4,8 +4,7 @@
  * result. So every tool_use id of a run is made unique as the model's messages arrive, BEFORE the reducer sees them
  * (the logged event already carries the new id, so replay folds the same history): an id already used, or not of
  * the API's form (`[A-Za-z0-9_-]`, 1 to 128 characters), becomes `<id>_<n>` (cleaned), with the first free n.
- * Every call then runs and is answered under its own id. (Extension: Claude Code does not expect repeated ids
- * from the API and drops duplicate tool_use blocks when it normalises a history; see docs/fidelity.md.)
+ * Every call then runs and is answered under its own id (Extension `uniqueToolUseIds`, docs/fidelity.md).
  */
 import type { AssistantMessage, Message } from '../messages/types.ts';
 

@@ -24,11 +24,15 @@ function resultTexts(run: Awaited<ReturnType<typeof runHostile>>): string[] {
 }
 
 describe('malformed model output', () => {
-  it('a reply repeating a tool_use id: one call runs, the repeat is answered once, the next request is well-formed', async () => {
+  it('a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed', async () => {
     const run = await runHostile({ sandbox, model: [{ content: [read('toolu_dup', 'a.txt'), read('toolu_dup', 'b.txt')], stop_reason: 'tool_use' }, done] });
     expectInvariants(run, sandbox, before, { maxModelCalls: 2 });
     expect(run.terminal.reason).toBe('completed');
     expect(run.requests).toHaveLength(2);
+    const texts = resultTexts(run).join('\n');
+    expect(texts).toContain('alpha');
+    expect(texts).toContain('beta');
+    expect(run.logText).toContain('"toolu_dup_2"');
   });
 
   it('a tool_use id repeated in a later turn', async () => {
