@@ -95,6 +95,36 @@ describe('tools never block the loop', () => {
   });
 });
 
+describe('a hostile workspace', () => {
+  it('symlink loops, a link to a device, a 20 MB file and invalid UTF-8: walks finish, reads refuse, Edit keeps bytes', async () => {
+    symlinkSync(sandbox.root, join(sandbox.root, 'src', 'loop'));
+    symlinkSync('/dev/zero', join(sandbox.root, 'zero'));
+    writeFileSync(join(sandbox.root, 'big.log'), Buffer.alloc(20 * 1024 * 1024, 0x61));
+    const latin1 = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' KEEP\n')]);
+    writeFileSync(join(sandbox.root, 'latin1.txt'), latin1);
+    const run = await runHostile({
+      sandbox,
+      model: [
+        call('t1', 'Glob', { pattern: '**/*' }),
+        call('t2', 'Read', { file_path: 'zero' }),
+        call('t3', 'Read', { file_path: 'big.log' }),
+        call('t4', 'Grep', { pattern: 'a+b' }),
+        call('t5', 'Edit', { file_path: 'latin1.txt', old_string: 'KEEP', new_string: 'GONE' }),
+        done,
+      ],
+    });
+    expectInvariants(run, sandbox, before, { maxModelCalls: 6 });
+    const [glob, zero, big, grep, edit] = results(run);
+    expect(glob).not.toContain('loop');
+    expect(glob).not.toContain('zero');
+    expect(zero).toMatch(/outside the allowed directory/);
+    expect(big).toMatch(/larger than 10485760 bytes/);
+    expect(grep).toBe(`src/a.txt:1: ${'a'.repeat(500)}`);
+    expect(edit).toMatch(/not valid UTF-8 \(byte 3\)/);
+    expect(readFileSync(join(sandbox.root, 'latin1.txt')).equals(latin1)).toBe(true);
+  });
+});
+
 describe('confinement without races', () => {
   it('a symlink swapped in after the path was checked is caught before anything is written', async () => {
     const opened = await openConfinedFile(sandbox.root, 'src/b.ts', 'write');
