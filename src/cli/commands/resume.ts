@@ -57,7 +57,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
   // Checked before anything starts (a fake API, a key prompt): a bad log is exit 2 whatever else is missing.
-  parseSessionLogText(readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), shownPath(log, io.cwd));
+  const logText = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  parseSessionLogText(logText, shownPath(log, io.cwd));
 
   let fake: FakeApi | null = null;
   let tools: ToolRuntime | undefined;
@@ -83,7 +84,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
   const live = await startCliInspector(values, io, 'resume');
-  const watched = live?.inspector.attachContinuation('main', readFileSync(log, 'utf8').split('\n').filter((line) => line.trim() !== ''));
+  const watched = live?.inspector.attachContinuation('main', logText.split('\n').filter((line) => line.trim() !== ''));
   try {
     const generator = resumeFromLog(log, {
       deps: { callModel },
