@@ -7,6 +7,7 @@
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
 import { didYouMean } from './did-you-mean.ts';
+import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
 
 function overview(): string {
@@ -41,7 +42,8 @@ async function showHelp(entry: CommandEntry, io: CliIo): Promise<number> {
 
 const findCommand = (name: string) => commands.find((c) => c.name === name);
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<number> {
+  const io = redactingIo(rawIo);
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [name, ...rest] = args;
@@ -67,11 +69,14 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   if (rest.includes('--help') || rest.includes('-h')) return showHelp(entry, io);
   try {
     const command = await entry.load();
-    return await command.run(rest, io);
+    // Markup and code (HTML, exports) redact their own data: only their stderr goes through the redactor.
+    return await command.run(rest, command.rawStdout ? redactingIo(rawIo, true) : io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`turnloop ${name}: ${message}\n`);
+    // A value too deep for a recursive walk is bad input, whichever code walked it.
+    const tooDeep = error instanceof RangeError && /call stack/.test(message);
+    io.stderr.write(`turnloop ${name}: ${tooDeep ? 'the input nests too deeply to be processed (maximum call stack size exceeded)' : message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    return error instanceof UsageError || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : 1;
+    return tooDeep || error instanceof UsageError || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : 1;
   }
 }

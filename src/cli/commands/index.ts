@@ -18,6 +18,7 @@ export const commands: CommandEntry[] = [
   { name: 'export', summary: 'Export the loop statechart as JSON (XState/Stately), Mermaid, SCXML or DOT', load: async () => (await import('./export.ts')).exportCommand },
   { name: 'viz', summary: 'Draw the statechart as one self-contained HTML page, with a session timeline', load: async () => (await import('./viz.ts')).vizCommand },
   { name: 'replay', summary: 'Replay a session log (verify, --at N time travel, --config what-if)', load: async () => (await import('./replay.ts')).replayCommand },
+  { name: 'sign', summary: 'Sign a session log (HMAC or Ed25519) for replay --verify-key', load: async () => (await import('./sign.ts')).signCommand },
   { name: 'resume', summary: 'Continue a crashed or paused run from the end of its session log', load: async () => (await import('./resume.ts')).resumeCommand },
   { name: 'import-claude', summary: 'Turn a Claude Code transcript into one simulate scenario per loop run', load: async () => (await import('./import-claude.ts')).importClaudeCommand },
   { name: 'check-claude', summary: 'Check that the engine reproduces every run of a Claude Code transcript', load: async () => (await import('./check-claude.ts')).checkClaudeCommand },
