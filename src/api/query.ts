@@ -12,8 +12,7 @@ import type { Terminal } from '../reducer/outcomes.ts';
 import { query as engineQuery, runQuery as engineRunQuery } from '../effects/query.ts';
 import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
-import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
-import { recordChildrenBeside } from '../replay/child-logs.ts';
+import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
@@ -38,6 +37,8 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     const { target, ...recording } = spec;
+    // Loaded only when asked for, like the inspector: the root import stays free of the log format and redaction.
+    const [{ recordTo }, { recordChildrenBeside }] = await Promise.all([import('../replay/session-recorder.ts'), import('../replay/child-logs.ts')]);
     observers.push(recordTo(target, recording));
     // Subagents' runs are recorded beside a log file (docs/subagents.md); a stream target records the parent only.
     if (typeof target === 'string' && engine.childObservers === undefined) {
