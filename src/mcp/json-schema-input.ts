@@ -1,7 +1,8 @@
 /**
  * Input validation for MCP tools, whose input schemas are JSON Schemas: a zod schema that runs Ajv (the validator
  * the MCP SDK itself depends on) and reports each violation as a zod issue with its path, so the model reads the
- * same "the input for X is invalid: - a.b: ..." explanation as for a zod tool.
+ * same "the input for X is invalid: - a.b: ..." explanation as for a zod tool (Extension `mcpInputValidation`: Claude
+ * Code passes an MCP tool's input on unchecked).
  *
  * Invariants: a schema Ajv cannot compile validates nothing (the server still checks its own input), and never
  * makes the tool unusable; `$schema` picks draft 2020-12 or draft-07 rules (the MCP default is 2020-12).

@@ -2,10 +2,11 @@
  * One tool of an MCP server as a turnloop `Tool`.
  *
  * - Name: `mcp__<server>__<tool>` (Claude Code's convention; characters outside `[A-Za-z0-9_-]` become `_`).
- * - The model sees the server's JSON Schema as given; each call is validated against it first (`json-schema-input.ts`).
+ * - The model sees the server's JSON Schema as given; each call is validated against it first (`json-schema-input.ts`,
+ *   Extension `mcpInputValidation`).
  * - Annotations (MCP spec defaults): `readOnlyHint` → read-only and concurrency-safe; a tool that is not read-only
  *   is destructive unless `destructiveHint: false`, and a destructive tool asks for permission (`canUseTool` decides;
- *   with no one to ask, the call is denied).
+ *   with no one to ask, the call is denied). Extension `mcpAnnotationPermissions`: Claude Code asks for every MCP call.
  * - Progress notifications become progress updates; the result is the server's (`tool-result.ts`).
  */
 import { defineTool, type Tool, type ToolCallResult, type ToolCallUpdate, type ToolContext } from '../effects/tools/define-tool.ts';
