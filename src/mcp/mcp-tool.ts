@@ -85,10 +85,14 @@ async function* callWithProgress(
     });
     wake?.();
   };
-  void caller(toolName, input, { signal: ctx.signal, onProgress }).then((r) => {
-    settled.result = r;
+  const settle = (result: ToolCallResult) => {
+    settled.result = result;
     wake?.();
-  });
+  };
+  // The caller never rejects by contract; should it, the call still ends with one result.
+  caller(toolName, input, { signal: ctx.signal, onProgress }).then(settle, (error: unknown) =>
+    settle({ content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }),
+  );
   while (true) {
     while (updates.length > 0) yield updates.shift() as ToolCallUpdate;
     if (settled.result) break;
