@@ -15,6 +15,7 @@ import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../
 import type { RedactOptions } from '../replay/redact.ts';
 import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
+import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
   /**
@@ -27,36 +28,44 @@ export interface QueryOptions extends EngineQueryOptions {
    * and tool contents only with `captureContent`, redacted. Needs `@opentelemetry/api`; absent, it costs nothing.
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Watch the run live in the browser (docs/inspector.md): `true` or options start the process's inspector on
+   * 127.0.0.1 and print its URL to stderr (or hand it to `onUrl`); an `Inspector` from `startInspector()` is used
+   * as is, so code can `pause()`, `step()` and `resume()` it. Forked compaction runs show as their own sessions.
+   */
+  inspect?: true | (InspectorOptions & { onUrl?: (url: string) => void; name?: string }) | Inspector;
 }
 
 /** The engine's options for `options`: the extras become run observers. */
-export function engineOptionsOf(options: QueryOptions): EngineQueryOptions {
-  const { record, telemetry: _telemetry, ...engine } = options;
+export async function engineOptionsOf(options: QueryOptions): Promise<EngineQueryOptions> {
+  const { record, inspect, telemetry, ...engine } = options;
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
+  const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
   }
-  return { ...engine, observers };
+  if (inspect !== undefined) {
+    // Loaded only when asked for: the root import stays free of the server and the page.
+    const { Inspector, sharedInspector } = await import('../inspector/inspector.ts');
+    const inspector = inspect instanceof Inspector ? inspect : await sharedInspector(inspect === true ? {} : inspect);
+    const name = inspect === true || inspect instanceof Inspector ? undefined : inspect.name;
+    observers.push(inspector.attach(name ?? engine.querySource ?? 'main'));
+    forkObservers.push(inspector.attach('compaction'));
+  }
+  if (telemetry !== undefined) {
+    // Loaded only when asked for, like the inspector: the span mapping and its peer dependency.
+    const { traceRun } = await import('../otel/trace-run.ts');
+    observers.push(traceRun(telemetry));
+  }
+  return { ...engine, observers, forkObservers };
 }
 
-export function query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  const { telemetry } = options;
-  if (telemetry === undefined) return engineQuery(engineOptionsOf(options));
-  return (async function* traced() {
-    return yield* engineQuery(await tracedEngineOptions(options, telemetry));
-  })();
+export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
+  return yield* engineQuery(await engineOptionsOf(options));
 }
 
 /** Runs `query()` to its end and collects what it yielded. */
 export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  const { telemetry } = options;
-  return engineRunQuery(telemetry === undefined ? engineOptionsOf(options) : await tracedEngineOptions(options, telemetry));
-}
-
-/** The engine's options plus the run's spans: the OpenTelemetry mapping (and its peer dependency) loads only here. */
-async function tracedEngineOptions(options: QueryOptions, telemetry: TelemetryOptions): Promise<EngineQueryOptions> {
-  const { traceRun } = await import('../otel/trace-run.ts');
-  const engine = engineOptionsOf(options);
-  return { ...engine, observers: [...(engine.observers ?? []), traceRun(telemetry)] };
+  return engineRunQuery(await engineOptionsOf(options));
 }

@@ -14,6 +14,7 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { terminalDetail } from '../render/transcript.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--strict]
@@ -34,6 +35,7 @@ Options:
                    asked about like Edit unless the server marks them read-only
   --otel           export OpenTelemetry spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
                    (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; default http://localhost:4318)
+${INSPECT_HELP}
 
 No key? Run 'turnloop demo' to watch the loop work offline.`;
 
@@ -53,7 +55,8 @@ function systemPrompt(root: string): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('run', args, {
+  const { values, positionals } = parseFlags('run', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
@@ -79,6 +82,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
     controller.abort('user');
   };
   process.on('SIGINT', onInterrupt);
+  const live = await startCliInspector(values, io, 'run').catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   try {
     const generator = query({
       prompt: positionals[0],
@@ -93,6 +100,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       config: values.model ? { model: values.model } : {},
       deps: { callModel: createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) }) },
       onStep: progress.onStep,
+      ...(live ? { observers: live.observers, forkObservers: live.forkObservers } : {}),
     });
     let next = await generator.next();
     while (!next.done) {
@@ -108,6 +116,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     progress.stop();
     process.off('SIGINT', onInterrupt);
     await close();
+    await live?.finish();
   }
 }
 
