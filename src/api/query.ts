@@ -15,6 +15,7 @@ import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../
 import type { RedactOptions } from '../replay/redact.ts';
 import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
+import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
@@ -44,6 +45,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
+    // Subagents' runs are recorded beside a log file (docs/subagents.md); a stream target records the parent only.
+    if (typeof spec.target === 'string' && engine.childObservers === undefined) {
+      engine.childObservers = recordChildrenBeside(spec.target, { redact: spec.redact, fsync: spec.fsync });
+    }
   }
   if (inspect !== undefined) {
     // Loaded only when asked for: the root import stays free of the server and the page.
