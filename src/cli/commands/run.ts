@@ -18,9 +18,11 @@ import { terminalDetail } from '../render/transcript.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
+import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
+                    [--mcp-config FILE] [--otel]
 
 A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
 Grep, confined to DIR; every call that is not read-only (Edit) is asked about first, unless --yes. Ctrl-C
@@ -37,6 +39,11 @@ Options:
                    (like claude -p --output-format stream-json); notes go to stderr
   --record FILE    write the session log to FILE instead
   --no-record      do not write a session log
+  --mcp-config FILE  add the tools of the MCP servers in FILE (Claude Code's .mcp.json shape:
+                   {"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}),
+                   asked about like Edit unless the server marks them read-only
+  --otel           export OpenTelemetry spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
+                   (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; default http://localhost:4318)
 ${INSPECT_HELP}
 
 Environment:
@@ -98,6 +105,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     json: { type: 'boolean', default: false },
     record: { type: 'string' },
     'no-record': { type: 'boolean', default: false },
+    'mcp-config': { type: 'string' },
+    otel: { type: 'boolean', default: false },
   });
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
   if (values.record !== undefined && values['no-record']) throw new UsageError('--record and --no-record contradict each other');
@@ -123,17 +132,24 @@ async function run(args: string[], io: CliIo): Promise<number> {
     setTimeout(() => process.exit(130), 1_000).unref();
   };
   process.on('SIGINT', onInterrupt);
-  const live = await startCliInspector(values, io, 'run');
+  const { mcp, tracing, close } = await startIntegrations({ mcpConfig: values['mcp-config'], otel: values.otel === true }, io);
+  const live = await startCliInspector(values, io, 'run').catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   const startedAt = Date.now();
-  const tools = createFileTools({ root });
+  const fileTools = createFileTools({ root });
+  const tools = mcp ? [...fileTools, ...mcp.tools] : fileTools;
   const model = values.model;
   if (json) io.stdout.write(`${JSON.stringify({ type: 'system', subtype: 'init', session_id: sessionId, cwd: root, tools: tools.map((t) => t.name), ...(model ? { model } : {}), session_log: logPath ?? null })}\n`);
   else if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog}`)}\n`);
   try {
     const generator = query({
       prompt: positionals[0],
-      systemPrompt: [systemPrompt(root)],
-      tools,
+      systemPrompt: [systemPrompt(root), ...mcpInstructions(mcp)],
+      // A function: an MCP server's tools/list_changed takes effect from the next turn on.
+      tools: mcp ? () => [...fileTools, ...mcp.tools] : fileTools,
+      ...(tracing ? { telemetry: { tracer: tracing.tracer } } : {}),
       canUseTool: createPermissionPrompt({
         yes: values.yes === true,
         beforeAsk: () => progress.stop(),
@@ -183,6 +199,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
+    await close();
     await live?.finish();
   }
 }
