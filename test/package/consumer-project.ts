@@ -23,6 +23,7 @@ export interface RepoPackage {
   engines: Record<string, string>;
   exports: Record<string, string>;
   dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
   devDependencies: Record<string, string>;
 }
 

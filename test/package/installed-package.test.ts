@@ -33,7 +33,8 @@ function ok(result: ReturnType<typeof sh>): string {
 }
 
 beforeAll(() => {
-  ({ work, project, tarball } = installPackedPackage(['@types/node']));
+  // The optional peers too (what a user of turnloop/mcp and turnloop/otel installs), for the imports and types.
+  ({ work, project, tarball } = installPackedPackage(['@types/node', ...Object.keys(repoPkg.peerDependencies ?? {})]));
 }, 300_000);
 
 afterAll(() => {
