@@ -35,7 +35,8 @@ describe('the built integration entry points', () => {
       `import { register } from 'node:module';
 register(${JSON.stringify(`file://${join(dir, 'hook.mjs')}`)});
 const t = await import(${JSON.stringify(join(ROOT, 'dist/index.js'))});
-const api = await t.startFakeAnthropicApi({ model: [{ content: [{ type: 'text', text: 'ok' }] }] });
+const { startFakeAnthropicApi } = await import(${JSON.stringify(join(ROOT, 'dist/testing/index.js'))});
+const api = await startFakeAnthropicApi({ model: [{ content: [{ type: 'text', text: 'ok' }] }] });
 const callModel = t.createAnthropicModelCaller({ apiKey: 'x', baseURL: api.baseURL });
 const telemetry = process.argv[2] === 'traced' ? { tracer: (await import(${JSON.stringify(OTEL_API)})).trace.getTracer('t') } : undefined;
 const { terminal } = await t.runQuery({ prompt: 'hi', deps: { callModel }, ...(telemetry ? { telemetry } : {}) });
