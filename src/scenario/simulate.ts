@@ -87,11 +87,12 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
  * result.terminal // { reason: 'completed' }
  */
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
-  const api = await startFakeAnthropicApi({ model: scenario.model, compactionModel: scenario.compactionModel ?? DEFAULT_COMPACTION_ANSWERS });
-  options.onFakeApi?.(api);
   const config = resolveConfig(scenario.config);
+  // Before the fake API starts: a log that cannot be opened must not leave a server holding the process open.
   if (typeof options.record === 'string') writeFileSync(options.record, '');
   const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
+  const api = await startFakeAnthropicApi({ model: scenario.model, compactionModel: scenario.compactionModel ?? DEFAULT_COMPACTION_ANSWERS });
+  options.onFakeApi?.(api);
   try {
     const newId = counterIds('sim');
     const toolCalls: ToolCallRecord[] = [];
