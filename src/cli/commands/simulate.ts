@@ -9,6 +9,7 @@ import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outco
 import { loadScenario } from '../../scenario/load-scenario.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
+import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check]
@@ -45,7 +46,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     result = await simulateScenario(scenario, { record });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
-    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0]);
+    const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
+    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0], breakerAt);
     result = await simulateScenario(scenario, { record, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
