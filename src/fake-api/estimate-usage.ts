@@ -1,8 +1,9 @@
 /**
  * Usage the fake API reports when a reply does not script it, so that long simulations see the context grow and
  * shrink with the history. Pure; the figures are deterministic functions of the request and the reply:
- * - input tokens = ceil(characters of JSON(messages) + JSON(system) / 4), `cache_control` markers left out; of
- *   those, what the prompt cache read or wrote is reported in the cache fields and not in `input_tokens`;
+ * - input tokens = ceil(characters of JSON(tools) + JSON(system) + JSON(messages) / 4), `cache_control` markers
+ *   left out (the real API counts the tool definitions too); of those, what the prompt cache read or wrote is
+ *   reported in the cache fields and not in `input_tokens`;
  * - output tokens = ceil(characters of the reply's content / 4), at least 1.
  * A scripted `usage` field wins; a reply that scripts `input_tokens` reports no cache tokens unless it scripts them.
  */
@@ -19,8 +20,9 @@ export interface FakeUsage {
 }
 
 export function estimateInputTokens(requestBody: unknown): number {
-  const body = (requestBody ?? {}) as { messages?: unknown; system?: unknown };
-  const chars = JSON.stringify(body.messages ?? [], withoutCacheControl).length + (body.system === undefined ? 0 : JSON.stringify(body.system, withoutCacheControl).length);
+  const body = (requestBody ?? {}) as { messages?: unknown; system?: unknown; tools?: unknown };
+  const json = (value: unknown) => (value === undefined ? 0 : JSON.stringify(value, withoutCacheControl).length);
+  const chars = json(body.messages ?? []) + json(body.system) + json(body.tools);
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 

@@ -1,6 +1,6 @@
 /** The loopback fake Anthropic Messages API: server, script schema, the SSE encoder and the request rules. */
 export { startFakeAnthropicApi, type FakeApi, type FakeApiOptions, type FakeQueue, type FakeRequestRecord } from './server.ts';
-export { validateRequest, modelInfoFor, type ModelTable, type Rejection, type RuleName } from './validate-request.ts';
+export { validateRequest, modelInfoFor, REQUEST_RULE_NAMES, type ModelTable, type Rejection, type RuleName } from './validate-request.ts';
 export { createPromptCache, LOOKBACK_BLOCKS, MIN_CACHEABLE_TOKENS, type CacheUsage, type PromptCache } from './prompt-cache.ts';
 export {
   fakeScriptSchema,

@@ -187,6 +187,9 @@ const REQUEST_RULES: Array<[RuleName, Check]> = [
   }],
 ];
 
+/** Every rule, in the order they run (docs/fake-api.md has a row for each). */
+export const REQUEST_RULE_NAMES: readonly RuleName[] = REQUEST_RULES.map(([rule]) => rule);
+
 function thinkingOn(body: Body): boolean {
   return body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive';
 }
