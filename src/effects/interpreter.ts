@@ -3,8 +3,10 @@
  * them back through `step()`.
  *
  * Invariants:
- * - Every event reaches the reducer through one queue (`EventChannel`), in one order; that order is what a
- *   session log records, so a replay sees exactly what the live run saw.
+ * - Every event reaches the reducer in one order, and that order is what a session log records, so a replay sees
+ *   exactly what the live run saw. Background work reaches it through one queue (`EventChannel`); work that
+ *   finished synchronously (a pure context layer, no stop hooks, no attachment collector I/O) is fed at once,
+ *   right after the step that asked for it, without the round trip through the queue.
  * - Background work (model stream, tools, hooks, compactors) pauses until the reducer has taken each event it
  *   produced: nothing runs ahead of the consumer of `query()`.
  * - After the `terminated` effect no further effect is executed and all background work is aborted.
@@ -47,6 +49,8 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
+  private readonly inline: LoopEvent[] = [];
   terminal: Terminal | null = null;
 
   constructor(
@@ -63,6 +67,7 @@ export class Interpreter {
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
+    this.drain();
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -114,11 +119,22 @@ export class Interpreter {
   }
 
   private feed(event: LoopEvent): void {
-    if (this.done) return;
-    const result = step(this.state, event, this.config);
-    this.state = result.state;
-    this.observe(event, result.effects);
-    this.execute(result.effects);
+    this.inline.push(event);
+    this.drain();
+  }
+
+  /** Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). */
+  private drain(): void {
+    for (let event = this.inline.shift(); event !== undefined; event = this.inline.shift()) {
+      if (this.done) {
+        this.inline.length = 0;
+        return;
+      }
+      const result = step(this.state, event, this.config);
+      this.state = result.state;
+      this.observe(event, result.effects);
+      this.execute(result.effects);
+    }
   }
 
   private observe(event: LoopEvent | null, effects: Effect[]): void {
@@ -144,6 +160,23 @@ export class Interpreter {
     });
   }
 
+  /**
+   * Work that may finish synchronously: its event is queued in `inline` at once when it did, and goes through the
+   * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
+   */
+  private settle<T>(work: () => T | Promise<T>, toEvent: (value: T) => LoopEvent, fallback: () => LoopEvent): void {
+    let value: T | Promise<T>;
+    try {
+      value = work();
+    } catch (error) {
+      this.pendingItems.push(this.warning(error));
+      this.inline.push(fallback());
+      return;
+    }
+    if (isPromiseLike(value)) this.background(async () => this.put(toEvent(await value)), fallback);
+    else this.inline.push(toEvent(value));
+  }
+
   private warning(error: unknown): QueryItem {
     const text = error instanceof Error ? error.message : String(error);
     return { type: 'system', uuid: this.deps.newId(), subtype: 'warning', content: `internal error: ${text}`, level: 'error' };
@@ -165,16 +198,17 @@ export class Interpreter {
         );
         return;
       case 'context_layer':
-        this.background(async () => {
-          const outcome = await this.deps.runContextLayer({
+        this.settle(
+          () => this.deps.runContextLayer({
             layer: effect.layer,
             messages: effect.messages,
             tokenCount: effect.tokenCount,
             now: this.deps.clock.now(),
             newId: this.deps.newId,
-          });
-          await this.put({ type: 'context_layer_result', layer: effect.layer, ...outcome });
-        }, () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }));
+          }),
+          (outcome) => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }),
+          () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
+        );
         return;
       case 'autocompact':
         this.background(async () => {
@@ -221,6 +255,10 @@ export class Interpreter {
         this.streaming = null;
         return;
       case 'run_stop_hooks':
+        if ((this.options.stopHooks ?? []).length === 0 && !this.signal.aborted) {
+          this.inline.push({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false });
+          return;
+        }
         this.background(
           () => this.runStopHooks(effect),
           () => ({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
@@ -233,10 +271,11 @@ export class Interpreter {
         for (const hook of this.options.postSamplingHooks ?? []) this.fireAndForget(() => hook({ messages: effect.messages }));
         return;
       case 'collect_attachments':
-        this.background(async () => {
-          const attachments = await this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId });
-          await this.put({ type: 'attachments_collected', attachments });
-        }, () => ({ type: 'attachments_collected', attachments: [] }));
+        this.settle(
+          () => this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId }),
+          (attachments) => ({ type: 'attachments_collected', attachments }),
+          () => ({ type: 'attachments_collected', attachments: [] }),
+        );
         return;
       case 'start_tool_use_summary':
         this.fireAndForget(async () => {
@@ -346,4 +385,8 @@ export class Interpreter {
       ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
     });
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
