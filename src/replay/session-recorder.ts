@@ -49,11 +49,12 @@ export interface SessionRecorder extends StepObserver {
 }
 
 /**
- * Inverse of `createInitialContext` for a recorder that was not given the params: the history and system prompt
- * already contain the user/system context, so those two inputs are dropped to avoid adding them twice.
+ * Inverse of `createInitialContext` for a recorder that was not given the params: the system prompt already
+ * contains the system context, so that input is dropped to avoid adding it twice (the user context is kept in the
+ * params: it is prepended to each request, never stored in the history).
  */
 export function paramsFromInitialState(state: LoopState): LoopParams {
-  const { userContext: _u, systemContext: _s, ...params } = state.context.params;
+  const { systemContext: _s, ...params } = state.context.params;
   return { ...params, messages: state.context.messages, runId: state.context.runId, querySource: state.context.querySource };
 }
 

@@ -6,7 +6,7 @@
  *   is sent as text blocks when non-empty; `tools` are the definitions in `options.tools`, as given (the
  *   interpreter chooses them; `request.tools` only names them).
  * - `querySource` travels in the `x-turnloop-query-source` header (the fake API routes `compact` by it).
- * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining}` together with the
+ * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
  * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
  * - Prompt caching (`options.promptCaching`, absent = none) marks the last system block and the last block of the
@@ -35,7 +35,7 @@ export interface ApiRequestBody {
   system?: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>;
   tools?: ToolDefinitionForModel[];
   thinking?: ThinkingParam;
-  output_config?: { task_budget: { type: 'tokens'; total: number; remaining: number } };
+  output_config?: { task_budget: { type: 'tokens'; total: number; remaining?: number } };
   stream: true;
 }
 
@@ -75,7 +75,7 @@ export function buildApiRequest(
   const betas: string[] = [];
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;
-    body.output_config = { task_budget: { type: 'tokens', total, remaining } };
+    body.output_config = { task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
     betas.push(TASK_BUDGET_BETA);
   }
   if (options.thinking?.type === 'enabled') betas.push(INTERLEAVED_THINKING_BETA);
