@@ -13,6 +13,7 @@ import { query as engineQuery, runQuery as engineRunQuery } from '../effects/que
 import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
+import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
@@ -37,6 +38,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
+    // Subagents' runs are recorded beside a log file (docs/subagents.md); a stream target records the parent only.
+    if (typeof spec.target === 'string' && engine.childObservers === undefined) {
+      engine.childObservers = recordChildrenBeside(spec.target, { redact: spec.redact, fsync: spec.fsync });
+    }
   }
   if (inspect !== undefined) {
     // Loaded only when asked for: the root import stays free of the server and the page.

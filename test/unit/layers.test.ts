@@ -16,6 +16,7 @@ export const LAYER_RANKS: Record<string, number> = {
   'fake-api': 3, replay: 3,
   scenario: 4,
   claude: 5,
+  agents: 2,
   viz: 6,
   inspector: 6,
   api: 7,

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
+import type { ChildRunRequest, ChildRunResult } from '../child-runs.ts';
 
 /** What a tool may answer: plain text or API content blocks. */
 export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
@@ -36,6 +37,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The tool-use context as earlier tools left it. Read-only: change it through `contextModifier`. */
   context: Readonly<Record<string, unknown>>;
+  /**
+   * Runs a child loop (a subagent) for this call, linked to it (see `src/effects/child-runs.ts`); present when the
+   * tool runs inside `query()`.
+   */
+  runChild?: (request: ChildRunRequest) => Promise<ChildRunResult>;
 }
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
