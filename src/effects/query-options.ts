@@ -80,9 +80,10 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   prompt?: string;
   /**
    * The tools the model may use: `defineTool` tools (run by the built-in runtime with the run's ids, timeout and
-   * concurrency cap), or a ready `ToolRuntime`.
+   * concurrency cap), or a ready `ToolRuntime`. A function is asked for the current list before each model call
+   * (tools that change between turns, such as an MCP server's after `tools/list_changed`).
    */
-  tools?: readonly Tool[] | ToolRuntime;
+  tools?: readonly Tool[] | ToolRuntime | (() => readonly Tool[]);
   /** Permission check for each tool call (with `Tool[]`); a deny becomes an error result with the reason. */
   canUseTool?: CanUseTool;
   stopHooks?: StopHook[];

@@ -19,6 +19,7 @@ import { Interpreter, NO_TOOLS } from './interpreter.ts';
 import type { QueryDeps, QueryOptions, RunObserver, StepGate, StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
+import type { Tool } from './tools/define-tool.ts';
 
 function isFullConfig(config: QueryOptions['config']): config is LoopConfig {
   return config !== undefined && 'features' in config && 'limits' in config && 'models' in config && 'sessionId' in config
@@ -48,9 +49,9 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
 function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
   const tools = options.tools;
   if (tools === undefined) return NO_TOOLS;
-  if (!Array.isArray(tools)) return tools as ToolRuntime;
+  if (!Array.isArray(tools) && typeof tools !== 'function') return tools as ToolRuntime;
   return createToolRuntime({
-    tools,
+    tools: tools as readonly Tool[] | (() => readonly Tool[]),
     newId: deps.newId,
     clock: deps.clock,
     timeoutMs: config.toolTimeoutMs,

@@ -13,7 +13,7 @@ export const LAYER_RANKS: Record<string, number> = {
   config: 0, messages: 0, reducer: 0, machine: 0,
   context: 1,
   effects: 2, tools: 2,
-  'fake-api': 3, replay: 3,
+  'fake-api': 3, replay: 3, mcp: 3, otel: 3,
   scenario: 4,
   claude: 5,
   agents: 2,
