@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { guards } from '../../../src/machine/guards.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
 import { exportDot } from '../../../src/viz/export-dot.ts';
-import { configFromDefinition, exportJson, type StateDefinitionJson } from '../../../src/viz/export-json.ts';
+import { exportJson, InlineFunctionError } from '../../../src/viz/export-json.ts';
 import { exportMermaid, mermaidId } from '../../../src/viz/export-mermaid.ts';
 import { exportScxml } from '../../../src/viz/export-scxml.ts';
 import { buildChart } from '../../../src/viz/graph.ts';
@@ -22,23 +22,22 @@ function stateIds(machine: { root: { id: string; states: Record<string, unknown>
   return ids;
 }
 
-describe('JSON export (XState/Stately)', () => {
-  const definition = JSON.parse(exportJson()) as StateDefinitionJson;
+describe('JSON export (xstate config)', () => {
+  const json = JSON.parse(exportJson()) as { id: string; initial: string; states: Record<string, { always?: unknown[]; type?: string }> };
 
-  it('is toJSON() plus the eventless transitions', () => {
-    expect(definition.id).toBe('agentLoop');
-    expect(definition.states!['turnLimit']!.always).toHaveLength(2);
-    expect(definition.states!['turnLimit']!.always![1]).toMatchObject({ target: ['#agentLoop.iterationStart'], meta: { continue: 'next_turn' } });
+  it('is the machine config as data: every state literal, eventless transitions included, no functions', () => {
+    expect(json.id).toBe('agentLoop');
+    expect(json.initial).toBe('iterationStart');
+    expect(json.states['turnLimit']!.always).toHaveLength(2);
+    expect(json.states['turnLimit']!.always![1]).toMatchObject({ target: '#agentLoop.iterationStart', meta: { continue: 'next_turn' } });
+    expect(Object.values(json.states).filter((s) => s.type === 'final')).toHaveLength(10);
+    expect(stateIds(createMachine(json as never) as never)).toEqual(stateIds(loopMachine as never));
   });
 
-  it('round-trips through createMachine into a machine with the same state ids', () => {
-    const machine = createMachine(configFromDefinition(definition) as never);
-    expect(stateIds(machine as never)).toEqual(stateIds(loopMachine as never));
-  });
-
-  it('round-trips every transition: guards, actions, targets and continue reasons', () => {
-    const machine = createMachine(configFromDefinition(definition) as never);
-    expect(buildChart(machine as never)).toEqual(chart);
+  it('refuses a machine with an inline guard, naming where it is', () => {
+    const inline = createMachine({ id: 'm', initial: 'a', states: { a: { on: { go: { guard: () => true, target: 'b' } } }, b: {} } });
+    expect(() => exportJson(inline)).toThrow(InlineFunctionError);
+    expect(() => exportJson(inline)).toThrow(/config\.states\.a\.on\.go\.guard/);
   });
 });
 
@@ -79,7 +78,9 @@ describe('SCXML export', () => {
     expect(root.attrs['version']).toBe('1.0');
   });
 
-  it('has exactly 10 <final> states, the terminals', () => {
+  it('declares the ECMAScript datamodel and has exactly 10 <final> states, the terminals, at the top level', () => {
+    expect(root.attrs['datamodel']).toBe('ecmascript');
+    expect(root.children.filter((e) => e.name === 'final')).toHaveLength(10);
     const finals = elements.filter((e) => e.name === 'final');
     expect(finals).toHaveLength(10);
     expect(finals.map((f) => f.attrs['id']).sort()).toEqual(chart.states.filter((s) => s.final).map((s) => s.id).sort());
@@ -94,7 +95,7 @@ describe('SCXML export', () => {
   it('writes guards as cond expressions that name a guard', () => {
     const conds = elements.filter((e) => e.name === 'transition' && e.attrs['cond']).map((e) => e.attrs['cond']!);
     expect(conds.length).toBe(chart.transitions.filter((t) => t.guard).length);
-    for (const cond of conds) expect(Object.keys(guards)).toContain(cond.slice(0, cond.indexOf('(')));
+    for (const cond of conds) expect(Object.keys(guards)).toContain(/^tlGuard\(_event, (?:"|&quot;)(\w+)/.exec(cond)?.[1]);
   });
 
   it('writes eventless transitions without an event attribute', () => {
