@@ -189,7 +189,7 @@ function countersOf(state: LoopState, config: LoopConfig): Counters {
   };
 }
 
-function frameOf(index: number, event: LoopEvent | null, state: LoopState, effects: Effect[], transitions: string[], pending: Effect[], config: LoopConfig): Frame {
+export function frameOf(index: number, event: LoopEvent | null, state: LoopState, effects: Effect[], transitions: string[], pending: Effect[], config: LoopConfig): Frame {
   return {
     index,
     event: event ? { type: event.type, summary: clip(eventSummary(event)) } : null,
