@@ -186,7 +186,7 @@ export function renderViewerHtml(data: ViewerData): string {
 <title>turnloop: the loop statechart</title>
 <style>${css}</style>
 </head>
-<body>
+<body class="${hasSession ? 'with-session' : 'chart-only'}">
 <header><div class="title-row"><h1>turnloop · loop statechart</h1>${chartTools}</div>${header}</header>
 <main class="${hasSession ? 'with-session' : 'chart-only'}">
 ${hasSession ? timelineColumn() : ''}

@@ -17,7 +17,7 @@ import { createInitialContext, toMachineContext } from '../../reducer/initial-st
 import type { LoopParams, LoopState } from '../../reducer/state.ts';
 import { initialState, step } from '../../reducer/step.ts';
 import { eventSummary, frameOf, viewMessage, type Frame, type ViewMessage } from '../frames.ts';
-import { leafOf, type Chart } from '../graph.ts';
+import { buildChart, leafOf, type Chart } from '../graph.ts';
 import { nextPending } from '../pending.ts';
 import { tracedInitialTransitions, tracedTransitions } from '../trace.ts';
 import { diffValues, type Change } from './state-diff.ts';
@@ -57,6 +57,8 @@ export interface SessionInput {
   config: LoopConfig;
   params: LoopParams;
   events?: LoopEvent[];
+  /** The `index` of each event line, as logged. */
+  indexes?: number[];
 }
 
 const SUMMARY_CHARS = 160;
@@ -76,6 +78,7 @@ export class SessionModel {
   private last: LoopState;
   private cache: Array<{ index: number; state: LoopState }> = [];
   private initialTransitions: string[] | null = null;
+  private readonly indexes: number[] | undefined;
 
   constructor(
     readonly chart: Chart,
@@ -83,6 +86,7 @@ export class SessionModel {
   ) {
     this.config = input.config;
     this.params = input.params;
+    this.indexes = input.indexes;
     const first = initialState(this.params, this.config);
     this.last = first.state;
     this.record(null, first.state, first.state, first.effects);
@@ -162,8 +166,13 @@ export class SessionModel {
       state = this.stateAt(0);
       transitions = this.initialTransitions ??= tracedInitialTransitions(this.chart, toMachineContext(createInitialContext(this.params, this.config), this.config));
     }
-    const frame = frameOf(index, event, state, this.effects[index]!, transitions, this.pending[index]!, this.config);
+    const frame = frameOf(this.logIndex(index), event, state, this.effects[index]!, transitions, this.pending[index]!, this.config);
     return { frame, event, changes };
+  }
+
+  /** The log's own index of step `index`'s event (as logged; `index` when the log did not say). */
+  logIndex(index: number): number {
+    return index === 0 ? 0 : (this.indexes?.[index - 1] ?? index);
   }
 
   /** The first step after (dir 1) or before (dir -1) `from` whose flags include any of `mask`, or -1. */
@@ -171,4 +180,17 @@ export class SessionModel {
     for (let i = from + dir; i >= 0 && i < this.entries.length; i += dir) if (this.entries[i]!.flags & mask) return i;
     return -1;
   }
+}
+
+/**
+ * Folds a session into frames in Node (tests, tools): frame 0 is the initial state, frame n the state after the
+ * n-th event. The page shows the same frames, one at a time.
+ *
+ * @example
+ * const frames = buildFrames(parseSessionLog(text));
+ * frames.at(-1)?.terminal; // 'completed'
+ */
+export function buildFrames(session: SessionInput, chart: Chart = buildChart()): Frame[] {
+  const model = new SessionModel(chart, session);
+  return Array.from({ length: model.length }, (_, i) => model.detail(i).frame);
 }

@@ -1,21 +1,23 @@
 /**
  * The viewer on a long session, in headless Chromium: a generated 1,000-round run (about 8,000 events). The
- * figures asserted are the issue's functional ones (HTML growth per event, time per step), with margins for a
- * loaded 2-core machine; the measured numbers are printed and recorded in docs/statechart.md.
+ * figures asserted are the issue's (time per step under 16 ms; load), with margins for a shared 2-core machine;
+ * the measured numbers are printed and recorded in docs/statechart.md.
+ *
+ * A heavy suite of its own (`npm run test:perf`, run by .ci/run after `npm test`): wall-clock figures mean
+ * nothing while the other test files load the same two cores.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderViewerHtml, viewerData } from '../../../src/viz/html.ts';
-import { parseSessionLog, type SessionForView } from '../../../src/viz/session.ts';
-import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
-import { longSession, minimalLog } from './fixtures.ts';
+import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
+import { parseSessionLog, type SessionForView } from '../../src/viz/session.ts';
+import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../unit/viz/browser.ts';
+import { longSession, minimalLog } from '../unit/viz/fixtures.ts';
 
 const ROUNDS = 1000;
-/** The issue's figures. */
-const MAX_BYTES_PER_EVENT = 1024;
+/** The issue's figure. */
 const MAX_STEP_MS = 16;
 /** Loading folds every event with step() in the page; generous for a shared 2-core machine. */
 const MAX_LOAD_MS = 5000;
@@ -23,11 +25,10 @@ const MAX_LOAD_MS = 5000;
 describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a 1,000-round session' : `the viewer on a 1,000-round session (${SKIP_REASON})`, () => {
   let browser: Browser;
   let session: SessionForView;
-  let html: string;
   let url: string;
   beforeAll(async () => {
     session = parseSessionLog(minimalLog(longSession(ROUNDS)));
-    html = renderViewerHtml(viewerData(session));
+    const html = renderViewerHtml(viewerData(session));
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-viewer-long-'));
     writeFileSync(join(dir, 'long.html'), html);
     url = pathToFileURL(join(dir, 'long.html')).href;
@@ -35,14 +36,6 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a 1,000-round session
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-  });
-
-  it('has about 8,000 events and the page grows by at most ~1 KB per event', () => {
-    expect(session.events.length).toBeGreaterThanOrEqual(8000);
-    const empty = renderViewerHtml(viewerData({ ...session, events: [] }));
-    const perEvent = (html.length - empty.length) / session.events.length;
-    console.log(`viewer: ${session.events.length} events, HTML ${html.length} bytes, ${perEvent.toFixed(0)} bytes per event (page without events: ${empty.length} bytes)`);
-    expect(perEvent).toBeLessThanOrEqual(MAX_BYTES_PER_EVENT);
   });
 
   // Wall-clock figures on a machine shared with other jobs: a run that lands in a busy moment is retried.
