@@ -3,8 +3,10 @@
  * them back through `step()`.
  *
  * Invariants:
- * - Every event reaches the reducer through one queue (`EventChannel`), in one order; that order is what a
- *   session log records, so a replay sees exactly what the live run saw.
+ * - Every event reaches the reducer in one order, and that order is what a session log records, so a replay sees
+ *   exactly what the live run saw. Background work reaches it through one queue (`EventChannel`); work that
+ *   finished synchronously (a pure context layer, no stop hooks, no attachment collector I/O) is fed at once,
+ *   right after the step that asked for it, without the round trip through the queue.
  * - Background work (model stream, tools, hooks, compactors) pauses until the reducer has taken each event it
  *   produced: nothing runs ahead of the consumer of `query()`.
  * - After the `terminated` effect no further effect is executed and all background work is aborted.
@@ -18,8 +20,9 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
+import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
@@ -47,6 +50,11 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  private readonly toolUseIds: ToolUseIdRegistry;
+  /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
+  private readonly inline: LoopEvent[] = [];
+  /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
+  private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
 
   constructor(
@@ -60,9 +68,11 @@ export class Interpreter {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
+    this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
+    this.draining = this.drain() ?? null;
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -84,11 +94,20 @@ export class Interpreter {
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
   async advance(): Promise<boolean> {
+    if (this.draining) {
+      const draining = this.draining;
+      this.draining = null;
+      await draining;
+      return true;
+    }
     const entry = await this.channel.take();
     if (!entry) return false;
     try {
       if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
-      else this.feed(entry.value.event);
+      else {
+        const fed = this.feed(entry.value.event);
+        if (fed) await fed;
+      }
     } finally {
       entry.processed();
     }
@@ -113,16 +132,40 @@ export class Interpreter {
     return this.channel.put({ kind: 'event', event });
   }
 
-  private feed(event: LoopEvent): void {
-    if (this.done) return;
-    const result = step(this.state, event, this.config);
-    this.state = result.state;
-    this.observe(event, result.effects);
-    this.execute(result.effects);
+  private feed(event: LoopEvent): Promise<void> | void {
+    this.inline.push(event);
+    return this.drain();
   }
 
-  private observe(event: LoopEvent | null, effects: Effect[]): void {
-    this.options.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+  /**
+   * Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). A
+   * step gate (a debugger's breakpoint) may hold a step's effects: draining then resumes when it releases, and the
+   * queue waits with it, so nothing runs ahead. Without a gate this stays synchronous.
+   */
+  private drain(): Promise<void> | void {
+    for (let event = this.inline.shift(); event !== undefined; event = this.inline.shift()) {
+      if (this.done) {
+        this.inline.length = 0;
+        return;
+      }
+      const result = step(this.state, event, this.config);
+      this.state = result.state;
+      const record = this.observe(event, result.effects);
+      const held = this.options.stepGate?.(record, this.signal);
+      if (held) {
+        return held.then(() => {
+          this.execute(result.effects);
+          return this.drain();
+        });
+      }
+      this.execute(result.effects);
+    }
+  }
+
+  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
+    const record = { index: this.stepIndex++, event, state: this.state, effects };
+    this.options.onStep?.(record);
+    return record;
   }
 
   private execute(effects: Effect[]): void {
@@ -142,6 +185,23 @@ export class Interpreter {
       this.pendingItems.push(this.warning(error));
       await this.put(fallback());
     });
+  }
+
+  /**
+   * Work that may finish synchronously: its event is queued in `inline` at once when it did, and goes through the
+   * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
+   */
+  private settle<T>(work: () => T | Promise<T>, toEvent: (value: T) => LoopEvent, fallback: () => LoopEvent): void {
+    let value: T | Promise<T>;
+    try {
+      value = work();
+    } catch (error) {
+      this.pendingItems.push(this.warning(error));
+      this.inline.push(fallback());
+      return;
+    }
+    if (isPromiseLike(value)) this.background(async () => this.put(toEvent(await value)), fallback);
+    else this.inline.push(toEvent(value));
   }
 
   private warning(error: unknown): QueryItem {
@@ -165,16 +225,17 @@ export class Interpreter {
         );
         return;
       case 'context_layer':
-        this.background(async () => {
-          const outcome = await this.deps.runContextLayer({
+        this.settle(
+          () => this.deps.runContextLayer({
             layer: effect.layer,
             messages: effect.messages,
             tokenCount: effect.tokenCount,
             now: this.deps.clock.now(),
             newId: this.deps.newId,
-          });
-          await this.put({ type: 'context_layer_result', layer: effect.layer, ...outcome });
-        }, () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }));
+          }),
+          (outcome) => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }),
+          () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
+        );
         return;
       case 'autocompact':
         this.background(async () => {
@@ -221,6 +282,10 @@ export class Interpreter {
         this.streaming = null;
         return;
       case 'run_stop_hooks':
+        if ((this.options.stopHooks ?? []).length === 0 && !this.signal.aborted) {
+          this.inline.push({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false });
+          return;
+        }
         this.background(
           () => this.runStopHooks(effect),
           () => ({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
@@ -233,10 +298,11 @@ export class Interpreter {
         for (const hook of this.options.postSamplingHooks ?? []) this.fireAndForget(() => hook({ messages: effect.messages }));
         return;
       case 'collect_attachments':
-        this.background(async () => {
-          const attachments = await this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId });
-          await this.put({ type: 'attachments_collected', attachments });
-        }, () => ({ type: 'attachments_collected', attachments: [] }));
+        this.settle(
+          () => this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId }),
+          (attachments) => ({ type: 'attachments_collected', attachments }),
+          () => ({ type: 'attachments_collected', attachments: [] }),
+        );
         return;
       case 'start_tool_use_summary':
         this.fireAndForget(async () => {
@@ -309,8 +375,9 @@ export class Interpreter {
           await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
           continue;
         }
-        const event = item.event;
+        let event = item.event;
         if (event.type === 'model_message') {
+          event = { ...event, message: this.toolUseIds.claim(event.message) };
           if (event.message.timestamp === undefined) event.message.timestamp = this.deps.clock.now();
           const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
           if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);
@@ -344,4 +411,8 @@ export class Interpreter {
       ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
     });
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
