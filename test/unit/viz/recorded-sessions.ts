@@ -1,7 +1,8 @@
 /**
  * Recorded sessions for the export round trips: every scenario in `examples/scenarios/` run by the simulator
  * (`simulateScenario`, the real query() against the loopback fake API) with recording on, then read back with
- * the viewer's log parser. Together they reach all 7 Continues and all 10 Terminals.
+ * the viewer's log parser, and a scripted run for what no example reaches. Together they reach all 7 Continues
+ * and all 10 Terminals.
  *
  * `driveRealMachine` runs the real `loopMachine` through xstate's pure `initialTransition()`/`transition()` on
  * such a session and keeps, per macrostep, the state value, the context and the guards and actions xstate went
@@ -19,6 +20,8 @@ import { createInitialContext, toMachineContext } from '../../../src/reducer/ini
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { parseSessionLog, type SessionForView } from '../../../src/viz/session.ts';
+import { drive, modelFails, params, testConfig } from '../../helpers/index.ts';
+import { recordedLog } from './fixtures.ts';
 
 const DIR = join(import.meta.dirname, '../../../examples/scenarios');
 
@@ -27,9 +30,15 @@ export interface RecordedSession {
   session: SessionForView;
 }
 
-/** Simulates and records every example scenario. */
+/**
+ * Simulates and records every example scenario, plus scripted runs for the endings no example reaches (a
+ * `model_error` terminal: the simulator turns API failures into API-error messages that end `completed`).
+ */
 export async function recordExampleSessions(): Promise<RecordedSession[]> {
   const out: RecordedSession[] = [];
+  const failing = { config: testConfig(), params: params('Hello?') };
+  const run = drive(failing.params, failing.config, { model: [modelFails('the stream broke')] });
+  out.push({ name: 'scripted-model-error', session: parseSessionLog(recordedLog({ ...failing, events: run.steps.map((s) => s.event) })) });
   for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
     let text = '';
     await simulateScenario(loadScenario(join(DIR, file), DIR), { record: { write: (t: string) => (text += t) } });
