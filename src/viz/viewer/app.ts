@@ -301,14 +301,15 @@ function start(): void {
     const added = model.addSteps(events);
     if (added === 0) return 0;
     applyFilter();
-    if (wasAtEnd && live) goTo(model.length - 1);
+    if (wasAtEnd && followNewSteps) goTo(model.length - 1);
     else syncRanges();
     return added;
   }
-  // The embedded events go through the same path a live feed uses; the page opens at `#step=N` or step 0.
-  let live = false;
+  // The embedded events go through the same path a live feed uses; the page opens at `#step=N` or step 0, and
+  // from then on a reader who is at the last step is moved along as new steps arrive.
+  let followNewSteps = false;
   addSteps(session.events);
-  live = true;
+  followNewSteps = true;
   goTo(stepFromHash() ?? 0);
 
   window.turnloopViewer = {
