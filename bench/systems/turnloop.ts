@@ -64,7 +64,7 @@ function historyMessages(size: number): Message[] {
   );
 }
 
-async function runTurnloop(spec: RunSpec, probe: TurnProbe, onStep?: Parameters<typeof runQuery>[0]['onStep']) {
+export async function runTurnloop(spec: RunSpec, probe: TurnProbe, onStep?: Parameters<typeof runQuery>[0]['onStep']) {
   const { items, terminal } = await runQuery({
     messages: historyMessages(spec.history),
     prompt: PROMPT,

@@ -48,7 +48,7 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
   const target = record === undefined ? (typeof source === 'string' ? source : false) : record;
   if (target === source && typeof source === 'string' && log.truncated) truncateSync(source, log.validBytes);
   const recorder: SessionRecorder | null =
-    target === false ? null : createSessionRecorder(target, { config, continueFrom: { index: final.index, hash: final.hash } });
+    target === false ? null : createSessionRecorder(target, { config, continueFrom: { index: final.index, hash: final.hash, version: log.header.version } });
 
   const pending = tracker.pendingFor(final.state);
   let state = final.state;
