@@ -56,7 +56,7 @@ function scriptedCaller(probe: TurnProbe, turns: number): ModelCaller {
   };
 }
 
-function historyMessages(size: number): Message[] {
+export function historyMessages(size: number): Message[] {
   return prefilledHistory(size).map((entry, i): Message =>
     entry.role === 'user'
       ? { type: 'user', uuid: `h${i}`, message: { role: 'user', content: entry.text } }

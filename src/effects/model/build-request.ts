@@ -11,6 +11,7 @@
  */
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
+import type { ApiMessageConverter } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
 import { QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
@@ -34,12 +35,13 @@ export interface ApiRequest {
 
 export function buildApiRequest(
   request: ModelRequest,
-  options: { querySource: string; tools: readonly ToolDefinitionForModel[] },
+  options: { querySource: string; tools: readonly ToolDefinitionForModel[]; toMessages?: ApiMessageConverter },
 ): ApiRequest {
   const body: ApiRequestBody = {
     model: request.model,
     max_tokens: request.max_tokens,
-    messages: toApiMessages(request.messages),
+    // A caller's converter remembers its last conversion (`incremental-api-messages.ts`): O(new messages).
+    messages: options.toMessages ? options.toMessages(request.messages, options.querySource) : toApiMessages(request.messages),
     stream: true,
   };
   const system = request.system.filter((text) => text.length > 0);
