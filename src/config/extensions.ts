@@ -56,6 +56,14 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
   },
+  {
+    id: 'uniqueToolUseIds',
+    original: 'Trusts the API to send unique tool_use ids; a repeated id would reach the history (and the next request, which the API rejects) unless normalisation drops the duplicate block, whose call then never runs.',
+    turnloop: 'As the model\'s messages arrive, a tool_use id already used in the run (or not of the API\'s form) becomes `<id>_<n>`, before the reducer and the log see it: every call runs and is answered under its own id.',
+    why: 'Malformed model output must never crash the loop nor produce a history the API rejects (issue 15); the logged id is the new one, so replay folds the same history.',
+    configSwitch: null,
+    test: { file: 'test/adversarial/model-output.test.ts', name: 'a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

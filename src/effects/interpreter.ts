@@ -20,8 +20,9 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
+import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
@@ -49,8 +50,11 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  private readonly toolUseIds: ToolUseIdRegistry;
   /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
   private readonly inline: LoopEvent[] = [];
+  /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
+  private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
 
   constructor(
@@ -64,10 +68,11 @@ export class Interpreter {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
+    this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
-    this.drain();
+    this.draining = this.drain() ?? null;
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -89,11 +94,20 @@ export class Interpreter {
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
   async advance(): Promise<boolean> {
+    if (this.draining) {
+      const draining = this.draining;
+      this.draining = null;
+      await draining;
+      return true;
+    }
     const entry = await this.channel.take();
     if (!entry) return false;
     try {
       if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
-      else this.feed(entry.value.event);
+      else {
+        const fed = this.feed(entry.value.event);
+        if (fed) await fed;
+      }
     } finally {
       entry.processed();
     }
@@ -118,13 +132,17 @@ export class Interpreter {
     return this.channel.put({ kind: 'event', event });
   }
 
-  private feed(event: LoopEvent): void {
+  private feed(event: LoopEvent): Promise<void> | void {
     this.inline.push(event);
-    this.drain();
+    return this.drain();
   }
 
-  /** Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). */
-  private drain(): void {
+  /**
+   * Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). A
+   * step gate (a debugger's breakpoint) may hold a step's effects: draining then resumes when it releases, and the
+   * queue waits with it, so nothing runs ahead. Without a gate this stays synchronous.
+   */
+  private drain(): Promise<void> | void {
     for (let event = this.inline.shift(); event !== undefined; event = this.inline.shift()) {
       if (this.done) {
         this.inline.length = 0;
@@ -132,13 +150,22 @@ export class Interpreter {
       }
       const result = step(this.state, event, this.config);
       this.state = result.state;
-      this.observe(event, result.effects);
+      const record = this.observe(event, result.effects);
+      const held = this.options.stepGate?.(record, this.signal);
+      if (held) {
+        return held.then(() => {
+          this.execute(result.effects);
+          return this.drain();
+        });
+      }
       this.execute(result.effects);
     }
   }
 
-  private observe(event: LoopEvent | null, effects: Effect[]): void {
-    this.options.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
+    const record = { index: this.stepIndex++, event, state: this.state, effects };
+    this.options.onStep?.(record);
+    return record;
   }
 
   private execute(effects: Effect[]): void {
@@ -348,8 +375,9 @@ export class Interpreter {
           await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
           continue;
         }
-        const event = item.event;
+        let event = item.event;
         if (event.type === 'model_message') {
+          event = { ...event, message: this.toolUseIds.claim(event.message) };
           if (event.message.timestamp === undefined) event.message.timestamp = this.deps.clock.now();
           const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
           if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);

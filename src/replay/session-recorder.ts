@@ -22,7 +22,7 @@ import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
-import { createRedactor, type RedactOptions, type Redactor } from './redact.ts';
+import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 
@@ -85,11 +85,12 @@ function commitsBefore(effects: readonly Effect[]): boolean {
 }
 
 /**
- * Inverse of `createInitialContext` for a recorder that was not given the params: the history and system prompt
- * already contain the user/system context, so those two inputs are dropped to avoid adding them twice.
+ * Inverse of `createInitialContext` for a recorder that was not given the params: the system prompt already
+ * contains the system context, so that input is dropped to avoid adding it twice (the user context is kept in the
+ * params: it is prepended to each request, never stored in the history).
  */
 export function paramsFromInitialState(state: LoopState): LoopParams {
-  const { userContext: _u, systemContext: _s, ...params } = state.context.params;
+  const { systemContext: _s, ...params } = state.context.params;
   return { ...params, messages: state.context.messages, runId: state.context.runId, querySource: state.context.querySource };
 }
 
@@ -149,7 +150,8 @@ export function initialHashV2(headerPrefix: string): string {
  */
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
   const config = resolveQueryConfig(options.config);
-  const redact = createRedactor(options.redact);
+  // Values of secret-named environment variables are masked too; they are never written (not even to the header).
+  const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   let error: Error | null = null;
   const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught) });

@@ -4,9 +4,11 @@
  * scenario's `model` replies and its `tools` results answer tool calls). The resumed steps are appended to the log.
  * Exit codes: 0 the run reached a terminal, 1 it failed, 2 bad input.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText, shownPath } from '../read-input.ts';
+import { parseSessionLogText } from '../../replay/parse-session-log.ts';
 import { parseFlags } from './parse-flags.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import type { ToolRuntime } from '../../effects/tool-runtime.ts';
@@ -16,6 +18,7 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
 import type { QueryItem } from '../../messages/types.ts';
 import { resumeFromLog } from '../../replay/resume.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
 
 const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
@@ -24,7 +27,10 @@ Replays the log (verifying it), re-executes what its last state was waiting for,
 appending every new step to the same log. Uses the Anthropic API (ANTHROPIC_API_KEY) unless --fake-api is given:
 then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.
 With --cwd, the live run gets the built-in file tools (Read, Edit, Glob, Grep) confined to DIR, asking before any
-call that is not read-only unless --yes; without it, tool calls get error results.`;
+call that is not read-only unless --yes; without it, tool calls get error results.
+
+Options:
+${INSPECT_HELP}`;
 
 function describe(item: QueryItem): string | null {
   switch (item.type) {
@@ -40,7 +46,8 @@ function describe(item: QueryItem): string | null {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('resume', args, {
+  const { values, positionals } = parseFlags('resume', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     'fake-api': { type: 'string' },
     cwd: { type: 'string' },
     yes: { type: 'boolean', default: false },
@@ -49,7 +56,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
-  if (!existsSync(log)) throw new UsageError(`no such file: ${log}`);
+  // Checked before anything starts (a fake API, a key prompt): a bad log is exit 2 whatever else is missing.
+  const logText = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  parseSessionLogText(logText, shownPath(log, io.cwd));
 
   let fake: FakeApi | null = null;
   let tools: ToolRuntime | undefined;
@@ -57,7 +66,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (scenarioPath !== undefined) {
     let scenario: FakeScriptInput & { tools?: ScriptedTool[] };
     try {
-      scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as typeof scenario;
+      scenario = JSON.parse(readInputText(scenarioPath, io.cwd, { expected: 'a fake-API scenario (JSON)', format: 'json' })) as typeof scenario;
     } catch (error) {
       throw new UsageError(`--fake-api: cannot read ${scenarioPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -74,8 +83,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
+  const live = await startCliInspector(values, io, 'resume');
+  const watched = live?.inspector.attachContinuation('main', logText.split('\n').filter((line) => line.trim() !== ''));
   try {
-    const generator = resumeFromLog(log, { deps: { callModel }, ...(tools ? { tools } : {}), allowVersionSkew: values['allow-version-skew'] === true });
+    const generator = resumeFromLog(log, {
+      deps: { callModel },
+      ...(tools ? { tools } : {}),
+      allowVersionSkew: values['allow-version-skew'] === true,
+      ...(watched ? { alsoRecordTo: watched.sink, observers: [watched.observer], forkObservers: live!.forkObservers } : {}),
+    });
     while (true) {
       const next = await generator.next();
       if (next.done) {
@@ -87,6 +103,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     }
   } finally {
     await fake?.close();
+    await live?.finish();
   }
 }
 

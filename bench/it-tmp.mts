@@ -1,0 +1,2 @@
+import { measureImportTimes } from './import-time.ts';
+console.log(measureImportTimes(3));
