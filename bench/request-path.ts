@@ -12,18 +12,16 @@
  *   requests of a run, replayed in order: with the caller's incremental converter (what the adapter uses) and
  *   with the full conversion, µs per call.
  */
-import { z } from 'zod';
 import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
 import { buildApiRequest } from '../src/effects/model/build-request.ts';
 import { createApiMessageConverter } from '../src/effects/model/incremental-api-messages.ts';
 import { createAnthropicModelCaller } from '../src/effects/model/index.ts';
 import { runQuery } from '../src/effects/query.ts';
-import { defineTool } from '../src/effects/tools/index.ts';
 import { startFakeAnthropicApi } from '../src/fake-api/index.ts';
 import type { ModelRequest } from '../src/reducer/effects.ts';
 import { median } from './stats.ts';
-import { BENCH_CONFIG, historyMessages } from './systems/turnloop.ts';
-import { echo, PROMPT, scriptedAnswer } from './workload.ts';
+import { BENCH_CONFIG, echoTool, historyMessages } from './systems/turnloop.ts';
+import { PROMPT, scriptedAnswer } from './workload.ts';
 
 export interface RequestPathCell {
   history: number;
@@ -37,13 +35,6 @@ export interface RequestPathCell {
 }
 
 const TURNS = 10;
-const echoTool = defineTool({
-  name: 'echo',
-  description: 'Answers its text unchanged.',
-  inputSchema: z.object({ text: z.string() }),
-  isConcurrencySafe: () => true,
-  call: (input) => ({ content: echo(input) }),
-});
 
 /** The usage every answer reports, as the in-process model does (the fake's own estimate of a 10,000-message
  * history would cross the autocompact threshold, and this workload is not about compaction). */

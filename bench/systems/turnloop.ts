@@ -27,7 +27,7 @@ export const BENCH_CONFIG: LoopConfig = resolveConfig({ sessionId: 'bench', limi
 
 const USAGE = { input_tokens: 1_000, output_tokens: 20 };
 
-const echoTool = defineTool({
+export const echoTool = defineTool({
   name: 'echo',
   description: 'Answers its text unchanged.',
   inputSchema: z.object({ text: z.string() }),

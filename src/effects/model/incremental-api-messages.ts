@@ -15,11 +15,12 @@ import { finishTurn, toPiece, type ApiMessageParam } from './to-api-messages.ts'
 
 interface Conversion {
   messages: readonly Message[];
-  /** Merged turns before `finishTurn`, and the index of each one's first message. */
-  raw: ApiMessageParam[];
+  /** The index of each merged turn's first message. */
   starts: number[];
-  /** `finishTurn` of each raw turn, or null when it ended up empty (not sent). */
-  finished: Array<ApiMessageParam | null>;
+  /** The finished turns that are sent (`finishTurn`, minus those left empty), and how many of them the first
+   * i + 1 raw turns give. */
+  sent: ApiMessageParam[];
+  sentUpTo: number[];
 }
 
 export type ApiMessageConverter = (messages: readonly Message[], key?: string) => ApiMessageParam[];
@@ -30,11 +31,10 @@ export function createApiMessageConverter(): ApiMessageConverter {
     const previous = last.get(key);
     // Forgotten first: the conversion reuses (and cuts) the previous one's arrays, so a throw leaves no memo.
     last.delete(key);
-    const conversion = convertFrom(previous ?? { messages: [], raw: [], starts: [], finished: [] }, messages);
+    const conversion = convertFrom(previous ?? { messages: [], starts: [], sent: [], sentUpTo: [] }, messages);
     last.set(key, conversion);
-    const out: ApiMessageParam[] = [];
-    for (const turn of conversion.finished) if (turn) out.push(turn);
-    return out;
+    // A copy (pointers only): a request already built keeps its list when the next call cuts this one.
+    return conversion.sent.slice();
   };
 }
 
@@ -49,10 +49,15 @@ function convertFrom(previous: Conversion, messages: readonly Message[]): Conver
   // Messages before the first kept turn's start that are unchanged were dropped (no piece): skip them too.
   const from = kept < previous.starts.length ? Math.min(previous.starts[kept], same) : 0;
   // The previous conversion is not used again: cut its arrays in place instead of copying them.
-  const { raw, starts, finished } = previous;
-  raw.length = kept;
+  const { starts, sent, sentUpTo } = previous;
   starts.length = kept;
-  finished.length = kept;
+  sentUpTo.length = kept;
+  sent.length = kept > 0 ? sentUpTo[kept - 1] : 0;
+  const finish = (turn: ApiMessageParam) => {
+    const done = finishTurn(turn);
+    if (done.content.length > 0) sent.push(done);
+    sentUpTo.push(sent.length);
+  };
   let open: ApiMessageParam | null = null;
   for (let i = from; i < messages.length; i++) {
     const piece = toPiece(messages[i]);
@@ -61,16 +66,10 @@ function convertFrom(previous: Conversion, messages: readonly Message[]): Conver
       (open.content as unknown[]).push(...piece.blocks);
       continue;
     }
-    if (open) finished.push(finishedOrNull(open));
+    if (open) finish(open);
     open = piece.role === 'user' ? { role: 'user', content: [...piece.blocks] } : { role: 'assistant', content: [...piece.blocks] };
-    raw.push(open);
     starts.push(i);
   }
-  if (open) finished.push(finishedOrNull(open));
-  return { messages, raw, starts, finished };
-}
-
-function finishedOrNull(turn: ApiMessageParam): ApiMessageParam | null {
-  const done = finishTurn(turn);
-  return done.content.length > 0 ? done : null;
+  if (open) finish(open);
+  return { messages, starts, sent, sentUpTo };
 }

@@ -1,2 +1,0 @@
-import { measureImportTimes } from './import-time.ts';
-console.log(measureImportTimes(3));
