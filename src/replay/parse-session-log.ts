@@ -53,12 +53,19 @@ function isEventEnvelope(data: unknown): data is { kind: 'event'; index: number;
     && typeof at.v === 'string' && typeof at.turn === 'number' && typeof at.msgs === 'number' && typeof at.seq === 'number';
 }
 
+/** Redaction patterns a header may carry (each is compiled into RE2's fixed heap). */
+export const MAX_REDACT_PATTERNS = 64;
+
 /**
  * A log from a stranger must not run a catastrophic regular expression: the header's redaction patterns must be
  * ones RE2 (linear time) accepts, or the log is refused here, before replay or viz would compile them.
  */
 function checkRedactPatterns(header: SessionHeader, file: string): void {
-  (header.redactPatterns ?? []).forEach((pattern, i) => {
+  const patterns = header.redactPatterns ?? [];
+  if (patterns.length > MAX_REDACT_PATTERNS) {
+    throw new SessionLogParseError(file, 1, `expected at most ${MAX_REDACT_PATTERNS} redactPatterns, got ${patterns.length}`);
+  }
+  patterns.forEach((pattern, i) => {
     const compiled = tryCompile(() => compileLinearRegExp(pattern.source, pattern.flags));
     if (typeof compiled === 'string') {
       throw new SessionLogParseError(file, 1, `expected redactPatterns[${i}] to be a regular expression RE2 can run in linear time: ${compiled}`);

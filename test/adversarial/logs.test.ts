@@ -61,6 +61,15 @@ describe('header regexes', () => {
   });
 });
 
+describe('header pattern count', () => {
+  it('more than 64 redaction patterns (each takes room in RE2\'s fixed heap) is refused', async () => {
+    const log = await recordedLog();
+    withHeader(log, (h) => (h.redactPatterns = Array.from({ length: 65 }, (_, i) => ({ source: `p${i}`, flags: 'g' }))));
+    const result = await runCli(['replay', log], { cwd: sandbox.dir });
+    expect([result.code, result.stderr]).toEqual([2, expect.stringMatching(/:1: expected at most 64 redactPatterns, got 65/)]);
+  });
+});
+
 describe('integrity and origin', () => {
   it('the chain catches an edited event; only a signature tells a forged log from the real one', async () => {
     const real = await recordedLog('the real answer');
