@@ -1,11 +1,11 @@
 /** Visualisation: the statechart in standard formats, the offline HTML viewer of a session, live inspection. */
 export { buildChart, type Chart, type ChartState, type ChartTransition } from './graph.ts';
-export { exportJson, machineDefinition, type StateDefinitionJson, type TransitionJson } from './export-json.ts';
+export { exportJson, machineConfig } from './export-json.ts';
 export { exportMermaid } from './export-mermaid.ts';
 export { exportScxml } from './export-scxml.ts';
 export { exportDot } from './export-dot.ts';
 export { layoutChart, type ChartSvg } from './layout.ts';
 export { viewerData, renderViewerHtml, type ViewerData } from './html.ts';
-export { buildFrames, type Frame } from './frames.ts';
+export { frameOf, type Frame } from './frames.ts';
 export { parseSessionLog, formatSessionLog, SessionLogError, type SessionForView } from './session.ts';
 export { loadInspector, replayIntoInspector, InspectorUnavailableError } from './inspect.ts';

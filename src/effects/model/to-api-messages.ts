@@ -9,7 +9,8 @@
  *   (one per content block, SPEC §1) merge into one assistant turn, blocks in their original order.
  * - In a merged user turn the `tool_result` blocks come first (in order), then everything else, so a turn that
  *   answers a tool_use turn starts with its results (pairing, SPEC §1). Nothing is ever reordered across turns.
- * - Empty text blocks are dropped (the API rejects them); a turn left without blocks is dropped.
+ * - Empty and whitespace-only text blocks are dropped (the API rejects them; a recorded reply may hold a "\n\n" text
+ *   block before its thinking); a turn left without blocks is dropped.
  *
  * Engine blocks mirror the API's block params, so they are passed through unchanged (the caller casts them to the
  * SDK's types once, in `build-request.ts`).
@@ -20,7 +21,8 @@ export type ApiMessageParam =
   | { role: 'user'; content: UserContentBlock[] }
   | { role: 'assistant'; content: AssistantContentBlock[] };
 
-type Piece = { role: 'user'; blocks: UserContentBlock[] } | { role: 'assistant'; blocks: AssistantContentBlock[] };
+/** What one history message contributes: blocks of one role, to be merged with its neighbours of that role. */
+export type Piece = { role: 'user'; blocks: UserContentBlock[] } | { role: 'assistant'; blocks: AssistantContentBlock[] };
 
 /** Converts the working history into alternating API turns. */
 export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
@@ -38,7 +40,7 @@ export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
   return turns.map(finishTurn).filter((turn) => turn.content.length > 0);
 }
 
-function toPiece(message: Message): Piece | null {
+export function toPiece(message: Message): Piece | null {
   switch (message.type) {
     case 'user': {
       const content = message.message.content;
@@ -76,7 +78,8 @@ export function attachmentText(attachment: Attachment): string | null {
   }
 }
 
-function finishTurn(turn: ApiMessageParam): ApiMessageParam {
+/** A merged turn as sent: tool results first in a user turn, empty text blocks dropped. */
+export function finishTurn(turn: ApiMessageParam): ApiMessageParam {
   if (turn.role === 'assistant') return { role: 'assistant', content: turn.content.filter(nonEmpty) };
   const results = turn.content.filter((block) => block.type === 'tool_result');
   const others = turn.content.filter((block) => block.type !== 'tool_result' && nonEmpty(block));
@@ -84,7 +87,7 @@ function finishTurn(turn: ApiMessageParam): ApiMessageParam {
 }
 
 function nonEmpty(block: UserContentBlock | AssistantContentBlock): boolean {
-  return block.type !== 'text' || block.text.length > 0;
+  return block.type !== 'text' || block.text.trim().length > 0;
 }
 
 function text(value: string): TextBlock {
