@@ -5,7 +5,8 @@
  *
  * Both are stateless across processes, as a real model API and a real file are: the model's answer depends only
  * on the request (how many turns the history already holds), and the tool deduplicates by its idempotency key
- * (the tool_use id) by looking at the file, so it is marked idempotent. Every model call that is executed appends a
+ * (the tool_use id) by looking at the file, so it is marked idempotent. `onPhase` comes after the tool's line is
+ * written and after the model call is counted as paid for, so a kill held there falls inside each window. Every model call that is executed appends a
  * line to `modelLog` (if given), so the number of calls paid for can be counted across worker processes.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -25,8 +26,9 @@ export interface DemoSessionOptions {
   /** Time each model call and each tool call takes (a window to be killed in). */
   modelDelayMs?: number;
   toolDelayMs?: number;
-  /** Told when a model call or a tool call starts executing (turn numbers from 1). */
-  onPhase?: (phase: 'model' | 'tool', turn: number) => void;
+  /** Told when a model call starts, and when a tool call did its work (turn numbers from 1); awaited. */
+  onPhase?: (phase: 'model' | 'tool', turn: number) => void | Promise<void>;
+  codeVersion?: string;
 }
 
 /** The virtual time every demo run starts at, so that two runs give the same transcript. */
@@ -46,10 +48,10 @@ function appendLineTool(options: DemoSessionOptions): Tool {
     inputSchema: z.object({ turn: z.number().int().positive() }),
     idempotent: true,
     call: async ({ turn }, ctx) => {
-      options.onPhase?.('tool', turn);
       const key = ctx.idempotencyKey;
       const done = readToolLog(options.toolLog).some((line) => line.endsWith(` ${key}`));
       if (!done) appendFileSync(options.toolLog, `turn ${turn} ${key}\n`);
+      await options.onPhase?.('tool', turn);
       await sleep(options.toolDelayMs ?? 0);
       // The same answer whether this execution appended the line or an interrupted earlier one did.
       return { content: `appended line ${turn}` };
@@ -60,8 +62,8 @@ function appendLineTool(options: DemoSessionOptions): Tool {
 function demoModel(options: DemoSessionOptions): ModelCaller {
   return async function* (request): AsyncGenerator<ModelStreamItem> {
     const turn = request.messages.filter((message) => message.type === 'assistant').length + 1;
-    options.onPhase?.('model', turn);
     if (options.modelLog) appendFileSync(options.modelLog, `call ${turn}\n`);
+    await options.onPhase?.('model', turn);
     await sleep(options.modelDelayMs ?? 0);
     const last = turn > options.turns;
     const usage = { input_tokens: 100 + 40 * turn, output_tokens: 20 };
@@ -92,6 +94,7 @@ export function demoSessionOptions(options: DemoSessionOptions): Omit<DurableQue
     config: { sessionId: options.sessionId },
     maxTurns: options.turns + 5,
     idSeed: options.sessionId,
+    ...(options.codeVersion !== undefined ? { codeVersion: options.codeVersion } : {}),
     deps: {
       callModel: demoModel(options),
       clock: { now: () => DEMO_EPOCH, sleep },

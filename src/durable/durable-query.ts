@@ -137,7 +137,8 @@ class DurableRun {
     const entry = jsonCopy(
       await this.options.journal.run<StartEntry>('start', async () => {
         const toolNames = this.tools.definitions().map((tool) => tool.name);
-        const params = loopParamsOf(this.options, initialMessages(this.options, this.deps.newId), this.deps.clock.now(), toolNames);
+        const { journal: _journal, codeVersion: _codeVersion, idSeed: _idSeed, ...queryOptions } = this.options;
+        const params = loopParamsOf(queryOptions, initialMessages(queryOptions, this.deps.newId), this.deps.clock.now(), toolNames);
         return { params, fingerprint };
       }),
     );

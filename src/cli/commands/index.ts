@@ -9,5 +9,6 @@ import { replayCommand } from './replay.ts';
 import { resumeCommand } from './resume.ts';
 import { importClaudeCommand } from './import-claude.ts';
 import { checkClaudeCommand } from './check-claude.ts';
+import { durableDemoCommand } from './durable-demo.ts';
 
-export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, resumeCommand, importClaudeCommand, checkClaudeCommand];
+export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, resumeCommand, importClaudeCommand, checkClaudeCommand, durableDemoCommand];

@@ -157,6 +157,7 @@ describe('the journal as a session log', () => {
     const exported = await exportDurableSessionLog(reference.entries, options, file);
     expect(exported).toEqual({ complete: true, entries: reference.entries.length });
     const replayed = replay(file);
+    for (const driverOnly of ['journal', 'idSeed', 'codeVersion']) expect(replayed.header.params).not.toHaveProperty(driverOnly);
     expect(replayed.terminal).toEqual(reference.terminal);
     expect(replayed.emitted).toEqual(reference.items.filter((item) => item.type !== 'stream_event' && item.type !== 'request_start'));
     const report = whatIf(file, { config: { limits: { maxModelCalls: 2 } } });
