@@ -12,8 +12,9 @@
  * - An interrupt while the model streamed becomes `abort {during: 'sampling', atModelCall: n}` where n is the
  *   interrupted call (the engine's `call_model` is aborted as it starts: a partly streamed reply is not served);
  *   an interrupt for tool use becomes `abort {during: 'tools', atModelCall: n}` after the reply that asked.
- * - A run the transcript leaves unfinished expects the script to run out on its next call (`model_error`,
- *   `scriptExhausted`): the simulation has no recorded answer there either.
+ * - A run the transcript leaves unfinished expects the script to run out on its next call: the fake API then
+ *   answers 500 until the adapter gives up with an API-error message, so the run ends `completed` with
+ *   `apiError: 'other'` and `scriptExhausted` (SPEC §4.5); the simulation has no recorded answer there either.
  * - A compaction agent's run (`querySource: 'compact'`) is scripted in `compactionModel`, where the fake API
  *   routes its requests.
  * - Not carried over: user lines Claude Code attached after tool results (skill expansions, hook context; simulate
@@ -94,7 +95,8 @@ function expectOf(run: RecordedRun, outcome: RecordedOutcome): ScenarioExpect {
   const toolCalls = expectedToolCalls(run, outcome);
   return {
     // Nothing ended a run the transcript stops in: the simulation's script runs out there instead.
-    terminal: outcome.terminal ?? 'model_error',
+    terminal: outcome.terminal ?? 'completed',
+    ...(outcome.terminal === null ? { apiError: 'other' as const } : {}),
     // Every reply but the last asked for tools (a reply without tool_use ends the run): each call after the first is a next_turn.
     transitions: Array.from({ length: Math.max(0, outcome.modelCalls - 1) }, () => 'next_turn' as const),
     modelCalls: outcome.modelCalls,

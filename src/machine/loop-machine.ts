@@ -147,7 +147,7 @@ export const loopMachine = setup({
         model_stream_fallback: { actions: 'discardAttempt' },
         model_overloaded: [
           { guard: 'canFallBack', actions: ['switchToFallbackModel', 'callModel'], description: 'fallback model, same request' },
-          { target: terminal('model_error'), actions: 'failOnOverloaded' },
+          { target: 'afterSampling', actions: 'recordOverloadedAsApiError', description: 'no fallback left: an API error (SPEC §4.5)' },
         ],
         model_error: [
           { guard: 'isImageError', target: terminal('image_error'), actions: 'failOnImageError' },
@@ -210,10 +210,10 @@ export const loopMachine = setup({
           },
         },
         unrecoveredPromptError: {
-          description: 'stop hooks are not run on prompt-too-long (SPEC §9.4)',
+          description: 'stop hooks are not run on prompt-too-long (SPEC §9.4); stop-failure hooks are',
           always: [
-            { guard: 'withheldMediaError', target: terminal('image_error'), actions: 'releaseWithheld' },
-            { guard: 'withheldPromptTooLong', target: terminal('prompt_too_long'), actions: 'releaseWithheld' },
+            { guard: 'withheldMediaError', target: terminal('image_error'), actions: ['releaseWithheld', 'runStopFailureHooks', 'recordApiErrorEnding'] },
+            { guard: 'withheldPromptTooLong', target: terminal('prompt_too_long'), actions: ['releaseWithheld', 'runStopFailureHooks', 'recordApiErrorEnding'] },
             { target: 'maxOutputTokens' },
           ],
         },
@@ -227,7 +227,7 @@ export const loopMachine = setup({
         },
         apiError: {
           always: [
-            { guard: 'lastMessageIsApiError', target: terminal('completed'), actions: 'runStopFailureHooks' },
+            { guard: 'lastMessageIsApiError', target: terminal('completed'), actions: ['runStopFailureHooks', 'recordApiErrorEnding'] },
             { target: 'stopHooks', actions: 'requestStopHooks' },
           ],
         },

@@ -58,7 +58,18 @@ export interface Usage {
 }
 
 /** Why an assistant message is an API error (SPEC §1). */
-export type ApiErrorKind = 'prompt_too_long' | 'max_output_tokens' | 'media_size' | 'invalid_request' | 'other';
+export const API_ERROR_KINDS = ['prompt_too_long', 'max_output_tokens', 'media_size', 'invalid_request', 'other'] as const;
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+/** What an API-error message says about the failure: its kind, the text shown, and the API's own tags if any. */
+export interface ApiErrorInfo {
+  kind: ApiErrorKind;
+  text: string;
+  /** HTTP status of the failed request (absent for stop reasons and connection errors). */
+  status?: number;
+  /** The API's error type (`authentication_error`, `overloaded_error`...), or `refusal` for that stop reason. */
+  errorType?: string;
+}
 
 export interface UserMessage {
   type: 'user';
@@ -82,7 +93,7 @@ export interface AssistantMessage {
     usage?: Usage;
   };
   /** Present when this message stands for an API error rather than model output. */
-  apiError?: { kind: ApiErrorKind; text: string };
+  apiError?: ApiErrorInfo;
   /** When the interpreter received it (ms since epoch, from its clock); used by time-based microcompact. */
   timestamp?: number;
 }

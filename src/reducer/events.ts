@@ -4,7 +4,7 @@
  * `step()`, so a step costs nothing in proportion to the history.
  */
 import { z } from 'zod';
-import type { AssistantMessage, Message, UserMessage, Usage } from '../messages/types.ts';
+import { API_ERROR_KINDS, type AssistantMessage, type Message, type UserMessage, type Usage } from '../messages/types.ts';
 import type { ContextLayer } from './effects.ts';
 
 /** An edit a context layer makes to the working history; edits are small so that logs stay linear. */
@@ -92,10 +92,7 @@ const assistantMessageSchema = z.looseObject({
     usage: usageSchema.optional(),
   }),
   apiError: z
-    .object({
-      kind: z.enum(['prompt_too_long', 'max_output_tokens', 'media_size', 'invalid_request', 'other']),
-      text: z.string(),
-    })
+    .object({ kind: z.enum(API_ERROR_KINDS), text: z.string(), status: z.number().optional(), errorType: z.string().optional() })
     .optional(),
   timestamp: z.number().optional(),
 });

@@ -2,6 +2,7 @@
  * Builders for the messages the engine writes itself. Pure: ids are passed in. Texts are the engine's own words.
  */
 import type {
+  ApiErrorInfo,
   ApiErrorKind,
   AssistantMessage,
   Attachment,
@@ -35,13 +36,22 @@ export function attachmentMessage(uuid: string, attachment: Attachment): Attachm
   return { type: 'attachment', uuid, attachment };
 }
 
-/** An assistant message that stands for an API error (SPEC §1). */
-export function apiErrorMessage(uuid: string, model: string, kind: ApiErrorKind, text: string): AssistantMessage {
+/** An assistant message that stands for an API error (SPEC §1); `tags` carry the API's status and error type. */
+export function apiErrorMessage(
+  uuid: string,
+  model: string,
+  kind: ApiErrorKind,
+  text: string,
+  tags: { status?: number; errorType?: string } = {},
+): AssistantMessage {
+  const apiError: ApiErrorInfo = { kind, text };
+  if (tags.status !== undefined) apiError.status = tags.status;
+  if (tags.errorType !== undefined) apiError.errorType = tags.errorType;
   return {
     type: 'assistant',
     uuid,
     message: { id: uuid, role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'stop_sequence' },
-    apiError: { kind, text },
+    apiError,
   };
 }
 

@@ -2,6 +2,7 @@
  * How an iteration ends (SPEC §5): either a Terminal, which ends the run, or a Continue, which starts the next
  * iteration and is remembered in `state.context.transition`.
  */
+import type { ApiErrorInfo } from '../messages/types.ts';
 
 export const TERMINAL_REASONS = [
   'blocking_limit',
@@ -37,6 +38,13 @@ export interface ModelErrorInfo {
   type?: string;
 }
 
+/** The token-budget decision that ended a turn (SPEC §8); the original only logs it. Extension `terminalTokenBudget`. */
+export interface TokenBudgetStop {
+  pct: number;
+  continuations: number;
+  diminishing: boolean;
+}
+
 export type Terminal =
   | { reason: 'model_error'; error: ModelErrorInfo }
   | { reason: 'max_turns'; turnCount: number; cap?: CapName; message?: string }
@@ -44,6 +52,13 @@ export type Terminal =
   | {
       reason: Exclude<TerminalReason, 'model_error' | 'max_turns' | 'stop_hook_prevented'>;
       message?: string;
+      /**
+       * Extension `terminalApiError`: the API error the run ended on (SPEC §4.9.3 ends it `completed`, as the
+       * original does; this field lets an embedder tell that ending from a clean one without reading messages).
+       */
+      apiError?: ApiErrorInfo;
+      /** Extension `terminalTokenBudget`: set when a token-budget turn stopped after continuing or on diminishing returns. */
+      tokenBudget?: TokenBudgetStop;
     };
 
 export type Continue =

@@ -8,12 +8,17 @@ import type { SimulationResult } from './simulate.ts';
 
 /**
  * Terminals that mean the run could not finish its work: errors, and the turn limit. Aborts and hook stops are
- * requested endings. A terminal reached through a §9.10 cap is a failure too.
+ * requested endings. A terminal reached through a §9.10 cap is a failure too, and so is a `completed` that ended
+ * on an API error (SPEC §4.9.3; the Terminal's `apiError` extension field says so).
  */
 export const FAILURE_TERMINALS: ReadonlySet<TerminalReason> = new Set(['blocking_limit', 'image_error', 'model_error', 'prompt_too_long', 'max_turns']);
 
 export function isFailureTerminal(terminal: Terminal): boolean {
-  return FAILURE_TERMINALS.has(terminal.reason) || ('cap' in terminal && terminal.cap !== undefined);
+  return (
+    FAILURE_TERMINALS.has(terminal.reason) ||
+    ('cap' in terminal && terminal.cap !== undefined) ||
+    ('apiError' in terminal && terminal.apiError !== undefined)
+  );
 }
 
 /** The differences between what the scenario expects and what happened; empty when it matches. */
@@ -23,6 +28,7 @@ export function outcomeMismatches(expected: ScenarioExpect, result: SimulationRe
     if (want !== undefined && JSON.stringify(want) !== JSON.stringify(got)) problems.push(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
   };
   compare('terminal', expected.terminal, result.terminal.reason);
+  compare('apiError', expected.apiError, 'apiError' in result.terminal ? result.terminal.apiError?.kind : undefined);
   compare('transitions', expected.transitions, result.transitions);
   compare('modelCalls', expected.modelCalls, result.modelCalls);
   compare('toolCalls', expected.toolCalls, result.toolCalls.length);

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { fakeScriptSchema } from '../fake-api/index.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
+import { API_ERROR_KINDS } from '../messages/types.ts';
 import { configOverridesSchema } from './config-overrides-schema.ts';
 
 const count = z.number().int().nonnegative();
@@ -119,6 +120,10 @@ export const abortScriptSchema = z
 export const expectSchema = z
   .strictObject({
     terminal: z.enum(TERMINAL_REASONS),
+    apiError: z
+      .enum(API_ERROR_KINDS)
+      .optional()
+      .describe("The kind of the API error the run ended on (the Terminal's apiError field); absent = not checked."),
     transitions: z.array(z.enum(CONTINUE_REASONS)).optional().describe('The Continue reasons, in order.'),
     modelCalls: count.optional(),
     toolCalls: count.optional().describe('Invocations that reached a scripted tool.'),

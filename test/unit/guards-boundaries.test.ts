@@ -127,6 +127,7 @@ describe('recovery exhausted (SPEC §4.9.2: "else emit the withheld message and 
     expect(errors).toHaveLength(1);
     expect(errors[0].apiError?.kind).toBe('max_output_tokens');
     expect(effectsOf(run, 'run_stop_hooks')).toEqual([]);
-    expect(run.terminal).toEqual({ reason: 'completed' });
+    expect(effectsOf(run, 'run_stop_failure_hooks')).toHaveLength(1);
+    expect(run.terminal).toEqual({ reason: 'completed', apiError: errors[0].apiError });
   });
 });

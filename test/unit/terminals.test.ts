@@ -38,6 +38,7 @@ describe('terminal transitions (SPEC §5)', () => {
     const run = drive(params('x'.repeat(80_000)), config, { model: [] });
     expectEndsWith(run, 'blocking_limit');
     expect(run.requests).toHaveLength(0);
+    expect(effectsOf(run, 'run_stop_failure_hooks')).toEqual([]); // the original returns at once, no hooks
     const [error] = emittedOf(run, 'assistant');
     expect(error.apiError?.kind).toBe('prompt_too_long');
   });
@@ -72,6 +73,9 @@ describe('terminal transitions (SPEC §5)', () => {
     expectEndsWith(run, 'prompt_too_long');
     expect(effectsOf(run, 'reactive_compact')).toHaveLength(1);
     expect(effectsOf(run, 'run_stop_hooks')).toHaveLength(0);
+    // The original fires the stop-failure hooks on this ending too (SPEC §4.9.1).
+    expect(effectsOf(run, 'run_stop_failure_hooks')).toMatchObject([{ error: tooLong }]);
+    expect(run.terminal).toMatchObject({ reason: 'prompt_too_long', apiError: tooLong.apiError });
     // Withheld while recovery was possible, released at the end.
     expect(run.emitted.filter((m) => m.type === 'assistant')).toEqual([tooLong]);
     const releaseStep = run.steps.findIndex((s) => s.effects.some((e) => e.type === 'emit' && e.message === tooLong));

@@ -55,15 +55,20 @@ describe('model fallback (SPEC §4.5)', () => {
     expect(run.continues).toEqual([]); // same request, same iteration
   });
 
-  it('does not fall back twice: an overloaded fallback model ends the run as model_error', () => {
+  // The original: an overload the caller gives up on is an API-error message; the ladder ends `completed` after
+  // the stop-failure hooks, without stop hooks (SPEC §4.5, §4.9.3).
+  it('does not fall back twice: an overloaded fallback model is an API error that ends the run completed', () => {
     const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig(), { model: [overloaded(), overloaded()] });
-    expect(run.terminal).toMatchObject({ reason: 'model_error', error: { status: 529 } });
+    expect(run.terminal).toMatchObject({ reason: 'completed', apiError: { kind: 'other', status: 529, errorType: 'overloaded_error' } });
+    expect(emittedOf(run, 'assistant').filter((m) => m.apiError)).toHaveLength(1);
+    expect(effectsOf(run, 'run_stop_failure_hooks')).toHaveLength(1);
+    expect(effectsOf(run, 'run_stop_hooks')).toEqual([]);
     expect(run.requests).toHaveLength(2);
   });
 
-  it('without a fallback model an overloaded model is a model_error', () => {
+  it('an overload event with no fallback model left is an API-error ending, never model_error', () => {
     const run = drive(params(), testConfig(), { model: [overloaded()] });
-    expect(run.terminal?.reason).toBe('model_error');
+    expect(run.terminal).toMatchObject({ reason: 'completed', apiError: { status: 529 } });
     expect(run.requests).toHaveLength(1);
   });
 });

@@ -23,7 +23,8 @@ Options:
                       toolCalls, stopHookCalls, compactions, scriptExhausted
   --record <file>     write a session log of the run (see turnloop replay)
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
-                      model_error, prompt_too_long, max_turns, or any terminal reached through a cap)
+                      model_error, prompt_too_long, max_turns, completed on an API error, or any
+                      terminal reached through a cap)
   --check             exit 1 when the outcome differs from the scenario's "expect"
   --debug             show stack traces
 

@@ -1,23 +1,27 @@
 /**
  * The production `ModelCaller` (src/effects/deps.ts) on the official `@anthropic-ai/sdk` client, streaming.
  *
- * Invariants (SPEC §1, §4.5):
- * - Yields `model_message` per finished block, then exactly one of `model_done`, `model_overloaded`,
- *   `model_error`; or nothing more at all once the signal is aborted (the interpreter reports the abort).
- * - Stop reason `max_tokens` / `model_context_window_exceeded` adds a `max_output_tokens` API-error message just
- *   before `model_done`. Prompt-too-long, media-size and other 400 answers become an API-error message (raw API
- *   text kept) followed by `model_done` without usage.
+ * Invariants (SPEC §1, §4.5 "API errors are messages"):
+ * - Yields `model_message` per finished block, then exactly one of `model_done` or `model_overloaded` (the latter
+ *   only when a fallback model is set); or nothing more at all once the signal is aborted (the interpreter reports
+ *   the abort). It never yields `model_error` and never throws for an API failure: `model_error` is left for
+ *   errors thrown by a bug, which the interpreter catches.
+ * - Every API failure it gives up on (401/403/404, 429/529 without a fallback, 5xx and connection errors after the
+ *   retries, any 400) becomes ONE API-error message followed by `model_done` without usage. Prompt-too-long and
+ *   media-size answers get their own kinds (the loop may recover them); the raw API text is kept.
+ * - Stop reason `max_tokens` / `model_context_window_exceeded` adds a `max_output_tokens` API-error message, and
+ *   `refusal` an API-error message with `errorType: 'refusal'`, just before `model_done`.
  * - The SDK never retries (`maxRetries: 0`); this module retries per `retry-policy.ts`, sleeping through
  *   `options.clock`. A stream that broke after events arrived is retried with the same (streaming) request, and
  *   `model_stream_fallback` is yielded first so the reducer tombstones the broken attempt's messages.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { AssistantMessage } from '../../messages/types.ts';
+import type { ApiErrorKind, AssistantMessage } from '../../messages/types.ts';
 import { apiErrorMessage } from '../../reducer/message-factory.ts';
 import type { ModelCallOptions, ModelCaller, ModelStreamItem } from '../deps.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import { buildApiRequest } from './build-request.ts';
-import { classifyModelError } from './classify-error.ts';
+import { classifyModelError, type ErrorClass } from './classify-error.ts';
 import { decideRetry, INITIAL_RETRY_STATE, type RetryState } from './retry-policy.ts';
 import { streamAttempt, type MessagesClient } from './stream-attempt.ts';
 
@@ -61,6 +65,10 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
       if (stopReason !== null && OUTPUT_LIMIT_STOP_REASONS.has(stopReason)) {
         yield modelMessage(outputLimitMessage(options.newId(), accumulator.responseModel, stopReason, request.max_tokens));
       }
+      if (stopReason === 'refusal') {
+        const text = 'The model declined to answer this request (stop reason: refusal).';
+        yield modelMessage(apiErrorMessage(options.newId(), accumulator.responseModel, 'other', text, { errorType: 'refusal' }));
+      }
       const usage = accumulator.usage;
       yield { kind: 'event', event: usage ? { type: 'model_done', usage, stopReason } : { type: 'model_done', stopReason } };
       return;
@@ -71,22 +79,18 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
       case 'prompt_too_long':
       case 'media_size':
       case 'invalid_request':
-        yield modelMessage(apiErrorMessage(options.newId(), request.model, failure.kind, failure.text));
-        yield { kind: 'event', event: { type: 'model_done', stopReason: null } };
-        return;
-      case 'image':
-      case 'fatal':
-        yield modelError(failure.kind === 'image' ? 'image' : 'other', failure);
+      case 'other':
+        yield* apiErrorEnding(options, request.model, failure.kind, failure);
         return;
       case 'overloaded':
       case 'retryable': {
         const decision = decideRetry(retry, { overloaded: failure.kind === 'overloaded' }, options.retry, Boolean(options.fallbackModel));
         if (decision.action === 'fallback') {
-          yield { kind: 'event', event: { type: 'model_overloaded', message: failure.message } };
+          yield { kind: 'event', event: { type: 'model_overloaded', message: failure.text } };
           return;
         }
         if (decision.action === 'give_up') {
-          yield modelError('other', failure);
+          yield* apiErrorEnding(options, request.model, 'other', failure, retry.retries);
           return;
         }
         if (outcome.events > 0) yield { kind: 'event', event: { type: 'model_stream_fallback' } };
@@ -101,15 +105,29 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
   }
 }
 
-function modelMessage(message: AssistantMessage): ModelStreamItem {
-  return { kind: 'event', event: { type: 'model_message', message } };
+/** The end of a call the API failed for good: one API-error message, then `model_done` without usage. */
+function* apiErrorEnding(
+  options: ModelCallOptions,
+  model: string,
+  kind: ApiErrorKind,
+  failure: ErrorClass,
+  retries = 0,
+): Generator<ModelStreamItem> {
+  const tags = { ...(failure.status === undefined ? {} : { status: failure.status }), ...(failure.type === undefined ? {} : { errorType: failure.type }) };
+  // Recoverable kinds keep the raw API text (the loop and the user read it); the others say what failed and how.
+  const text = kind === 'other' ? describeFailure(failure, retries) : failure.text;
+  yield modelMessage(apiErrorMessage(options.newId(), model, kind, text, tags));
+  yield { kind: 'event', event: { type: 'model_done', stopReason: null } };
 }
 
-function modelError(kind: 'image' | 'other', failure: { message: string; status?: number; type?: string }): ModelStreamItem {
-  const error: { kind: 'image' | 'other'; message: string; status?: number; type?: string } = { kind, message: failure.message };
-  if (failure.status !== undefined) error.status = failure.status;
-  if (failure.type !== undefined) error.type = failure.type;
-  return { kind: 'event', event: { type: 'model_error', error } };
+function describeFailure(failure: ErrorClass, retries: number): string {
+  const what = [failure.status, failure.type].filter((part) => part !== undefined).join(' ');
+  const after = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
+  return `API error${what ? ` ${what}` : ''}: ${failure.text}${after}`;
+}
+
+function modelMessage(message: AssistantMessage): ModelStreamItem {
+  return { kind: 'event', event: { type: 'model_message', message } };
 }
 
 function outputLimitMessage(uuid: string, model: string, stopReason: string, maxTokens: number): AssistantMessage {

@@ -5,18 +5,23 @@
  * |-------------------|----------------------------------------------------------------------|------------------------------|
  * | `prompt_too_long` | 400/413 whose text says the prompt is too long                       | API-error message, done      |
  * | `media_size`      | 400/413 whose text says an image/PDF is too large, too many pages... | API-error message, done      |
- * | `image`           | text says an image could not be processed (not its size)             | `model_error` kind `image`   |
  * | `invalid_request` | any other 400                                                        | API-error message, done      |
  * | `overloaded`      | 529, or an `overloaded_error` (also as an SSE `error` event)         | overload retries / fallback  |
  * | `retryable`       | 5xx, 408, 409, 429, network errors, broken or incomplete streams     | backoff retries              |
- * | `fatal`           | anything else (401, 403, 404, 413 without a known text...)           | `model_error` at once        |
+ * | `other`           | anything else (401, 403, 404, 413 without a known text...)           | API-error message at once    |
  *
- * Aborts are not classified here: the caller checks its signal first.
+ * API failures are never thrown at the loop: every class ends as an API-error message once the retries (if any)
+ * are used up, and the loop decides from there (SPEC §4.5 "API errors are messages"). Aborts are not classified
+ * here: the caller checks its signal first.
  */
 
-export type ErrorClass =
-  | { kind: 'prompt_too_long' | 'media_size' | 'invalid_request'; text: string; status?: number; type?: string }
-  | { kind: 'image' | 'overloaded' | 'retryable' | 'fatal'; message: string; status?: number; type?: string };
+export type ErrorClass = {
+  kind: 'prompt_too_long' | 'media_size' | 'invalid_request' | 'overloaded' | 'retryable' | 'other';
+  /** The API's own message text (or the error's message for connection errors). */
+  text: string;
+  status?: number;
+  type?: string;
+};
 
 /** Thrown by the adapter when a stream ended without `message_stop`. */
 export class IncompleteStreamError extends Error {
@@ -35,7 +40,6 @@ const MEDIA_SIZE = [
   /maximum of \d+ (pdf )?pages/i,
   /image dimensions exceed/i,
 ];
-const IMAGE_UNPROCESSABLE = /(could not|cannot|can't|unable to) (be )?process(ed)? (the |this )?image|image (could not|cannot) be processed|invalid image/i;
 
 export function classifyModelError(error: unknown): ErrorClass {
   const { status, type, text } = describe(error);
@@ -44,13 +48,12 @@ export function classifyModelError(error: unknown): ErrorClass {
     if (PROMPT_TOO_LONG.test(text)) return { kind: 'prompt_too_long', text, ...tag };
     if (MEDIA_SIZE.some((pattern) => pattern.test(text))) return { kind: 'media_size', text, ...tag };
   }
-  if (IMAGE_UNPROCESSABLE.test(text)) return { kind: 'image', message: text, ...tag };
   if (status === 400) return { kind: 'invalid_request', text, ...tag };
-  if (status === 529 || type === 'overloaded_error') return { kind: 'overloaded', message: text, ...tag };
+  if (status === 529 || type === 'overloaded_error') return { kind: 'overloaded', text, ...tag };
   if (status === undefined || status >= 500 || status === 408 || status === 409 || status === 429) {
-    return { kind: 'retryable', message: text, ...tag };
+    return { kind: 'retryable', text, ...tag };
   }
-  return { kind: 'fatal', message: text, ...tag };
+  return { kind: 'other', text, ...tag };
 }
 
 /** Status, API error type and the API's own message text (not the SDK's "529 {...}" wrapper) of any error. */

@@ -2,6 +2,7 @@
  * Actions of the exit ladder (SPEC §4.9) other than the continues, which live in `continue-actions.ts`.
  */
 import type { EventOf } from '../../reducer/events.ts';
+import type { Terminal } from '../../reducer/outcomes.ts';
 import { systemMessage } from '../../reducer/message-factory.ts';
 import { Outbox, type ActionFn } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
@@ -26,6 +27,13 @@ export const runStopFailureHooks: ActionFn = (context) => {
   const error = lastAssistantMessage(context);
   if (!error) return {};
   return new Outbox(context).push({ type: 'run_stop_failure_hooks', error }).patch();
+};
+
+/** Extension `terminalApiError`: the Terminal names the API error the turn ended on (the reason stays the original's). */
+export const recordApiErrorEnding: ActionFn = (context) => {
+  const apiError = lastAssistantMessage(context)?.apiError;
+  if (!apiError) return {};
+  return { terminal: { ...(context.terminal ?? { reason: 'completed' }), apiError } as Terminal };
 };
 
 export const requestStopHooks: ActionFn = (context) =>

@@ -131,8 +131,17 @@ export const failOnModelError: ActionFn = (context, event) => {
   return failWithModelError(context, error);
 };
 
-export const failOnOverloaded: ActionFn = (context, event) =>
-  failWithModelError(context, { message: (event as EventOf<'model_overloaded'>).message, status: 529, type: 'overloaded_error' });
+/**
+ * Overloaded with no fallback left (the fallback model itself, or no call left under the cap): like any API
+ * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (SPEC §4.5).
+ */
+export const recordOverloadedAsApiError: ActionFn = (context, event) => {
+  const out = new Outbox(context);
+  const text = `API error 529 overloaded_error: ${(event as EventOf<'model_overloaded'>).message}`;
+  const message = apiErrorMessage(out.id('m'), context.currentModel, 'other', text, { status: 529, errorType: 'overloaded_error' });
+  out.emit(message);
+  return { ...out.patch(), iter: { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] } };
+};
 
 export const failOnImageError: ActionFn = (context, event) => {
   const out = new Outbox(context);

@@ -64,8 +64,8 @@ describe('turnloop simulate', () => {
   });
 
   it('--strict exits 1 on a failure terminal and 0 on completed', async () => {
-    expect((await runCli(['simulate', example('model-error-auth'), '--strict'])).code).toBe(1);
-    expect((await runCli(['simulate', example('model-error-auth')])).code).toBe(0);
+    expect((await runCli(['simulate', example('api-error-auth'), '--strict'])).code).toBe(1);
+    expect((await runCli(['simulate', example('api-error-auth')])).code).toBe(0);
     expect((await runCli(['simulate', example('next-turn-one-tool'), '--strict'])).code).toBe(0);
   });
 

@@ -9,7 +9,7 @@ describe('media errors', () => {
     const text = 'messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 7340032 bytes > 5242880 bytes';
     const { api, events } = await runCall({ model: [apiError(400, text)] });
     expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
-    expect(modelMessages(events)[0].apiError).toEqual({ kind: 'media_size', text });
+    expect(modelMessages(events)[0].apiError).toEqual({ kind: 'media_size', text, status: 400, errorType: 'invalid_request_error' });
     expect(api.requests).toHaveLength(1);
   });
 
@@ -22,11 +22,17 @@ describe('media errors', () => {
     expect(classifyModelError({ status: 400, apiMessage: text }).kind).toBe('media_size');
   });
 
-  it('an image that could not be processed ends in model_error kind image', async () => {
+  // The original's image_error is a client-side size/resize check that throws; an API 400 about an image is an
+  // API-error message like any other 400 (SPEC §4.5).
+  it('an image the API could not process is an invalid_request API-error message, not a thrown error', async () => {
     const { events } = await runCall({ model: [apiError(400, 'Could not process image')] });
-    expect(events).toEqual([
-      { type: 'model_error', error: { kind: 'image', message: 'Could not process image', status: 400, type: 'invalid_request_error' } },
-    ]);
+    expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
+    expect(modelMessages(events)[0].apiError).toEqual({
+      kind: 'invalid_request',
+      text: 'Could not process image',
+      status: 400,
+      errorType: 'invalid_request_error',
+    });
   });
 
   it('does not mistake a prompt-too-long text for a media error', () => {

@@ -32,9 +32,11 @@ describe('overloaded answers (529)', () => {
     expect(clock.sleeps).toEqual([100, 200, 400, 800]);
   });
 
-  it('become model_error once the general retries are used up without a fallback model', async () => {
+  it('become one API-error message once the general retries are used up without a fallback model', async () => {
     const { events } = await runCall({ model: Array.from({ length: TEST_RETRY.maxRetries + 1 }, () => overloaded) });
-    expect(events).toEqual([{ type: 'model_error', error: { kind: 'other', message: 'Overloaded', status: 529, type: 'overloaded_error' } }]);
+    expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
+    expect(modelMessages(events)[0].apiError).toMatchObject({ kind: 'other', status: 529, errorType: 'overloaded_error' });
+    expect(modelMessages(events)[0].apiError?.text).toContain('Overloaded');
   });
 
   it('count only in a row: another failure in between resets the run', async () => {

@@ -8,7 +8,7 @@ describe('a request the API rejects as too long', () => {
 
     expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
     const [message] = modelMessages(events);
-    expect(message.apiError).toEqual({ kind: 'prompt_too_long', text });
+    expect(message.apiError).toEqual({ kind: 'prompt_too_long', text, status: 400, errorType: 'invalid_request_error' });
     expect(message.message.content).toEqual([{ type: 'text', text }]);
     expect(events[1]).toEqual({ type: 'model_done', stopReason: null });
     expect(api.requests).toHaveLength(1); // never retried
@@ -25,7 +25,7 @@ describe('a request the API rejects as too long', () => {
     const text = 'messages.1.content.0: unexpected tool_use_id found in tool_result blocks';
     const { api, events } = await runCall({ model: [{ status: 400, error: { type: 'invalid_request_error', message: text } }] });
     expect(eventTypes(events)).toEqual(['model_message', 'model_done']);
-    expect(modelMessages(events)[0].apiError).toEqual({ kind: 'invalid_request', text });
+    expect(modelMessages(events)[0].apiError).toEqual({ kind: 'invalid_request', text, status: 400, errorType: 'invalid_request_error' });
     expect(api.requests).toHaveLength(1);
   });
 });

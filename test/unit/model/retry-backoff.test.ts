@@ -28,10 +28,14 @@ describe('retries with exponential backoff', () => {
     expect([0, 1, 2, 3, 4].map((n) => backoffDelay(retry, n))).toEqual([100, 200, 400, 800, 1_000]);
   });
 
-  it('gives up with model_error after maxRetries, carrying status and type', async () => {
+  it('gives up after maxRetries with one API-error message carrying status and type (nothing thrown)', async () => {
     const clock = fakeClock();
     const { api, events } = await runCall({ model: Array.from({ length: 10 }, () => serverError) }, undefined, { clock });
-    expect(events).toEqual([{ type: 'model_error', error: { kind: 'other', message: 'Internal server error', status: 500, type: 'api_error' } }]);
+    expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
+    const [message] = modelMessages(events);
+    expect(message.apiError).toMatchObject({ kind: 'other', status: 500, errorType: 'api_error' });
+    expect(message.apiError?.text).toContain('Internal server error');
+    expect(events[1]).toEqual({ type: 'model_done', stopReason: null });
     expect(api.requests).toHaveLength(TEST_RETRY.maxRetries + 1);
     expect(clock.sleeps).toHaveLength(TEST_RETRY.maxRetries);
   });
@@ -40,9 +44,9 @@ describe('retries with exponential backoff', () => {
     const { api, events } = await runCall({
       model: [{ status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } }],
     });
-    expect(events).toEqual([
-      { type: 'model_error', error: { kind: 'other', message: 'invalid x-api-key', status: 401, type: 'authentication_error' } },
-    ]);
+    expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
+    expect(modelMessages(events)[0].apiError).toMatchObject({ kind: 'other', status: 401, errorType: 'authentication_error' });
+    expect(modelMessages(events)[0].apiError?.text).toContain('invalid x-api-key');
     expect(api.requests).toHaveLength(1);
   });
 
@@ -50,8 +54,9 @@ describe('retries with exponential backoff', () => {
     const clock = fakeClock();
     const callModel = createAnthropicModelCaller({ apiKey: 'k', baseURL: 'http://127.0.0.1:1' });
     const events = loopEvents(await collect(callModel(modelRequest(), callOptions({ clock, retry: { ...TEST_RETRY, maxRetries: 2 } }))));
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'model_error', error: { kind: 'other' } });
+    expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
+    expect(modelMessages(events)[0].apiError).toMatchObject({ kind: 'other' });
+    expect(modelMessages(events)[0].apiError?.status).toBeUndefined();
     expect(clock.sleeps).toEqual([100, 200]);
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * The Extensions (SPEC §11): every place where turnloop's default behaviour differs from Claude Code's public
+ * build, or goes beyond it. `docs/fidelity.md` is generated from this list (`npm run docs:fidelity`) and
+ * `test/unit/fidelity-doc.test.ts` keeps the two equal, checks that every config switch exists in
+ * `DEFAULT_CONFIG` and that every pinning test exists.
+ *
+ * Adding a row: append an entry below (keep ids unique, camelCase), name the test that pins the behaviour (its
+ * file and the exact title given to `it(...)`), run `npm run docs:fidelity`, commit both files.
+ */
+
+export interface Extension {
+  /** Stable name, cited in code comments as "Extension `<id>`". */
+  id: string;
+  /** What the original (Claude Code's public build) does. */
+  original: string;
+  /** What turnloop does by default. */
+  turnloop: string;
+  /** Why the difference exists. */
+  why: string;
+  /** The config key (dotted path into `LoopConfig`) that switches it, or null when it needs no switch. */
+  configSwitch: string | null;
+  /** The test that pins it: a file under `test/` and the exact title of one `it(...)` in it. */
+  test: { file: string; name: string };
+}
+
+export const EXTENSIONS: readonly Extension[] = [
+  {
+    id: 'terminalApiError',
+    original: 'A run that ends on an API error (auth, rate limit, exhausted retries, refusal...) returns `{reason: "completed"}`; the error is only in the messages.',
+    turnloop: 'Same reason, plus `apiError {kind, text, status?, errorType?}` on the Terminal; `simulate --strict` counts such a run as a failure.',
+    why: 'An embedder (the CLI exit code, CI) can tell a clean ending from a failed one without scanning messages.',
+    configSwitch: null,
+    test: { file: 'test/unit/api-error-endings.test.ts', name: 'a 401 answer (an API-error message) ends completed with the error on the Terminal, after stop-failure hooks' },
+  },
+  {
+    id: 'maxStopHookBlocking',
+    original: 'No bound: a stop hook that always blocks loops forever.',
+    turnloop: 'After `limits.maxStopHookBlocking` (25) blocking continuations in one run: a `cap_reached` warning and `stop_hook_prevented {cap}` (SPEC §9.10).',
+    why: 'Every run ends within a number of model calls computed from config.',
+    configSwitch: 'limits.maxStopHookBlocking',
+    test: { file: 'test/unit/transitions-caps.test.ts', name: 'limits.maxStopHookBlocking ends a stop hook that always blocks as stop_hook_prevented with its cap' },
+  },
+  {
+    id: 'maxModelCalls',
+    original: 'No bound on the model calls of one run (only `maxTurns`, which continues such as stop-hook blocking do not count).',
+    turnloop: 'Before call `limits.maxModelCalls` + 1 (1,000): a `cap_reached` warning and `max_turns {cap}` (SPEC §9.10).',
+    why: 'Every run ends within a number of model calls computed from config.',
+    configSwitch: 'limits.maxModelCalls',
+    test: { file: 'test/unit/transitions-caps.test.ts', name: 'limits.maxModelCalls ends the run as max_turns with cap maxModelCalls before one more call' },
+  },
+  {
+    id: 'ownMessageTexts',
+    original: 'Its own wording for engine-written messages (interruption, recovery prompt, budget nudge, API errors, warnings).',
+    turnloop: 'The same messages at the same points, with the same kinds and flags, in turnloop\'s own words.',
+    why: 'No prose is copied from the original (SPEC preamble).',
+    configSwitch: null,
+    test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
+  },
+];
+
+/** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */
+export function renderExtensionTable(extensions: readonly Extension[] = EXTENSIONS): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  const rows = extensions.map((e) =>
+    [
+      `\`${e.id}\``,
+      cell(e.original),
+      cell(e.turnloop),
+      cell(e.why),
+      e.configSwitch === null ? '—' : `\`${e.configSwitch}\``,
+      `\`${e.test.file}\` › ${cell(e.test.name)}`,
+    ].join(' | '),
+  );
+  return ['| extension | original | turnloop | why | switch | pinned by |', '|---|---|---|---|---|---|', ...rows.map((r) => `| ${r} |`)].join('\n');
+}
