@@ -20,7 +20,7 @@ const turns = Number(process.argv[2] ?? 50);
 const rounds = 5;
 const dir = mkdtempSync(join(tmpdir(), 'turnloop-measure-'));
 let n = 0;
-const options = () => demoSessionOptions({ sessionId: `measure-${++n}`, turns, toolLog: join(dir, `tool-${n}.log`) });
+const options = (sessionId = `measure-${++n}`) => demoSessionOptions({ sessionId, turns, toolLog: join(dir, `${sessionId}.log`) });
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,13 +41,17 @@ async function perTurn(work: () => Promise<unknown>): Promise<number> {
 }
 
 const rows: Array<[string, string]> = [];
+const row = (name: string, value: string) => {
+  rows.push([name, value]);
+  console.error(`${name}: ${value}`);
+};
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(3) : ms.toFixed(1));
 
 const inProcess = await perTurn(() => {
   const { idSeed: _seed, ...plain } = options();
   return runQuery(plain);
 });
-rows.push(['`query()` in-process, ms per turn', fmt(inProcess)]);
+row('`query()` in-process, ms per turn', fmt(inProcess));
 
 let journalLength = 0;
 let journalBytes = 0;
@@ -57,19 +61,19 @@ const memory = await perTurn(async () => {
   journalLength = journal.entries.length;
   journalBytes = JSON.stringify(journal.entries).length;
 });
-rows.push(['durable driver, in-memory journal, ms per turn', fmt(memory)]);
-rows.push(['journal entries per turn / bytes per turn', `${(journalLength / (turns + 1)).toFixed(2)} / ${Math.round(journalBytes / (turns + 1))}`]);
+row('durable driver, in-memory journal, ms per turn', fmt(memory));
+row('journal entries per turn / bytes per turn', `${(journalLength / (turns + 1)).toFixed(2)} / ${Math.round(journalBytes / (turns + 1))}`);
 
 const recorded = new MemoryJournal();
 const session = options();
 await runDurableQuery({ ...session, journal: recorded });
 const replayTimes: number[] = [];
 for (let i = 0; i < rounds; i++) replayTimes.push(await timed(() => runDurableQuery({ ...session, journal: new MemoryJournal(recorded.entries) })));
-rows.push([`recovery in-process: replaying all ${recorded.entries.length} entries, ms per entry`, fmt(median(replayTimes) / recorded.entries.length)]);
+row(`recovery in-process: replaying all ${recorded.entries.length} entries, ms per entry`, fmt(median(replayTimes) / recorded.entries.length));
 
 const pg = await startTempPostgres();
 try {
-  const sessions = await launchDbosSessions({ systemDatabaseUrl: pg.url, appName: 'turnloop-measure', session: () => options() });
+  const sessions = await launchDbosSessions({ systemDatabaseUrl: pg.url, appName: 'turnloop-measure', session: ({ sessionId }) => options(sessionId) });
   const ids: string[] = [];
   const dbos = await perTurn(async () => {
     const id = `dbos-${ids.length}`;
@@ -77,15 +81,16 @@ try {
     await sessions.start(id);
     await sessions.result(id);
   });
-  rows.push(['durable driver on DBOS + Postgres (127.0.0.1, fsync on), ms per turn', fmt(dbos)]);
-  rows.push(['DBOS overhead over `query()`, ms per turn', fmt(dbos - inProcess)]);
+  row('durable driver on DBOS + Postgres (127.0.0.1, fsync on), ms per turn', fmt(dbos));
+  row('DBOS overhead over `query()`, ms per turn', fmt(dbos - inProcess));
+  row('DBOS overhead per journal entry (a step: its checkpoint committed to Postgres), ms', fmt((dbos - memory) / (journalLength / (turns + 1))));
   const exportTimes: number[] = [];
   for (const id of ids.slice(0, rounds)) exportTimes.push(await timed(() => sessions.exportSessionLog(id, join(dir, `${id}.jsonl`))));
-  rows.push([`export of a finished ${turns}-turn session as a session log, ms`, fmt(median(exportTimes))]);
+  row(`export of a finished ${turns}-turn session as a session log, ms`, fmt(median(exportTimes)));
   await sessions.shutdown();
   for (const killAt of [2, 10, 19]) {
     const result = await runDurableDemo({ postgresUrl: pg.url, killAt, killDuring: 'between', dir: mkdtempSync(join(dir, 'demo-')) });
-    rows.push([`recovery after a SIGKILL at turn ${killAt} of 20: second worker's launch to first live step, ms`, String(result.recoveryMs)]);
+    row(`recovery after a SIGKILL at turn ${killAt} of 20: second worker's launch to first live step, ms`, String(result.recoveryMs));
   }
 } finally {
   await pg.stop();

@@ -56,6 +56,22 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
   },
+  {
+    id: 'durableToolsInCallOrder',
+    original: 'Concurrency-safe tool calls run up to 10 at once, and streamed tool calls start while the model still streams.',
+    turnloop: 'Under the durable driver (`turnloop/durable`, `turnloop/dbos`) each tool call runs alone, in call order, once the model reply is journaled; `query()` is unchanged.',
+    why: 'Each call is its own journal entry at a fixed position, so a recovery answers them in the recorded order and re-runs only the unanswered ones; the transcript is the same.',
+    configSwitch: null,
+    test: { file: 'test/unit/durable/durable-driver.test.ts', name: 'runs concurrency-safe tool calls one at a time, in call order, after the reply' },
+  },
+  {
+    id: 'durableInterruptedToolResult',
+    original: 'No recovery: a process that dies mid-tool loses the run.',
+    turnloop: 'A recovered durable run answers a call of a tool not marked `idempotent` that a crash interrupted (started, no journaled result) with an error result saying its outcome is unknown, instead of running it again.',
+    why: 'Running a side effect twice (a payment, a deploy) is worse than telling the model it may have happened.',
+    configSwitch: null,
+    test: { file: 'test/unit/durable/crash-recovery.test.ts', name: 'are never run again after a crash between their start and their journaled result' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

@@ -10,7 +10,7 @@
  * - Nothing leaves the machine's loopback unless the database URL points elsewhere: no Conductor connection (it
  *   needs a key we never pass), no OTLP export, no tracing; DBOS 5 has no admin server. DBOS logs only errors,
  *   unless `logLevel` says otherwise.
- * - DBOS's own application version is pinned, so every worker recovers every pending session; whether the code
+ * - DBOS's own application version is pinned (`dbosApplicationVersion`), so every worker recovers every pending session; whether the code
  *   may recover a session is decided by the driver's code fingerprint, which refuses a changed one with
  *   `DurableCodeChangedError` (the workflow then ends in ERROR, once, instead of being retried).
  * - Stream events and emitted messages reach `onItem` in the worker running the session (a side channel: they
@@ -24,8 +24,13 @@ import { durableQuery, type DurableQueryOptions } from '../durable/durable-query
 import { exportDurableSessionLog, type ExportedSession } from '../durable/export-session-log.ts';
 import type { Journal, JournalEntry } from '../durable/journal.ts';
 
-/** DBOS's application version for every turnloop session (see the invariants). */
-export const DBOS_APPLICATION_VERSION = 'turnloop-durable-1';
+/**
+ * DBOS's application version of every turnloop session of an application (see the invariants). DBOS wants
+ * version names unique across the applications sharing a system database, so the application's name is in it.
+ */
+export function dbosApplicationVersion(appName: string): string {
+  return `${appName}/turnloop-durable-1`;
+}
 const WORKFLOW_NAME = 'turnloop.session';
 
 export type SessionOptions = Omit<DurableQueryOptions, 'journal' | 'signal'>;
@@ -108,11 +113,12 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     },
     { name: WORKFLOW_NAME, maxRecoveryAttempts: options.maxRecoveryAttempts ?? 5 },
   );
+  const appName = options.appName ?? 'turnloop';
   DBOS.setConfig({
-    name: options.appName ?? 'turnloop',
+    name: appName,
     systemDatabaseUrl: options.systemDatabaseUrl,
     executorID: options.executorId ?? 'turnloop-worker',
-    applicationVersion: DBOS_APPLICATION_VERSION,
+    applicationVersion: dbosApplicationVersion(appName),
     logLevel: options.logLevel ?? 'error',
     enableOTLP: false,
     tracingEnabled: false,

@@ -32,12 +32,14 @@ export class PostgresNotFoundError extends Error {
   }
 }
 
-/** The directory holding initdb and pg_ctl: `$PG_BIN`, the newest `/usr/lib/postgresql/<v>/bin`, or null. */
-export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | null {
+/**
+ * The directory holding initdb and pg_ctl: `$PG_BIN` when set (and only it: a wrong one is not silently replaced),
+ * else the newest `/usr/lib/postgresql/<v>/bin`; null when there is none.
+ */
+export function findPostgresBin(env: Record<string, string | undefined> = process.env, debian = '/usr/lib/postgresql'): string | null {
   const candidates: string[] = [];
   if (env.PG_BIN) candidates.push(env.PG_BIN);
-  const debian = '/usr/lib/postgresql';
-  if (existsSync(debian)) {
+  else if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(debian, v, 'bin')));
   }

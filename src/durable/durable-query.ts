@@ -25,7 +25,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { LoopConfig } from '../config/config.ts';
 import { createDefaultDeps } from '../effects/default-deps.ts';
 import {
-  executeEffect, executorWarning, fallbackEventOf, runObserverHooks,
+  executeEffect, executorWarning, fallbackEventOf, isExecutedEffect, runObserverHooks,
   type ExecutedEffect, type ExecutorEnv,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
@@ -200,6 +200,7 @@ class DurableRun {
   }
 
   private async execute(effect: Effect): Promise<void> {
+    if (isExecutedEffect(effect)) return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect));
     switch (effect.type) {
       case 'emit':
         this.items.push(effect.message);
@@ -207,14 +208,6 @@ class DurableRun {
       case 'request_start':
         this.items.push({ type: 'request_start' });
         return;
-      case 'call_model':
-      case 'context_layer':
-      case 'autocompact':
-      case 'reactive_compact':
-      case 'collapse_drain':
-      case 'run_stop_hooks':
-      case 'collect_attachments':
-        return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect));
       case 'run_tools':
         return this.runToolRound(effect.batches.flatMap((batch) => batch.toolUses));
       case 'enqueue_tool':

@@ -13,7 +13,7 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { QueryItem } from '../messages/types.ts';
-import type { EffectOf } from '../reducer/effects.ts';
+import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { StopHookResult } from './deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
@@ -37,6 +37,15 @@ export type ExecutorOutput = { kind: 'event'; event: LoopEvent } | { kind: 'item
 export type ExecutedEffect = EffectOf<
   'call_model' | 'context_layer' | 'autocompact' | 'reactive_compact' | 'collapse_drain' | 'run_stop_hooks' | 'collect_attachments'
 >;
+
+const EXECUTED_TYPES: ReadonlySet<string> = new Set<ExecutedEffect['type']>([
+  'call_model', 'context_layer', 'autocompact', 'reactive_compact', 'collapse_drain', 'run_stop_hooks', 'collect_attachments',
+]);
+
+/** Whether `executeEffect` carries out this effect (the drivers schedule the rest themselves). */
+export function isExecutedEffect(effect: Effect): effect is ExecutedEffect {
+  return EXECUTED_TYPES.has(effect.type);
+}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -18,7 +18,7 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import { EventChannel } from './event-channel.ts';
 import {
-  executeEffect, executorWarning, fallbackEventOf, fireAndForget, runObserverHooks,
+  executeEffect, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, runObserverHooks,
   type ExecutedEffect, type ExecutorEnv, type ExecutorOutput,
 } from './effect-executors.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
@@ -154,23 +154,18 @@ export class Interpreter {
     for await (const output of outputs) await this.channel.put(output);
   }
 
-  /** The exhaustive effect switch: one case per effect type, ending in a `never` check. */
+  /** The executed effects run in the background; then the exhaustive switch over the rest, ending in a `never` check. */
   private run(effect: Effect): void {
+    if (isExecutedEffect(effect)) {
+      this.background(() => this.putAll(effect), () => fallbackEventOf(effect));
+      return;
+    }
     switch (effect.type) {
       case 'emit':
         this.pendingItems.push(effect.message);
         return;
       case 'request_start':
         this.pendingItems.push({ type: 'request_start' });
-        return;
-      case 'call_model':
-      case 'context_layer':
-      case 'autocompact':
-      case 'reactive_compact':
-      case 'collapse_drain':
-      case 'run_stop_hooks':
-      case 'collect_attachments':
-        this.background(() => this.putAll(effect), () => fallbackEventOf(effect));
         return;
       case 'run_tools':
         this.background(async () => {

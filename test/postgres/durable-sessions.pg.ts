@@ -14,6 +14,7 @@ import { migrateDbosDatabase } from '../../src/dbos/dbos-sessions.ts';
 import { runDurableDemo, runWorker } from '../../src/dbos/durable-demo.ts';
 import { startTempPostgres, type TempPostgres } from '../../src/dbos/temp-postgres.ts';
 import { replay } from '../../src/replay/replay.ts';
+import { main } from '../../src/cli/main.ts';
 
 const TURNS = 20;
 let pg: TempPostgres;
@@ -99,5 +100,17 @@ describe('a code change between crash and recovery', () => {
     const later = await runWorker({ ...config, start: false, codeVersion: 'v2', statusOnly: true }, false);
     expect(later.last).toEqual({ event: 'status', status: 'ERROR' });
     expect(readToolLog(config.toolLog)).toHaveLength(2);
+  });
+});
+
+describe('npx turnloop durable-demo --json', () => {
+  it('starts its own temporary Postgres, kills, recovers and prints one JSON object', async () => {
+    let out = '';
+    const io = { stdout: { write: (text: string) => ((out += text), true), isTTY: false }, stderr: { write: () => true }, env: {}, cwd: process.cwd() };
+    expect(await main(['durable-demo', '--kill-at', '12', '--kill-during', 'between', '--json'], io)).toBe(0);
+    const result = JSON.parse(out) as Record<string, unknown>;
+    expect(result).toMatchObject({ completed: true, modelCalls: TURNS + 1, sameAsUninterrupted: true, postgres: 'temporary', toolLogLines: TURNS });
+    expect(readToolLog(result.toolLog as string)).toHaveLength(TURNS);
+    expect(replay(result.sessionLog as string).terminal?.reason).toBe('completed');
   });
 });
