@@ -46,7 +46,11 @@ export interface ModelCallOptions {
  */
 export type ModelCaller = (request: ModelRequest, options: ModelCallOptions) => AsyncIterable<ModelStreamItem>;
 
-export type ContextLayerRunner = (input: ContextLayerInput) => Promise<ContextLayerOutcome>;
+/**
+ * Runs one context layer. A layer that decides without I/O may answer synchronously: the interpreter then feeds
+ * its result at once instead of through the event channel (same event, same order relative to its own step).
+ */
+export type ContextLayerRunner = (input: ContextLayerInput) => Promise<ContextLayerOutcome> | ContextLayerOutcome;
 
 export type CompactionOutcome =
   | { ok: true; postCompactMessages: Message[]; preCompactTokens: number; postCompactTokens?: number }

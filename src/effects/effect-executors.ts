@@ -110,18 +110,39 @@ export async function* executeModelCall(
   }
 }
 
-/** The stop hooks, in order; null when the run was aborted meanwhile (the abort answers instead). */
-export async function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): Promise<LoopEvent | null> {
-  const results: StopHookResult[] = [];
-  for (const hook of env.options.stopHooks ?? []) {
-    if (env.signal.aborted) return null;
-    try {
-      results.push(await hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: env.signal }));
-    } catch (error) {
-      results.push({ blockingError: `stop hook failed: ${messageOf(error)}` });
+/** An answer that may be ready at once: a synchronous dependency (a pure context layer) answers without a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function then<T, R>(value: T | PromiseLike<T>, map: (value: T) => R): MaybePromise<R> {
+  return isPromiseLike(value) ? Promise.resolve(value).then(map) : map(value);
+}
+
+/**
+ * The stop hooks, in order; null when the run was aborted meanwhile (the abort answers instead). With no hooks the
+ * answer is ready at once.
+ */
+export function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
+  const hooks = env.options.stopHooks ?? [];
+  if (hooks.length === 0) return env.signal.aborted ? null : stopHooksResult([]);
+  return (async () => {
+    const results: StopHookResult[] = [];
+    for (const hook of hooks) {
+      if (env.signal.aborted) return null;
+      try {
+        results.push(await hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: env.signal }));
+      } catch (error) {
+        results.push({ blockingError: `stop hook failed: ${messageOf(error)}` });
+      }
     }
-  }
-  if (env.signal.aborted) return null;
+    return env.signal.aborted ? null : stopHooksResult(results);
+  })();
+}
+
+function stopHooksResult(results: StopHookResult[]): LoopEvent {
   const prevent = results.find((r) => r.preventContinuation);
   return {
     type: 'stop_hooks_result',
@@ -131,39 +152,34 @@ export async function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: 
   };
 }
 
-/** The answer of a single-event effect (everything but the model call and the stop hooks). */
-export async function executeOnce(
-  effect: EffectOf<'context_layer' | 'autocompact' | 'reactive_compact' | 'collapse_drain' | 'collect_attachments'>,
-  env: ExecutorEnv,
-): Promise<LoopEvent> {
+/** The effects answered by exactly one event (or none, for stop hooks cut short by an abort). */
+export type SingleAnswerEffect = Exclude<ExecutedEffect, EffectOf<'call_model'>>;
+
+/**
+ * The answer of a single-event effect (everything but the model call). Synchronous when its dependency is: the
+ * in-process interpreter then feeds it at once, without a round trip through its channel.
+ */
+export function executeOnce(effect: SingleAnswerEffect, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
   const { deps, signal } = env;
   switch (effect.type) {
     case 'context_layer': {
-      const outcome = await deps.runContextLayer({
-        layer: effect.layer,
-        messages: effect.messages,
-        tokenCount: effect.tokenCount,
-        now: deps.clock.now(),
-        newId: deps.newId,
-      });
-      return { type: 'context_layer_result', layer: effect.layer, ...outcome };
+      const input = { layer: effect.layer, messages: effect.messages, tokenCount: effect.tokenCount, now: deps.clock.now(), newId: deps.newId };
+      return then(deps.runContextLayer(input), (outcome): LoopEvent => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }));
     }
-    case 'autocompact': {
-      const outcome = await safely(() =>
+    case 'autocompact':
+      return safely(() =>
         deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal, newId: deps.newId, trigger: 'auto' }),
-      );
-      return { type: 'autocompact_result', ...outcome };
-    }
-    case 'reactive_compact': {
-      const outcome = await safely(() =>
+      ).then((outcome): LoopEvent => ({ type: 'autocompact_result', ...outcome }));
+    case 'reactive_compact':
+      return safely(() =>
         deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal, newId: deps.newId, trigger: effect.trigger }),
-      );
-      return { type: 'reactive_compact_result', ...outcome };
-    }
+      ).then((outcome): LoopEvent => ({ type: 'reactive_compact_result', ...outcome }));
     case 'collapse_drain':
-      return { type: 'collapse_drain_result', ...(await deps.drainCollapse({ messages: effect.messages })) };
+      return deps.drainCollapse({ messages: effect.messages }).then((drained): LoopEvent => ({ type: 'collapse_drain_result', ...drained }));
     case 'collect_attachments':
-      return { type: 'attachments_collected', attachments: await deps.collectAttachments({ messages: effect.messages, newId: deps.newId }) };
+      return then(deps.collectAttachments({ messages: effect.messages, newId: deps.newId }), (attachments): LoopEvent => ({ type: 'attachments_collected', attachments }));
+    case 'run_stop_hooks':
+      return executeStopHooks(effect, env);
   }
 }
 
@@ -178,7 +194,7 @@ export async function* executeEffect(
     yield* executeModelCall(effect, env, fallbackModel, isOver);
     return;
   }
-  const event = effect.type === 'run_stop_hooks' ? await executeStopHooks(effect, env) : await executeOnce(effect, env);
+  const event = await executeOnce(effect, env);
   if (event) yield { kind: 'event', event };
 }
 

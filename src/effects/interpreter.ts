@@ -3,8 +3,10 @@
  * them back through `step()`.
  *
  * Invariants:
- * - Every event reaches the reducer through one queue (`EventChannel`), in one order; that order is what a
- *   session log records, so a replay sees exactly what the live run saw.
+ * - Every event reaches the reducer in one order, and that order is what a session log records, so a replay sees
+ *   exactly what the live run saw. Background work reaches it through one queue (`EventChannel`); work that
+ *   finished synchronously (a pure context layer, no stop hooks, no attachment collector I/O) is fed at once,
+ *   right after the step that asked for it, without the round trip through the queue.
  * - Background work (model stream, tools, hooks, compactors) pauses until the reducer has taken each event it
  *   produced: nothing runs ahead of the consumer of `query()`.
  * - After the `terminated` effect no further effect is executed and all background work is aborted.
@@ -18,8 +20,8 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import { EventChannel } from './event-channel.ts';
 import {
-  executeEffect, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, runObserverHooks,
-  type ExecutedEffect, type ExecutorEnv, type ExecutorOutput,
+  executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
+  type ExecutorEnv, type ExecutorOutput, type MaybePromise,
 } from './effect-executors.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
@@ -50,6 +52,8 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
+  private readonly inline: LoopEvent[] = [];
   terminal: Terminal | null = null;
 
   constructor(
@@ -67,6 +71,7 @@ export class Interpreter {
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
+    this.drain();
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -118,11 +123,22 @@ export class Interpreter {
   }
 
   private feed(event: LoopEvent): void {
-    if (this.done) return;
-    const result = step(this.state, event, this.config);
-    this.state = result.state;
-    this.observe(event, result.effects);
-    this.execute(result.effects);
+    this.inline.push(event);
+    this.drain();
+  }
+
+  /** Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). */
+  private drain(): void {
+    for (let event = this.inline.shift(); event !== undefined; event = this.inline.shift()) {
+      if (this.done) {
+        this.inline.length = 0;
+        return;
+      }
+      const result = step(this.state, event, this.config);
+      this.state = result.state;
+      this.observe(event, result.effects);
+      this.execute(result.effects);
+    }
   }
 
   private observe(event: LoopEvent | null, effects: Effect[]): void {
@@ -148,16 +164,41 @@ export class Interpreter {
     });
   }
 
-  /** Runs an effect's executor and queues everything it yields, in order. */
-  private async putAll(effect: ExecutedEffect): Promise<void> {
-    const outputs = executeEffect(effect, this.env, this.state.context.params.fallbackModel, () => this.done);
+  /**
+   * Work that may finish synchronously: its event is queued in `inline` at once when it did, and goes through the
+   * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
+   * No event (null) means the abort answers instead.
+   */
+  private settle(work: () => MaybePromise<LoopEvent | null>, fallback: () => LoopEvent): void {
+    let value: MaybePromise<LoopEvent | null>;
+    try {
+      value = work();
+    } catch (error) {
+      this.pendingItems.push(executorWarning(error, this.deps.newId));
+      this.inline.push(fallback());
+      return;
+    }
+    if (!isPromiseLike(value)) {
+      if (value) this.inline.push(value);
+      return;
+    }
+    this.background(async () => {
+      const event = await value;
+      if (event) await this.put(event);
+    }, fallback);
+  }
+
+  /** Runs a model call and queues everything it yields (stream events, then events), in order. */
+  private async callModel(effect: Extract<Effect, { type: 'call_model' }>): Promise<void> {
+    const outputs = executeModelCall(effect, this.env, this.state.context.params.fallbackModel, () => this.done);
     for await (const output of outputs) await this.channel.put(output);
   }
 
-  /** The executed effects run in the background; then the exhaustive switch over the rest, ending in a `never` check. */
+  /** The executed effects through their executors; then the exhaustive switch over the rest, ending in a `never` check. */
   private run(effect: Effect): void {
     if (isExecutedEffect(effect)) {
-      this.background(() => this.putAll(effect), () => fallbackEventOf(effect));
+      if (effect.type === 'call_model') this.background(() => this.callModel(effect), () => fallbackEventOf(effect));
+      else this.settle(() => executeOnce(effect, this.env), () => fallbackEventOf(effect));
       return;
     }
     switch (effect.type) {

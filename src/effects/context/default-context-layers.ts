@@ -43,7 +43,8 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
   const lastAssistantAt = options.lastAssistantAt ?? lastAssistantTimestamp;
   const autocompactThreshold = () => contextThresholds(model(), config).autocompact;
 
-  async function toolResultBudget(input: ContextLayerInput): Promise<ContextLayerOutcome> {
+  /** Synchronous unless a result must be stored (the only I/O of any layer). */
+  function toolResultBudget(input: ContextLayerInput): ContextLayerOutcome | Promise<ContextLayerOutcome> {
     const outcome = budgetToolResults({
       messages: input.messages,
       config: config.toolResultBudget,
@@ -51,6 +52,14 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
       exemptTools: options.exemptTools,
       pointerFor: (id) => store.pointerFor(config.sessionId, id),
     });
+    if (outcome.toStore.length === 0) {
+      Object.assign(decisions, outcome.newDecisions);
+      return { edits: outcome.edits, tokensFreed: outcome.tokensFreed };
+    }
+    return storeReplaced(outcome);
+  }
+
+  async function storeReplaced(outcome: ReturnType<typeof budgetToolResults>): Promise<ContextLayerOutcome> {
     const stored = await Promise.allSettled(outcome.toStore.map((r) => store.put(config.sessionId, r.toolUseId, r.content)));
     // A result that could not be stored stays whole: a preview must never point at nothing.
     const failed = new Set(outcome.toStore.filter((_, i) => stored[i].status === 'rejected').map((r) => r.toolUseId));
@@ -62,7 +71,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
     };
   }
 
-  return async (input) => {
+  return (input) => {
     switch (input.layer) {
       case 'tool_result_budget':
         return config.features.toolResultBudget ? toolResultBudget(input) : NOTHING;
