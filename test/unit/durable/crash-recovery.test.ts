@@ -3,7 +3,7 @@
  * kept: the transcript is the uninterrupted one, and no effect is executed twice. A crash inside the window (the
  * effect ran, its result was not journaled yet) re-runs exactly that one effect.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import {
 import type { ModelCaller } from '../../../src/effects/deps.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { whatIf } from '../../../src/replay/what-if.ts';
+import { main } from '../../../src/cli/main.ts';
 
 class SimulatedCrash extends Error {}
 
@@ -164,6 +165,10 @@ describe('the journal as a session log', () => {
     expect(report.oldTerminal).toBe('completed');
     expect(report.newTerminal).toBe('max_turns');
     expect(report.divergence).not.toBeNull();
+    const html = join(dir, 'view.html');
+    const io = { stdout: { write: () => true, isTTY: false }, stderr: { write: () => true }, env: {}, cwd: dir };
+    expect(await main(['viz', file, '--out', html], io)).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('AppendLine');
   });
 
   it('exports a running session up to where its journal ends', async () => {
