@@ -13,6 +13,7 @@ import { query as engineQuery, runQuery as engineRunQuery } from '../effects/que
 import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
+import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
   /**
@@ -20,24 +21,39 @@ export interface QueryOptions extends EngineQueryOptions {
    * line by line; secrets are redacted (add patterns with `redact`).
    */
   record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean };
+  /**
+   * Watch the run live in the browser (docs/inspector.md): `true` or options start the process's inspector on
+   * 127.0.0.1 and print its URL to stderr (or hand it to `onUrl`); an `Inspector` from `startInspector()` is used
+   * as is, so code can `pause()`, `step()` and `resume()` it. Forked compaction runs show as their own sessions.
+   */
+  inspect?: true | (InspectorOptions & { onUrl?: (url: string) => void; name?: string }) | Inspector;
 }
 
 /** The engine's options for `options`: the extras become run observers. */
-export function engineOptionsOf(options: QueryOptions): EngineQueryOptions {
-  const { record, ...engine } = options;
+export async function engineOptionsOf(options: QueryOptions): Promise<EngineQueryOptions> {
+  const { record, inspect, ...engine } = options;
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
+  const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
   }
-  return { ...engine, observers };
+  if (inspect !== undefined) {
+    // Loaded only when asked for: the root import stays free of the server and the page.
+    const { Inspector, sharedInspector } = await import('../inspector/inspector.ts');
+    const inspector = inspect instanceof Inspector ? inspect : await sharedInspector(inspect === true ? {} : inspect);
+    const name = inspect === true || inspect instanceof Inspector ? undefined : inspect.name;
+    observers.push(inspector.attach(name ?? engine.querySource ?? 'main'));
+    forkObservers.push(inspector.attach('compaction'));
+  }
+  return { ...engine, observers, forkObservers };
 }
 
-export function query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  return engineQuery(engineOptionsOf(options));
+export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
+  return yield* engineQuery(await engineOptionsOf(options));
 }
 
 /** Runs `query()` to its end and collects what it yielded. */
-export function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  return engineRunQuery(engineOptionsOf(options));
+export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+  return engineRunQuery(await engineOptionsOf(options));
 }

@@ -143,7 +143,8 @@ class DurableRun {
       }),
     );
     checkFingerprint(entry.fingerprint, fingerprint);
-    const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params }));
+    const abort = (reason?: string) => this.controller.abort(reason ?? 'abort');
+    const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params, abort }));
     this.onStep = combinedObserver(observers, this.options.onStep);
     this.closeObservers = () => observers.forEach((observer) => observer.close?.());
     const started = initialState(entry.params, this.config);

@@ -23,7 +23,7 @@ import {
   executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
   type ExecutorEnv, type ExecutorOutput, type MaybePromise,
 } from './effect-executors.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = ExecutorOutput;
@@ -54,6 +54,8 @@ export class Interpreter {
   private pendingItems: QueryItem[] = [];
   /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
   private readonly inline: LoopEvent[] = [];
+  /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
+  private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
 
   constructor(
@@ -71,7 +73,7 @@ export class Interpreter {
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
-    this.drain();
+    this.draining = this.drain() ?? null;
     if (this.signal.aborted) this.onAbort();
     else this.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -93,11 +95,20 @@ export class Interpreter {
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
   async advance(): Promise<boolean> {
+    if (this.draining) {
+      const draining = this.draining;
+      this.draining = null;
+      await draining;
+      return true;
+    }
     const entry = await this.channel.take();
     if (!entry) return false;
     try {
       if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
-      else this.feed(entry.value.event);
+      else {
+        const fed = this.feed(entry.value.event);
+        if (fed) await fed;
+      }
     } finally {
       entry.processed();
     }
@@ -122,13 +133,17 @@ export class Interpreter {
     return this.channel.put({ kind: 'event', event });
   }
 
-  private feed(event: LoopEvent): void {
+  private feed(event: LoopEvent): Promise<void> | void {
     this.inline.push(event);
-    this.drain();
+    return this.drain();
   }
 
-  /** Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). */
-  private drain(): void {
+  /**
+   * Steps through `inline` until it is empty; executing a step's effects may add to it (never re-entering). A
+   * step gate (a debugger's breakpoint) may hold a step's effects: draining then resumes when it releases, and the
+   * queue waits with it, so nothing runs ahead. Without a gate this stays synchronous.
+   */
+  private drain(): Promise<void> | void {
     for (let event = this.inline.shift(); event !== undefined; event = this.inline.shift()) {
       if (this.done) {
         this.inline.length = 0;
@@ -136,13 +151,22 @@ export class Interpreter {
       }
       const result = step(this.state, event, this.config);
       this.state = result.state;
-      this.observe(event, result.effects);
+      const record = this.observe(event, result.effects);
+      const held = this.options.stepGate?.(record, this.signal);
+      if (held) {
+        return held.then(() => {
+          this.execute(result.effects);
+          return this.drain();
+        });
+      }
       this.execute(result.effects);
     }
   }
 
-  private observe(event: LoopEvent | null, effects: Effect[]): void {
-    this.options.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
+    const record = { index: this.stepIndex++, event, state: this.state, effects };
+    this.options.onStep?.(record);
+    return record;
   }
 
   private execute(effects: Effect[]): void {

@@ -36,17 +36,42 @@ export interface QueryDeps {
   newId: IdGenerator;
 }
 
+/** One step of a run: the event (null for the initial step), the state it led to, the effects it asked for. */
+export interface StepRecord {
+  index: number;
+  event: LoopEvent | null;
+  state: LoopState;
+  effects: Effect[];
+}
+
 /** Called after every step, in order: the basis of session recording and live inspection. */
-export type StepObserver = (step: { index: number; event: LoopEvent | null; state: LoopState; effects: Effect[] }) => void;
+export type StepObserver = (step: StepRecord) => void;
+
+/**
+ * Holds a run after a step is computed and observed, before its effects run: a debugger's breakpoint. While it
+ * holds, no effect runs and no further event is taken. It must settle once `signal` aborts, so that an abort (or
+ * closing the generator) still drives the run to its terminal. The initial step is never held.
+ */
+export type StepGate = (step: StepRecord, signal: AbortSignal) => Promise<void> | void;
 
 /** A step observer that is told when the run is over (to flush a file, close a connection). */
 export interface RunObserver {
   onStep: StepObserver;
+  /** Optionally holds the run between steps (see `StepGate`). */
+  gate?: StepGate;
   close?(): void;
 }
 
+/** What an observer is told of the run it watches, and the one thing it may do to it: abort it. */
+export interface ObservedRun {
+  config: LoopConfig;
+  params: LoopParams;
+  /** Aborts the run through its normal abort path (every tool_use still gets its result). */
+  abort(reason?: string): void;
+}
+
 /** Creates a `RunObserver` for one run, once its config and params are resolved. */
-export type RunObserverFactory = (run: { config: LoopConfig; params: LoopParams }) => RunObserver;
+export type RunObserverFactory = (run: ObservedRun) => RunObserver;
 
 export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 'startedAt'> {
   /** The conversation so far; or use `prompt` for a single user message. */
@@ -69,12 +94,16 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   deps?: Partial<QueryDeps>;
   /** Sees every step (event, resulting state, effects). Must not throw. */
   onStep?: StepObserver;
+  /** Holds the run between steps (see `StepGate`); observers may bring their own gate too. */
+  stepGate?: StepGate;
   /**
    * Watch the run from its first step: each factory is called once with the run's resolved config and params (what
    * a session log's header needs); its observer then sees every step, and `close` runs when the run ends. Session
    * recording (the root `query()`'s `record` option) attaches this way.
    */
   observers?: readonly RunObserverFactory[];
+  /** Observers for the runs this run forks (the compactor's own loop), so they can be watched too. */
+  forkObservers?: readonly RunObserverFactory[];
   /**
    * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
    * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.

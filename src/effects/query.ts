@@ -15,7 +15,7 @@ import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
 import { Interpreter, NO_TOOLS } from './interpreter.ts';
-import type { QueryDeps, QueryOptions, RunObserver, StepObserver } from './query-options.ts';
+import type { QueryDeps, QueryOptions, RunObserver, StepGate, StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
 
@@ -38,8 +38,8 @@ export function initialMessages(options: QueryOptions, newId: () => string): Mes
 export function loopParamsOf(options: QueryOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
-    signal: _signal, config: _config, deps: _deps, onStep: _onStep, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    observers: _observers, ...json
+    signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
+    observers: _observers, forkObservers: _forkObservers, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
 }
@@ -60,13 +60,19 @@ export function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: Q
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   const config = resolveQueryConfig(options.config);
-  const deps = { ...createDefaultDeps(config, options.deps, runQuery), ...options.deps };
+  const forkObservers = options.forkObservers ?? [];
+  const runFork: typeof runQuery = forkObservers.length === 0 ? runQuery : (fork) => runQuery({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
+  const deps = { ...createDefaultDeps(config, options.deps, runFork), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);
-  const observers = (options.observers ?? []).map((create) => create({ config, params }));
+  const observerAbort = new AbortController();
+  const abort = (reason?: string) => observerAbort.abort(reason ?? 'abort');
+  const observers = (options.observers ?? []).map((create) => create({ config, params, abort }));
+  const signal = observers.length === 0 ? options.signal : options.signal ? AbortSignal.any([options.signal, observerAbort.signal]) : observerAbort.signal;
   const onStep = combinedObserver(observers, options.onStep);
-  const interpreter = new Interpreter({ ...options, onStep }, config, deps, params, tools);
+  const stepGate = combinedGate(observers, options.stepGate);
+  const interpreter = new Interpreter({ ...options, signal, onStep, stepGate }, config, deps, params, tools);
   try {
     while (true) {
       for (const item of interpreter.takeItems()) yield item;
@@ -87,6 +93,15 @@ export function combinedObserver(observers: RunObserver[], onStep: StepObserver 
   return (step) => {
     for (const observer of observers) observer.onStep(step);
     onStep?.(step);
+  };
+}
+
+function combinedGate(observers: RunObserver[], gate: StepGate | undefined): StepGate | undefined {
+  const gates = observers.flatMap((observer) => (observer.gate ? [observer.gate] : []));
+  if (gate) gates.push(gate);
+  if (gates.length <= 1) return gates[0];
+  return async (step, signal) => {
+    for (const each of gates) await each(step, signal);
   };
 }
 

@@ -25,6 +25,8 @@ import { createSessionRecorder, type RecordTarget, type SessionRecorder } from '
 export interface ResumeOptions extends Omit<QueryOptions, 'config' | 'resumeFrom' | 'messages' | 'prompt' | 'record'> {
   /** Where the resumed steps are recorded: default the log file itself (when the log is a path); false = nowhere. */
   record?: RecordTarget | false;
+  /** A second place the resumed steps are recorded to, line for line (the live inspector's stream). */
+  alsoRecordTo?: RecordTarget;
   allowVersionSkew?: boolean;
 }
 
@@ -44,11 +46,15 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
   const final = last as FoldedStep;
   if (final.state.status === 'done') return final.state.context.terminal as Terminal;
 
-  const { record, allowVersionSkew: _skew, onStep, ...queryOptions } = options;
+  const { record, alsoRecordTo, allowVersionSkew: _skew, onStep, ...queryOptions } = options;
   const target = record === undefined ? (typeof source === 'string' ? source : false) : record;
   if (target === source && typeof source === 'string' && log.truncated) truncateSync(source, log.validBytes);
-  const recorder: SessionRecorder | null =
-    target === false ? null : createSessionRecorder(target, { config, continueFrom: { index: final.index, hash: final.hash } });
+  const continueFrom = { index: final.index, hash: final.hash };
+  const recorders: SessionRecorder[] = [
+    ...(target === false ? [] : [createSessionRecorder(target, { config, continueFrom })]),
+    ...(alsoRecordTo === undefined ? [] : [createSessionRecorder(alsoRecordTo, { config, continueFrom })]),
+  ];
+  const recorder: SessionRecorder | null = recorders.length === 0 ? null : recorders.length === 1 ? recorders[0]! : teeRecorder(recorders);
 
   const pending = tracker.pendingFor(final.state);
   let state = final.state;
@@ -75,4 +81,18 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
   } finally {
     recorder?.close();
   }
+}
+
+/** One observer that feeds every recorder and closes them all. */
+function teeRecorder(recorders: SessionRecorder[]): SessionRecorder {
+  const tee = ((step: Parameters<SessionRecorder>[0]) => {
+    for (const recorder of recorders) recorder(step);
+  }) as SessionRecorder;
+  return Object.defineProperties(tee, {
+    lines: { get: () => recorders[0]!.lines },
+    bytes: { get: () => recorders[0]!.bytes },
+    error: { get: () => recorders.find((r) => r.error)?.error ?? null },
+    lastHash: { get: () => recorders[0]!.lastHash },
+    close: { value: () => recorders.forEach((r) => r.close()) },
+  });
 }

@@ -13,9 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { resolveConfig } from '../config/config.ts';
 import { createAnthropicModelCaller } from '../effects/model/index.ts';
 import { query } from '../effects/query.ts';
-import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
+import type { QueryDeps, QueryOptions, RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import { counterIds, virtualClock } from '../effects/system-clock.ts';
-import { startFakeAnthropicApi, type FakeAnswerInput } from '../fake-api/index.ts';
+import { startFakeAnthropicApi, type FakeAnswerInput, type FakeApi } from '../fake-api/index.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
 import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
 import { createSessionRecorder, type RecordTarget } from '../replay/index.ts';
@@ -59,6 +59,10 @@ export interface SimulateOptions {
   /** Sees every yielded item as it happens (live transcripts). */
   onItem?: (item: QueryItem) => void;
   onStep?: StepObserver;
+  /** Run observers (a recorder, the live inspector), as `query()`'s `observers`. */
+  observers?: readonly RunObserverFactory[];
+  /** Called once the loopback fake API listens (tests watch its requests as the run goes). */
+  onFakeApi?: (api: FakeApi) => void;
   /** The driver that runs the loop: `query()` unless given (e.g. the durable driver over a journal). */
   driver?: (options: QueryOptions) => AsyncGenerator<QueryItem, Terminal, undefined>;
 }
@@ -86,6 +90,7 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
  */
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
   const api = await startFakeAnthropicApi({ model: scenario.model, compactionModel: scenario.compactionModel ?? DEFAULT_COMPACTION_ANSWERS });
+  options.onFakeApi?.(api);
   const config = resolveConfig(scenario.config);
   if (typeof options.record === 'string') writeFileSync(options.record, '');
   const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
@@ -115,6 +120,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       config,
       deps,
       onStep,
+      ...(options.observers ? { observers: options.observers } : {}),
     });
     const emitted: Message[] = [];
     let next = await run.next();

@@ -18,8 +18,9 @@ import { createLiveProgress } from '../demo/progress.ts';
 import { styleFor } from '../render/style.ts';
 import { terminalDetail } from '../render/transcript.ts';
 import { parseFlags } from './parse-flags.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector, type CliInspector } from '../inspect-flag.ts';
 
-const HELP = `Usage: turnloop demo [--json]
+const HELP = `Usage: turnloop demo [--json] [--inspect[=PORT]] [--inspect-keep]
 
 Runs the worked example offline, in a few seconds: copies a small sample project (examples/demo-project)
 to a temporary directory and asks "${DEMO_PROMPT}".
@@ -29,7 +30,8 @@ then reports. Prints the run as it happens, the diff it applied, the terminal an
 (replay it with: turnloop replay <log>). No API key, no network.
 
 Options:
-  --json    machine-readable summary: terminal, project, sessionLog, diff, modelCalls, toolCalls`;
+  --json              machine-readable summary: terminal, project, sessionLog, diff, modelCalls, toolCalls
+${INSPECT_HELP}`;
 
 export interface DemoOutcome {
   terminal: Terminal;
@@ -40,7 +42,7 @@ export interface DemoOutcome {
   toolCalls: string[];
 }
 
-async function runDemo(io: CliIo, json: boolean): Promise<DemoOutcome> {
+async function runDemo(io: CliIo, json: boolean, live: CliInspector | null): Promise<DemoOutcome> {
   const style = styleFor(io);
   const { base, project } = copyDemoProject();
   const sessionLog = join(base, 'session.jsonl');
@@ -64,6 +66,7 @@ async function runDemo(io: CliIo, json: boolean): Promise<DemoOutcome> {
       tools: createFileTools({ root: project }),
       config,
       deps: { callModel: createAnthropicModelCaller({ apiKey: 'sk-ant-demo-not-a-real-key', baseURL: api.baseURL }) },
+      ...(live ? { observers: live.observers, forkObservers: live.forkObservers } : {}),
       onStep: (step) => {
         recorder(step);
         progress?.onStep(step);
@@ -88,10 +91,11 @@ async function runDemo(io: CliIo, json: boolean): Promise<DemoOutcome> {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('demo', args, { json: { type: 'boolean', default: false } });
+  const { values, positionals } = parseFlags('demo', expandInspectArgs(args), { ...INSPECT_FLAGS, json: { type: 'boolean', default: false } });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (see turnloop demo --help)`);
   const json = values.json === true;
-  const outcome = await runDemo(io, json);
+  const live = await startCliInspector(values, io, 'demo');
+  const outcome = await runDemo(io, json, live);
   const ok = outcome.terminal.reason === 'completed';
   if (json) {
     io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
@@ -106,6 +110,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`session log: ${outcome.sessionLog}\n  replay it:  turnloop replay ${outcome.sessionLog}\n`);
     io.stdout.write(`the fixed project stays in ${outcome.project}\n`);
   }
+  await live?.finish();
   return ok ? EXIT_OK : EXIT_FAILURE_TERMINAL;
 }
 

@@ -16,6 +16,7 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
 import type { QueryItem } from '../../messages/types.ts';
 import { resumeFromLog } from '../../replay/resume.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
 
 const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
@@ -24,7 +25,10 @@ Replays the log (verifying it), re-executes what its last state was waiting for,
 appending every new step to the same log. Uses the Anthropic API (ANTHROPIC_API_KEY) unless --fake-api is given:
 then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.
 With --cwd, the live run gets the built-in file tools (Read, Edit, Glob, Grep) confined to DIR, asking before any
-call that is not read-only unless --yes; without it, tool calls get error results.`;
+call that is not read-only unless --yes; without it, tool calls get error results.
+
+Options:
+${INSPECT_HELP}`;
 
 function describe(item: QueryItem): string | null {
   switch (item.type) {
@@ -40,7 +44,8 @@ function describe(item: QueryItem): string | null {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('resume', args, {
+  const { values, positionals } = parseFlags('resume', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     'fake-api': { type: 'string' },
     cwd: { type: 'string' },
     yes: { type: 'boolean', default: false },
@@ -74,8 +79,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
     });
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
+  const live = await startCliInspector(values, io, 'resume');
+  const watched = live?.inspector.attachContinuation('main', readFileSync(log, 'utf8').split('\n').filter((line) => line.trim() !== ''));
   try {
-    const generator = resumeFromLog(log, { deps: { callModel }, ...(tools ? { tools } : {}), allowVersionSkew: values['allow-version-skew'] === true });
+    const generator = resumeFromLog(log, {
+      deps: { callModel },
+      ...(tools ? { tools } : {}),
+      allowVersionSkew: values['allow-version-skew'] === true,
+      ...(watched ? { alsoRecordTo: watched.sink, observers: [watched.observer], forkObservers: live!.forkObservers } : {}),
+    });
     while (true) {
       const next = await generator.next();
       if (next.done) {
@@ -87,6 +99,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     }
   } finally {
     await fake?.close();
+    await live?.finish();
   }
 }
 

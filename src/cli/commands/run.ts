@@ -13,6 +13,7 @@ import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { terminalDetail } from '../render/transcript.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--strict]
@@ -27,6 +28,7 @@ Options:
   --max-turns N    stop after N model turns (max_turns)
   --yes            allow every tool call without asking
   --strict         exit 1 when the run ends in a failure terminal
+${INSPECT_HELP}
 
 No key? Run 'turnloop demo' to watch the loop work offline.`;
 
@@ -46,7 +48,8 @@ function systemPrompt(root: string): string {
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('run', args, {
+  const { values, positionals } = parseFlags('run', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
@@ -68,6 +71,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     controller.abort('user');
   };
   process.on('SIGINT', onInterrupt);
+  const live = await startCliInspector(values, io, 'run');
   try {
     const generator = query({
       prompt: positionals[0],
@@ -80,6 +84,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       config: values.model ? { model: values.model } : {},
       deps: { callModel: createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) }) },
       onStep: progress.onStep,
+      ...(live ? { observers: live.observers, forkObservers: live.forkObservers } : {}),
     });
     let next = await generator.next();
     while (!next.done) {
@@ -94,6 +99,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
+    await live?.finish();
   }
 }
 

@@ -10,8 +10,9 @@ import { loadScenario } from '../../scenario/load-scenario.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { parseFlags } from './parse-flags.ts';
+import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 
-const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check]
+const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check] [--inspect[=PORT]]
 
 Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
 loopback fake of the Anthropic Messages API, reached through the real SDK), tool results, stop-hook answers,
@@ -26,12 +27,14 @@ Options:
                       model_error, prompt_too_long, max_turns, completed on an API error, or any
                       terminal reached through a cap)
   --check             exit 1 when the outcome differs from the scenario's "expect"
+${INSPECT_HELP}
   --debug             show stack traces
 
 Exit codes: 0 ok, 1 failure terminal (--strict) or unexpected outcome (--check), 2 bad input.`;
 
 async function run(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags('simulate', args, {
+  const { values, positionals } = parseFlags('simulate', expandInspectArgs(args), {
+    ...INSPECT_FLAGS,
     json: { type: 'boolean', default: false },
     record: { type: 'string' },
     strict: { type: 'boolean', default: false },
@@ -41,15 +44,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const scenario = loadScenario(positionals[0], io.cwd);
   const record = values.record === undefined ? undefined : resolve(io.cwd, values.record);
 
+  const live = await startCliInspector(values, io, 'simulate');
+  const observers = live?.observers ?? [];
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record });
+    result = await simulateScenario(scenario, { record, observers });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0]);
-    result = await simulateScenario(scenario, { record, onItem: printer.onItem, onStep: printer.onStep });
+    result = await simulateScenario(scenario, { record, observers, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
+  await live?.finish();
   if (record) io.stderr.write(`session log: ${record}\n`);
 
   const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result) : [];
