@@ -57,9 +57,17 @@ export const EXTENSIONS: readonly Extension[] = [
     test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
   },
   {
+    id: 'uniqueToolUseIds',
+    original: 'Trusts the API to send unique tool_use ids; a repeated id would reach the history (and the next request, which the API rejects) unless normalisation drops the duplicate block, whose call then never runs.',
+    turnloop: 'As the model\'s messages arrive, a tool_use id already used in the run (or not of the API\'s form) becomes `<id>_<n>`, before the reducer and the log see it: every call runs and is answered under its own id.',
+    why: 'Malformed model output must never crash the loop nor produce a history the API rejects (issue 15); the logged id is the new one, so replay folds the same history.',
+    configSwitch: null,
+    test: { file: 'test/adversarial/model-output.test.ts', name: 'a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed' },
+  },
+  {
     id: 'durableToolsInCallOrder',
     original: 'Concurrency-safe tool calls run up to 10 at once, and streamed tool calls start while the model still streams.',
-    turnloop: 'Under the durable driver (`turnloop/durable`, `turnloop/dbos`) each tool call runs alone, in call order, once the model reply is journaled; `query()` is unchanged.',
+    turnloop: 'Under the durable driver (`turnloop/durable`, `turnloop/dbos`) each tool call runs alone, in call order, once the model reply is journaled; `query()` is unchanged. So a call an abort catches during tools has not started yet: its result is the not-started cancellation where `query()`, which had started it, gives the interrupted one.',
     why: 'Each call is its own journal entry at a fixed position, so a recovery answers them in the recorded order and re-runs only the unanswered ones; the transcript is the same.',
     configSwitch: null,
     test: { file: 'test/unit/durable/durable-driver.test.ts', name: 'runs concurrency-safe tool calls one at a time, in call order, after the reply' },

@@ -33,6 +33,7 @@ import { combinedObserver, initialMessages, loopParamsOf, resolveQueryConfig, ru
 import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
 import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
+import { ToolUseIdRegistry } from '../effects/unique-tool-use-ids.ts';
 import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
@@ -101,7 +102,7 @@ class DurableRun {
   private readonly streamed: ToolUseBlock[] = [];
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
-  private readonly env: ExecutorEnv;
+  private env!: ExecutorEnv;
   /** Tells this execution's tool start markers apart from those of a crashed earlier execution. */
   private readonly executionId = randomUUID();
   private onStep: StepObserver | undefined;
@@ -119,7 +120,6 @@ class DurableRun {
     private readonly ids: EntryScopedIds | null,
   ) {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    this.env = { config, deps, tools, signal: this.signal, options };
   }
 
   get done(): boolean {
@@ -149,6 +149,8 @@ class DurableRun {
     this.closeObservers = () => observers.forEach((observer) => observer.close?.());
     const started = initialState(entry.params, this.config);
     this.state = started.state;
+    const { config, deps, tools, signal, options } = this;
+    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages) };
     this.observe(null, started.effects);
     this.queue.push(...started.effects);
   }
@@ -180,8 +182,10 @@ class DurableRun {
 
   /** One journal entry: runs `work` live (or answers from the journal), then feeds what it recorded. */
   private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent): Promise<void> {
+    let live = false;
     const entry = jsonCopy(
       await this.options.journal.run<EffectEntry>(name, async () => {
+        live = true;
         this.ids?.enter(name);
         try {
           const events = await work();
@@ -193,6 +197,8 @@ class DurableRun {
       }),
     );
     if (entry.warning) this.items.push(entry.warning);
+    // A replayed reply's tool_use ids were made unique when recorded; claiming them now only registers them.
+    if (!live) for (const event of entry.events) if (event.type === 'model_message') this.env.toolUseIds.claim(event.message);
     for (const event of entry.events) this.feed(event);
     if (entry.abort !== undefined && !this.abortFed) {
       this.abortFed = true;

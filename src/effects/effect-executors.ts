@@ -19,6 +19,7 @@ import type { StopHookResult } from './deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
+import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 
 /** What an executor needs from the run it belongs to. */
 export interface ExecutorEnv {
@@ -28,6 +29,8 @@ export interface ExecutorEnv {
   /** The run's signal: aborted when the run is aborted or over. */
   signal: AbortSignal;
   options: Pick<QueryOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
+  /** The run's tool_use ids so far: each model message's ids are made unique against it (`uniqueToolUseIds`). */
+  toolUseIds: ToolUseIdRegistry;
 }
 
 /** One output of an executor: an event for the reducer, or an item for the consumer only (stream events). */
@@ -94,8 +97,9 @@ export async function* executeModelCall(
         yield { kind: 'item', item: { type: 'stream_event', event: item.event } };
         continue;
       }
-      const event = item.event;
+      let event = item.event;
       if (event.type === 'model_message') {
+        event = { ...event, message: env.toolUseIds.claim(event.message) };
         if (event.message.timestamp === undefined) event.message.timestamp = deps.clock.now();
         const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
         if (toolUses.length > 0) event.concurrencySafe = tools.concurrencySafe(toolUses);

@@ -23,6 +23,7 @@ import {
   executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
   type ExecutorEnv, type ExecutorOutput, type MaybePromise,
 } from './effect-executors.ts';
+import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
@@ -52,6 +53,7 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  private readonly toolUseIds: ToolUseIdRegistry;
   /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
   private readonly inline: LoopEvent[] = [];
   /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
@@ -67,9 +69,10 @@ export class Interpreter {
   ) {
     this.tools = tools;
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    this.env = { config, deps, tools, signal: this.signal, options };
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
+    this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
+    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds };
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);

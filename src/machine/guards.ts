@@ -21,9 +21,13 @@ import {
 const isLayerEnabled: GuardFn<{ feature: keyof FeatureSwitches }> = (context, _event, params) =>
   context.config.features[params.feature];
 
-/** Autocompact: enabled, not a compaction run, breaker closed (SPEC §9.3), over the threshold. */
+/**
+ * Autocompact: enabled, not while context collapse owns the headroom (SPEC §6), not a compaction run, breaker
+ * closed (SPEC §9.3), over the threshold.
+ */
 const shouldAutocompact: GuardFn = (context) =>
   context.config.features.autoCompact &&
+  !context.config.features.contextCollapse &&
   !isCompactSource(context.querySource) &&
   (context.autoCompactTracking?.consecutiveFailures ?? 0) < context.config.limits.autocompactMaxFailures &&
   currentTokenCount(context) >= thresholdsFor(context).autocompact;
@@ -90,11 +94,11 @@ const withheldMediaError: GuardFn = (context) => withheldKind(context) === 'medi
 const withheldPromptTooLong: GuardFn = (context) => withheldKind(context) === 'prompt_too_long';
 const withheldMaxOutputTokens: GuardFn = (context) => withheldKind(context) === 'max_output_tokens';
 
+/** Looks at the state's override only: a caller's override seeds it for the first iteration (SPEC §2). */
 const canEscalateMaxOutputTokens: GuardFn = (context) =>
   withheldKind(context) === 'max_output_tokens' &&
   context.config.features.maxOutputTokensCap &&
-  context.maxOutputTokensOverride === null &&
-  context.params.maxOutputTokensOverride === undefined;
+  context.maxOutputTokensOverride === null;
 
 /** SPEC §9.2: at most `maxOutputTokensRecovery` recoveries between two real turns. */
 const canRecoverMaxOutputTokens: GuardFn = (context) =>

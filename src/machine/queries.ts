@@ -24,13 +24,12 @@ export function thresholdsFor(context: MachineContext) {
   return contextThresholds(context.currentModel, context.config);
 }
 
-/** `max_tokens` of the next request: escalation override, then the caller's override, then the default. */
+/**
+ * `max_tokens` of the next request: the state's override, else the default. The caller's override only seeds the
+ * state's for the first iteration (SPEC §2); every Continue clears it.
+ */
 export function requestMaxTokens(context: MachineContext): number {
-  return (
-    context.maxOutputTokensOverride ??
-    context.params.maxOutputTokensOverride ??
-    defaultMaxOutputTokens(context.currentModel, context.config)
-  );
+  return context.maxOutputTokensOverride ?? defaultMaxOutputTokens(context.currentModel, context.config);
 }
 
 export function withheldKind(context: MachineContext): string | null {
@@ -60,7 +59,8 @@ export function modelCallsExhausted(context: MachineContext): boolean {
   return context.modelCalls >= context.config.limits.maxModelCalls;
 }
 
+/** SPEC §2: `maxTurns` 0 or absent means no limit. */
 export function nextTurnExceedsMaxTurns(context: MachineContext): boolean {
   const maxTurns = context.params.maxTurns;
-  return maxTurns !== undefined && context.turnCount + 1 > maxTurns;
+  return maxTurns !== undefined && maxTurns !== 0 && context.turnCount + 1 > maxTurns;
 }

@@ -18,7 +18,8 @@ export interface ModelRequest {
   system: string[];
   /** Names of the tools offered to the model (definitions live with the interpreter). */
   tools: string[];
-  task_budget?: { total: number; remaining: number };
+  /** `remaining` only after a compaction (SPEC §6). */
+  task_budget?: { total: number; remaining?: number };
 }
 
 export interface ToolBatch {

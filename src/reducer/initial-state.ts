@@ -4,6 +4,7 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
+import { repairToolPairing } from '../messages/repair-tool-pairing.ts';
 import type { Message } from '../messages/types.ts';
 import { tokenCountWithEstimation } from './tokens.ts';
 import type { LoopContext, LoopParams } from './state.ts';
@@ -17,13 +18,6 @@ function messagesAfterCompactBoundary(messages: Message[]): Message[] {
   return messages;
 }
 
-function withUserContext(runId: string, messages: Message[], userContext: Record<string, string> | undefined): Message[] {
-  const entries = Object.entries(userContext ?? {});
-  if (entries.length === 0) return messages;
-  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
-  return [{ type: 'user', uuid: `${runId}:context`, message: { role: 'user', content: text }, isMeta: true }, ...messages];
-}
-
 function withSystemContext(systemPrompt: string[] | undefined, systemContext: Record<string, string> | undefined): string[] {
   const entries = Object.entries(systemContext ?? {});
   const prompt = systemPrompt ?? [];
@@ -33,7 +27,11 @@ function withSystemContext(systemPrompt: string[] | undefined, systemContext: Re
 export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
   const runId = params.runId ?? config.sessionId;
   const { messages: initialMessages, ...rest } = params;
-  const messages = withUserContext(runId, messagesAfterCompactBoundary(initialMessages), params.userContext);
+  // SPEC §11: a history from outside is paired before any request (synthetic results, strays and repeats dropped).
+  const { messages: repaired } = repairToolPairing(messagesAfterCompactBoundary(initialMessages), {
+    syntheticUuid: (n) => `${runId}:repair${n}`,
+  });
+  const messages = repaired;
   return {
     runId,
     seq: 0,
@@ -43,7 +41,7 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     autoCompactTracking: null,
     maxOutputTokensRecoveryCount: 0,
     hasAttemptedReactiveCompact: false,
-    maxOutputTokensOverride: null,
+    maxOutputTokensOverride: params.maxOutputTokensOverride ?? null,
     pendingToolUseSummary: null,
     stopHookActive: false,
     turnCount: 1,

@@ -17,7 +17,7 @@ import type { RunObserverFactory, StepObserver } from '../effects/query-options.
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { machineHash } from './machine-hash.ts';
-import { createRedactor, type RedactOptions, type Redactor } from './redact.ts';
+import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlSummary, stableStringify } from './stable-hash.ts';
 
@@ -49,11 +49,12 @@ export interface SessionRecorder extends StepObserver {
 }
 
 /**
- * Inverse of `createInitialContext` for a recorder that was not given the params: the history and system prompt
- * already contain the user/system context, so those two inputs are dropped to avoid adding them twice.
+ * Inverse of `createInitialContext` for a recorder that was not given the params: the system prompt already
+ * contains the system context, so that input is dropped to avoid adding it twice (the user context is kept in the
+ * params: it is prepended to each request, never stored in the history).
  */
 export function paramsFromInitialState(state: LoopState): LoopParams {
-  const { userContext: _u, systemContext: _s, ...params } = state.context.params;
+  const { systemContext: _s, ...params } = state.context.params;
   return { ...params, messages: state.context.messages, runId: state.context.runId, querySource: state.context.querySource };
 }
 
@@ -112,7 +113,8 @@ function openWriter(target: RecordTarget, fsync: boolean): { write(text: string)
  */
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
   const config = resolveQueryConfig(options.config);
-  const redact = createRedactor(options.redact);
+  // Values of secret-named environment variables are masked too; they are never written (not even to the header).
+  const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   const writer = openWriter(target, options.fsync === true);
   let lines = 0;

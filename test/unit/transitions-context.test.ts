@@ -108,7 +108,8 @@ describe('autocompact (SPEC §4.3, §9.3)', () => {
     expect(effectsOf(run, 'autocompact')).toHaveLength(1);
     expect(run.emitted.slice(0, 2)).toEqual(post);
     expect(run.requests[0].messages).toEqual(post);
-    expect(run.requests[0].task_budget).toEqual({ total: 100_000, remaining: 80_000 });
+    // No response reported usage before this compaction: it spends nothing, but `remaining` is now sent (SPEC §6).
+    expect(run.requests[0].task_budget).toEqual({ total: 100_000, remaining: 100_000 });
     expect(continueReasons(run)).toEqual(['next_turn']);
     const [nextTurn] = run.continues;
     expect(nextTurn.before.context.autoCompactTracking).toEqual({ compacted: true, turnId: expect.any(String), turnCounter: 0, consecutiveFailures: 0 });

@@ -9,6 +9,7 @@ import { replayCommand } from './replay.ts';
 import { resumeCommand } from './resume.ts';
 import { importClaudeCommand } from './import-claude.ts';
 import { checkClaudeCommand } from './check-claude.ts';
+import { signCommand } from './sign.ts';
 import { durableDemoCommand } from './durable-demo.ts';
 
-export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, resumeCommand, importClaudeCommand, checkClaudeCommand, durableDemoCommand];
+export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, signCommand, resumeCommand, importClaudeCommand, checkClaudeCommand, durableDemoCommand];

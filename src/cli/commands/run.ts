@@ -69,6 +69,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(130);
     controller.abort('user');
+    // Ctrl-C ends the run within a second: should anything still hold the loop after the abort, exit anyway.
+    setTimeout(() => process.exit(130), 1_000).unref();
   };
   process.on('SIGINT', onInterrupt);
   const live = await startCliInspector(values, io, 'run');

@@ -6,7 +6,7 @@
  *   is sent as text blocks when non-empty; `tools` are the definitions in `options.tools`, as given (the
  *   interpreter chooses them; `request.tools` only names them).
  * - `querySource` travels in the `x-turnloop-query-source` header (the fake API routes `compact` by it).
- * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining}` together with the
+ * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
  */
 import type { ModelRequest } from '../../reducer/effects.ts';
@@ -23,7 +23,7 @@ export interface ApiRequestBody {
   messages: ApiMessageParam[];
   system?: Array<{ type: 'text'; text: string }>;
   tools?: ToolDefinitionForModel[];
-  output_config?: { task_budget: { type: 'tokens'; total: number; remaining: number } };
+  output_config?: { task_budget: { type: 'tokens'; total: number; remaining?: number } };
   stream: true;
 }
 
@@ -50,7 +50,7 @@ export function buildApiRequest(
   const headers: Record<string, string> = { [QUERY_SOURCE_HEADER]: options.querySource };
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;
-    body.output_config = { task_budget: { type: 'tokens', total, remaining } };
+    body.output_config = { task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
     headers['anthropic-beta'] = TASK_BUDGET_BETA;
   }
   return { body, headers };

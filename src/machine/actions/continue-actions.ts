@@ -36,7 +36,7 @@ export const continueReactiveCompactRetry: ActionFn = (context, event) => {
   return {
     ...out.patch(),
     ...CLEARED,
-    ...compactedHistory(context, post, result.preCompactTokens),
+    ...compactedHistory(context, post),
     autoCompactTracking: null,
     hasAttemptedReactiveCompact: true,
     transition: { reason: 'reactive_compact_retry' },

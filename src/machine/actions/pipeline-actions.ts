@@ -6,6 +6,7 @@ import type { ContextLayer } from '../../reducer/effects.ts';
 import { applyEdits } from '../../reducer/edits.ts';
 import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
+import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
 import { emptyIteration, Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
@@ -25,32 +26,45 @@ export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, 
   return out.patch();
 };
 
+/**
+ * SPEC §6: the autocompact and blocking checks subtract what snip freed (usage cannot see what it removed) and
+ * what the tool-result budget freed (it shrinks fresh results, which the original's estimate would see shrink);
+ * microcompact and collapse act on history before the last reported usage, which the original's count does not
+ * re-estimate, so their savings are not subtracted.
+ */
+function countsAsFreed(layer: ContextLayer): boolean {
+  return layer === 'snip' || layer === 'tool_result_budget';
+}
+
 export const applyContextLayer: ActionFn = (context, event) => {
   const result = event as EventOf<'context_layer_result'>;
   const out = new Outbox(context).emit(...(result.emitted ?? []));
   return {
     ...out.patch(),
     messages: result.edits.length > 0 ? applyEdits(context.messages, result.edits) : context.messages,
-    iter: { ...context.iter, tokensFreed: context.iter.tokensFreed + result.tokensFreed },
+    iter: { ...context.iter, tokensFreed: context.iter.tokensFreed + (countsAsFreed(result.layer) ? result.tokensFreed : 0) },
   };
 };
 
 export const requestAutocompact: ActionFn = (context) =>
   new Outbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
 
-/** SPEC §6 last line: every compaction spends the context it replaced out of the task budget. */
-export function taskBudgetAfterCompaction(context: MachineContext, preCompactTokens: number): number | null {
+/**
+ * SPEC §6 "Task budget": every compaction spends the final context window of the last response before it (its
+ * input + output tokens, no cache tokens) out of the task budget.
+ */
+export function taskBudgetAfterCompaction(context: MachineContext): number | null {
   const total = context.params.taskBudget?.total;
   if (total === undefined) return context.taskBudgetRemaining;
-  return Math.max(0, (context.taskBudgetRemaining ?? total) - preCompactTokens);
+  return nextTaskBudgetRemaining(context.taskBudgetRemaining, total, finalContextTokensOfLastResponse(context.messages));
 }
 
 /** The context fields every successful compaction writes: new history, fresh token count, task budget. */
-export function compactedHistory(context: MachineContext, postCompactMessages: Message[], preCompactTokens: number | undefined) {
+export function compactedHistory(context: MachineContext, postCompactMessages: Message[]) {
   return {
     messages: postCompactMessages,
     tokens: { reported: 0, estimatedSince: estimateTokens(postCompactMessages) },
-    taskBudgetRemaining: taskBudgetAfterCompaction(context, preCompactTokens ?? currentTokenCount(context)),
+    taskBudgetRemaining: taskBudgetAfterCompaction(context),
   };
 }
 
@@ -59,7 +73,7 @@ export const applyAutocompact: ActionFn = (context, event) => {
   const post = result.postCompactMessages ?? [];
   const out = new Outbox(context).emit(...post);
   return {
-    ...compactedHistory(context, post, result.preCompactTokens),
+    ...compactedHistory(context, post),
     ...out.patch(),
     autoCompactTracking: { compacted: true, turnId: out.id('turn'), turnCounter: 0, consecutiveFailures: 0 },
     iter: { ...context.iter, compacted: true, tokensFreed: 0 },

@@ -5,23 +5,37 @@
 import type { AssistantMessage, Message } from '../../messages/types.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
-import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
+import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
 import { usageTokens } from '../../reducer/tokens.ts';
 import { Outbox, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
+
+/**
+ * SPEC §2: the user context is prepended to the messages of every request as one meta message, never stored in
+ * the history, so compaction cannot summarise it away. Its uuid is fixed per run: every request carries the same
+ * bytes (prompt-cache prefix).
+ */
+function withUserContext(context: MachineContext): Message[] {
+  const entries = Object.entries(context.params.userContext ?? {});
+  if (entries.length === 0) return context.messages;
+  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
+  return [userMessage(`${context.runId}:context`, text, true), ...context.messages];
+}
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
   const { params } = context;
   const request: ModelRequest = {
     model: context.currentModel,
     max_tokens: requestMaxTokens(context),
-    messages: context.messages,
+    messages: withUserContext(context),
     system: params.systemPrompt ?? [],
     tools: params.tools ?? [],
   };
+  // SPEC §6: `remaining` only once a compaction happened (until then the API sees the whole history and counts).
   if (params.taskBudget) {
-    request.task_budget = { total: params.taskBudget.total, remaining: context.taskBudgetRemaining ?? params.taskBudget.total };
+    const remaining = context.taskBudgetRemaining;
+    request.task_budget = remaining === null ? { total: params.taskBudget.total } : { total: params.taskBudget.total, remaining };
   }
   return request;
 }

@@ -182,3 +182,31 @@ describe('the journal as a session log', () => {
     expect(replayed.steps).toBeGreaterThan(3);
   });
 });
+
+describe('tool_use ids made unique (Extension uniqueToolUseIds) across a recovery', () => {
+  // Every reply reuses one tool_use id: live, the second and later calls are renamed; a recovery must rename the
+  // calls after the crash exactly as the uninterrupted run did, though the earlier replies were not executed again.
+  const repeating: ModelCaller = async function* (request) {
+    const turn = request.messages.filter((m) => m.type === 'assistant').length + 1;
+    const content = turn > 3 ? [{ type: 'text' as const, text: 'done' }] : [{ type: 'tool_use' as const, id: 'toolu_same', name: 'Echo', input: {} }];
+    const message = { type: 'assistant' as const, uuid: `m${turn}`, message: { id: `m${turn}`, role: 'assistant' as const, model: request.model, content, stop_reason: turn > 3 ? 'end_turn' : 'tool_use' } };
+    yield { kind: 'event', event: { type: 'model_message', message } };
+    yield { kind: 'event', event: { type: 'model_done', stopReason: message.message.stop_reason } };
+  } as ModelCaller;
+  const echo = defineTool({ name: 'Echo', description: 'Echoes.', inputSchema: z.object({}), idempotent: true, call: (_input, ctx) => ({ content: ctx.toolUseId }) });
+  const clock = { now: () => 1_000, sleep: async () => undefined };
+  const options = { prompt: 'echo thrice', tools: [echo], idSeed: 'echo', deps: { callModel: repeating, clock } };
+
+  it('renames the same calls the same way after a crash at any position', async () => {
+    const reference = new MemoryJournal();
+    const uninterrupted = await runDurableQuery({ ...options, journal: reference });
+    const ids = uninterrupted.items.flatMap((item) => (item.type === 'assistant' ? item.message.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : []));
+    expect(ids).toEqual(['toolu_same', 'toolu_same_2', 'toolu_same_3']);
+    for (let crashAt = 0; crashAt < reference.entries.length; crashAt++) {
+      const crashing = new CrashingJournal(crashAt, false);
+      await expect(runDurableQuery({ ...options, journal: crashing })).rejects.toThrow(SimulatedCrash);
+      const recovered = await runDurableQuery({ ...options, journal: new MemoryJournal(crashing.entries) });
+      expect(recovered.items, `crash at ${crashAt}`).toEqual(uninterrupted.items);
+    }
+  });
+});

@@ -8,6 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { durableQuery, MemoryJournal } from '../../../src/durable/index.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
+import type { Message } from '../../../src/messages/types.ts';
+
+/** A message with the not-started wording of a cancelled tool result replaced by the interrupted one. */
+function notStartedAsInterrupted(message: Message): Message {
+  const text = JSON.stringify(message);
+  const rewritten = text.replace(/Not run: this tool call was cancelled before it started\. \((.*?)\)"/g, '$1"');
+  return JSON.parse(rewritten) as Message;
+}
 
 const DIR = resolve(import.meta.dirname, '../../../examples/scenarios');
 const files = readdirSync(DIR).filter((name) => name.endsWith('.json')).sort();
@@ -21,7 +29,11 @@ describe('durable driver on every example scenario', () => {
       const live = await simulateScenario(scenario);
       const journal = new MemoryJournal();
       const durable = await simulateScenario(scenario, { driver: (options) => durableQuery({ ...options, journal }) });
-      expect(durable.emitted).toEqual(live.emitted);
+      // An abort during tools: query() had started the streamed tool, which was interrupted; the durable driver
+      // starts tools only after the reply is journaled, so there the call never started, and its cancellation
+      // result says so (Extension durableToolsInCallOrder). Everything else is the same.
+      const abortedTools = scenario.abort?.during === 'tools';
+      expect(abortedTools ? durable.emitted.map(notStartedAsInterrupted) : durable.emitted).toEqual(live.emitted);
       expect(durable.terminal).toEqual(live.terminal);
       expect(durable.transitions).toEqual(live.transitions);
       expect(durable.requests).toEqual(live.requests);
@@ -31,7 +43,7 @@ describe('durable driver on every example scenario', () => {
 
       // Recovering from the complete journal answers everything from it: no model request, no tool call.
       const recovered = await simulateScenario(scenario, { driver: (options) => durableQuery({ ...options, journal: new MemoryJournal(journal.entries) }) });
-      expect(recovered.emitted).toEqual(live.emitted);
+      expect(recovered.emitted).toEqual(durable.emitted);
       expect(recovered.terminal).toEqual(live.terminal);
       expect(recovered.requests).toEqual([]);
       expect(recovered.toolCalls).toEqual([]);
