@@ -10,6 +10,7 @@
  * - `status` tells executors whether the result is a success, an error (shell-like errors cancel siblings) or a
  *   cancellation; a timeout counts as an error.
  */
+import type { ChildRunRequest } from '../child-runs.ts';
 import type { Message, ToolUseBlock } from '../../messages/types.ts';
 import type { ToolResultEvent } from '../deps.ts';
 import { LazyAbortController } from '../lazy-abort-controller.ts';
@@ -132,6 +133,7 @@ async function runOnController(
       return own.signal;
     },
     context,
+    ...(deps.runChild ? { runChild: (request: ChildRunRequest) => deps.runChild!(request, { toolUseId: toolUse.id, signal: own.signal }) } : {}),
   };
   const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
   try {
