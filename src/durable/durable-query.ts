@@ -259,7 +259,7 @@ class DurableRun {
   /** Runs an executor to its end: its events are returned, its stream events go to the consumer live. */
   private async collect(effect: ExecutedEffect): Promise<LoopEvent[]> {
     const events: LoopEvent[] = [];
-    for await (const output of executeEffect(effect, this.env, this.state.context.params.fallbackModel)) {
+    for await (const output of executeEffect(effect, this.env, this.state.context.params)) {
       if (output.kind === 'event') events.push(output.event);
       else this.items.push(output.item);
     }

@@ -15,6 +15,7 @@ import type { LoopConfig } from '../config/config.ts';
 import type { QueryItem } from '../messages/types.ts';
 import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopParams } from '../reducer/state.ts';
 import type { StopHookResult } from './deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
@@ -69,10 +70,11 @@ async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promis
 export async function* executeModelCall(
   effect: EffectOf<'call_model'>,
   env: ExecutorEnv,
-  fallbackModel: string | undefined,
+  params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
   isOver: () => boolean = () => false,
 ): AsyncGenerator<ExecutorOutput> {
   const { signal, deps, tools } = env;
+  const { fallbackModel, thinking } = params;
   // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
   // caller that never reads the signal (a scripted model) costs no AbortSignal.
   const controller = new LazyAbortController();
@@ -90,6 +92,8 @@ export async function* executeModelCall(
       retry: env.config.retry,
       clock: deps.clock,
       newId: deps.newId,
+      ...(thinking ? { thinking } : {}),
+      ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
     });
     for await (const item of stream) {
       if (controller.aborted || isOver()) return;
@@ -191,11 +195,11 @@ export function executeOnce(effect: SingleAnswerEffect, env: ExecutorEnv): Maybe
 export async function* executeEffect(
   effect: ExecutedEffect,
   env: ExecutorEnv,
-  fallbackModel: string | undefined,
+  params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
   isOver?: () => boolean,
 ): AsyncGenerator<ExecutorOutput> {
   if (effect.type === 'call_model') {
-    yield* executeModelCall(effect, env, fallbackModel, isOver);
+    yield* executeModelCall(effect, env, params, isOver);
     return;
   }
   const event = await executeOnce(effect, env);

@@ -217,7 +217,7 @@ export class Interpreter {
 
   /** Runs a model call and queues everything it yields (stream events, then events), in order. */
   private async callModel(effect: Extract<Effect, { type: 'call_model' }>): Promise<void> {
-    const outputs = executeModelCall(effect, this.env, this.state.context.params.fallbackModel, () => this.done);
+    const outputs = executeModelCall(effect, this.env, this.state.context.params, () => this.done);
     for await (const output of outputs) await this.channel.put(output);
   }
 
