@@ -88,14 +88,15 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
  */
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
   const config = resolveConfig(scenario.config);
+  // Before the fake API starts: a log that cannot be opened must not leave a server holding the process open.
+  if (typeof options.record === 'string') writeFileSync(options.record, '');
+  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   // No compactionModel list: the fake answers every compaction request with its default summary.
   const api = await startFakeAnthropicApi(
     { model: scenario.model, ...(scenario.compactionModel === undefined ? {} : { compactionModel: scenario.compactionModel }) },
     { models: { models: config.models, defaultModelInfo: config.defaultModelInfo } },
   );
   options.onFakeApi?.(api);
-  if (typeof options.record === 'string') writeFileSync(options.record, '');
-  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   try {
     const newId = counterIds('sim');
     const toolCalls: ToolCallRecord[] = [];
