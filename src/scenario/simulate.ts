@@ -60,6 +60,8 @@ export interface SimulateOptions {
   observers?: readonly RunObserverFactory[];
   /** Called once the loopback fake API listens (tests watch its requests as the run goes). */
   onFakeApi?: (api: FakeApi) => void;
+  /** The driver that runs the loop: `query()` unless given (e.g. the durable driver over a journal). */
+  driver?: (options: QueryOptions) => AsyncGenerator<QueryItem, Terminal, undefined>;
 }
 
 function queryOptionsOf(scenario: Scenario, newId: () => string, model: string): QueryOptions {
@@ -113,7 +115,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       recorder?.(step);
       options.onStep?.(step);
     };
-    const run = query({
+    const run = (options.driver ?? query)({
       ...queryOptionsOf(scenario, newId, config.model),
       tools: scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))),
       stopHooks: scenario.stopHooks.length > 0 ? [stopHook.hook] : [],

@@ -1,0 +1,3 @@
+/** `turnloop/agents`: subagents, tools that run a child loop (docs/subagents.md). */
+export { defineAgentTool, agentToolResult, type AgentToolSpec } from './define-agent-tool.ts';
+export type { ChildRunRequest, ChildRunResult, ChildLink, TreeBudget } from '../effects/child-runs.ts';
