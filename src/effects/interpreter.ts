@@ -280,7 +280,7 @@ export class Interpreter {
         return;
       case 'run_stop_hooks':
         if ((this.options.stopHooks ?? []).length === 0 && !this.signal.aborted) {
-          this.inline.push({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false });
+          this.inline.push({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false, hookCount: 0 });
           return;
         }
         this.background(
@@ -388,27 +388,55 @@ export class Interpreter {
     }
   }
 
+  /**
+   * Runs the stop hooks in order. An abort stops waiting for the hook in progress; the result then reports how many
+   * hooks had answered (`hookCount`), which decides between "silent" and "interrupted" (SPEC §4.9.4).
+   */
   private async runStopHooks(effect: EffectOf<'run_stop_hooks'>): Promise<void> {
     const results: StopHookResult[] = [];
     for (const hook of this.options.stopHooks ?? []) {
-      if (this.signal.aborted) return;
+      if (this.signal.aborted) break;
       try {
-        results.push(await hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: this.signal }));
+        const answer = await untilAborted(Promise.resolve(hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: this.signal })), this.signal);
+        if (answer === ABORTED) break;
+        results.push(answer);
       } catch (error) {
+        if (this.signal.aborted) break;
         results.push({ blockingError: `stop hook failed: ${error instanceof Error ? error.message : String(error)}` });
       }
     }
-    if (this.signal.aborted) return;
     const prevent = results.find((r) => r.preventContinuation);
     await this.put({
       type: 'stop_hooks_result',
       blockingErrors: results.flatMap((r) => (r.blockingError ? [r.blockingError] : [])),
       preventContinuation: prevent !== undefined,
       ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
+      hookCount: results.length,
     });
   }
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+const ABORTED = Symbol('aborted');
+
+/** The promise's value, or `ABORTED` as soon as the signal aborts (the promise itself is left to settle). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

@@ -7,13 +7,15 @@
  * - Routing: a request whose header `x-turnloop-query-source` is `compact` takes the next answer of
  *   `compactionModel`; every other request takes the next answer of `model`. The model adapter sends that header.
  * - When the list a request needs has run out, the answer is a 500 `api_error` and `exhausted` becomes true.
- * - Only streaming requests (`"stream": true`) are served; others get a 400 `invalid_request_error`.
+ * - Streaming requests (`"stream": true`) get SSE; others get the whole message as JSON (`sse-to-message.ts`);
+ *   a raw `{sse}` answer is sent as it is either way.
  * - `close()` drops open connections and pending delays, so a test never hangs on a slow scripted answer.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QUERY_SOURCE_HEADER } from '../config/wire.ts';
 import { encodeSseEvent, replyToSseEvents } from './reply-to-sse.ts';
+import { sseEventsToMessage } from './sse-to-message.ts';
 import { parseFakeScript, type FakeAnswer, type FakeError, type FakeReply, type FakeScriptInput } from './script-schema.ts';
 
 export type FakeQueue = 'model' | 'compactionModel';
@@ -74,9 +76,6 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
     const queue: FakeQueue = req.headers[QUERY_SOURCE_HEADER] === 'compact' ? 'compactionModel' : 'model';
     requests.push(body);
     log.push({ queue, path, headers: { ...req.headers }, body });
-    if ((body as { stream?: unknown }).stream !== true) {
-      return sendError(res, { status: 400, error: { type: 'invalid_request_error', message: 'the fake API serves streaming requests only' } });
-    }
     const answer = queues[queue].shift();
     if (!answer) {
       exhausted = true;
@@ -90,14 +89,18 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
       res.end(answer.sse);
     } else if ('error' in answer) {
       sendError(res, answer);
+    } else if ((body as { stream?: unknown }).stream !== true) {
+      // Non-streaming: the whole message at once (`cut_after_events` only cuts streams).
+      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${served}`, model: modelOf(body) });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${served}` });
+      res.end(JSON.stringify(sseEventsToMessage(events)));
     } else {
       await sendReply(res, answer, body, served);
     }
   }
 
   async function sendReply(res: ServerResponse, reply: FakeReply, body: unknown, n: number): Promise<void> {
-    const model = typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : 'fake-model';
-    const events = replyToSseEvents(reply, { requestBody: body, messageId: `msg_fake_${n}`, model });
+    const events = replyToSseEvents(reply, { requestBody: body, messageId: `msg_fake_${n}`, model: modelOf(body) });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}` });
     res.flushHeaders();
     for (const [index, event] of events.entries()) {
@@ -154,4 +157,9 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+function modelOf(body: unknown): string {
+  const model = (body as { model?: unknown }).model;
+  return typeof model === 'string' ? model : 'fake-model';
 }
