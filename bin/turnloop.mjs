@@ -4,4 +4,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli/main.ts');
+const { exitQuietlyOnClosedStdout } = await import('../src/cli/cli-io.ts');
+exitQuietlyOnClosedStdout();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,7 +1,8 @@
 /**
  * The `query()` the package root exports: the engine's `query()` (`src/effects/query.ts`) plus the options that
- * need a layer above the interpreter, such as `record` (session logs live in `src/replay`). It sits at the top so
- * that the interpreter never imports upward.
+ * need a layer above the interpreter, such as `record` (session logs live in `src/replay`) and `telemetry`
+ * (OpenTelemetry spans, `src/otel`, imported only when asked for). It sits at the top so that the interpreter never
+ * imports upward.
  *
  * @example
  * const run = query({ prompt: 'Fix the bug', tools, record: '.turnloop/sessions/fix.jsonl' });
@@ -13,6 +14,8 @@ import { query as engineQuery, runQuery as engineRunQuery } from '../effects/que
 import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import { recordTo, type RecordTarget } from '../replay/session-recorder.ts';
+import type { TelemetryOptions } from '../otel/trace-run.ts';
+import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
 export interface QueryOptions extends EngineQueryOptions {
@@ -21,6 +24,11 @@ export interface QueryOptions extends EngineQueryOptions {
    * line by line; secrets are redacted (add patterns with `redact`).
    */
   record?: RecordTarget | { target: RecordTarget; redact?: RedactOptions; fsync?: boolean };
+  /**
+   * OpenTelemetry spans of the run on your `Tracer` (GenAI semantic conventions, see docs/integrations.md); prompts
+   * and tool contents only with `captureContent`, redacted. Needs `@opentelemetry/api`; absent, it costs nothing.
+   */
+  telemetry?: TelemetryOptions;
   /**
    * Watch the run live in the browser (docs/inspector.md): `true` or options start the process's inspector on
    * 127.0.0.1 and print its URL to stderr (or hand it to `onUrl`); an `Inspector` from `startInspector()` is used
@@ -31,12 +39,16 @@ export interface QueryOptions extends EngineQueryOptions {
 
 /** The engine's options for `options`: the extras become run observers. */
 export async function engineOptionsOf(options: QueryOptions): Promise<EngineQueryOptions> {
-  const { record, inspect, ...engine } = options;
+  const { record, inspect, telemetry, ...engine } = options;
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
   const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
   if (record !== undefined) {
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     observers.push(recordTo(spec.target, { redact: spec.redact, fsync: spec.fsync }));
+    // Subagents' runs are recorded beside a log file (docs/subagents.md); a stream target records the parent only.
+    if (typeof spec.target === 'string' && engine.childObservers === undefined) {
+      engine.childObservers = recordChildrenBeside(spec.target, { redact: spec.redact, fsync: spec.fsync });
+    }
   }
   if (inspect !== undefined) {
     // Loaded only when asked for: the root import stays free of the server and the page.
@@ -45,6 +57,11 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
     const name = inspect === true || inspect instanceof Inspector ? undefined : inspect.name;
     observers.push(inspector.attach(name ?? engine.querySource ?? 'main'));
     forkObservers.push(inspector.attach('compaction'));
+  }
+  if (telemetry !== undefined) {
+    // Loaded only when asked for, like the inspector: the span mapping and its peer dependency.
+    const { traceRun } = await import('../otel/trace-run.ts');
+    observers.push(traceRun(telemetry));
   }
   return { ...engine, observers, forkObservers };
 }

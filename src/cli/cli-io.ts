@@ -24,6 +24,8 @@ export class UsageError extends Error {
 
 export interface CliCommand {
   name: string;
+  /** Stdout is markup or code (HTML, exports) that the command keeps free of secrets itself: not redacted line-wise. */
+  rawStdout?: boolean;
   /** One line for the command list. */
   summary: string;
   /** The full `--help` text. */
@@ -33,4 +35,16 @@ export interface CliCommand {
 
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/**
+ * A closed stdout (`turnloop … | head`) makes the next write fail with EPIPE, asynchronously, as an 'error' event
+ * that would otherwise crash the process with a stack trace: end with one line on stderr and exit code 2 instead.
+ */
+export function exitQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.stderr.write('turnloop: stdout was closed before the output was written (EPIPE)\n');
+    process.exit(EXIT_BAD_INPUT);
+  });
 }

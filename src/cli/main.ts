@@ -4,6 +4,7 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands } from './commands/index.ts';
+import { redactingIo } from './redacting-io.ts';
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);
@@ -19,7 +20,8 @@ function overview(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<number> {
+  const io = redactingIo(rawIo, commands.find((c) => c.name === argv[0])?.rawStdout === true);
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [name, ...rest] = args;
@@ -40,8 +42,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return await command.run(rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`turnloop ${name}: ${message}\n`);
+    // A value too deep for a recursive walk is bad input, whichever code walked it.
+    const tooDeep = error instanceof RangeError && /call stack/.test(message);
+    io.stderr.write(`turnloop ${name}: ${tooDeep ? 'the input nests too deeply to be processed (maximum call stack size exceeded)' : message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    return error instanceof UsageError || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : 1;
+    return tooDeep || error instanceof UsageError || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : 1;
   }
 }

@@ -86,6 +86,30 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
   },
+  {
+    id: 'mcpInputValidation',
+    original: "An MCP tool's input goes to its server as the model wrote it; the server's own validation error comes back as the result.",
+    turnloop: "The input is first checked against the server's JSON Schema (Ajv); a violation never reaches the server and is explained to the model like a zod tool's (`- a: must be number`).",
+    why: 'One error format for every tool, and no round trip for an input the schema already rules out.',
+    configSwitch: null,
+    test: { file: 'test/unit/mcp/mcp-everything.test.ts', name: 'turns text, image, resource, link, structured and progress results into tool results, and explains bad input' },
+  },
+  {
+    id: 'mcpAnnotationPermissions',
+    original: 'Every MCP tool call needs permission (unless a rule allows the tool), whatever its annotations say.',
+    turnloop: "`readOnlyHint: true` makes the tool read-only and concurrency-safe and `destructiveHint: false` lets it run unasked; any other MCP tool answers `ask` (denied when nobody approves; `turnloop run` asks, as for Edit).",
+    why: "The annotations are the server's statement of what a tool does; the issue maps them to turnloop's flags.",
+    configSwitch: null,
+    test: { file: 'test/unit/mcp/mcp-filesystem.test.ts', name: 'reads without asking, creates a non-destructive directory, and denies a destructive write nobody approved' },
+  },
+  {
+    id: 'uniqueToolUseIds',
+    original: 'Trusts the API to send unique tool_use ids; a repeated id would reach the history (and the next request, which the API rejects) unless normalisation drops the duplicate block, whose call then never runs.',
+    turnloop: 'As the model\'s messages arrive, a tool_use id already used in the run (or not of the API\'s form) becomes `<id>_<n>`, before the reducer and the log see it: every call runs and is answered under its own id.',
+    why: 'Malformed model output must never crash the loop nor produce a history the API rejects (issue 15); the logged id is the new one, so replay folds the same history.',
+    configSwitch: null,
+    test: { file: 'test/adversarial/model-output.test.ts', name: 'a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

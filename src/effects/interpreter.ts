@@ -20,6 +20,7 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
 import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
+import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
@@ -49,6 +50,7 @@ export class Interpreter {
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
+  private readonly toolUseIds: ToolUseIdRegistry;
   /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
   private readonly inline: LoopEvent[] = [];
   /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
@@ -66,6 +68,7 @@ export class Interpreter {
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
+    this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
@@ -372,8 +375,9 @@ export class Interpreter {
           await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
           continue;
         }
-        const event = item.event;
+        let event = item.event;
         if (event.type === 'model_message') {
+          event = { ...event, message: this.toolUseIds.claim(event.message) };
           if (event.message.timestamp === undefined) event.message.timestamp = this.deps.clock.now();
           const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
           if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);

@@ -2,6 +2,7 @@
  * The options of `query()`: the loop's parameters (JSON), the functions that go with them (tools, hooks,
  * permission check), the config and the injected dependencies.
  */
+import type { ChildLink, TreeBudget } from './child-runs.ts';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
@@ -79,9 +80,10 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   prompt?: string;
   /**
    * The tools the model may use: `defineTool` tools (run by the built-in runtime with the run's ids, timeout and
-   * concurrency cap), or a ready `ToolRuntime`.
+   * concurrency cap), or a ready `ToolRuntime`. A function is asked for the current list before each model call
+   * (tools that change between turns, such as an MCP server's after `tools/list_changed`).
    */
-  tools?: readonly Tool[] | ToolRuntime;
+  tools?: readonly Tool[] | ToolRuntime | (() => readonly Tool[]);
   /** Permission check for each tool call (with `Tool[]`); a deny becomes an error result with the reason. */
   canUseTool?: CanUseTool;
   stopHooks?: StopHook[];
@@ -102,6 +104,12 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
    * recording (the root `query()`'s `record` option) attaches this way.
    */
   observers?: readonly RunObserverFactory[];
+  /** Subagents (`defineAgentTool`): the model-call budget shared by every child run of this run's tree (default 200). */
+  agents?: { maxModelCalls?: number };
+  /** Observers of each child run a tool call starts, by its link to the call (a recorder per child, say). */
+  childObservers?: (link: ChildLink) => readonly RunObserverFactory[];
+  /** Set by a parent run for its children: the tree's budget, its raw model caller, and the link so far. */
+  agentTree?: { budget: TreeBudget; callModel: ModelCaller; toolUseIds: string[] };
   /** Observers for the runs this run forks (the compactor's own loop), so they can be watched too. */
   forkObservers?: readonly RunObserverFactory[];
   /**

@@ -14,10 +14,12 @@ import type { Message, QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
+import { budgetedModelCaller, DEFAULT_TREE_MODEL_CALLS, finalTextOf, type ChildLink, type ChildRunner } from './child-runs.ts';
 import { Interpreter, NO_TOOLS } from './interpreter.ts';
 import type { QueryDeps, QueryOptions, RunObserver, StepGate, StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
+import type { Tool } from './tools/define-tool.ts';
 
 function isFullConfig(config: QueryOptions['config']): config is LoopConfig {
   return config !== undefined && 'features' in config && 'limits' in config && 'models' in config && 'sessionId' in config
@@ -39,7 +41,7 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
     signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    observers: _observers, forkObservers: _forkObservers, ...json
+    observers: _observers, forkObservers: _forkObservers, agents: _agents, childObservers: _childObservers, agentTree: _agentTree, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
 }
@@ -47,15 +49,43 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
 function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
   const tools = options.tools;
   if (tools === undefined) return NO_TOOLS;
-  if (!Array.isArray(tools)) return tools as ToolRuntime;
+  if (!Array.isArray(tools) && typeof tools !== 'function') return tools as ToolRuntime;
   return createToolRuntime({
-    tools,
+    tools: tools as readonly Tool[] | (() => readonly Tool[]),
     newId: deps.newId,
     clock: deps.clock,
     timeoutMs: config.toolTimeoutMs,
     maxConcurrency: config.limits.maxToolConcurrency,
     canUseTool: options.canUseTool,
+    runChild: childRunnerOf(options, deps),
   });
+}
+
+/** Runs the subagents of this run's tool calls: the tree's budget and raw model caller pass on to grandchildren. */
+function childRunnerOf(options: QueryOptions, deps: QueryDeps): ChildRunner {
+  const tree = options.agentTree ?? {
+    budget: { maxModelCalls: options.agents?.maxModelCalls ?? DEFAULT_TREE_MODEL_CALLS, used: 0 },
+    callModel: deps.callModel,
+    toolUseIds: [],
+  };
+  return async (request, call) => {
+    const link: ChildLink = { agent: request.agent, toolUseIds: [...tree.toolUseIds, call.toolUseId] };
+    const { items, terminal } = await runQuery({
+      prompt: request.prompt,
+      ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
+      ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+      tools: request.tools ?? [],
+      querySource: `agent:${request.agent}`,
+      signal: call.signal,
+      config: request.config ?? {},
+      deps: { callModel: budgetedModelCaller(tree.callModel, tree.budget), clock: deps.clock, newId: deps.newId },
+      ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
+      observers: options.childObservers?.(link) ?? [],
+      ...(options.childObservers ? { childObservers: options.childObservers } : {}),
+      agentTree: { ...tree, toolUseIds: link.toolUseIds },
+    });
+    return { terminal, items, finalText: finalTextOf(items) };
+  };
 }
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {

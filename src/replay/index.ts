@@ -8,6 +8,7 @@ export { PendingEffectTracker, awaitedEffectTypes, type PendingWork } from './pe
 export { loadSessionLog, parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 export { ReplayDivergenceError, MachineVersionMismatchError, SessionLogParseError } from './errors.ts';
 export { sessionLogLineSchema, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, ENGINE_VERSION, type SessionHeader, type SessionEventLine } from './session-log-schema.ts';
-export { createRedactor, REDACTED, type RedactOptions } from './redact.ts';
+export { createRedactor, redactText, secretValuesFromEnv, REDACTED, type RedactOptions, type Redactor } from './redact.ts';
+export { signSessionLog, verifySessionLog, signLogBytes, verifyLogBytes, loadSigningKey, SignatureError, type LogSignature, type SigningKey } from './sign-log.ts';
 export { machineHash } from './machine-hash.ts';
 export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from './scripted-deps.ts';

@@ -10,6 +10,7 @@
  *   very JSON that was hashed.
  */
 import { readFileSync } from 'node:fs';
+import { compileLinearRegExp, tryCompile } from '../tools/linear-regexp.ts';
 import { SessionLogParseError } from './errors.ts';
 import { sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
 
@@ -31,6 +32,20 @@ function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: st
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).join('.') || '(line)'}: ${issue.message}`)
     .join('; ');
+}
+
+/**
+ * A log from a stranger must not run a catastrophic regular expression: the header's redaction patterns must be
+ * ones RE2 (linear time) accepts, or the log is refused here, before replay or viz would compile them.
+ */
+function checkRedactPatterns(header: SessionHeader, file: string): void {
+  (header.redactPatterns ?? []).forEach((pattern, i) => {
+    const compiled = tryCompile(() => compileLinearRegExp(pattern.source, pattern.flags));
+    if (typeof compiled === 'string') {
+      throw new SessionLogParseError(file, 1, `expected redactPatterns[${i}] to be a regular expression RE2 can run in linear time: ${compiled}`);
+    }
+    compiled.free();
+  });
 }
 
 /** Parses session log text; `file` only names the source in errors. */
@@ -68,6 +83,7 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
     const line = data as SessionHeader | SessionEventLine;
     if (lineNo === 1) {
       if (line.kind !== 'header') throw new SessionLogParseError(file, 1, 'expected the session header (kind "header") on line 1');
+      checkRedactPatterns(line, file);
       header = line;
     } else {
       if (line.kind !== 'event') throw new SessionLogParseError(file, lineNo, 'expected an event line (kind "event"), got a second header');

@@ -57,7 +57,7 @@ export interface ReplayResult {
 
 /** The redactor the recording used (built-ins plus the header's extra patterns). */
 export function redactorOf(header: SessionHeader): Redactor {
-  return createRedactor({ patterns: (header.redactPatterns ?? []).map((p) => new RegExp(p.source, p.flags)) });
+  return createRedactor({ patterns: header.redactPatterns ?? [] });
 }
 
 /** The config a replay runs under. */

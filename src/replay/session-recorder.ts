@@ -17,7 +17,7 @@ import type { RunObserverFactory, StepObserver } from '../effects/query-options.
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { machineHash } from './machine-hash.ts';
-import { createRedactor, type RedactOptions, type Redactor } from './redact.ts';
+import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlSummary, stableStringify } from './stable-hash.ts';
 
@@ -113,7 +113,8 @@ function openWriter(target: RecordTarget, fsync: boolean): { write(text: string)
  */
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
   const config = resolveQueryConfig(options.config);
-  const redact = createRedactor(options.redact);
+  // Values of secret-named environment variables are masked too; they are never written (not even to the header).
+  const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   const writer = openWriter(target, options.fsync === true);
   let lines = 0;

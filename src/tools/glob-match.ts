@@ -1,87 +1,35 @@
 /**
- * A small glob matcher for `/`-separated relative paths. Pure. Supports:
- * - `*`   any run of characters within one path segment;
- * - `**`  any run of whole segments, including none (`a/**` + `/b` matches `a/b` and `a/x/y/b`);
- * - `?`   one character other than `/`;
- * - `{a,b}` alternatives, which may nest and contain the other wildcards;
- * - `\x`  the character `x` literally.
- * Everything else matches itself. A pattern matches the WHOLE path.
+ * Glob matching for `/`-separated relative paths: picomatch defines the language (`*`, `**`, `?`, `[a-z]`, `{a,b}`,
+ * `{1..3}`, `+(a|b)`, `\x`), RE2 runs it (see `linear-regexp.ts`), so a pattern with many stars cannot backtrack
+ * for seconds as picomatch's own regular expression would. Dotfiles match like any file.
+ *
+ * picomatch's expression carries three lookarounds that RE2 lacks; each only rejects `.`/`..` segments or the empty
+ * path, which the walker never yields (its paths are normalised), so they are dropped. Patterns that need real
+ * lookaround (negated extglobs such as `!(a).js`) are refused with a clear message.
  */
+import picomatch from 'picomatch';
+import { compileLinearRegExp, MAX_PATTERN_CHARS, UnsafePatternError, type LinearRegExp } from './linear-regexp.ts';
 
-const REGEX_SPECIAL = /[.+^$()|[\]\\{}*?]/;
+const NO_OP_LOOKAROUNDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)'];
 
-function escapeChar(ch: string): string {
-  return REGEX_SPECIAL.test(ch) ? `\\${ch}` : ch;
-}
-
-/** Index of the `}` closing the `{` at `open`, or -1. */
-function findClose(pattern: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') i++;
-    else if (ch === '{') depth++;
-    else if (ch === '}' && --depth === 0) return i;
+/** Compiles a glob to a linear-time matcher of whole relative paths, or throws `UnsafePatternError`. */
+export function compileGlob(pattern: string): LinearRegExp {
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    throw new UnsafePatternError(pattern, `the glob has ${pattern.length} characters; at most ${MAX_PATTERN_CHARS} are accepted`);
   }
-  return -1;
-}
-
-/** Splits the inside of `{...}` at top-level commas. */
-function splitAlternatives(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
-    if (ch === '\\') i++;
-    else if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (ch === ',' && depth === 0) {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
+  let source: string;
+  try {
+    source = picomatch.makeRe(pattern, { dot: true }).source;
+  } catch (error) {
+    throw new UnsafePatternError(pattern, `not a valid glob: ${error instanceof Error ? error.message : String(error)}`);
   }
-  parts.push(body.slice(start));
-  return parts;
-}
-
-function translate(pattern: string): string {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') {
-      out += escapeChar(pattern[++i] ?? '\\');
-    } else if (ch === '*' && pattern[i + 1] === '*') {
-      const atSegmentStart = i === 0 || pattern[i - 1] === '/';
-      i++;
-      if (atSegmentStart && pattern[i + 1] === '/') {
-        out += '(?:[^/]*/)*';
-        i++;
-      } else {
-        out += '.*';
-      }
-    } else if (ch === '*') {
-      out += '[^/]*';
-    } else if (ch === '?') {
-      out += '[^/]';
-    } else if (ch === '{') {
-      const close = findClose(pattern, i);
-      if (close === -1) {
-        out += '\\{';
-        continue;
-      }
-      out += `(?:${splitAlternatives(pattern.slice(i + 1, close)).map(translate).join('|')})`;
-      i = close;
-    } else {
-      out += escapeChar(ch);
-    }
+  for (const lookaround of NO_OP_LOOKAROUNDS) source = source.split(lookaround).join('');
+  if (/\(\?<?[=!]/.test(source)) throw new UnsafePatternError(pattern, 'negated extglobs such as !(x) are not supported');
+  try {
+    return compileLinearRegExp(source);
+  } catch (error) {
+    throw new UnsafePatternError(pattern, `this glob cannot be run: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return out;
-}
-
-/** Compiles a glob to an anchored regular expression. */
-export function globToRegExp(pattern: string): RegExp {
-  return new RegExp(`^${translate(pattern)}$`);
 }
 
 /**
@@ -90,5 +38,10 @@ export function globToRegExp(pattern: string): RegExp {
  * matchGlob('*.{js,ts}', 'x.ts'); // true
  */
 export function matchGlob(pattern: string, relativePath: string): boolean {
-  return globToRegExp(pattern).test(relativePath);
+  const matcher = compileGlob(pattern);
+  try {
+    return matcher.test(relativePath);
+  } finally {
+    matcher.free();
+  }
 }

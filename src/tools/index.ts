@@ -21,5 +21,6 @@ export function createFileTools(options: FileToolsOptions): Tool[] {
 }
 
 export { createEditTool, createGlobTool, createGrepTool, createReadTool };
-export { matchGlob, globToRegExp } from './glob-match.ts';
+export { compileGlob, matchGlob } from './glob-match.ts';
+export { NotRegularFileError } from './open-confined.ts';
 export { PathNotFoundError, PathOutsideRootError, confinePath } from './confine-path.ts';

@@ -3,8 +3,8 @@
  * subagent transcripts) through the engine and reports whether each reproduces.
  * Exit codes: 0 every run reproduces, 1 some run does not, 2 bad input.
  */
-import { existsSync } from 'node:fs';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
 import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../claude/check.ts';
 
@@ -35,7 +35,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
   const [file] = positionals;
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
   const checks = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
   const ok = checks.every((c) => c.ok);
   if (values.json) io.stdout.write(`${JSON.stringify({ ok, transcripts: checks }, null, 2)}\n`);

@@ -2,13 +2,13 @@
  * `turnloop export --format json|mermaid|scxml|dot [--out FILE]`: the loop statechart in a standard format,
  * from the one chart walker (`src/viz/graph.ts`).
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exportDot } from '../../viz/export-dot.ts';
 import { exportJson } from '../../viz/export-json.ts';
 import { exportMermaid } from '../../viz/export-mermaid.ts';
 import { exportScxml } from '../../viz/export-scxml.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { writeOutputFile } from '../write-output.ts';
 
 export const EXPORT_FORMATS = {
   json: exportJson,
@@ -59,14 +59,14 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'Export the loop statechart as JSON (XState/Stately), Mermaid, SCXML or DOT',
   help: HELP,
+  rawStdout: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const { format, out } = parseExportArgs(args);
     const text = EXPORT_FORMATS[format]();
     if (out === null) {
       io.stdout.write(text);
     } else {
-      const path = resolve(io.cwd, out);
-      writeFileSync(path, text);
+      const path = writeOutputFile(out, io.cwd, text);
       io.stderr.write(`wrote ${format} to ${path}\n`);
     }
     return EXIT_OK;

@@ -3,9 +3,11 @@
  * Claude Code transcript, in simulate's own format (see `src/claude/scenario.ts`).
  * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText } from '../read-input.ts';
+import { OutputFileError, writeOutputFile } from '../write-output.ts';
 import { parseFlags } from './parse-flags.ts';
 import { querySourceOf, subagentFiles } from '../../claude/check.ts';
 import { splitRuns } from '../../claude/runs.ts';
@@ -25,8 +27,12 @@ Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
 function writeScenarios(file: string, dir: string, querySource: string, io: CliIo): number {
   const transcript = readTranscript(file);
   const scenarios = scenariosOf(splitRuns(transcript), file, querySource);
-  mkdirSync(dir, { recursive: true });
-  for (const { fileName, scenario } of scenarios) writeFileSync(join(dir, fileName), `${JSON.stringify(scenario, null, 2)}\n`);
+  try {
+    mkdirSync(resolve(io.cwd, dir), { recursive: true });
+  } catch (error) {
+    throw new OutputFileError(dir, `cannot create the directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  for (const { fileName, scenario } of scenarios) writeOutputFile(join(dir, fileName), io.cwd, `${JSON.stringify(scenario, null, 2)}\n`);
   const skipped = Object.entries(transcript.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
   io.stdout.write(`${file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);
   return scenarios.length;
@@ -40,7 +46,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
   if (!values.out) throw new UsageError('--out <dir> is required');
   const [file] = positionals;
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
   writeScenarios(file, values.out, 'repl_main_thread', io);
   if (values['no-subagents'] !== true) {
     for (const sub of subagentFiles(file)) writeScenarios(sub, join(values.out, 'subagents', basename(sub, '.jsonl')), querySourceOf(sub), io);

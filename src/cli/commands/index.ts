@@ -9,5 +9,6 @@ import { replayCommand } from './replay.ts';
 import { resumeCommand } from './resume.ts';
 import { importClaudeCommand } from './import-claude.ts';
 import { checkClaudeCommand } from './check-claude.ts';
+import { signCommand } from './sign.ts';
 
-export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, resumeCommand, importClaudeCommand, checkClaudeCommand];
+export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, signCommand, resumeCommand, importClaudeCommand, checkClaudeCommand];

@@ -4,13 +4,17 @@
  * Exit codes: 0 replayed (or what-if done), 1 divergence or version skew, 2 bad input.
  */
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText, shownPath } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
+import { whatIfOverridesOf } from './what-if-flags.ts';
+import { loadSigningKey, readLogSignature, verifyLogBytes } from '../../replay/sign-log.ts';
 import { replay } from '../../replay/replay.ts';
 import { stateAt } from '../../replay/time-travel.ts';
 import { whatIf } from '../../replay/what-if.ts';
 import { stateValueString } from '../../replay/stable-hash.ts';
+import { resolve } from 'node:path';
 
-const HELP = `Usage: turnloop replay <log.jsonl> [--at N] [--json] [--config '<json>'] [--params '<json>'] [--allow-version-skew]
+const HELP = `Usage: turnloop replay <log.jsonl> [--at N] [--json] [--config '<json>'] [--params '<json>'] [--allow-version-skew] [--verify-key KEY]
 
 Replays a session log through the reducer and checks every recorded state hash.
   --at N                 show the state after event N (0 = initial): statechart state, pending effects
@@ -18,7 +22,10 @@ Replays a session log through the reducer and checks every recorded state hash.
                          event where behaviour changes. No model is called.
   --params '<json>'      what-if on params (e.g. '{"maxTurns":1}')
   --json                 machine-readable output
-  --allow-version-skew   replay a log recorded with a different statechart`;
+  --allow-version-skew   replay a log recorded with a different statechart
+  --verify-key KEY       first check <log>.sig (made by turnloop sign) with KEY: an HMAC secret file or a PEM
+                         Ed25519 public key; a missing or wrong signature is exit 2. The hash chain alone catches
+                         damage, not forgery (see docs/replay.md)`;
 
 const FLAGS = {
   at: { type: 'string' },
@@ -26,18 +33,8 @@ const FLAGS = {
   config: { type: 'string' },
   params: { type: 'string' },
   'allow-version-skew': { type: 'boolean', default: false },
+  'verify-key': { type: 'string' },
 } as const;
-
-function parseJsonFlag(name: string, text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
-    return value as Record<string, unknown>;
-  } catch {
-    throw new UsageError(`--${name} expects a JSON object, got: ${text}`);
-  }
-}
 
 function print(io: CliIo, json: boolean, data: unknown, text: string): void {
   io.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
@@ -46,14 +43,20 @@ function print(io: CliIo, json: boolean, data: unknown, text: string): void {
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('replay', args, FLAGS);
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
-  const [log] = positionals;
+  const [path] = positionals;
   const allowVersionSkew = values['allow-version-skew'] === true;
-  const config = parseJsonFlag('config', values.config);
-  const params = parseJsonFlag('params', values.params);
+  const overrides = whatIfOverridesOf(values.config, values.params);
   const json = values.json === true;
+  const log = { text: readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), file: shownPath(path, io.cwd) };
+  if (values['verify-key'] !== undefined) {
+    // The bytes verified are the bytes replayed (read once).
+    const signature = readLogSignature(resolve(io.cwd, path));
+    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, loadSigningKey(resolve(io.cwd, values['verify-key'])), log.file);
+    io.stderr.write(`signature ok: ${signature.algorithm} over ${signature.bytes} bytes\n`);
+  }
 
-  if (config || params) {
-    const report = whatIf(log, { config, params }, { allowVersionSkew });
+  if (overrides) {
+    const report = whatIf(log, overrides, { allowVersionSkew });
     const d = report.divergence;
     const text = d
       ? [

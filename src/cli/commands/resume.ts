@@ -4,9 +4,11 @@
  * scenario's `model` replies and its `tools` results answer tool calls). The resumed steps are appended to the log.
  * Exit codes: 0 the run reached a terminal, 1 it failed, 2 bad input.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText, shownPath } from '../read-input.ts';
+import { parseSessionLogText } from '../../replay/parse-session-log.ts';
 import { parseFlags } from './parse-flags.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import type { ToolRuntime } from '../../effects/tool-runtime.ts';
@@ -54,7 +56,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one session log path');
   const [log] = positionals;
-  if (!existsSync(log)) throw new UsageError(`no such file: ${log}`);
+  // Checked before anything starts (a fake API, a key prompt): a bad log is exit 2 whatever else is missing.
+  const logText = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  parseSessionLogText(logText, shownPath(log, io.cwd));
 
   let fake: FakeApi | null = null;
   let tools: ToolRuntime | undefined;
@@ -62,7 +66,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (scenarioPath !== undefined) {
     let scenario: FakeScriptInput & { tools?: ScriptedTool[] };
     try {
-      scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as typeof scenario;
+      scenario = JSON.parse(readInputText(scenarioPath, io.cwd, { expected: 'a fake-API scenario (JSON)', format: 'json' })) as typeof scenario;
     } catch (error) {
       throw new UsageError(`--fake-api: cannot read ${scenarioPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -80,7 +84,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
   const live = await startCliInspector(values, io, 'resume');
-  const watched = live?.inspector.attachContinuation('main', readFileSync(log, 'utf8').split('\n').filter((line) => line.trim() !== ''));
+  const watched = live?.inspector.attachContinuation('main', logText.split('\n').filter((line) => line.trim() !== ''));
   try {
     const generator = resumeFromLog(log, {
       deps: { callModel },

@@ -5,18 +5,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
+import { query } from '../../api/query.ts';
 import { createFileTools } from '../../tools/index.ts';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { createLiveProgress } from '../demo/progress.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
+import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { terminalDetail } from '../render/transcript.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--strict]
+                    [--mcp-config FILE] [--otel]
 
 A live agent loop against the real Anthropic API (needs ANTHROPIC_API_KEY). The model gets the built-in
 tools Read, Edit, Glob and Grep, confined to DIR; every call that is not read-only (Edit) is asked about
@@ -28,6 +30,11 @@ Options:
   --max-turns N    stop after N model turns (max_turns)
   --yes            allow every tool call without asking
   --strict         exit 1 when the run ends in a failure terminal
+  --mcp-config FILE  add the tools of the MCP servers in FILE (Claude Code's .mcp.json shape:
+                   {"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}),
+                   asked about like Edit unless the server marks them read-only
+  --otel           export OpenTelemetry spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
+                   (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; default http://localhost:4318)
 ${INSPECT_HELP}
 
 No key? Run 'turnloop demo' to watch the loop work offline.`;
@@ -55,6 +62,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     'max-turns': { type: 'string' },
     yes: { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
+    'mcp-config': { type: 'string' },
+    otel: { type: 'boolean', default: false },
   });
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
   const maxTurns = positiveInteger('max-turns', values['max-turns']);
@@ -63,20 +72,29 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const apiKey = io.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new UsageError(MISSING_KEY_MESSAGE);
 
+  const { mcp, tracing, close } = await startIntegrations({ mcpConfig: values['mcp-config'], otel: values.otel === true }, io);
+  const fileTools = createFileTools({ root });
   const style = styleFor(io);
   const progress = createLiveProgress(io, style);
   const controller = new AbortController();
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(130);
     controller.abort('user');
+    // Ctrl-C ends the run within a second: should anything still hold the loop after the abort, exit anyway.
+    setTimeout(() => process.exit(130), 1_000).unref();
   };
   process.on('SIGINT', onInterrupt);
-  const live = await startCliInspector(values, io, 'run');
+  const live = await startCliInspector(values, io, 'run').catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
   try {
     const generator = query({
       prompt: positionals[0],
-      systemPrompt: [systemPrompt(root)],
-      tools: createFileTools({ root }),
+      systemPrompt: [systemPrompt(root), ...mcpInstructions(mcp)],
+      // A function: an MCP server's tools/list_changed takes effect from the next turn on.
+      tools: mcp ? () => [...fileTools, ...mcp.tools] : fileTools,
+      ...(tracing ? { telemetry: { tracer: tracing.tracer } } : {}),
       canUseTool: createPermissionPrompt({ yes: values.yes === true, beforeAsk: () => progress.stop() }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
       querySource: 'repl_main_thread',
@@ -99,6 +117,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);
+    await close();
     await live?.finish();
   }
 }

@@ -7,6 +7,7 @@ import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo
 import { styleFor } from '../render/style.ts';
 import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
+import { readInputText } from '../read-input.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -41,6 +42,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     check: { type: 'boolean', default: false },
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file (see turnloop simulate --help)');
+  readInputText(positionals[0], io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
   const scenario = loadScenario(positionals[0], io.cwd);
   const record = values.record === undefined ? undefined : resolve(io.cwd, values.record);
 

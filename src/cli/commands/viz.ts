@@ -2,14 +2,15 @@
  * `turnloop viz [<session.jsonl>] [--out view.html] [--inspect]`: one self-contained HTML page with the loop
  * statechart and, given a session log, a timeline to step through (see `src/viz/html.ts`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { DEFAULT_CONFIG } from '../../config/config.ts';
 import { replay } from '../../replay/replay.ts';
 import { renderViewerHtml, viewerData } from '../../viz/html.ts';
 import { loadInspector, replayIntoInspector } from '../../viz/inspect.ts';
 import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
+import { createRedactor, secretValuesFromEnv } from '../../replay/redact.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { readInputText } from '../read-input.ts';
+import { writeOutputFile } from '../write-output.ts';
 
 const HELP = `Usage: turnloop viz [<session.jsonl>] [--out view.html] [--inspect]
 
@@ -49,12 +50,7 @@ export function parseVizArgs(args: string[]): VizArgs {
 }
 
 function readSession(path: string, io: CliIo): SessionForView {
-  let text: string;
-  try {
-    text = readFileSync(resolve(io.cwd, path), 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
-  }
+  const text = readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
   let session: SessionForView;
   try {
     session = parseSessionLog(text, path);
@@ -69,13 +65,15 @@ function readSession(path: string, io: CliIo): SessionForView {
       io.stderr.write(`warning: ${path} does not replay as recorded (${(error as Error).message}); the page shows the re-derived run\n`);
     }
   }
-  return session;
+  // A log recorded elsewhere may hold secrets a page must not show; masks keep lengths, so the view is the same run.
+  return createRedactor({ secretValues: secretValuesFromEnv(io.env) })(session);
 }
 
 export const vizCommand: CliCommand = {
   name: 'viz',
   summary: 'Draw the statechart as one self-contained HTML page, with a session timeline',
   help: HELP,
+  rawStdout: true,
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseVizArgs(args);
     if (parsed.out === null && io.stdout.isTTY) throw new UsageError('refusing to write HTML to a terminal: give --out view.html');
@@ -85,8 +83,7 @@ export const vizCommand: CliCommand = {
     const html = renderViewerHtml(viewerData(session, undefined, DEFAULT_CONFIG));
     if (parsed.out === null) io.stdout.write(html);
     else {
-      const path = resolve(io.cwd, parsed.out);
-      writeFileSync(path, html);
+      const path = writeOutputFile(parsed.out, io.cwd, html);
       const steps = session ? `, ${session.events.length} events` : '';
       io.stderr.write(`wrote ${path} (${Math.round(html.length / 1024)} KB${steps})\n`);
     }

@@ -4,6 +4,7 @@
  * here holds state, so one value serves every tool call of a run. Also the running tool-use context
  * (`ToolUseContextRef`), which the executors update as context patches apply.
  */
+import type { ChildRunner } from '../child-runs.ts';
 import type { Message } from '../../messages/types.ts';
 import type { Clock, IdGenerator } from '../deps.ts';
 import type { PermissionBehavior, PermissionResult, Tool, ToolCallResult, ToolContext } from './define-tool.ts';
@@ -75,6 +76,8 @@ export interface ToolCallDeps {
   timeoutMs?: number;
   /** Used for the timeout; defaults to real timers. */
   clock?: Pick<Clock, 'sleep'>;
+  /** Runs subagents for tool calls (`ToolContext.runChild`); set by `query()`. */
+  runChild?: ChildRunner;
 }
 
 /**

@@ -37,7 +37,12 @@ export function discardCancellation(reason: string): ToolCancellation {
 }
 
 export function timeoutCancellation(toolName: string, ms: number): ToolCancellation {
-  return new ToolCancellation('timeout', `Tool ${toolName} timed out after ${ms} ms.`);
+  return new ToolCancellation('timeout', `Tool ${toolName} timed out after ${ms} ms; it had started, so part of its work may have been done.`);
+}
+
+/** The result text of a call cancelled before it began: it did not run at all. */
+export function notStartedText(reason: string): string {
+  return `Not run: this tool call was cancelled before it started. (${reason})`;
 }
 
 /** The loop's abort reason as text: `'interrupt'` for a user interrupt, else whatever was given. */

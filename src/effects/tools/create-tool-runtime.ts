@@ -9,12 +9,13 @@ import type { IdGenerator } from '../deps.ts';
 import type { ToolRuntime } from '../tool-runtime.ts';
 import { createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 import type { Tool } from './define-tool.ts';
-import { createToolRegistry, type ToolRegistry } from './registry.ts';
+import { createRefreshingToolRegistry, createToolRegistry, type ToolRegistry } from './registry.ts';
 import { runToolBatches } from './run-batches.ts';
 import { StreamingToolExecutor } from './streaming-executor.ts';
 
 export interface CreateToolRuntimeOptions extends Omit<ToolCallDeps, 'registry' | 'newId'> {
-  tools: readonly Tool[] | ToolRegistry;
+  /** A fixed list, a registry, or a function asked for the current list before each model call. */
+  tools: readonly Tool[] | ToolRegistry | (() => readonly Tool[]);
   /** Ids of tool-result messages; defaults to random UUIDs (pass the run's generator for deterministic logs). */
   newId?: IdGenerator;
   /** Concurrency-safe tools run at once (config `limits.maxToolConcurrency`); default 10. */
@@ -34,7 +35,9 @@ export interface DefaultToolRuntime extends ToolRuntime {
  */
 export function createToolRuntime(options: CreateToolRuntimeOptions): DefaultToolRuntime {
   const { tools, newId, maxConcurrency, initialContext, ...rest } = options;
-  const registry = isToolList(tools) ? createToolRegistry(tools) : tools;
+  const registry = isToolList(tools)
+    ? createToolRegistry(tools)
+    : typeof tools === 'function' ? createRefreshingToolRegistry(tools) : tools;
   const deps: ToolCallDeps = { ...rest, registry, newId: newId ?? randomUUID };
   const context = createToolUseContextRef(initialContext);
   return {
@@ -47,6 +50,6 @@ export function createToolRuntime(options: CreateToolRuntimeOptions): DefaultToo
   };
 }
 
-function isToolList(tools: readonly Tool[] | ToolRegistry): tools is readonly Tool[] {
+function isToolList(tools: CreateToolRuntimeOptions['tools']): tools is readonly Tool[] {
   return Array.isArray(tools);
 }

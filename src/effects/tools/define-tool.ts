@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
+import type { ChildRunRequest, ChildRunResult } from '../child-runs.ts';
 
 /** What a tool may answer: plain text or API content blocks. */
 export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
@@ -36,6 +37,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The tool-use context as earlier tools left it. Read-only: change it through `contextModifier`. */
   context: Readonly<Record<string, unknown>>;
+  /**
+   * Runs a child loop (a subagent) for this call, linked to it (see `src/effects/child-runs.ts`); present when the
+   * tool runs inside `query()`.
+   */
+  runChild?: (request: ChildRunRequest) => Promise<ChildRunResult>;
 }
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
@@ -61,6 +67,11 @@ export interface ToolSpec<S extends z.ZodType> {
   description: string;
   aliases?: string[];
   inputSchema: S;
+  /**
+   * The JSON Schema the model is shown, when the tool has one of its own (an MCP server's tool does): the model
+   * then sees it as given, while `inputSchema` still validates every call.
+   */
+  inputJSONSchema?: Record<string, unknown>;
   isConcurrencySafe?: (input: z.output<S>) => boolean;
   isReadOnly?: (input: z.output<S>) => boolean;
   interruptBehavior?: InterruptBehavior;
@@ -81,6 +92,8 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   readonly aliases: readonly string[];
   readonly inputSchema: z.ZodType<Input>;
+  /** Shown to the model instead of the JSON Schema derived from `inputSchema`. */
+  readonly inputJSONSchema?: Record<string, unknown>;
   readonly interruptBehavior: InterruptBehavior;
   readonly maxResultSizeChars: number;
   readonly isShellLike: boolean;
@@ -129,6 +142,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     description: spec.description,
     aliases: [...(spec.aliases ?? [])],
     inputSchema: schema,
+    ...(spec.inputJSONSchema ? { inputJSONSchema: spec.inputJSONSchema } : {}),
     interruptBehavior: spec.interruptBehavior ?? 'block',
     maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
     isShellLike: spec.isShellLike ?? false,
@@ -146,6 +160,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 
 /** The tool as the model sees it: name, description and the JSON Schema of what the model must send. */
 export function toolDefinitionForModel(tool: Tool): ToolDefinitionForModel {
-  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
+  const jsonSchema = tool.inputJSONSchema ?? (z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>);
+  const { $schema: _ignored, ...inputSchema } = jsonSchema;
   return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

@@ -1,7 +1,9 @@
 /**
  * The tool registry: lookup by name or alias (SPEC §7.1). Invariants: names and aliases are unique across the
- * registry (a clash throws `DuplicateToolNameError` at construction); lookups are exact and case-sensitive; the
- * registry never changes after it is built.
+ * registry (a clash throws `DuplicateToolNameError` at construction); lookups are exact and case-sensitive; a
+ * registry from `createToolRegistry` never changes after it is built. `createRefreshingToolRegistry` follows a tool
+ * list that may change (MCP servers announce `tools/list_changed`), swapping its list only when definitions are
+ * taken for a model call, so the tools a model may call are exactly the ones it was offered.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
@@ -50,5 +52,33 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
     },
     // The registry never changes, so the JSON Schemas are converted once, not on every model call.
     definitionsForModel: () => (definitions ??= list.map(toolDefinitionForModel)),
+  };
+}
+
+/**
+ * A registry over a tool list that may change between turns (Claude Code refreshes its tools between iterations).
+ * `load` is asked again each time definitions are taken for a model call; a list with other tools than the last
+ * (compared one by one, by identity) replaces it from then on.
+ *
+ * @example
+ * const registry = createRefreshingToolRegistry(() => [...createFileTools({ root }), ...mcp.tools]);
+ */
+export function createRefreshingToolRegistry(load: () => readonly Tool[]): ToolRegistry {
+  let source = [...load()];
+  let current = createToolRegistry(source);
+  return {
+    get tools() {
+      return current.tools;
+    },
+    find: (name) => current.find(name),
+    concurrencySafeFor: (toolUses) => current.concurrencySafeFor(toolUses),
+    definitionsForModel() {
+      const next = load();
+      if (next.length !== source.length || next.some((tool, i) => tool !== source[i])) {
+        current = createToolRegistry(next);
+        source = [...next];
+      }
+      return current.definitionsForModel();
+    },
   };
 }

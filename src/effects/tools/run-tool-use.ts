@@ -10,11 +10,12 @@
  * - `status` tells executors whether the result is a success, an error (shell-like errors cancel siblings) or a
  *   cancellation; a timeout counts as an error.
  */
+import type { ChildRunRequest } from '../child-runs.ts';
 import type { Message, ToolUseBlock } from '../../messages/types.ts';
 import type { ToolResultEvent } from '../deps.ts';
 import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
-import { cancellationText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
+import { cancellationText, notStartedText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
 import { decidePermission } from './permission.ts';
 import type { ToolCallDeps } from './call-deps.ts';
 import { noPostHookOutcome, noPreHookOutcome, runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
@@ -96,7 +97,8 @@ function refusal(toolUse: ToolUseBlock, deps: ToolCallDeps, tool: Tool | undefin
     const known = deps.registry.tools.map((t) => t.name);
     return { event: errorResultEvent(deps.newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
   }
-  return { event: errorResultEvent(deps.newId, toolUse, cancellationText(aborted)), status: 'cancelled' };
+  // Never started: say so, the model must not believe the call had any effect.
+  return { event: errorResultEvent(deps.newId, toolUse, notStartedText(cancellationText(aborted))), status: 'cancelled' };
 }
 
 /** Runs the pipeline with `own.signal` as the tool's signal; a cancellation or timeout of `own` ends it at once. */
@@ -130,6 +132,7 @@ async function runOnController(
       return own.signal;
     },
     context,
+    ...(deps.runChild ? { runChild: (request: ChildRunRequest) => deps.runChild!(request, { toolUseId: toolUse.id, signal: own.signal }) } : {}),
   };
   const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
   try {

@@ -48,7 +48,9 @@ describe('secrets never land in a session log', () => {
   it('redacts every string, however deep, and leaves other data alone', () => {
     const redact = createRedactor();
     const value = { a: [{ b: { c: `x ${KEY} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': 'k', Accept: 'json' } };
-    expect(redact(value)).toEqual({ a: [{ b: { c: `x ${REDACTED} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': REDACTED, Accept: 'json' } });
+    // Masks keep the length: `[REDACTED]` then `*` for the rest (all `*` when shorter than the marker).
+    const mask = `${REDACTED}${'*'.repeat(KEY.length - REDACTED.length)}`;
+    expect(redact(value)).toEqual({ a: [{ b: { c: `x ${mask} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': '*', Accept: 'json' } });
     expect(value.a[0].b.c).toContain(KEY);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchGlob } from '../../../src/tools/glob-match.ts';
+import { compileGlob, matchGlob } from '../../../src/tools/glob-match.ts';
 
 describe('glob matcher', () => {
   it.each([
@@ -20,11 +20,28 @@ describe('glob matcher', () => {
     ['{src,test}/**/*.md', 'test/x/y.md', true],
     ['x{a,{b,c}}', 'xc', true],
     ['file.txt', 'fileXtxt', false],
-    ['(a)+[b]', '(a)+[b]', true],
+    ['[a-c]x', 'bx', true],
+    ['[a-c]x', 'dx', false],
+    ['+(a|b).js', 'abba.js', true],
+    ['{1..3}.txt', '2.txt', true],
+    ['{1..3}.txt', '4.txt', false],
     ['\\*', '*', true],
     ['\\*', 'a', false],
-    ['{a', '{a', true],
+    ['.env', '.env', true],
+    ['*', '.env', true],
   ])('%s matches %s: %s', (pattern, path, expected) => {
     expect(matchGlob(pattern, path)).toBe(expected);
+  });
+});
+
+describe('glob matcher on hostile patterns', () => {
+  it('runs many stars in linear time (picomatch\'s own expression backtracks for minutes on this)', () => {
+    expect(matchGlob(`${'*a'.repeat(12)}*b`, 'a'.repeat(5_000))).toBe(false);
+    expect(matchGlob(`${'**/'.repeat(40)}x`, `${'a/'.repeat(2_000)}y`)).toBe(false);
+  });
+
+  it('refuses negated extglobs and over-long patterns with a message', () => {
+    expect(() => compileGlob('!(a).js')).toThrow(/negated extglobs/);
+    expect(() => compileGlob('a'.repeat(5_000))).toThrow(/at most 4096/);
   });
 });

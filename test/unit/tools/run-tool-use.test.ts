@@ -92,7 +92,7 @@ describe('one tool call produces exactly one tool_result event', () => {
     });
     const outcome = await runToolUseWithStatus(toolUse('t1', 'Hang'), depsFor([hang], { timeoutMs: 20 }), scope());
     expect(outcome.status).toBe('error');
-    expect(resultText(outcome.event)).toBe('Tool Hang timed out after 20 ms.');
+    expect(resultText(outcome.event)).toBe('Tool Hang timed out after 20 ms; it had started, so part of its work may have been done.');
     expect(seen?.aborted).toBe(true);
   });
 

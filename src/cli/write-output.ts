@@ -1,0 +1,54 @@
+/**
+ * Writing a CLI output file all at once or not at all: the text goes to a temporary file beside the target, which
+ * is then renamed over it, so a failure (no such directory, no permission, a full disk) never leaves half a file.
+ * Failures are an `OutputFileError` (exit code 2) naming the file and the reason.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { CliFileError, shownPath } from './read-input.ts';
+
+export class OutputFileError extends CliFileError {
+  constructor(file: string, problem: string) {
+    super('OUTPUT_FILE', file, problem, `${file}: cannot write it: ${problem}`);
+  }
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'its directory does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'ENOTDIR') return 'a part of its path is not a directory';
+  return code ?? String(error);
+}
+
+/** Writes `text` to `file` (relative to `cwd`) atomically; returns the absolute path. */
+export function writeOutputFile(file: string, cwd: string, text: string): string {
+  const path = resolve(cwd, file);
+  const shown = shownPath(file, cwd);
+  const existing = (() => {
+    try {
+      return statSync(path);
+    } catch {
+      return null;
+    }
+  })();
+  if (existing?.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  let fd: number | null = null;
+  try {
+    fd = openSync(temp, 'wx', 0o644);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(temp, path);
+    return path;
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw new OutputFileError(shown, reason(error));
+  }
+}
