@@ -8,7 +8,7 @@
  */
 export * from './reducer/index.ts';
 export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './config/config.ts';
-export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, RetryPolicy } from './config/config.ts';
+export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
 export type * from './messages/types.ts';
 export { loopMachine, MACHINE_ID } from './machine/loop-machine.ts';
 export { query, runQuery, type QueryOptions } from './api/query.ts';

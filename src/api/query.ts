@@ -60,8 +60,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
   }
   if (telemetry !== undefined) {
     // Loaded only when asked for, like the inspector: the span mapping and its peer dependency.
-    const { traceRun } = await import('../otel/trace-run.ts');
-    observers.push(traceRun(telemetry));
+    const { traceRunAndForks } = await import('../otel/trace-run.ts');
+    const spans = traceRunAndForks(telemetry);
+    observers.push(spans.run);
+    forkObservers.push(spans.fork);
   }
   return { ...engine, observers, forkObservers };
 }

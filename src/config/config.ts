@@ -92,6 +92,20 @@ export interface SnipConfig {
   keepRecentMessages: number;
 }
 
+/**
+ * Where the model adapter puts `cache_control` breakpoints (docs/fake-api.md). Claude Code's placement is the
+ * default: the system prompt and the last message, so each request reads the previous one's prefix from the cache.
+ * Off: `{system: false, lastMessages: 0}`.
+ */
+export interface PromptCachingConfig {
+  /** A breakpoint on the last system block (it covers the tools and the system prompt). */
+  system: boolean;
+  /** Breakpoints on the last block of this many of the last messages (the API allows 4 in all). */
+  lastMessages: number;
+  /** Cache lifetime: '5m' (the API's default) or '1h'. */
+  ttl: string;
+}
+
 export interface LoopConfig {
   sessionId: string;
   model: string;
@@ -111,6 +125,7 @@ export interface LoopConfig {
   tokenBudgetCompletionRatio: number;
   /** Both deltas below this count as diminishing returns (SPEC §8). */
   tokenBudgetDiminishingDelta: number;
+  promptCaching: PromptCachingConfig;
 }
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
@@ -161,6 +176,7 @@ export const DEFAULT_CONFIG: LoopConfig = {
   toolTimeoutMs: 0,
   tokenBudgetCompletionRatio: 0.9,
   tokenBudgetDiminishingDelta: 500,
+  promptCaching: { system: true, lastMessages: 1, ttl: '5m' },
 };
 
 /** Deep partial, for overrides. Groups (`features`, `limits`, ...) merge one level deep; arrays are replaced. */

@@ -2,10 +2,11 @@
  * The interpreter's injected dependencies: everything with I/O, time or randomness. Production defaults live next
  * to each implementation; tests replace them. Nothing here is used by `src/reducer` or `src/machine`.
  */
-import type { RetryPolicy } from '../config/config.ts';
+import type { PromptCachingConfig, RetryPolicy } from '../config/config.ts';
 import type { AssistantMessage, Message, UserMessage } from '../messages/types.ts';
 import type { CompactionInput, ContextLayerInput, ContextLayerOutcome, IdGenerator } from '../context/types.ts';
 import type { ModelRequest } from '../reducer/effects.ts';
+import type { ThinkingParam } from '../reducer/state.ts';
 import type { EventOf, LoopEvent, MessageEdit } from '../reducer/events.ts';
 
 /** Time, injectable so that backoff delays and idle gaps run instantly in tests. */
@@ -37,6 +38,10 @@ export interface ModelCallOptions {
   retry: RetryPolicy;
   clock: Clock;
   newId: IdGenerator;
+  /** The run's `thinking` param. */
+  thinking?: ThinkingParam;
+  /** Where to put `cache_control` breakpoints; absent: none. */
+  promptCaching?: PromptCachingConfig;
 }
 
 /**

@@ -368,6 +368,8 @@ export class Interpreter {
         retry: this.config.retry,
         clock: this.deps.clock,
         newId: this.deps.newId,
+        ...(this.state.context.params.thinking ? { thinking: this.state.context.params.thinking } : {}),
+        ...(this.config.promptCaching ? { promptCaching: this.config.promptCaching } : {}),
       });
       for await (const item of stream) {
         if (controller.aborted || this.done) return;

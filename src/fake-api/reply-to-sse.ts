@@ -6,8 +6,11 @@
  *
  * Pure. Text and thinking arrive in pieces of at most `TEXT_PIECE_CHARS`; a tool input's JSON is split into
  * `JSON_PIECES` `input_json_delta`s (as the real API streams it); a thinking block ends with one `signature_delta`.
+ * With `stream_error`, an `error` event (the API's error body) takes the place of event `after_events` and the stream
+ * ends there, as the real API reports an overload in the middle of a stream.
  */
 import { resolveUsage } from './estimate-usage.ts';
+import type { CacheUsage } from './prompt-cache.ts';
 import type { FakeContentBlock, FakeReply } from './script-schema.ts';
 
 export const TEXT_PIECE_CHARS = 16;
@@ -24,6 +27,8 @@ export interface ReplyContext {
   messageId: string;
   /** Used when the reply does not set `model` (normally the requested model). */
   model: string;
+  /** What the prompt cache read and wrote for this request. */
+  cache?: CacheUsage;
 }
 
 /** The stop reason a reply ends with when the script does not say. */
@@ -40,7 +45,7 @@ export function toolUseId(block: Extract<FakeContentBlock, { type: 'tool_use' }>
 
 export function replyToSseEvents(reply: FakeReply, context: ReplyContext): SseEvent[] {
   const id = reply.id ?? context.messageId;
-  const usage = resolveUsage(reply, context.requestBody);
+  const usage = resolveUsage(reply, context.requestBody, context.cache);
   const events: SseEvent[] = [
     {
       event: 'message_start',
@@ -83,7 +88,9 @@ export function replyToSseEvents(reply: FakeReply, context: ReplyContext): SseEv
     },
     { event: 'message_stop', data: { type: 'message_stop' } },
   );
-  return events;
+  if (!reply.stream_error) return events;
+  const { after_events: after, type, message } = reply.stream_error;
+  return [...events.slice(0, after), { event: 'error', data: { type: 'error', error: { type, message } } }];
 }
 
 /** One SSE event on the wire. */

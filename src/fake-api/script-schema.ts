@@ -7,6 +7,10 @@
  * - Every validation error names the place (`model[2].content[0].text`) and what was expected there.
  * - An answer is recognised by its keys: `sse` → raw SSE; `status`/`error` → an HTTP error; `content` → a reply
  *   (streamed as SSE; with `cut_after_events` the socket is destroyed after that many events).
+ * - `repeat: n` on any answer stands for n copies of it in the list.
+ * - An HTTP error that omits `error` gets the real API's body for its status (429 `rate_limit_error`, 529
+ *   `overloaded_error`, ...); a 429 without headers gets the real `retry-after` and `anthropic-ratelimit-*` ones.
+ * - `compactionModel` absent (not `[]`): every compaction request gets `DEFAULT_COMPACTION_REPLY`, as many as asked.
  */
 import { z } from 'zod';
 
@@ -44,26 +48,64 @@ const replySchema = z.strictObject({
   cut_after_events: z.number().int().nonnegative().optional(),
   /** Send only part of the last block and never its `content_block_stop` (stop reason defaults to `max_tokens`). */
   truncate_last_block: z.boolean().optional(),
+  /** Replace event `after_events` by the API's SSE `error` event and end the stream (a mid-stream overload). */
+  stream_error: z
+    .strictObject({
+      after_events: z.number().int().nonnegative(),
+      type: z.string().min(1).default('overloaded_error'),
+      message: z.string().default('Overloaded'),
+    })
+    .optional(),
 });
 
 const rawSseSchema = z.strictObject({ sse: z.string(), status: z.number().int().min(200).max(599).optional(), delayMs });
 
 const errorSchema = z.strictObject({
   status: z.number().int().min(400).max(599),
-  error: z.strictObject({ type: z.string().min(1), message: z.string() }),
-  headers: z.record(z.string(), z.string()).optional(),
+  error: z.strictObject({ type: z.string().min(1), message: z.string() }).optional().describe("Absent: the real API's body for the status."),
+  headers: z.record(z.string(), z.string()).optional().describe('Absent on a 429: retry-after 1 s and anthropic-ratelimit-* headers.'),
   delayMs,
 });
+
+/** The real API's error type and message per status, for error answers that script only a status. */
+export const REAL_ERROR_BODIES: Record<number, { type: string; message: string }> = {
+  400: { type: 'invalid_request_error', message: 'Invalid request.' },
+  401: { type: 'authentication_error', message: 'invalid x-api-key' },
+  403: { type: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' },
+  404: { type: 'not_found_error', message: 'Not found.' },
+  413: { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' },
+  429: {
+    type: 'rate_limit_error',
+    message:
+      'This request would exceed the rate limit for your organization (00000000-0000-4000-8000-000000000000) of 40,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.',
+  },
+  500: { type: 'api_error', message: 'Internal server error' },
+  529: { type: 'overloaded_error', message: 'Overloaded' },
+};
+
+/** What a compaction request gets when the script has no `compactionModel` list. */
+export const DEFAULT_COMPACTION_REPLY = {
+  content: [{ type: 'text' as const, text: '<summary>The user asked for a change; the work so far is summarised here.</summary>' }],
+};
 
 export type FakeContentBlock = z.output<(typeof blockSchemas)[keyof typeof blockSchemas]>;
 export type FakeReply = z.output<typeof replySchema>;
 export type FakeRawSse = z.output<typeof rawSseSchema>;
 export type FakeError = z.output<typeof errorSchema>;
+export type FakeStreamError = NonNullable<FakeReply['stream_error']>;
 export type FakeAnswer = FakeReply | FakeRawSse | FakeError;
 
-const answerSchema = z.unknown().transform((value, ctx): FakeAnswer => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+const repeatSchema = z.number().int().positive().optional().describe('Stands for this many copies of the answer.');
+
+const answerSchema = z.unknown().transform((input, ctx): FakeAnswer[] => {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     ctx.addIssue({ code: 'custom', message: 'expected an answer object ({content}, {sse} or {status, error})' });
+    return z.NEVER;
+  }
+  const { repeat, ...value } = input as Record<string, unknown>;
+  const times = repeatSchema.safeParse(repeat);
+  if (!times.success) {
+    ctx.addIssue({ code: 'custom', path: ['repeat'], message: 'expected a positive whole number of copies' });
     return z.NEVER;
   }
   const schema = 'sse' in value ? rawSseSchema : 'status' in value || 'error' in value ? errorSchema : 'content' in value ? replySchema : null;
@@ -74,13 +116,17 @@ const answerSchema = z.unknown().transform((value, ctx): FakeAnswer => {
     });
     return z.NEVER;
   }
-  return forward(schema, value, ctx) as FakeAnswer;
+  const answer = forward(schema, value, ctx) as FakeAnswer;
+  return Array.from({ length: times.data ?? 1 }, () => answer);
 });
+
+/** A list of answers, served in order (`repeat` expanded). */
+export const fakeAnswerListSchema = z.array(answerSchema).transform((lists) => lists.flat());
 
 /** The script: answers for the main model and for compaction requests, each served in order. */
 export const fakeScriptSchema = z.strictObject({
-  model: z.array(answerSchema).default([]),
-  compactionModel: z.array(answerSchema).default([]),
+  model: fakeAnswerListSchema.default([]),
+  compactionModel: fakeAnswerListSchema.optional(),
 });
 
 export type FakeScript = z.output<typeof fakeScriptSchema>;
@@ -89,13 +135,13 @@ export type FakeScript = z.output<typeof fakeScriptSchema>;
  * The parts of an answer, for documentation (e.g. a JSON Schema of scenario files): the content blocks and the
  * three answer shapes. Validation goes through `fakeScriptSchema`, which picks the shape by its keys.
  */
-export const fakeAnswerShapes = { blocks: blockSchemas, reply: replySchema, rawSse: rawSseSchema, error: errorSchema } as const;
+export const fakeAnswerShapes = { blocks: blockSchemas, reply: replySchema, rawSse: rawSseSchema, error: errorSchema, repeat: repeatSchema } as const;
 /** What a script file may contain before defaults are applied. */
 export type FakeScriptInput = {
   model?: Array<FakeAnswerInput>;
   compactionModel?: Array<FakeAnswerInput>;
 };
-export type FakeAnswerInput = z.input<typeof replySchema> | z.input<typeof rawSseSchema> | z.input<typeof errorSchema>;
+export type FakeAnswerInput = (z.input<typeof replySchema> | z.input<typeof rawSseSchema> | z.input<typeof errorSchema>) & { repeat?: number };
 
 /** Thrown by `parseFakeScript`; `issues` carry a readable path and what was expected there. */
 export class FakeScriptError extends Error {

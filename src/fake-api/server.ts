@@ -6,17 +6,36 @@
  * - Every request body is recorded in `requests`, in arrival order, before it is answered.
  * - Routing: a request whose header `x-turnloop-query-source` is `compact` takes the next answer of
  *   `compactionModel`; every other request takes the next answer of `model`. The model adapter sends that header.
- * - When the list a request needs has run out, the answer is a 500 `api_error` and `exhausted` becomes true.
+ * - Strict, like the real API (and only where it is): a request it would refuse (`validate-request.ts`) gets the
+ *   real 400 and takes no scripted answer. So does a request whose input exceeds the model's context window
+ *   ("prompt is too long: N tokens > M maximum"); N is the scripted `usage` of the answer it would get, else the
+ *   estimate. A scripted error or raw SSE answer is served as scripted, without the window check.
+ * - The window and output limits come from the engine's model table (`DEFAULT_CONFIG`, or `options.models`).
+ * - Usage reports what the server's prompt cache read and wrote (`prompt-cache.ts`).
+ * - When the list a request needs has run out, the answer is a 500 `api_error` and `exhausted` becomes true; with
+ *   no `compactionModel` list at all, compaction requests get the default summary, as many as asked.
  * - Streaming requests (`"stream": true`) get SSE; others get the whole message as JSON (`sse-to-message.ts`);
  *   a raw `{sse}` answer is sent as it is either way.
  * - `close()` drops open connections and pending delays, so a test never hangs on a slow scripted answer.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONFIG } from '../config/config.ts';
 import { QUERY_SOURCE_HEADER } from '../config/wire.ts';
+import { totalInputTokens } from './estimate-usage.ts';
+import { createPromptCache } from './prompt-cache.ts';
 import { encodeSseEvent, replyToSseEvents } from './reply-to-sse.ts';
+import {
+  DEFAULT_COMPACTION_REPLY,
+  parseFakeScript,
+  REAL_ERROR_BODIES,
+  type FakeAnswer,
+  type FakeError,
+  type FakeReply,
+  type FakeScriptInput,
+} from './script-schema.ts';
 import { sseEventsToMessage } from './sse-to-message.ts';
-import { parseFakeScript, type FakeAnswer, type FakeError, type FakeReply, type FakeScriptInput } from './script-schema.ts';
+import { modelInfoFor, validateRequest, type ModelTable, type RuleName } from './validate-request.ts';
 
 export type FakeQueue = 'model' | 'compactionModel';
 
@@ -26,6 +45,13 @@ export interface FakeRequestRecord {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** Set when the request was refused as the real API would refuse it (it took no scripted answer). */
+  rejected?: { rule: RuleName | 'context_window'; message: string };
+}
+
+export interface FakeApiOptions {
+  /** The model table the limits come from (default: the engine's `DEFAULT_CONFIG`). */
+  models?: Partial<ModelTable>;
 }
 
 export interface FakeApi {
@@ -39,13 +65,23 @@ export interface FakeApi {
   remaining(): number;
   /** True once a request found its list empty. */
   readonly exhausted: boolean;
+  /** Requests refused as the real API would refuse them. */
+  rejections(): FakeRequestRecord[];
   close(): Promise<void>;
 }
 
 /** Starts the fake API; the script is validated first (throws `FakeScriptError`). */
-export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<FakeApi> {
+export async function startFakeAnthropicApi(script: FakeScriptInput, options: FakeApiOptions = {}): Promise<FakeApi> {
   const parsed = parseFakeScript(script);
-  const queues: Record<FakeQueue, FakeAnswer[]> = { model: [...parsed.model], compactionModel: [...parsed.compactionModel] };
+  const queues: Record<FakeQueue, FakeAnswer[]> = { model: [...parsed.model], compactionModel: [...(parsed.compactionModel ?? [])] };
+  // No list at all (not an empty one): every compaction request gets the default summary.
+  const defaultCompaction = parsed.compactionModel === undefined ? parseFakeScript({ model: [DEFAULT_COMPACTION_REPLY] }).model[0] : undefined;
+  const nextAnswer = (queue: FakeQueue) => queues[queue][0] ?? (queue === 'compactionModel' ? defaultCompaction : undefined);
+  const table: ModelTable = {
+    models: options.models?.models ?? DEFAULT_CONFIG.models,
+    defaultModelInfo: options.models?.defaultModelInfo ?? DEFAULT_CONFIG.defaultModelInfo,
+  };
+  const cache = createPromptCache();
   const requests: unknown[] = [];
   const log: FakeRequestRecord[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -75,8 +111,15 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
     }
     const queue: FakeQueue = req.headers[QUERY_SOURCE_HEADER] === 'compact' ? 'compactionModel' : 'model';
     requests.push(body);
-    log.push({ queue, path, headers: { ...req.headers }, body });
-    const answer = queues[queue].shift();
+    const record: FakeRequestRecord = { queue, path, headers: { ...req.headers }, body };
+    log.push(record);
+    const rejection = validateRequest(body, table) ?? windowRejection(nextAnswer(queue), body);
+    if (rejection) {
+      record.rejected = rejection;
+      return sendError(res, { status: 400, error: { type: 'invalid_request_error', message: rejection.message } });
+    }
+    const answer = nextAnswer(queue);
+    queues[queue].shift();
     if (!answer) {
       exhausted = true;
       return sendError(res, { status: 500, error: { type: 'api_error', message: `fake API script exhausted: no answer left in "${queue}"` } });
@@ -87,11 +130,11 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
     if ('sse' in answer) {
       res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'request-id': `req_fake_${served}` });
       res.end(answer.sse);
-    } else if ('error' in answer) {
+    } else if (!('content' in answer)) {
       sendError(res, answer);
     } else if ((body as { stream?: unknown }).stream !== true) {
       // Non-streaming: the whole message at once (`cut_after_events` only cuts streams).
-      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${served}`, model: modelOf(body) });
+      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${served}`, model: modelOf(body) || 'fake-model' });
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${served}` });
       res.end(JSON.stringify(sseEventsToMessage(events)));
     } else {
@@ -99,8 +142,18 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
     }
   }
 
+  /** The real 400 for a prompt over the model's window; a scripted error or raw SSE answer is served instead. */
+  function windowRejection(next: FakeAnswer | undefined, body: unknown): { rule: 'context_window'; message: string } | null {
+    if (next !== undefined && !('content' in next)) return null;
+    const window = modelInfoFor(table, modelOf(body)).contextWindow;
+    const tokens = totalInputTokens(next as FakeReply | undefined, body);
+    return tokens > window ? { rule: 'context_window', message: `prompt is too long: ${tokens} tokens > ${window} maximum` } : null;
+  }
+
   async function sendReply(res: ServerResponse, reply: FakeReply, body: unknown, n: number): Promise<void> {
-    const events = replyToSseEvents(reply, { requestBody: body, messageId: `msg_fake_${n}`, model: modelOf(body) });
+    const model = modelOf(body) || 'fake-model';
+    const cacheUsage = reply.usage?.input_tokens === undefined ? cache.use(body, totalInputTokens(reply, body)) : undefined;
+    const events = replyToSseEvents(reply, { requestBody: body, messageId: `msg_fake_${n}`, model, ...(cacheUsage ? { cache: cacheUsage } : {}) });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${n}` });
     res.flushHeaders();
     for (const [index, event] of events.entries()) {
@@ -133,6 +186,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
     get exhausted() {
       return exhausted;
     },
+    rejections: () => log.filter((entry) => entry.rejected !== undefined),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -143,11 +197,38 @@ export async function startFakeAnthropicApi(script: FakeScriptInput): Promise<Fa
   };
 }
 
-/** The API's JSON error body: `{type: 'error', error: {type, message}}`. */
+function modelOf(body: unknown): string {
+  const model = (body as { model?: unknown } | null)?.model;
+  return typeof model === 'string' ? model : '';
+}
+
+/** The API's JSON error body `{type: 'error', error: {type, message}}`, with the real defaults for its status. */
 function sendError(res: ServerResponse, answer: Pick<FakeError, 'status' | 'error' | 'headers'>): void {
   if (res.destroyed) return;
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_fake_error', ...answer.headers });
-  res.end(JSON.stringify({ type: 'error', error: answer.error }));
+  const error = answer.error ?? REAL_ERROR_BODIES[answer.status] ?? { type: 'api_error', message: `HTTP ${answer.status}` };
+  const headers = answer.headers ?? (answer.status === 429 ? rateLimitHeaders() : {});
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_fake_error', ...headers });
+  res.end(JSON.stringify({ type: 'error', error }));
+}
+
+/** The headers of a real 429: wait a second; the per-minute input-token bucket is empty. */
+function rateLimitHeaders(): Record<string, string> {
+  const reset = new Date(Date.now() + 1_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    'retry-after': '1',
+    'anthropic-ratelimit-requests-limit': '50',
+    'anthropic-ratelimit-requests-remaining': '49',
+    'anthropic-ratelimit-requests-reset': reset,
+    'anthropic-ratelimit-input-tokens-limit': '40000',
+    'anthropic-ratelimit-input-tokens-remaining': '0',
+    'anthropic-ratelimit-input-tokens-reset': reset,
+    'anthropic-ratelimit-output-tokens-limit': '8000',
+    'anthropic-ratelimit-output-tokens-remaining': '8000',
+    'anthropic-ratelimit-output-tokens-reset': reset,
+    'anthropic-ratelimit-tokens-limit': '48000',
+    'anthropic-ratelimit-tokens-remaining': '8000',
+    'anthropic-ratelimit-tokens-reset': reset,
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -157,9 +238,4 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function modelOf(body: unknown): string {
-  const model = (body as { model?: unknown }).model;
-  return typeof model === 'string' ? model : 'fake-model';
 }

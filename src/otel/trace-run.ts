@@ -10,7 +10,8 @@
  *   API-error message sets `error.type` to its kind.
  * - `execute_tool <tool>` (INTERNAL), a child of the run: from `run_tools` / `enqueue_tool` to the call's
  *   `tool_result`; tool name and call id; an error result sets status ERROR.
- * - `compaction` (INTERNAL), a child of the run: autocompact and reactive compact runs, with tokens before/after.
+ * - `compaction` (INTERNAL), a child of the run: autocompact and reactive compact runs, with tokens before/after;
+ *   with `traceRunAndForks`, the forked summarising run's own spans nest inside it.
  *
  * Invariants: the observer never throws into the loop (a failing tracer loses spans, not the run); every span it
  * opens is ended, at the latest when the run ends or the observer closes; content (prompts, tool inputs and
@@ -62,6 +63,26 @@ export function traceRun(options: TelemetryOptions): RunObserverFactory {
   };
 }
 
+/**
+ * `traceRun` for a run and for the runs it forks (the compaction's summarising call runs as a forked loop): a forked
+ * run's `invoke_agent` span is a child of the `compaction` span open when it starts, so its `chat` span nests there.
+ * Give `run` to `observers` and `fork` to `forkObservers`.
+ */
+export function traceRunAndForks(options: TelemetryOptions): { run: RunObserverFactory; fork: RunObserverFactory } {
+  let main: RunTracer | null = null;
+  return {
+    run: (run) => {
+      try {
+        main = new RunTracer(options, run.config, run.params);
+        return main;
+      } catch {
+        return { onStep: () => undefined };
+      }
+    },
+    fork: (run) => traceRun({ ...options, ...(main ? { parentContext: main.forkParent() } : {}) })(run),
+  };
+}
+
 interface ChatCall {
   span: Span;
   blocks: AssistantContentBlock[];
@@ -104,6 +125,11 @@ class RunTracer implements RunObserver {
       parent,
     );
     this.agentContext = trace.setSpan(parent, this.agent);
+  }
+
+  /** Where a forked run's span belongs: under the open compaction, else under this run. */
+  forkParent(): Context {
+    return this.compaction ? trace.setSpan(this.agentContext, this.compaction) : this.agentContext;
   }
 
   readonly onStep: RunObserver['onStep'] = (step) => {

@@ -4,7 +4,7 @@ export { EFFECT_TYPES } from './effects.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './effects.ts';
 export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from './events.ts';
 export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './events.ts';
-export type { LoopState, LoopContext, LoopParams, IterationState } from './state.ts';
+export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './state.ts';
 export { TERMINAL_REASONS, CONTINUE_REASONS } from './outcomes.ts';
 export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './outcomes.ts';
 export { estimateTokens, estimateMessageTokens, tokenCountWithEstimation, usageTokens } from './tokens.ts';

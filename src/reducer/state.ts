@@ -5,6 +5,9 @@
 import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Continue, Terminal } from './outcomes.ts';
 
+/** Extended thinking, sent as the request's `thinking` param (SPEC §10). */
+export type ThinkingParam = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+
 /** The JSON part of the parameters of one loop run (functions live with the interpreter). */
 export interface LoopParams {
   messages: Message[];
@@ -20,6 +23,8 @@ export interface LoopParams {
   taskBudget?: { total: number };
   /** Output tokens to reach before stopping (the "+500k" auto-continue target, SPEC §8). */
   tokenBudget?: number;
+  /** Extended thinking for every main-loop request (the forked compactor does not think). */
+  thinking?: ThinkingParam;
   /** Prefix of every id the run derives; defaults to the config's session id. */
   runId?: string;
   /** When the run started (ms since epoch), from the interpreter's clock. */

@@ -35,5 +35,12 @@ export function outcomeMismatches(expected: ScenarioExpect, result: SimulationRe
   compare('stopHookCalls', expected.stopHookCalls, result.stopHookCalls);
   compare('scriptExhausted', expected.scriptExhausted, result.scriptExhausted);
   compare('autocompactBeforeCalls', expected.autocompactBeforeCalls, result.compactions.auto.beforeModelCalls);
+  const auto = result.compactions.auto;
+  if (expected.autocompactsAtLeast !== undefined && auto.succeeded < expected.autocompactsAtLeast) {
+    problems.push(`autocompacts: expected at least ${expected.autocompactsAtLeast}, got ${auto.succeeded}`);
+  }
+  compare('autocompactFailures', expected.autocompactFailures, auto.attempted - auto.succeeded);
+  // A request the strict fake refused is a bug unless the scenario says it expects it.
+  compare('rejectedRequests', expected.rejectedRequests ?? [], result.rejections.map((r) => r.rule));
   return problems;
 }

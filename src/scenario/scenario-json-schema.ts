@@ -15,18 +15,20 @@ const BEGIN = '<!-- BEGIN GENERATED SCENARIO SCHEMA -->';
 const END = '<!-- END GENERATED SCENARIO SCHEMA -->';
 
 function answerListForDocs(): z.ZodType {
-  const { blocks, reply, rawSse, error } = fakeAnswerShapes;
+  const { blocks, reply, rawSse, error, repeat } = fakeAnswerShapes;
   const block = z.discriminatedUnion('type', [blocks.text, blocks.thinking, blocks.redacted_thinking, blocks.tool_use]);
-  const replyDoc = reply.extend({ content: z.array(block) }).describe('A reply, streamed as SSE (cut with cut_after_events).');
-  return z.array(z.union([replyDoc, rawSse.describe('Raw SSE text, sent as is.'), error.describe('An HTTP error answer.')]));
+  const replyDoc = reply.extend({ content: z.array(block), repeat }).describe('A reply, streamed as SSE (cut with cut_after_events).');
+  return z.array(
+    z.union([replyDoc, rawSse.extend({ repeat }).describe('Raw SSE text, sent as is.'), error.extend({ repeat }).describe('An HTTP error answer.')]),
+  );
 }
 
 /** The JSON Schema (draft 2020-12) of a scenario file, as accepted on input (defaults are optional). */
 export function scenarioJsonSchema(): Record<string, unknown> {
   const answers = answerListForDocs();
   const docSchema = scenarioObjectSchema.extend({
-    model: answers.describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
-    compactionModel: answers.optional().describe('Answers to compaction requests; absent → a short default summary.'),
+    model: answers.optional().describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
+    compactionModel: answers.optional().describe('Answers to compaction requests; absent → a short default summary for every one.'),
   });
   const schema = z.toJSONSchema(docSchema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return { ...schema, title: 'turnloop scenario' };

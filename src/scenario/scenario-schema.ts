@@ -9,7 +9,7 @@
  * - Parsing applies defaults only; turning the file into `query()` options is `simulate.ts`'s job.
  */
 import { z } from 'zod';
-import { fakeScriptSchema } from '../fake-api/index.ts';
+import { fakeAnswerListSchema } from '../fake-api/index.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import { configOverridesSchema } from './config-overrides-schema.ts';
@@ -60,11 +60,19 @@ export const paramsSchema = z
     taskBudget: z.strictObject({ total: count.positive() }).optional().describe('API-side task budget.'),
     querySource: z.string().min(1).optional().describe("e.g. 'sdk' (default), 'repl_main_thread', 'agent:<id>', 'compact'."),
     maxOutputTokensOverride: count.positive().optional(),
+    thinking: z
+      .discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('enabled'), budget_tokens: count }),
+        z.strictObject({ type: z.literal('adaptive') }),
+        z.strictObject({ type: z.literal('disabled') }),
+      ])
+      .optional()
+      .describe("Extended thinking, sent as the request's thinking param: {type: 'enabled', budget_tokens}, {type: 'adaptive'} or {type: 'disabled'}."),
   })
   .describe('Parameters of the loop run (SPEC §2).');
 
 /** The fake API's answer list (`{content, stop_reason, usage}`, `{sse}`, `{status, error}`, `{content, cut_after_events}`). */
-export const answersSchema = fakeScriptSchema.shape.model;
+export const answersSchema = fakeAnswerListSchema;
 
 export const toolResultSchema = z.strictObject({
   content: z
@@ -75,6 +83,7 @@ export const toolResultSchema = z.strictObject({
   delayMs: count.default(0).describe('Real milliseconds the call takes (keep it small); it can be cancelled meanwhile.'),
   throw: z.string().optional().describe('The call throws an Error with this message instead of returning.'),
   preventContinuation: z.boolean().default(false).describe('End the loop after this round of tools (hook_stopped).'),
+  repeat: count.positive().default(1).describe('Stands for this many copies of the result.'),
 });
 
 export const toolSchema = z.strictObject({
@@ -133,6 +142,12 @@ export const expectSchema = z
       .array(count.positive())
       .optional()
       .describe('The model calls (1-based) before which autocompact ran, in order; [] = never (attempts count, successful or not).'),
+    autocompactsAtLeast: count.optional().describe('Successful autocompacts, at least.'),
+    autocompactFailures: count.optional().describe('Failed autocompact attempts, exactly (0: the circuit breaker never came close).'),
+    rejectedRequests: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("The rules of the requests the fake API refused as the real API would, in order (e.g. 'context_window'); [] = none."),
   })
   .describe('The outcome this scenario must reach (checked by the example test and `simulate --check`).');
 
@@ -152,8 +167,8 @@ export const scenarioObjectSchema = z.strictObject({
   source: scenarioSourceSchema.optional(),
   config: configOverridesSchema.default({}),
   params: paramsSchema,
-  model: answersSchema.describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
-  compactionModel: answersSchema.optional().describe('Answers to compaction requests; absent → a short default summary.'),
+  model: answersSchema.default([]).describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
+  compactionModel: answersSchema.optional().describe('Answers to compaction requests; absent → a short default summary for every one.'),
   tools: z.array(toolSchema).default([]),
   stopHooks: z.array(stopHookAnswerSchema).default([]).describe('One answer per stop-hook invocation; used up → allow.'),
   compaction: compactionScriptSchema.optional(),

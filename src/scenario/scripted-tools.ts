@@ -79,6 +79,7 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
  */
 export function scriptedTool(spec: ScenarioTool, onCall: (call: ToolCallRecord) => void): Tool {
   let calls = 0;
+  const results = spec.results.flatMap((result) => Array.from({ length: result.repeat }, () => result));
   return defineTool({
     name: spec.name,
     description: spec.description,
@@ -88,7 +89,7 @@ export function scriptedTool(spec: ScenarioTool, onCall: (call: ToolCallRecord) 
     isReadOnly: () => spec.readOnly,
     interruptBehavior: spec.interruptBehavior,
     async call(input, ctx): Promise<ToolCallResult> {
-      const scripted = spec.results[calls];
+      const scripted = results[calls];
       calls += 1;
       onCall({ id: ctx.toolUseId, name: spec.name, input });
       if (!scripted) return { content: NO_RESULT_LEFT };

@@ -15,7 +15,7 @@ import { createAnthropicModelCaller } from '../effects/model/index.ts';
 import { query } from '../effects/query.ts';
 import type { QueryDeps, QueryOptions, RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import { counterIds, virtualClock } from '../effects/system-clock.ts';
-import { startFakeAnthropicApi, type FakeAnswerInput, type FakeApi } from '../fake-api/index.ts';
+import { startFakeAnthropicApi, type FakeApi } from '../fake-api/index.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
 import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
 import { createSessionRecorder, type RecordTarget } from '../replay/index.ts';
@@ -32,11 +32,6 @@ import { toEngineMessages } from './to-engine-messages.ts';
 export const SIMULATION_EPOCH = Date.UTC(2025, 0, 1);
 const FAKE_API_KEY = 'sk-ant-simulation-not-a-real-key';
 
-/** What the fake compaction model answers when a scenario scripts no `compactionModel`. */
-export const DEFAULT_COMPACTION_ANSWERS: FakeAnswerInput[] = Array.from({ length: 5 }, () => ({
-  content: [{ type: 'text' as const, text: '<summary>The user asked for a change; the work so far is summarised here.</summary>' }],
-}));
-
 export interface SimulationResult {
   terminal: Terminal;
   transitions: ContinueReason[];
@@ -51,6 +46,8 @@ export interface SimulationResult {
   compactions: RunObservation['compactions'];
   /** True when the fake API ran out of scripted answers (it then answered 500). */
   scriptExhausted: boolean;
+  /** Requests the fake API refused as the real API would (the rule broken and the real error text), in order. */
+  rejections: Array<{ queue: 'model' | 'compactionModel'; rule: string; message: string }>;
 }
 
 export interface SimulateOptions {
@@ -78,6 +75,7 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
     ...(p.taskBudget === undefined ? {} : { taskBudget: p.taskBudget }),
     ...(p.querySource === undefined ? {} : { querySource: p.querySource }),
     ...(p.maxOutputTokensOverride === undefined ? {} : { maxOutputTokensOverride: p.maxOutputTokensOverride }),
+    ...(p.thinking === undefined ? {} : { thinking: p.thinking }),
   };
 }
 
@@ -87,9 +85,13 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
  * result.terminal // { reason: 'completed' }
  */
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
-  const api = await startFakeAnthropicApi({ model: scenario.model, compactionModel: scenario.compactionModel ?? DEFAULT_COMPACTION_ANSWERS });
-  options.onFakeApi?.(api);
   const config = resolveConfig(scenario.config);
+  // No compactionModel list: the fake answers every compaction request with its default summary.
+  const api = await startFakeAnthropicApi(
+    { model: scenario.model, ...(scenario.compactionModel === undefined ? {} : { compactionModel: scenario.compactionModel }) },
+    { models: { models: config.models, defaultModelInfo: config.defaultModelInfo } },
+  );
+  options.onFakeApi?.(api);
   if (typeof options.record === 'string') writeFileSync(options.record, '');
   const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   try {
@@ -137,6 +139,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       stopHookCalls: stopHook.calls(),
       compactions: observer.observation.compactions,
       scriptExhausted: api.exhausted,
+      rejections: api.rejections().map(({ queue, rejected }) => ({ queue, rule: rejected!.rule, message: rejected!.message })),
     };
   } finally {
     recorder?.close();

@@ -1,12 +1,12 @@
 /**
- * The generated parts of `docs/statechart.md`: the Mermaid diagram and the table of the 17 outcomes (7 Continue,
+ * The generated parts of `docs/statechart.md`: the Mermaid diagrams (top level, root, one per compound state) and the table of the 17 outcomes (7 Continue,
  * 10 Terminal) with the transitions that reach each, their guards and actions. Each part lives between
  * `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED: name -->`; the prose around them is written by hand.
  * `scripts/gen-docs.ts` rewrites the parts; `test/unit/viz/docs.test.ts` fails when the committed doc is stale.
  * Pure.
  */
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
-import { exportMermaid } from './export-mermaid.ts';
+import { mermaidDiagrams } from './export-mermaid.ts';
 import { ALWAYS, buildChart, describeRef, outcomeTransitions, type Chart, type ChartTransition } from './graph.ts';
 
 export const STATECHART_DOC = 'docs/statechart.md';
@@ -50,7 +50,9 @@ export function outcomeTable(chart: Chart = buildChart()): string {
 /** The generated blocks, by name. */
 export function generatedBlocks(chart: Chart = buildChart()): Record<string, string> {
   return {
-    diagram: ['```mermaid', exportMermaid(chart).trimEnd(), '```'].join('\n'),
+    diagram: mermaidDiagrams(chart)
+      .map((d) => [`### ${d.title}`, '', '```mermaid', d.text.trimEnd(), '```'].join('\n'))
+      .join('\n\n'),
     outcomes: outcomeTable(chart),
   };
 }

@@ -3,12 +3,20 @@
  *
  * Compound states are `cluster_` subgraphs. Graphviz edges join nodes, not clusters, so an edge into a compound
  * state points at its initial child with `lhead` (needs `compound=true`); an edge out of one (none today) would
- * use `ltail`. Targetless transitions are dashed self-loops; root transitions start at an `(any state)` node;
- * final states are double-bordered. Every id and label is a quoted DOT string.
+ * use `ltail`. Root transitions start at an `(any state)` node; final states are double-bordered. Every id and
+ * label is a quoted DOT string.
+ *
+ * Readability: all targetless transitions of a state (they record data and stay) are ONE dashed self-loop whose
+ * label lists them, one per line, instead of a pile of loops; the Continue arrows end at a `↻ iterationStart` connector drawn
+ * below the chart instead of climbing back to the top, so the graph reads top-down: the iteration start on top,
+ * the exit ladder as a column, the Continues at the bottom. `test/unit/viz/layout-overlap.test.ts` checks Graphviz's own layout (`-Tjson`) for
+ * labels that overlap another label or a node.
  */
 import { ALWAYS, buildChart, describeRef, isElseBranch, type Chart, type ChartState, type ChartTransition } from './graph.ts';
 
 const ANY_STATE = '(any state)';
+/** Where the Continue arrows end: a connector standing for `iterationStart`, drawn below the chart. */
+export const CONTINUE_NODE = '(continue)';
 const START = '(start)';
 
 /** A DOT quoted string. */
@@ -49,12 +57,24 @@ function stateLines(chart: Chart, state: ChartState, indent: string): string[] {
 
 function edgeLine(chart: Chart, t: ChartTransition): string {
   const from = t.source === null ? ANY_STATE : landing(chart, t.source);
-  const to = t.target === null ? from : landing(chart, t.target);
+  const to = t.continue ? CONTINUE_NODE : landing(chart, t.target!);
   const attrs = [`label=${dotString(dotLabel(chart, t))}`];
-  if (t.target !== null && to !== t.target) attrs.push(`lhead=${dotString(`cluster_${t.target}`)}`);
-  if (t.target === null) attrs.push('style=dashed');
+  if (!t.continue && to !== t.target) attrs.push(`lhead=${dotString(`cluster_${t.target}`)}`);
   if (t.continue) attrs.push('color="#1d4ed8"', 'fontcolor="#1d4ed8"');
   return `  ${dotString(from)} -> ${dotString(to)} [${attrs.join(', ')}];`;
+}
+
+/** One line per targetless transition: `event [guard] / actions`. */
+function stayLine(chart: Chart, t: ChartTransition): string {
+  return dotLabel(chart, t).replace(/\n/g, ' ');
+}
+
+/** The targetless transitions of one state as one dashed self-loop listing them (left-aligned lines). */
+function stayLoop(chart: Chart, source: string | null, group: ChartTransition[]): string {
+  const node = source === null ? ANY_STATE : landing(chart, source);
+  // `\l` ends a left-justified line in a DOT label; each line is escaped as a DOT string on its own.
+  const label = group.map((t) => dotString(stayLine(chart, t)).slice(1, -1) + '\\l').join('');
+  return `  ${dotString(node)} -> ${dotString(node)} [label="${label}", style=dashed, color="#8c959f", fontcolor="#57606a"];`;
 }
 
 /**
@@ -73,9 +93,19 @@ export function exportDot(chart: Chart = buildChart()): string {
     `  ${dotString(START)} [shape=point, label=""];`,
   ];
   if (chart.transitions.some((t) => t.source === null)) lines.push(`  ${dotString(ANY_STATE)} [shape=plaintext];`);
+  const continueTarget = chart.transitions.find((t) => t.continue)?.target;
+  if (continueTarget) {
+    const label = `↻ ${chart.states.find((st) => st.id === continueTarget)?.key ?? continueTarget}`;
+    lines.push(`  ${dotString(CONTINUE_NODE)} [label=${dotString(label)}, style="rounded,dashed", color="#1d4ed8", fontcolor="#1d4ed8"];`);
+  }
   for (const state of chart.states.filter((s) => s.parent === null)) lines.push(...stateLines(chart, state, '  '));
   lines.push(`  ${dotString(START)} -> ${dotString(landing(chart, chart.initial))};`);
-  for (const t of chart.transitions) lines.push(edgeLine(chart, t));
+  const stays = new Map<string | null, ChartTransition[]>();
+  for (const t of chart.transitions) {
+    if (t.target !== null) lines.push(edgeLine(chart, t));
+    else stays.set(t.source, [...(stays.get(t.source) ?? []), t]);
+  }
+  for (const [source, group] of stays) lines.push(stayLoop(chart, source, group));
   lines.push('}');
   return `${lines.join('\n')}\n`;
 }

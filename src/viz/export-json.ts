@@ -1,112 +1,60 @@
 /**
- * XState/Stately JSON export: `loopMachine.toJSON()` (the machine definition the Stately inspector and visualizer
- * read) augmented with each state node's eventless transitions under `always`, in the same shape as the entries
- * of `on` (`target: ['#id']`, `source: '#id'`, named `guard`, `actions`, `meta`). xstate 5's `toJSON()` drops
- * `always`, which would lose most of the loop's control flow (the context pipeline and the exit ladder are
- * eventless).
+ * XState JSON export: the machine's own config as JSON data, the object `createMachine()` from xstate 5 loads as
+ * it is. Guards and actions are names (`"guard": "hasToolUse"`, `{ "type": "requestContextLayer", "params": ..}`);
+ * supply their implementations by name to run it:
  *
- * A definition is not a `createMachine` config (its `initial` is a transition object, targets are resolved ids);
- * `configFromDefinition` turns it back into one, so the export round-trips:
- * `createMachine(configFromDefinition(definition))` has the same states and transitions as the loop machine.
- * Pure.
+ *   setup({ guards, actions }).createMachine({ ...json, context: ({ input }) => input })
+ *
+ * Every state is written out literally (the machine source builds some with helpers and spreads), so a reader
+ * that only looks at data sees all of them. Two root fields are functions and cannot be JSON: `context` (the
+ * run's input) and `output` (`context.terminal`); they are left out and named in `OMITTED_ROOT_FUNCTIONS`. Any
+ * other function in the config (an inline guard or action) is an error, because leaving it out would export a
+ * different machine. Pure.
  */
-import type { AnyStateNode } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
 import { loopMachine } from '../machine/loop-machine.ts';
 
-/** One state node of the exported definition (the fields this module reads or adds). */
-export interface StateDefinitionJson {
-  id: string;
-  key: string;
-  type: string;
-  initial?: { target?: string[] };
-  states?: Record<string, StateDefinitionJson>;
-  on?: Record<string, TransitionJson[]>;
-  always?: TransitionJson[];
-  entry?: unknown[];
-  exit?: unknown[];
-  meta?: Record<string, unknown>;
-  description?: string;
-  [key: string]: unknown;
-}
+/** Root config fields that are functions by design and so are not in the JSON. */
+export const OMITTED_ROOT_FUNCTIONS = ['context', 'output'] as const;
 
-export interface TransitionJson {
-  target?: string[];
-  guard?: unknown;
-  actions?: unknown[];
-  meta?: Record<string, unknown>;
-  description?: string;
-  reenter?: boolean;
-  [key: string]: unknown;
-}
-
-interface JsonableTransition {
-  toJSON?: () => unknown;
-}
-
-/** Adds `always` to every node of a `toJSON()` definition, walking the live state nodes alongside. */
-function addEventless(node: AnyStateNode, json: StateDefinitionJson): StateDefinitionJson {
-  const always = (node.always ?? []).map((t) => {
-    const plain = (t as JsonableTransition).toJSON?.() ?? t;
-    return JSON.parse(JSON.stringify(plain)) as TransitionJson;
-  });
-  const states: Record<string, StateDefinitionJson> = {};
-  for (const [key, child] of Object.entries(node.states) as Array<[string, AnyStateNode]>) {
-    states[key] = addEventless(child, (json.states ?? {})[key]!);
+/** A function in the machine config where the export expects data (the path says where). */
+export class InlineFunctionError extends Error {
+  readonly code = 'INLINE_FUNCTION_IN_MACHINE';
+  constructor(readonly path: string) {
+    super(`machine config has a function at ${path}; the JSON export needs named guards and actions (setup({ guards, actions }))`);
+    this.name = 'InlineFunctionError';
   }
-  return { ...json, states, ...(always.length > 0 ? { always } : {}) };
+}
+
+function toData(value: unknown, path: string): unknown {
+  if (typeof value === 'function') throw new InlineFunctionError(path);
+  if (Array.isArray(value)) return value.map((item, i) => toData(item, `${path}[${i}]`));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (child !== undefined) out[key] = toData(child, `${path}.${key}`);
+    }
+    return out;
+  }
+  return value;
 }
 
 /**
- * The machine definition as JSON data, eventless transitions included.
+ * The machine config as plain data (deep copy): what `createMachine()` takes, minus the root functions.
  *
  * @example
- * const definition = machineDefinition();
- * definition.states.turnLimit.always.length; // 2
+ * const config = machineConfig();
+ * createMachine(config).root.states.turnLimit.always.length; // 2
  */
-export function machineDefinition(machine: { root: AnyStateNode; toJSON(): unknown } = loopMachine): StateDefinitionJson {
-  const json = JSON.parse(JSON.stringify(machine.toJSON())) as StateDefinitionJson;
-  return addEventless(machine.root, json);
+export function machineConfig(machine: Pick<AnyStateMachine, 'config'> = loopMachine): Record<string, unknown> {
+  const root = { ...(machine.config as Record<string, unknown>) };
+  for (const key of OMITTED_ROOT_FUNCTIONS) {
+    if (typeof root[key] === 'function') delete root[key];
+  }
+  return toData(root, 'config') as Record<string, unknown>;
 }
 
-/** `turnloop export --format json`: the definition, pretty-printed. */
-export function exportJson(machine: { root: AnyStateNode; toJSON(): unknown } = loopMachine): string {
-  return `${JSON.stringify(machineDefinition(machine), null, 2)}\n`;
-}
-
-function transitionConfig(t: TransitionJson): Record<string, unknown> {
-  return {
-    ...(t.target && t.target.length > 0 ? { target: t.target.length === 1 ? t.target[0] : t.target } : {}),
-    ...(t.guard !== undefined ? { guard: t.guard } : {}),
-    ...(t.actions && t.actions.length > 0 ? { actions: t.actions } : {}),
-    ...(t.meta ? { meta: t.meta } : {}),
-    ...(t.description ? { description: t.description } : {}),
-    ...(t.reenter ? { reenter: true } : {}),
-  };
-}
-
-function stateConfig(json: StateDefinitionJson, isRoot: boolean): Record<string, unknown> {
-  const states = Object.entries(json.states ?? {});
-  const on = Object.entries(json.on ?? {}).map(([event, list]) => [event, list.map(transitionConfig)] as const);
-  const initial = json.initial?.target?.[0];
-  return {
-    // Children keep their definition ids so that `#agentLoop.x` targets resolve as they did.
-    ...(isRoot ? {} : { id: json.id }),
-    ...(json.type === 'final' || json.type === 'parallel' || json.type === 'history' ? { type: json.type } : {}),
-    ...(initial ? { initial: initial.slice(initial.lastIndexOf('.') + 1) } : {}),
-    ...(json.entry && json.entry.length > 0 ? { entry: json.entry } : {}),
-    ...(json.exit && json.exit.length > 0 ? { exit: json.exit } : {}),
-    ...(json.meta ? { meta: json.meta } : {}),
-    ...(json.description ? { description: json.description } : {}),
-    ...(on.length > 0 ? { on: Object.fromEntries(on) } : {}),
-    ...(json.always && json.always.length > 0 ? { always: json.always.map(transitionConfig) } : {}),
-    ...(states.length > 0 ? { states: Object.fromEntries(states.map(([key, child]) => [key, stateConfig(child, false)])) } : {}),
-  };
-}
-
-/**
- * Turns an exported definition back into a `createMachine` config (guards and actions stay names; supply
- * implementations with `setup()` to run it).
- */
-export function configFromDefinition(definition: StateDefinitionJson): Record<string, unknown> {
-  return { id: definition.id, ...stateConfig(definition, true) };
+/** `turnloop export --format json`: the config, pretty-printed. */
+export function exportJson(machine: Pick<AnyStateMachine, 'config'> = loopMachine): string {
+  return `${JSON.stringify(machineConfig(machine), null, 2)}\n`;
 }

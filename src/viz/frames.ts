@@ -1,8 +1,7 @@
 /**
- * The viewer's timeline, computed in Node: fold the session's events with the pure `step()` from the initial
- * state (what replay does) and keep, per step, only what the page shows: the active state, the transitions just
- * taken, the new effects, the messages emitted, the pending effects and the counters. Messages are stored once,
- * in the frame that emitted them (the page concatenates), so the data grows with the log, not quadratically.
+ * What the viewer shows of one step (a `Frame`): the active state, the transitions just taken, the new effects,
+ * the messages emitted, the pending effects and the counters, built from the state `step()` reached. The fold
+ * itself is `src/viz/viewer/session-model.ts` (in the page and in Node alike).
  *
  * Text from a session (model output, tool results) is carried as plain strings; the page only ever assigns it to
  * `textContent`. Pure.
@@ -11,13 +10,9 @@ import type { LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import { toMachineContext, createInitialContext } from '../reducer/initial-state.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
-import { buildChart, leafOf, type Chart } from './graph.ts';
-import { nextPending } from './pending.ts';
-import { tracedInitialTransitions, tracedTransitions } from './trace.ts';
+import { leafOf } from './graph.ts';
 
 /** The longest text kept per message or effect summary (the page is for reading, not archiving). */
 export const MAX_TEXT = 4000;
@@ -189,7 +184,7 @@ function countersOf(state: LoopState, config: LoopConfig): Counters {
   };
 }
 
-function frameOf(index: number, event: LoopEvent | null, state: LoopState, effects: Effect[], transitions: string[], pending: Effect[], config: LoopConfig): Frame {
+export function frameOf(index: number, event: LoopEvent | null, state: LoopState, effects: Effect[], transitions: string[], pending: Effect[], config: LoopConfig): Frame {
   return {
     index,
     event: event ? { type: event.type, summary: clip(eventSummary(event)) } : null,
@@ -203,31 +198,4 @@ function frameOf(index: number, event: LoopEvent | null, state: LoopState, effec
     continueReason: state.context.transition?.reason ?? null,
     terminal: state.status === 'done' ? (state.context.terminal?.reason ?? leafOf(state.value)) : null,
   };
-}
-
-/**
- * Folds a session into frames: frame 0 is the initial state, frame n the state after the n-th event.
- *
- * @example
- * const frames = buildFrames(parseSessionLog(text));
- * frames.at(-1)?.terminal; // 'completed'
- */
-export function buildFrames(
-  session: { config: LoopConfig; params: LoopParams; events: LoopEvent[]; indexes?: number[] },
-  chart: Chart = buildChart(),
-): Frame[] {
-  const { config, params, events } = session;
-  const first = initialState(params, config);
-  const initialTrace = tracedInitialTransitions(chart, toMachineContext(createInitialContext(params, config), config));
-  let pending = nextPending([], null, first.effects, first.state.status === 'done');
-  const frames = [frameOf(0, null, first.state, first.effects, initialTrace, pending, config)];
-  let state = first.state;
-  events.forEach((event, i) => {
-    const transitions = tracedTransitions(chart, state, event, config);
-    const next = step(state, event, config);
-    pending = nextPending(pending, event, next.effects, next.state.status === 'done');
-    state = next.state;
-    frames.push(frameOf(session.indexes?.[i] ?? i + 1, event, state, next.effects, transitions, pending, config));
-  });
-  return frames;
 }

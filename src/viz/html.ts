@@ -1,30 +1,49 @@
 /**
  * The viewer page: ONE self-contained HTML file. The statechart is an inline SVG laid out in Node
- * (`layout.ts`); the timeline frames are precomputed in Node (`frames.ts`) and embedded as JSON in a
- * `<script type="application/json">`; the page script and style are inlined from `viewer/`.
+ * (`layout.ts`); the session is embedded as data (its config, params and events, about the size of the log) in
+ * a `<script type="application/json">`, and the page script (`viewer/app.ts`, bundled at build time into
+ * `viewer/viewer.bundle.js` with the pure `step()`) folds it in the page, as replay does.
  *
  * Invariants (no HTML from a session is ever interpreted):
  * - the embedded JSON escapes `<`, `>`, `&`, U+2028 and U+2029, so no `</script>` or `<!--` can end the block;
  * - the page script puts session text on the page with `textContent` only;
  * - a Content-Security-Policy allows only this page's own script and style (by sha256) and no network, images
  *   or frames, so even an injected element could neither run nor load anything.
- * Pure apart from reading the two asset files once.
+ * Pure apart from reading the asset files.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { LoopConfig } from '../config/config.ts';
+import type { LoopEvent } from '../reducer/events.ts';
 import type { Message } from '../messages/types.ts';
 import type { LoopParams } from '../reducer/state.ts';
-import { buildFrames, viewMessage, type Frame, type ViewMessage } from './frames.ts';
+import { viewMessage, type ViewMessage } from './frames.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
 import type { SessionForView } from './session.ts';
 
-const readAsset = (name: string) => readFileSync(new URL(`./viewer/${name}`, import.meta.url), 'utf8');
+export const VIEWER_BUNDLE = 'viewer.bundle.js';
+
+/** The page script has not been bundled (a checkout where `npm run build` has not run). */
+export class ViewerBundleMissingError extends Error {
+  readonly code = 'VIEWER_BUNDLE_MISSING';
+  constructor(readonly path: string) {
+    super(`the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
+    this.name = 'ViewerBundleMissingError';
+  }
+}
+
+function readAsset(name: string): string {
+  const path = fileURLToPath(new URL(`./viewer/${name}`, import.meta.url));
+  if (!existsSync(path)) throw new ViewerBundleMissingError(path);
+  return readFileSync(path, 'utf8');
+}
 
 export interface ViewerData {
   chart: Chart;
-  frames: Frame[];
+  /** The session to fold in the page; null for the chart alone. */
+  session: { config: LoopConfig; params: LoopParams; events: LoopEvent[] } | null;
   /** The history the run started from (not emitted by the loop). */
   initialMessages: ViewMessage[];
   limits: { maxOutputTokensRecovery: number; autocompactMaxFailures: number };
@@ -43,12 +62,12 @@ export function scriptSafeJson(value: unknown): string {
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** The data a viewer page embeds: the chart alone, or the chart and a session's frames. */
+/** The data a viewer page embeds: the chart alone, or the chart and a session (folded in the page). */
 export function viewerData(session: SessionForView | null, chart: Chart = buildChart(), defaults?: LoopConfig): ViewerData {
   const config = session?.config ?? defaults;
   return {
     chart,
-    frames: session ? buildFrames(session, chart) : [],
+    session: session ? { config: session.config, params: session.params, events: session.events } : null,
     initialMessages: session ? (session.params as LoopParams).messages.map((m: Message) => viewMessage(m)) : [],
     limits: {
       maxOutputTokensRecovery: config?.limits.maxOutputTokensRecovery ?? 3,
@@ -58,19 +77,76 @@ export function viewerData(session: SessionForView | null, chart: Chart = buildC
   };
 }
 
-function sessionPanel(): string {
+
+const LEGEND = `
+<div id="legend" aria-label="legend">
+  <div><span class="sw sw-active"></span>active state</div>
+  <div><span class="sw sw-parent"></span>its compound parent</div>
+  <div><span class="sw sw-taken"></span>transition taken by this step</div>
+  <div><span class="sw sw-visited"></span>state the step passed through</div>
+  <div><span class="sw sw-pulse"></span>pulse: stayed in the state (self-transition, listed at right)</div>
+  <div><span class="sw sw-continue"></span>Continue (back to iterationStart)</div>
+  <div><span class="sw sw-final"></span>terminal (final state)</div>
+  <div class="legend-note">timeline: → state change · ↺ stayed · ↻ Continue · ⚒ tool call · ■ terminal · · ignored</div>
+</div>`;
+
+const KEYS = `
+<details id="keys"><summary>Keyboard</summary><ul class="plain mono">
+  <li>← / → previous / next step · Shift+← / → previous / next state change</li>
+  <li>Home / End first / last · PageUp / PageDown 100 steps</li>
+  <li>c / C next / previous Continue · t / T next / previous tool call</li>
+  <li>/ search · f fit · . follow the active state</li>
+  <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
+  <li>timeline (focused): ↑ ↓ PageUp PageDown Home End</li>
+</ul></details>`;
+
+function sessionHeader(): string {
+  return `
+<div class="controls">
+  <button id="prev" type="button" title="previous step (←)">◀ Prev</button>
+  <input id="scrubber" type="range" min="0" max="0" value="0" aria-label="step (whole session)">
+  <button id="next" type="button" title="next step (→)">Next ▶</button><span id="position"></span>
+</div>
+<div class="controls">
+  <label class="fine">fine <span id="fine-range" class="mono"></span> <input id="fine" type="range" min="0" max="0" value="0" aria-label="step (fine, 200 steps around the current one)"></label>
+  <span class="jumps">
+    <button id="prev-change" type="button" title="previous state change (Shift+←)">◀ state</button><button id="next-change" type="button" title="next state change (Shift+→)">state ▶</button>
+    <button id="prev-continue" type="button" title="previous Continue (C)">◀ Continue</button><button id="next-continue" type="button" title="next Continue (c)">Continue ▶</button>
+    <button id="prev-tool" type="button" title="previous tool call (T)">◀ tool call</button><button id="next-tool" type="button" title="next tool call (t)">tool call ▶</button>
+  </span>
+</div>
+<div id="event-line"><span id="event-type"></span><span id="event-summary"></span></div>`;
+}
+
+function timelineColumn(): string {
+  return `
+<nav id="events" aria-label="events">
+  <div class="filters">
+    <input id="search" type="search" placeholder="search events (/)" aria-label="search events">
+    <select id="filter" aria-label="filter events">
+      <option value="all">all steps</option><option value="change">state changes</option><option value="stayed">self-transitions</option>
+      <option value="continue">Continues</option><option value="tool">tool calls</option><option value="done">terminal</option><option value="ignored">ignored events</option>
+    </select>
+    <div id="match-count" class="muted"></div>
+  </div>
+  <div id="timeline" class="vlist" role="listbox" tabindex="0" aria-label="timeline of steps"></div>
+</nav>`;
+}
+
+function detailColumn(): string {
   return `
 <aside id="side">
   <section><h2>Active state</h2><div id="state-name"></div><div id="state-note" class="mono"></div></section>
-  <section><h2>Transitions taken by this event</h2><ul id="taken" class="plain"></ul></section>
+  <section><h2>Transitions taken by this step</h2><ul id="taken" class="plain"></ul></section>
+  <section><h2>What this step changed <span id="change-count"></span></h2><ul id="changes" class="plain mono"></ul></section>
+  <section><h2>Event payload</h2><pre id="payload" class="payload"></pre></section>
   <section><h2>Counters</h2><table class="counters"><tbody id="counters"></tbody></table>
     <div class="bar" title="tokens / effective window; marks: autocompact threshold, blocking limit"><div id="token-fill" class="fill"></div><div id="mark-autocompact" class="mark"></div><div id="mark-blocking" class="mark"></div></div>
   </section>
   <section><h2>Effects of this step</h2><ul id="effects" class="plain"></ul></section>
   <section><h2>Pending effects</h2><ul id="pending" class="plain"></ul></section>
-  <section><h2>Messages emitted so far</h2><div id="messages-box"><ul id="messages" class="plain"></ul></div></section>
+  <section><h2>Messages emitted so far</h2><div id="messages" class="vlist"></div><pre id="message-detail" class="payload">(click a message for its full text)</pre></section>
   <section><h2>Starting history</h2><ul id="start-history" class="plain"></ul></section>
-  <section><h2>Events</h2><ul id="timeline" class="plain"></ul></section>
 </aside>`;
 }
 
@@ -82,21 +158,8 @@ function sessionPanel(): string {
  */
 export function renderViewerHtml(data: ViewerData): string {
   const css = readAsset('viewer.css');
-  const js = readAsset('viewer.js');
-  const historyJs = `
-(function () {
-  var data = JSON.parse(document.getElementById('turnloop-data').textContent);
-  var list = document.getElementById('start-history');
-  if (!list) return;
-  data.initialMessages.forEach(function (m) {
-    var li = document.createElement('li');
-    var head = document.createElement('div'); head.className = 'msg-head'; head.textContent = m.type + (m.tag ? ' · ' + m.tag : '');
-    var body = document.createElement('div'); body.className = 'msg-text'; body.textContent = m.text;
-    li.appendChild(head); li.appendChild(body); list.appendChild(li);
-  });
-})();`;
-  const script = `${js}\n${historyJs}`;
-  const hasSession = data.frames.length > 0;
+  const script = readAsset(VIEWER_BUNDLE);
+  const hasSession = data.session !== null;
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,
@@ -106,11 +169,13 @@ export function renderViewerHtml(data: ViewerData): string {
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
-  const controls = hasSession
-    ? `<div class="controls"><button id="prev" type="button" title="previous event (←)">◀ Prev</button>` +
-      `<input id="scrubber" type="range" min="0" max="0" value="0" aria-label="event">` +
-      `<button id="next" type="button" title="next event (→)">Next ▶</button><span id="position"></span></div>` +
-      `<div id="event-line"><span id="event-type"></span><span id="event-summary"></span></div>`
+  const chartTools =
+    '<span class="chart-tools"><button id="fit" type="button" title="fit the chart to the pane (f)">Fit</button>' +
+    '<button id="zoom-out" type="button" title="zoom out (−)" aria-label="zoom out">−</button><span id="zoom-level" class="mono"></span>' +
+    '<button id="zoom-in" type="button" title="zoom in (+)" aria-label="zoom in">+</button><button id="actual-size" type="button" title="1:1 (0)">1:1</button>' +
+    `<label title="keep the active state in view (.)"><input id="follow" type="checkbox"${hasSession ? ' checked' : ''}> follow active state</label></span>`;
+  const header = hasSession
+    ? sessionHeader()
     : '<span class="empty">No session loaded: run <code>turnloop viz session.jsonl --out view.html</code> for a timeline.</span>';
   return `<!DOCTYPE html>
 <html lang="en">
@@ -121,11 +186,13 @@ export function renderViewerHtml(data: ViewerData): string {
 <title>turnloop: the loop statechart</title>
 <style>${css}</style>
 </head>
-<body>
-<header><h1>turnloop · loop statechart</h1><button id="fit" type="button" title="fit the chart to the pane">Fit / 1:1</button>${controls}</header>
-<main class="${hasSession ? '' : 'chart-only'}">
-<div id="chart-pane">${layoutChart(data.chart).svg}</div>${hasSession ? sessionPanel() : ''}
+<body class="${hasSession ? 'with-session' : 'chart-only'}">
+<header><div class="title-row"><h1>turnloop · loop statechart</h1>${chartTools}</div>${header}</header>
+<main class="${hasSession ? 'with-session' : 'chart-only'}">
+${hasSession ? timelineColumn() : ''}
+<div id="chart-wrap"><div id="chart-pane" tabindex="0" aria-label="statechart: wheel or + − to zoom, drag or arrows to pan"><div id="chart-stage">${layoutChart(data.chart).svg}</div></div>${LEGEND}${KEYS}</div>${hasSession ? detailColumn() : ''}
 </main>
+<div id="announce" class="sr-only" aria-live="polite" aria-atomic="true"></div>
 <script type="application/json" id="turnloop-data">${scriptSafeJson(data)}</script>
 <script>${script}</script>
 </body>

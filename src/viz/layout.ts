@@ -108,7 +108,10 @@ export function layoutChart(chart: Chart = buildChart()): ChartSvg {
     const label = lines.length
       ? `<g class="edge-label"><rect x="${r(e.x - e.width / 2)}" y="${r(e.y - e.height / 2)}" width="${r(e.width)}" height="${r(e.height)}" rx="3"/>${textBlock(lines, e.x, e.y, 'label')}</g>`
       : '';
-    parts.push(`<g class="${cls}" data-transition="${htmlEscape(t.id)}"><path d="${pathThrough(e.points)}" marker-end="url(#arrow)"/>${label}</g>`);
+    // The halo is drawn always and only made visible for a taken transition: a paint-only change, so
+    // highlighting a step never makes the browser lay the chart out again.
+    const d = pathThrough(e.points);
+    parts.push(`<g class="${cls}" data-transition="${htmlEscape(t.id)}"><path class="halo" d="${d}"/><path d="${d}" marker-end="url(#arrow)"/>${label}</g>`);
   }
   const s = g.node(START_NODE) as { x: number; y: number };
   parts.push(`<g class="node start"><circle cx="${r(s.x)}" cy="${r(s.y)}" r="6"/></g>`);

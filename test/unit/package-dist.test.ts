@@ -39,6 +39,7 @@ describe('the built package (dist/)', () => {
       expect(terminal).toEqual({ reason: 'completed' });
       const results = items.filter((i) => i.type === 'user');
       expect(JSON.stringify(results)).toContain('"tool_use_id":"toolu_1"');
+      expect(api.rejections()).toEqual([]);
     } finally {
       await api.close();
     }

@@ -11,10 +11,10 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { writeOutputFile } from '../write-output.ts';
 
 export const EXPORT_FORMATS = {
-  json: exportJson,
-  mermaid: exportMermaid,
-  scxml: exportScxml,
-  dot: exportDot,
+  json: () => exportJson(),
+  mermaid: () => exportMermaid(),
+  scxml: () => exportScxml(),
+  dot: () => exportDot(),
 } as const;
 
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
@@ -23,10 +23,10 @@ const HELP = `Usage: turnloop export --format json|mermaid|scxml|dot [--out FILE
 
 Writes the loop statechart (SPEC §4-5) to stdout, or to FILE with --out.
 
-Formats:
-  json     XState/Stately machine definition (machine.toJSON() plus the eventless 'always' transitions)
-  mermaid  Mermaid stateDiagram-v2 (renders on GitHub)
-  scxml    W3C SCXML; the 10 terminals are <final> states, guards are 'cond'
+Formats (docs/statechart.md says which tool reads which):
+  json     the xstate machine config: createMachine(json) loads it; supply guards and actions by name
+  mermaid  Mermaid stateDiagram-v2 of the top level (the compound states' diagrams are in docs/statechart.md)
+  scxml    W3C SCXML with the ECMAScript datamodel (runs in SCION); the 10 terminals are top-level <final>s
   dot      Graphviz DOT (dot -Tsvg chart.dot > chart.svg)
 `;
 

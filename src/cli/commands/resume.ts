@@ -70,7 +70,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     } catch (error) {
       throw new UsageError(`--fake-api: cannot read ${scenarioPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    fake = await startFakeAnthropicApi({ model: scenario.model ?? [], compactionModel: scenario.compactionModel ?? [] });
+    fake = await startFakeAnthropicApi({ model: scenario.model ?? [], ...(scenario.compactionModel ? { compactionModel: scenario.compactionModel } : {}) });
     tools = scriptedToolRuntime(scenario.tools ?? []);
   } else if (!io.env.ANTHROPIC_API_KEY) {
     throw new UsageError('set ANTHROPIC_API_KEY (or pass --fake-api <scenario.json>)');

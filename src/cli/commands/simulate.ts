@@ -10,6 +10,7 @@ import { loadScenario } from '../../scenario/load-scenario.ts';
 import { readInputText } from '../read-input.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
+import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 
@@ -17,12 +18,14 @@ const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.j
 
 Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
 loopback fake of the Anthropic Messages API, reached through the real SDK), tool results, stop-hook answers,
-compaction outcomes and an optional abort. Deterministic: ids are counters, time is virtual, so two runs
+compaction outcomes and an optional abort. The fake API is as strict as the real one (docs/fake-api.md).
+The transcript shows every compaction that happens or fails. Deterministic: ids are counters, time is virtual, so two runs
 print the same thing. The file format is in docs/scenarios.md; examples are in examples/scenarios/.
 
 Options:
   --json              machine-readable result: terminal, transitions, modelCalls, requests, emitted,
-                      toolCalls, stopHookCalls, compactions, scriptExhausted
+                      toolCalls, stopHookCalls, compactions, scriptExhausted, rejections (requests the
+                      fake API refused as the real API would)
   --record <file>     write a session log of the run (see turnloop replay)
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
                       model_error, prompt_too_long, max_turns, completed on an API error, or any
@@ -53,7 +56,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     result = await simulateScenario(scenario, { record, observers });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
-    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0]);
+    const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
+    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0], breakerAt);
     result = await simulateScenario(scenario, { record, observers, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }

@@ -1,6 +1,7 @@
 /**
  * The readable transcript of `turnloop simulate` (without --json): every emitted message as it happens, each
- * Continue transition as a rule, the terminal highlighted, then a one-line tally.
+ * Continue transition as a rule, every compaction that happened or failed (a failed autocompact is otherwise
+ * silent), the terminal highlighted, then a one-line tally.
  */
 import type { StepObserver } from '../../effects/query-options.ts';
 import type { QueryItem } from '../../messages/types.ts';
@@ -26,7 +27,30 @@ export function terminalDetail(terminal: Terminal): string {
   return details.length > 0 ? ` (${details.join('; ')})` : '';
 }
 
-export function createTranscriptPrinter(write: (line: string) => void, style: Style, title: string): TranscriptPrinter {
+type Step = Parameters<StepObserver>[0];
+
+/** One line for a compaction outcome, or null for any other step. */
+export function compactionLine(event: Step['event'], state: Step['state'], breakerAt?: number): string | null {
+  if (event?.type === 'autocompact_result') {
+    if (event.ok) return `── autocompact: ${tokens(event.preCompactTokens)} → ${tokens(event.postCompactTokens)} tokens (turn ${state.context.turnCount}) ──`;
+    const failures = state.context.autoCompactTracking?.consecutiveFailures ?? 0;
+    const breaker = breakerAt !== undefined && failures >= breakerAt ? '; circuit breaker open, no more autocompact' : '';
+    return `── autocompact failed (${failures} in a row${breaker}): ${event.error ?? 'no reason given'} ──`;
+  }
+  if (event?.type === 'reactive_compact_result') {
+    return event.ok
+      ? `── reactive compact: ${tokens(event.preCompactTokens)} tokens summarised (turn ${state.context.turnCount}) ──`
+      : `── reactive compact failed: ${event.error ?? 'no reason given'} ──`;
+  }
+  return null;
+}
+
+function tokens(value: number | undefined): string {
+  return value === undefined ? '?' : value.toLocaleString('en-US');
+}
+
+/** `autocompactMaxFailures`: the run's circuit-breaker limit, to say when it opens. */
+export function createTranscriptPrinter(write: (line: string) => void, style: Style, title: string, autocompactMaxFailures?: number): TranscriptPrinter {
   write(style.bold(`scenario: ${title}`));
   return {
     onItem(item) {
@@ -34,6 +58,8 @@ export function createTranscriptPrinter(write: (line: string) => void, style: St
       for (const line of messageLines(item)) write(item.type === 'assistant' && item.apiError ? style.yellow(line) : line);
     },
     onStep({ event, state, effects }) {
+      const compaction = compactionLine(event, state, autocompactMaxFailures);
+      if (compaction) write(style.cyan(compaction));
       if (event === null || !effects.some((e) => e.type === 'request_start') || !state.context.transition) return;
       const transition = state.context.transition;
       const detail = transition.reason === 'collapse_drain_retry' ? ` committed ${transition.committed}` : transition.reason === 'max_output_tokens_recovery' ? ` attempt ${transition.attempt}` : '';

@@ -53,12 +53,16 @@ export function createForkedCompactor(options: ForkedCompactorOptions): Compacto
       querySource: 'compact',
       maxTurns: 1,
       signal: input.signal,
-      config: { ...options.config, features: { ...options.config.features, tokenBudget: false, streamingToolExecution: false } },
+      // No reactive compact inside the fork: a compaction request that is itself too long would start another
+      // compaction of the same history, and so on without end. It fails instead (the circuit breaker counts it).
+      config: { ...options.config, features: { ...options.config.features, tokenBudget: false, streamingToolExecution: false, reactiveCompact: false } },
       deps: { callModel: options.callModel, newId: input.newId, ...(options.clock ? { clock: options.clock } : {}) },
     });
     const summary = extractCompactSummary(replyText(items));
     if (terminal.reason !== 'completed' || summary.length === 0) {
-      return { ok: false, error: `compaction call ended with ${terminal.reason}${summary ? '' : ' and no summary'}` };
+      const apiError = items.findLast((item) => item.type === 'assistant' && item.apiError !== undefined);
+      const cause = apiError?.type === 'assistant' && apiError.apiError ? `: ${apiError.apiError.text}` : '';
+      return { ok: false, error: `compaction call ended with ${terminal.reason}${summary ? '' : ' and no summary'}${cause}` };
     }
     const kept = selectKeptMessages(input.messages, keepRecentTokens);
     const trigger = input.trigger === 'auto' ? 'auto' : input.trigger;

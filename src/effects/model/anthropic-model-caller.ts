@@ -11,10 +11,10 @@
  *   media-size answers get their own kinds (the loop may recover them); the raw API text is kept.
  * - Stop reason `max_tokens` / `model_context_window_exceeded` adds a `max_output_tokens` API-error message, and
  *   `refusal` an API-error message with `errorType: 'refusal'`, just before `model_done`.
- * - The SDK never retries (`maxRetries: 0`); this module retries per `retry-policy.ts`, sleeping through
- *   `options.clock`. A stream that broke after events arrived is retried at once without streaming (the
- *   original transport's fallback), and every later attempt of the call too; `model_stream_fallback` is yielded
- *   first so the reducer tombstones the broken attempt's messages.
+ * - The SDK never retries (`maxRetries: 0`); this module retries per `retry-policy.ts` (backoff, or the API's
+ *   `retry-after`), sleeping through `options.clock`. A stream that broke after events arrived is retried at once
+ *   without streaming (the original transport's fallback), and every later attempt of the call too;
+ *   `model_stream_fallback` is yielded first so the reducer tombstones the broken attempt's messages.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { ApiErrorKind, AssistantMessage } from '../../messages/types.ts';
@@ -23,7 +23,7 @@ import type { ModelCallOptions, ModelCaller, ModelStreamItem } from '../deps.ts'
 import type { ModelRequest } from '../../reducer/effects.ts';
 import { buildApiRequest } from './build-request.ts';
 import { classifyModelError, type ErrorClass } from './classify-error.ts';
-import { decideRetry, INITIAL_RETRY_STATE, type RetryState } from './retry-policy.ts';
+import { decideRetry, INITIAL_RETRY_STATE, retryAfterMs, type RetryState } from './retry-policy.ts';
 import { nonStreamingAttempt, streamAttempt, type MessagesClient } from './stream-attempt.ts';
 
 export interface AnthropicModelCallerOptions {
@@ -86,7 +86,9 @@ async function* callModel(client: MessagesClient, request: ModelRequest, options
         return;
       case 'overloaded':
       case 'retryable': {
-        const decision = decideRetry(retry, { overloaded: failure.kind === 'overloaded' }, options.retry, Boolean(options.fallbackModel));
+        const wait = retryAfterMs(outcome.error, options.clock.now());
+        const failed = { overloaded: failure.kind === 'overloaded', ...(wait === undefined ? {} : { retryAfterMs: wait }) };
+        const decision = decideRetry(retry, failed, options.retry, Boolean(options.fallbackModel));
         if (decision.action === 'fallback') {
           yield { kind: 'event', event: { type: 'model_overloaded', message: failure.text } };
           return;

@@ -8,21 +8,33 @@
  * - `querySource` travels in the `x-turnloop-query-source` header (the fake API routes `compact` by it).
  * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
+ * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
+ * - Prompt caching (`options.promptCaching`, absent = none) marks the last system block and the last block of the
+ *   last N messages with `cache_control` (never a thinking block, which cannot carry one), at most 4 in all. The
+ *   marked turns are copies: `toApiMessages`' output is never changed.
  */
+import type { PromptCachingConfig } from '../../config/config.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
+import type { ThinkingParam } from '../../reducer/state.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
 import { QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
 export { QUERY_SOURCE_HEADER };
 export const TASK_BUDGET_BETA = 'task-budgets-2026-03-13';
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+/** The API refuses more breakpoints than this in one request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+export type CacheControl = { type: 'ephemeral'; ttl?: '1h' };
 
 export interface ApiRequestBody {
   model: string;
   max_tokens: number;
   messages: ApiMessageParam[];
-  system?: Array<{ type: 'text'; text: string }>;
+  system?: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>;
   tools?: ToolDefinitionForModel[];
+  thinking?: ThinkingParam;
   output_config?: { task_budget: { type: 'tokens'; total: number; remaining?: number } };
   stream: true;
 }
@@ -34,24 +46,54 @@ export interface ApiRequest {
 
 export function buildApiRequest(
   request: ModelRequest,
-  options: { querySource: string; tools: readonly ToolDefinitionForModel[] },
+  options: {
+    querySource: string;
+    tools: readonly ToolDefinitionForModel[];
+    thinking?: ThinkingParam;
+    promptCaching?: PromptCachingConfig;
+  },
 ): ApiRequest {
+  const caching = options.promptCaching;
+  const cacheControl: CacheControl = caching?.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
+  const system = request.system.filter((text) => text.length > 0);
+  const systemBreakpoint = caching?.system === true && system.length > 0;
+  const messages = toApiMessages(request.messages);
   const body: ApiRequestBody = {
     model: request.model,
     max_tokens: request.max_tokens,
-    messages: toApiMessages(request.messages),
+    messages: caching ? withMessageBreakpoints(messages, Math.min(caching.lastMessages, MAX_CACHE_BREAKPOINTS - (systemBreakpoint ? 1 : 0)), cacheControl) : messages,
     stream: true,
   };
-  const system = request.system.filter((text) => text.length > 0);
-  if (system.length > 0) body.system = system.map((text) => ({ type: 'text', text }));
+  if (system.length > 0) {
+    body.system = system.map((text, i) => (systemBreakpoint && i === system.length - 1 ? { type: 'text', text, cache_control: cacheControl } : { type: 'text', text }));
+  }
   if (options.tools.length > 0) {
     body.tools = options.tools.map(({ name, description, input_schema }) => ({ name, description, input_schema }));
   }
+  if (options.thinking) body.thinking = options.thinking;
   const headers: Record<string, string> = { [QUERY_SOURCE_HEADER]: options.querySource };
+  const betas: string[] = [];
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;
     body.output_config = { task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
-    headers['anthropic-beta'] = TASK_BUDGET_BETA;
+    betas.push(TASK_BUDGET_BETA);
   }
+  if (options.thinking?.type === 'enabled') betas.push(INTERLEAVED_THINKING_BETA);
+  if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
   return { body, headers };
+}
+
+/** Copies of the last `count` turns with a breakpoint on their last block that may carry one. */
+function withMessageBreakpoints(messages: ApiMessageParam[], count: number, cacheControl: CacheControl): ApiMessageParam[] {
+  if (count <= 0) return messages;
+  const out = [...messages];
+  for (let i = out.length - 1; i >= 0 && i >= out.length - count; i -= 1) {
+    const content = out[i].content as Array<{ type: string }>;
+    const at = content.findLastIndex((block) => block.type !== 'thinking' && block.type !== 'redacted_thinking');
+    if (at < 0) continue;
+    const marked = [...content];
+    marked[at] = { ...content[at], cache_control: cacheControl } as { type: string };
+    out[i] = { ...out[i], content: marked } as ApiMessageParam;
+  }
+  return out;
 }

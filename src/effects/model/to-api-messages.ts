@@ -9,7 +9,8 @@
  *   (one per content block, SPEC §1) merge into one assistant turn, blocks in their original order.
  * - In a merged user turn the `tool_result` blocks come first (in order), then everything else, so a turn that
  *   answers a tool_use turn starts with its results (pairing, SPEC §1). Nothing is ever reordered across turns.
- * - Empty text blocks are dropped (the API rejects them); a turn left without blocks is dropped.
+ * - Empty and whitespace-only text blocks are dropped (the API rejects them; a recorded reply may hold a "\n\n" text
+ *   block before its thinking); a turn left without blocks is dropped.
  *
  * Engine blocks mirror the API's block params, so they are passed through unchanged (the caller casts them to the
  * SDK's types once, in `build-request.ts`).
@@ -84,7 +85,7 @@ function finishTurn(turn: ApiMessageParam): ApiMessageParam {
 }
 
 function nonEmpty(block: UserContentBlock | AssistantContentBlock): boolean {
-  return block.type !== 'text' || block.text.length > 0;
+  return block.type !== 'text' || block.text.trim().length > 0;
 }
 
 function text(value: string): TextBlock {

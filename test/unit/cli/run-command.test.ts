@@ -52,6 +52,7 @@ describe('turnloop run', () => {
       expect(result.stdout).toContain('terminal: completed');
       expect(readFileSync(join(project, 'src', 'greet.ts'), 'utf8')).toBe('export const greeting = "hello";\n');
       expect(api.requests).toHaveLength(3);
+      expect(api.rejections()).toEqual([]);
       const firstRequest = api.requests[0] as { tools: Array<{ name: string }>; system: Array<{ text: string }> };
       expect(firstRequest.tools.map((t) => t.name).sort()).toEqual(['Edit', 'Glob', 'Grep', 'Read']);
       expect(JSON.stringify(firstRequest.system)).toContain(project);

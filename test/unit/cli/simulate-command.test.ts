@@ -34,8 +34,9 @@ describe('turnloop simulate', () => {
       'stopHookCalls',
       'compactions',
       'scriptExhausted',
+      'rejections',
     ]);
-    expect(result).toMatchObject({ terminal: { reason: 'completed' }, transitions: ['stop_hook_blocking'], modelCalls: 2, stopHookCalls: 2 });
+    expect(result).toMatchObject({ terminal: { reason: 'completed' }, transitions: ['stop_hook_blocking'], modelCalls: 2, stopHookCalls: 2, rejections: [] });
     expect(result.requests).toHaveLength(2);
   });
 
@@ -46,6 +47,18 @@ describe('turnloop simulate', () => {
     expect(stdout).toContain('══ terminal: completed ══');
     expect(stdout).toContain('assistant → Edit');
     expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('prints a line for every compaction that happens or fails, and says when the circuit breaker opens', async () => {
+    const done = await runCli(['simulate', example('autocompact'), '--check']);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/── autocompact: 170,0\d\d → [\d,]+ tokens \(turn 2\) ──/);
+    const failed = await runCli(['simulate', example('long-session-compactor-too-long'), '--check']);
+    expect(failed.code).toBe(0);
+    const lines = failed.stdout.split('\n').filter((line) => line.includes('autocompact failed'));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^── autocompact failed \(1 in a row\): .*prompt is too long: \d+ tokens > 40000 maximum ──$/);
+    expect(lines[2]).toContain('(3 in a row; circuit breaker open, no more autocompact)');
   });
 
   it('colours the transcript on a TTY', async () => {

@@ -4,12 +4,11 @@
  * request while the tool results alone add up to several context windows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
 import { runQuery } from '../../../src/effects/query.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
-import { defineTool } from '../../../src/effects/tools/index.ts';
+import { fakeReadTool } from '../../helpers/read-tool.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 import type { QueryItem, SystemMessage } from '../../../src/messages/types.ts';
 import { contextThresholds } from '../../../src/reducer/thresholds.ts';
@@ -51,14 +50,7 @@ describe('a 300-turn session with large tool results', () => {
       content: [{ type: 'text' as const, text: `<summary>Read files 0 to ${i}; keep reading.</summary>` }],
     }));
     api = await startFakeAnthropicApi({ model, compactionModel });
-    const read = defineTool({
-      name: 'Read',
-      description: 'Reads a file',
-      inputSchema: z.object({ path: z.string() }),
-      isConcurrencySafe: () => true,
-      isReadOnly: () => true,
-      call: async ({ path }) => ({ content: `${path}\n${'x'.repeat(RESULT_CHARS)}` }),
-    });
+    const read = fakeReadTool((path) => `${path}\n${'x'.repeat(RESULT_CHARS)}`);
     const result = await runQuery({
       prompt: 'Read every file.',
       tools: [read],
@@ -104,5 +96,6 @@ describe('a 300-turn session with large tool results', () => {
 
   it('sends a history with every tool_use paired in every request', () => {
     for (const request of mainRequests()) expect(unpairedToolUses(request.body.messages)).toEqual([]);
+    expect(api.rejections()).toEqual([]);
   });
 });

@@ -56,6 +56,7 @@ describe('model fallback end to end', () => {
     expect(terminal).toEqual({ reason: 'completed' });
     const bodies = api.log.map((r) => r.body as { model: string; messages: Array<{ role: string; content: unknown }> });
     expect(bodies.map((b) => b.model)).toEqual(['claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5']);
+    expect(api.rejections()).toEqual([]);
     // The retried request is the same request: the lost attempt's tool_use is not in it.
     expect(bodies[3].messages).toEqual(bodies[0].messages);
     const orphanAnswer = items.find((i) => i.type === 'user' && JSON.stringify(i.message.content).includes('toolu_lost'));

@@ -63,15 +63,20 @@ export function callOptions(overrides: Partial<ModelCallOptions> = {}): ModelCal
   };
 }
 
-const openApis: FakeApi[] = [];
+const openApis: Array<{ api: FakeApi; allowRejections: boolean }> = [];
 afterEach(async () => {
-  await Promise.all(openApis.splice(0).map((api) => api.close()));
+  const opened = openApis.splice(0);
+  await Promise.all(opened.map(({ api }) => api.close()));
+  // The strict fake refuses what the real API refuses: a test whose requests were refused, without saying it
+  // expects that, sent something the real API would reject.
+  const refused = opened.filter(({ allowRejections }) => !allowRejections).flatMap(({ api }) => api.rejections());
+  if (refused.length > 0) throw new Error(`the fake API refused ${refused.length} request(s): ${refused.map((r) => r.rejected?.message).join(' | ')}`);
 });
 
-/** Starts a fake API that is closed after the test. */
-export async function fakeApi(script: FakeScriptInput): Promise<FakeApi> {
+/** Starts a fake API that is closed after the test (which fails if a request was refused, unless allowed). */
+export async function fakeApi(script: FakeScriptInput, options: { allowRejections?: boolean } = {}): Promise<FakeApi> {
   const api = await startFakeAnthropicApi(script);
-  openApis.push(api);
+  openApis.push({ api, allowRejections: options.allowRejections === true });
   return api;
 }
 
@@ -80,8 +85,9 @@ export async function runCall(
   script: FakeScriptInput,
   request: ModelRequest = modelRequest(),
   overrides: Partial<ModelCallOptions> = {},
+  fake: { allowRejections?: boolean } = {},
 ): Promise<{ api: FakeApi; items: ModelStreamItem[]; events: LoopEvent[]; options: ModelCallOptions }> {
-  const api = await fakeApi(script);
+  const api = await fakeApi(script, fake);
   const options = callOptions(overrides);
   const callModel = createAnthropicModelCaller({ apiKey: 'test-key', baseURL: api.baseURL });
   const items = await collect(callModel(request, options));

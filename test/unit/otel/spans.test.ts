@@ -82,11 +82,21 @@ describe('OpenTelemetry spans of a run', () => {
     const root = spans.filter((s) => s.parentSpanContext === undefined);
     expect(root.map((s) => s.name)).toEqual(['invoke_agent turnloop']);
     const agent = root[0];
-    const children = spans.filter((s) => s !== agent);
-    expect(children.every((s) => s.parentSpanContext?.spanId === agent.spanContext().spanId)).toBe(true);
-    expect(children.every((s) => s.spanContext().traceId === agent.spanContext().traceId)).toBe(true);
+    const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+    expect(spans.every((s) => s.spanContext().traceId === agent.spanContext().traceId)).toBe(true);
+    const children = spans.filter((s) => s.parentSpanContext?.spanId === idOf(agent));
     const byStart = [...children].sort((a, b) => hr(a.startTime) - hr(b.startTime));
     expect(byStart.map((s) => s.name)).toEqual(['chat claude-sonnet-4-6', 'execute_tool echo', 'execute_tool broken', 'compaction', 'chat claude-sonnet-4-6']);
+
+    // The compaction's summarising call is a forked run: its own invoke_agent span, with its chat, inside the compaction.
+    const compactionSpan = byStart[3];
+    const fork = spans.filter((s) => s.parentSpanContext?.spanId === idOf(compactionSpan));
+    expect(fork.map((s) => s.name)).toEqual(['invoke_agent turnloop']);
+    expect(fork[0].attributes['turnloop.query_source']).toBe('compact');
+    const forkChildren = spans.filter((s) => s.parentSpanContext?.spanId === idOf(fork[0]));
+    expect(forkChildren.map((s) => s.name)).toEqual(['chat claude-sonnet-4-6']);
+    expect(forkChildren[0].attributes['turnloop.query_source']).toBe('compact');
+    expect(spans).toHaveLength(1 + byStart.length + 1 + 1);
 
     expect(agent.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
@@ -136,7 +146,7 @@ describe('OpenTelemetry spans of a run', () => {
 
   it('records the statechart transitions as span events with Continue and Terminal reasons', async () => {
     await exampleSession(api, exporter);
-    const agent = exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent turnloop') as ReadableSpan;
+    const agent = exporter.getFinishedSpans().find((s) => s.parentSpanContext === undefined) as ReadableSpan;
     const transitions = agent.events.filter((e) => e.name === 'transition');
     expect(transitions.length).toBeGreaterThan(3);
     expect(transitions[0].attributes).toMatchObject({ 'turnloop.event': 'start', 'turnloop.state.from': 'none', 'turnloop.step.index': 0 });

@@ -24,6 +24,8 @@ const ARGS = [
 
 export interface Browser {
   context: BrowserContext;
+  /** The fresh profile directory this browser runs with (its processes name it on their command line). */
+  profile: string;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function launchChromium(): Promise<Browser> {
   await context.route(/^(https?|wss?):/, (route) => route.abort());
   return {
     context,
+    profile,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

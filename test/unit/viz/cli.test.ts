@@ -35,7 +35,7 @@ describe('turnloop export', () => {
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-export-'));
     const io = fakeIo(dir);
     expect(await main(['export', '--format=mermaid', '--out', 'chart.mmd'], io)).toBe(0);
-    expect(readFileSync(join(dir, 'chart.mmd'), 'utf8')).toMatch(/^stateDiagram-v2/);
+    expect(readFileSync(join(dir, 'chart.mmd'), 'utf8')).toMatch(/^%%\{init[^\n]*\nstateDiagram-v2\n/);
   });
 
   it('rejects a missing or unknown format with exit code 2', async () => {

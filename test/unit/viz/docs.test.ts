@@ -11,8 +11,8 @@ describe('docs/statechart.md', () => {
     expect(fresh === committed, `${STATECHART_DOC} is stale: run \`${REGENERATE_HINT}\` and commit the result`).toBe(true);
   });
 
-  it('embeds the Mermaid diagram', () => {
-    expect(readFileSync(docPath, 'utf8')).toMatch(/```mermaid\nstateDiagram-v2\n/);
+  it('embeds the Mermaid diagrams: top level, root, one per compound state', () => {
+    expect(readFileSync(docPath, 'utf8').match(/```mermaid\n%%\{init[^\n]*\nstateDiagram-v2\n/g)).toHaveLength(4);
   });
 
   it('has one table row per Continue and Terminal reason, 17 in all', () => {

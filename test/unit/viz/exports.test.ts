@@ -2,9 +2,9 @@ import { createMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { guards } from '../../../src/machine/guards.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
-import { exportDot } from '../../../src/viz/export-dot.ts';
-import { configFromDefinition, exportJson, type StateDefinitionJson } from '../../../src/viz/export-json.ts';
-import { exportMermaid, mermaidId } from '../../../src/viz/export-mermaid.ts';
+import { CONTINUE_NODE, exportDot } from '../../../src/viz/export-dot.ts';
+import { exportJson, InlineFunctionError } from '../../../src/viz/export-json.ts';
+import { exportMermaid, mermaidDiagrams, mermaidId } from '../../../src/viz/export-mermaid.ts';
 import { exportScxml } from '../../../src/viz/export-scxml.ts';
 import { buildChart } from '../../../src/viz/graph.ts';
 import { parseDot } from './dot-grammar.ts';
@@ -22,49 +22,65 @@ function stateIds(machine: { root: { id: string; states: Record<string, unknown>
   return ids;
 }
 
-describe('JSON export (XState/Stately)', () => {
-  const definition = JSON.parse(exportJson()) as StateDefinitionJson;
+describe('JSON export (xstate config)', () => {
+  const json = JSON.parse(exportJson()) as { id: string; initial: string; states: Record<string, { always?: unknown[]; type?: string }> };
 
-  it('is toJSON() plus the eventless transitions', () => {
-    expect(definition.id).toBe('agentLoop');
-    expect(definition.states!['turnLimit']!.always).toHaveLength(2);
-    expect(definition.states!['turnLimit']!.always![1]).toMatchObject({ target: ['#agentLoop.iterationStart'], meta: { continue: 'next_turn' } });
+  it('is the machine config as data: every state literal, eventless transitions included, no functions', () => {
+    expect(json.id).toBe('agentLoop');
+    expect(json.initial).toBe('iterationStart');
+    expect(json.states['turnLimit']!.always).toHaveLength(2);
+    expect(json.states['turnLimit']!.always![1]).toMatchObject({ target: '#agentLoop.iterationStart', meta: { continue: 'next_turn' } });
+    expect(Object.values(json.states).filter((s) => s.type === 'final')).toHaveLength(10);
+    expect(stateIds(createMachine(json as never) as never)).toEqual(stateIds(loopMachine as never));
   });
 
-  it('round-trips through createMachine into a machine with the same state ids', () => {
-    const machine = createMachine(configFromDefinition(definition) as never);
-    expect(stateIds(machine as never)).toEqual(stateIds(loopMachine as never));
-  });
-
-  it('round-trips every transition: guards, actions, targets and continue reasons', () => {
-    const machine = createMachine(configFromDefinition(definition) as never);
-    expect(buildChart(machine as never)).toEqual(chart);
+  it('refuses a machine with an inline guard, naming where it is', () => {
+    const inline = createMachine({ id: 'm', initial: 'a', states: { a: { on: { go: { guard: () => true, target: 'b' } } }, b: {} } });
+    expect(() => exportJson(inline)).toThrow(InlineFunctionError);
+    expect(() => exportJson(inline)).toThrow(/config\.states\.a\.on\.go\.guard/);
   });
 });
 
 describe('Mermaid export', () => {
-  const text = exportMermaid();
+  const diagrams = mermaidDiagrams();
+  const all = diagrams.map((d) => d.text).join('\n');
 
-  it('is a stateDiagram-v2 with compound blocks for the pipeline and the ladder', () => {
-    expect(text.startsWith('stateDiagram-v2\n')).toBe(true);
-    expect(text).toContain('state "contextPipeline" as contextPipeline {');
-    expect(text).toContain('state "exitLadder" as exitLadder {');
+  it('is a top-level diagram, the root (abort) diagram and one per compound state', () => {
+    expect(diagrams.map((d) => d.name)).toEqual(['top', 'root', 'contextPipeline', 'exitLadder']);
+    for (const d of diagrams) expect(d.text).toMatch(/^%%\{init: [^\n]*\}%%\nstateDiagram-v2\n/);
+    expect(exportMermaid()).toBe(diagrams[0]!.text);
+    expect(exportMermaid(chart, 'exitLadder')).toBe(diagrams[3]!.text);
+    expect(() => exportMermaid(chart, 'nope')).toThrow(/one of top, root, contextPipeline, exitLadder/);
   });
 
-  it('labels every Continue transition with its reason and guard', () => {
+  it('draws every state somewhere, and each compound collapsed (▸) at the top level', () => {
+    const top = diagrams[0]!.text;
+    expect(top).toContain('state "contextPipeline ▸" as contextPipeline');
+    expect(top).toContain('state "exitLadder ▸" as exitLadder');
+    expect(top).not.toContain('exitLadder__');
+    for (const state of chart.states) {
+      const id = state.final ? `${mermaidId(state.id)}__from__\\w+` : `${mermaidId(state.id)}\\b`;
+      expect(all, state.id).toMatch(new RegExp(`state "(■ )?${state.key}( ▸)?" as ${id}`));
+    }
+  });
+
+  it('labels every Continue with its reason, inside the compound with its guard, ending at the ↻ stub', () => {
     for (const t of chart.transitions.filter((t) => t.continue)) {
-      const line = text.split('\n').find((l) => l.includes(`↻ ${t.continue}`));
-      expect(line, t.continue).toContain(`${mermaidId(t.source!)} --> iterationStart`);
+      const line = all.split('\n').find((l) => l.startsWith(`  ${mermaidId(t.source!)} --> continueStub`) && l.includes(`↻ ${t.continue}`));
+      expect(line, t.continue).toBeDefined();
       if (t.guard) expect(line).toContain(`[${t.guard.name}]`);
     }
   });
 
-  it('marks the 10 terminals and keeps ids Mermaid-safe', () => {
-    expect(text.match(/ --> \[\*\]$/gm)).toHaveLength(10);
-    const labels = text.split('\n').filter((l) => l.includes(' --> ') && l.includes(' : ')).map((l) => l.slice(l.indexOf(' : ') + 3));
-    expect(labels.length).toBeGreaterThan(30);
-    for (const label of labels) expect(label).not.toMatch(/[;#:<>{}]/);
-    for (const line of text.split('\n')) expect(line).not.toMatch(/^\s*\S*\.\S* -->/);
+  it('lists targetless transitions inside their state and draws each terminal next to the states ending there', () => {
+    for (const t of chart.transitions.filter((t) => t.target === null && t.source !== null)) {
+      expect(all).toContain(`  ${mermaidId(t.source!)} : ↺ ${t.event}`);
+    }
+    for (const t of chart.transitions.filter((t) => t.target !== null && chart.states.find((s) => s.id === t.target)?.final)) {
+      expect(all, t.id).toMatch(new RegExp(`--> ${t.target}__from__`));
+    }
+    const labels = all.split('\n').filter((l) => l.includes(' --> ') && l.includes(' : ')).map((l) => l.slice(l.indexOf(' : ') + 3));
+    for (const label of labels) expect(label.replace(/<br\/>/g, ' ')).not.toMatch(/[;#:<>{}]/);
   });
 });
 
@@ -79,7 +95,9 @@ describe('SCXML export', () => {
     expect(root.attrs['version']).toBe('1.0');
   });
 
-  it('has exactly 10 <final> states, the terminals', () => {
+  it('declares the ECMAScript datamodel and has exactly 10 <final> states, the terminals, at the top level', () => {
+    expect(root.attrs['datamodel']).toBe('ecmascript');
+    expect(root.children.filter((e) => e.name === 'final')).toHaveLength(10);
     const finals = elements.filter((e) => e.name === 'final');
     expect(finals).toHaveLength(10);
     expect(finals.map((f) => f.attrs['id']).sort()).toEqual(chart.states.filter((s) => s.final).map((s) => s.id).sort());
@@ -94,7 +112,7 @@ describe('SCXML export', () => {
   it('writes guards as cond expressions that name a guard', () => {
     const conds = elements.filter((e) => e.name === 'transition' && e.attrs['cond']).map((e) => e.attrs['cond']!);
     expect(conds.length).toBe(chart.transitions.filter((t) => t.guard).length);
-    for (const cond of conds) expect(Object.keys(guards)).toContain(cond.slice(0, cond.indexOf('(')));
+    for (const cond of conds) expect(Object.keys(guards)).toContain(/^tlGuard\(_event, (?:"|&quot;)(\w+)/.exec(cond)?.[1]);
   });
 
   it('writes eventless transitions without an event attribute', () => {
@@ -117,7 +135,10 @@ describe('DOT export', () => {
       expect(graph.nodes, edge.to).toContain(edge.to);
       if (edge.attrs['lhead']) expect(graph.subgraphs).toContain(edge.attrs['lhead']);
     }
-    expect(graph.edges).toHaveLength(chart.transitions.length + 1);
+    // One edge per transition with a target, one self-loop per state with targetless ones, and the start arrow.
+    const loops = new Set(chart.transitions.filter((t) => t.target === null).map((t) => t.source)).size;
+    expect(graph.edges).toHaveLength(chart.transitions.filter((t) => t.target !== null).length + loops + 1);
+    expect(graph.edges.filter((e) => e.to === CONTINUE_NODE)).toHaveLength(7);
   });
 
   it('the grammar check rejects broken DOT', () => {

@@ -64,3 +64,20 @@ export function recordedLog(session: ScriptedSession): string {
   if (recorder.error) throw recorder.error;
   return text;
 }
+
+/**
+ * A long session: `rounds` model calls, each answering with a short text and one tool call, then a final
+ * answer. With the test config's context layers that is about 8 events per round (1,000 rounds ≈ 8,000).
+ */
+export function longSession(rounds: number): ScriptedSession {
+  const config = testConfig({ limits: { maxModelCalls: rounds + 10 } } as never);
+  const p = params('Refactor the module, one file at a time.');
+  const model = Array.from({ length: rounds }, (_, i) =>
+    reply([assistantText(`Round ${i}: reading the next file.`), assistantToolUse(`tu${i}`, 'Read', { path: `src/file${i}.ts` })], { concurrencySafe: { [`tu${i}`]: true } }),
+  );
+  model.push(reply(assistantText('All files are done.')));
+  const tools = Object.fromEntries(Array.from({ length: rounds }, (_, i) => [`tu${i}`, `export const value${i} = ${i};`]));
+  const run = drive(p, config, { model, tools }, { freeze: false, maxSteps: rounds * 12 + 50 });
+  if (run.terminal?.reason !== 'completed') throw new Error(`long session ended ${JSON.stringify(run.terminal)}`);
+  return { config, params: p, events: run.steps.map((s) => s.event) };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFrames } from '../../../src/viz/frames.ts';
+import { buildFrames } from '../../../src/viz/viewer/session-model.ts';
 import { buildChart } from '../../../src/viz/graph.ts';
 import { parseSessionLog, SessionLogError } from '../../../src/viz/session.ts';
 import { assistantText, drive, params, reply, testConfig } from '../../helpers/index.ts';

@@ -1,0 +1,196 @@
+/**
+ * The viewer's session, folded in the page with the same pure `step()` replay uses. Events can be added at any
+ * time (`addSteps`), so a page can be fed a live run step by step.
+ *
+ * Costs, so a long session stays fast:
+ * - folding keeps, per step, only a small index entry (event type, active state, flags, a one-line summary),
+ *   the step's effects and the pending effects; full states are kept every `CHECKPOINT_EVERY` steps and
+ *   re-derived from the nearest checkpoint when asked for (at most `CHECKPOINT_EVERY` steps of `step()`);
+ * - the last two states asked for are cached, so stepping forward or back by one is one `step()` at most;
+ * - the transitions a step took and its state diff are computed only for the step being shown.
+ * Pure apart from its own caches; no DOM.
+ */
+import type { LoopConfig } from '../../config/config.ts';
+import type { Effect } from '../../reducer/effects.ts';
+import type { LoopEvent } from '../../reducer/events.ts';
+import { createInitialContext, toMachineContext } from '../../reducer/initial-state.ts';
+import type { LoopParams, LoopState } from '../../reducer/state.ts';
+import { initialState, step } from '../../reducer/step.ts';
+import { eventSummary, frameOf, viewMessage, type Frame, type ViewMessage } from '../frames.ts';
+import { buildChart, leafOf, type Chart } from '../graph.ts';
+import { nextPending } from '../pending.ts';
+import { tracedInitialTransitions, tracedTransitions } from '../trace.ts';
+import { diffValues, type Change } from './state-diff.ts';
+
+export const CHECKPOINT_EVERY = 8;
+
+/** Step flags, for the timeline and the "jump to next..." buttons. */
+export const STAYED = 1; // took a transition and stayed in the same state (a self-transition)
+export const CONTINUE = 2; // started a new iteration (one of the 7 Continues)
+export const TOOL_CALL = 4; // asked for tools to run
+export const DONE = 8; // reached a terminal
+export const IGNORED = 16; // the state did not handle the event
+export const STATE_CHANGE = 32; // the active state is another one
+
+export interface StepEntry {
+  /** The event's `type`; `(start)` for step 0. */
+  type: string;
+  /** The active leaf state after the step. */
+  state: string;
+  flags: number;
+  /** One line, for the timeline and the search. */
+  summary: string;
+}
+
+export interface EmittedMessage {
+  step: number;
+  message: ViewMessage;
+}
+
+export interface StepDetail {
+  frame: Frame;
+  event: LoopEvent | null;
+  changes: Change[];
+}
+
+export interface SessionInput {
+  config: LoopConfig;
+  params: LoopParams;
+  events?: LoopEvent[];
+  /** The `index` of each event line, as logged. */
+  indexes?: number[];
+}
+
+const SUMMARY_CHARS = 160;
+
+export class SessionModel {
+  readonly config: LoopConfig;
+  readonly params: LoopParams;
+  readonly events: LoopEvent[] = [];
+  readonly entries: StepEntry[] = [];
+  /** Every message the run emitted, in order, with the step that emitted it. */
+  readonly emitted: EmittedMessage[] = [];
+  /** `emittedUpTo[i]`: how many messages were emitted by steps 0..i. */
+  readonly emittedUpTo: number[] = [];
+  private readonly effects: Effect[][] = [];
+  private readonly pending: Effect[][] = [];
+  private readonly checkpoints: LoopState[] = [];
+  private last: LoopState;
+  private cache: Array<{ index: number; state: LoopState }> = [];
+  private initialTransitions: string[] | null = null;
+  private readonly indexes: number[] | undefined;
+
+  constructor(
+    readonly chart: Chart,
+    input: SessionInput,
+  ) {
+    this.config = input.config;
+    this.params = input.params;
+    this.indexes = input.indexes;
+    const first = initialState(this.params, this.config);
+    this.last = first.state;
+    this.record(null, first.state, first.state, first.effects);
+    if (input.events) this.addSteps(input.events);
+  }
+
+  /** Number of steps, the initial state included (`events.length + 1`). */
+  get length(): number {
+    return this.entries.length;
+  }
+
+  /** Folds more events onto the end of the session; returns how many were added (none once it is done). */
+  addSteps(events: readonly LoopEvent[]): number {
+    let added = 0;
+    for (const event of events) {
+      if (this.last.status === 'done') break;
+      const before = this.last;
+      const next = step(before, event, this.config);
+      this.events.push(event);
+      this.last = next.state;
+      this.record(event, before, next.state, next.effects);
+      added++;
+    }
+    return added;
+  }
+
+  private record(event: LoopEvent | null, before: LoopState, state: LoopState, effects: Effect[]): void {
+    const index = this.entries.length;
+    const leaf = leafOf(state.value);
+    let flags = 0;
+    if (event && state === before) flags |= IGNORED;
+    else if (event && leaf === leafOf(before.value)) flags |= STAYED;
+    else if (event) flags |= STATE_CHANGE;
+    if (event && effects.some((e) => e.type === 'request_start')) flags |= CONTINUE;
+    if (effects.some((e) => e.type === 'run_tools' || e.type === 'enqueue_tool')) flags |= TOOL_CALL;
+    if (state.status === 'done') flags |= DONE;
+    const summary = event ? eventSummary(event).replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS) : 'initial state';
+    this.entries.push({ type: event ? event.type : '(start)', state: leaf, flags, summary });
+    this.effects.push(effects);
+    this.pending.push(nextPending(this.pending[index - 1] ?? [], event, effects, state.status === 'done'));
+    for (const e of effects) if (e.type === 'emit') this.emitted.push({ step: index, message: viewMessage(e.message) });
+    this.emittedUpTo.push(this.emitted.length);
+    if (index % CHECKPOINT_EVERY === 0) this.checkpoints.push(state);
+  }
+
+  /** The state after step `index` (0: the initial state). */
+  stateAt(index: number): LoopState {
+    const hit = this.cache.find((c) => c.index === index);
+    if (hit) return hit.state;
+    if (index === this.entries.length - 1) return this.last;
+    const near = this.cache.filter((c) => c.index < index && index - c.index <= CHECKPOINT_EVERY).sort((a, b) => b.index - a.index)[0];
+    let at = near ? near.index : Math.floor(index / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
+    let state = near ? near.state : this.checkpoints[at / CHECKPOINT_EVERY]!;
+    while (at < index) state = step(state, this.events[at++]!, this.config).state;
+    this.remember(index, state);
+    return state;
+  }
+
+  private remember(index: number, state: LoopState): void {
+    this.cache = [{ index, state }, ...this.cache.filter((c) => c.index !== index)].slice(0, 4);
+  }
+
+  /** Everything the page shows for one step: the frame, the full event and the state diff. */
+  detail(index: number): StepDetail {
+    const event = index === 0 ? null : this.events[index - 1]!;
+    let state: LoopState;
+    let transitions: string[];
+    let changes: Change[] = [];
+    if (event) {
+      // The step is re-run from the state before it, so both share structure and the diff only visits changes.
+      const before = this.stateAt(index - 1);
+      state = step(before, event, this.config).state;
+      this.remember(index, state);
+      transitions = tracedTransitions(this.chart, before, event, this.config);
+      changes = diffValues({ value: before.value, status: before.status, context: before.context }, { value: state.value, status: state.status, context: state.context });
+    } else {
+      state = this.stateAt(0);
+      transitions = this.initialTransitions ??= tracedInitialTransitions(this.chart, toMachineContext(createInitialContext(this.params, this.config), this.config));
+    }
+    const frame = frameOf(this.logIndex(index), event, state, this.effects[index]!, transitions, this.pending[index]!, this.config);
+    return { frame, event, changes };
+  }
+
+  /** The log's own index of step `index`'s event (as logged; `index` when the log did not say). */
+  logIndex(index: number): number {
+    return index === 0 ? 0 : (this.indexes?.[index - 1] ?? index);
+  }
+
+  /** The first step after (dir 1) or before (dir -1) `from` whose flags include any of `mask`, or -1. */
+  find(from: number, dir: 1 | -1, mask: number): number {
+    for (let i = from + dir; i >= 0 && i < this.entries.length; i += dir) if (this.entries[i]!.flags & mask) return i;
+    return -1;
+  }
+}
+
+/**
+ * Folds a session into frames in Node (tests, tools): frame 0 is the initial state, frame n the state after the
+ * n-th event. The page shows the same frames, one at a time.
+ *
+ * @example
+ * const frames = buildFrames(parseSessionLog(text));
+ * frames.at(-1)?.terminal; // 'completed'
+ */
+export function buildFrames(session: SessionInput, chart: Chart = buildChart()): Frame[] {
+  const model = new SessionModel(chart, session);
+  return Array.from({ length: model.length }, (_, i) => model.detail(i).frame);
+}
