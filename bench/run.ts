@@ -15,7 +15,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBenchmarksDoc, formatTable, type Cell } from './report.ts';
+import { measureImportTimes } from './import-time.ts';
 import { measureReplay } from './replay-throughput.ts';
+import { measureRequestPath } from './request-path.ts';
 import { median, minMax, quantile } from './stats.ts';
 import { aiSdkSystem } from './systems/ai-sdk.ts';
 import { floorSystem } from './systems/floor.ts';
@@ -132,12 +134,16 @@ async function main(): Promise<void> {
   }
   process.stderr.write('replay throughput…\n');
   const replayReport = await measureReplay();
+  process.stderr.write('request path (real adapter + SDK + loopback fake API)…\n');
+  const requestPath = await measureRequestPath(QUICK ? 1 : 5);
+  process.stderr.write('root import time…\n');
+  const importTimes = measureImportTimes(QUICK ? 2 : 7);
   cleanUpRecordings();
   if (existsSync(join(process.cwd(), '.turnloop'))) throw new Error('a run wrote to .turnloop/: the config touched the disk');
   const elapsedSeconds = (performance.now() - started) / 1000;
 
   console.log(formatTable(cells, SYSTEMS.map((s) => s.label), SIZES.map((s) => s.id)));
-  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
+  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
   console.log(`\nreplay: step() fold ${Math.round(replayReport.foldRate.median).toLocaleString('en-US')} events/s, replay() ${Math.round(replayReport.replayRate.median).toLocaleString('en-US')} events/s`);
   console.log(`log bytes per turn: ${replayReport.bytesPerTurn.map((w) => `turns ${w.from}-${w.to}: ${w.bytes.toFixed(0)}`).join(', ')}`);
   console.log(`\nwrote ${docPath} in ${elapsedSeconds.toFixed(0)} s`);

@@ -27,7 +27,7 @@ export const BENCH_CONFIG: LoopConfig = resolveConfig({ sessionId: 'bench', limi
 
 const USAGE = { input_tokens: 1_000, output_tokens: 20 };
 
-const echoTool = defineTool({
+export const echoTool = defineTool({
   name: 'echo',
   description: 'Answers its text unchanged.',
   inputSchema: z.object({ text: z.string() }),
@@ -56,7 +56,7 @@ function scriptedCaller(probe: TurnProbe, turns: number): ModelCaller {
   };
 }
 
-function historyMessages(size: number): Message[] {
+export function historyMessages(size: number): Message[] {
   return prefilledHistory(size).map((entry, i): Message =>
     entry.role === 'user'
       ? { type: 'user', uuid: `h${i}`, message: { role: 'user', content: entry.text } }
@@ -64,7 +64,7 @@ function historyMessages(size: number): Message[] {
   );
 }
 
-async function runTurnloop(spec: RunSpec, probe: TurnProbe, onStep?: Parameters<typeof runQuery>[0]['onStep']) {
+export async function runTurnloop(spec: RunSpec, probe: TurnProbe, onStep?: Parameters<typeof runQuery>[0]['onStep']) {
   const { items, terminal } = await runQuery({
     messages: historyMessages(spec.history),
     prompt: PROMPT,

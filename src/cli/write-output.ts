@@ -3,7 +3,7 @@
  * is then renamed over it, so a failure (no such directory, no permission, a full disk) never leaves half a file.
  * Failures are an `OutputFileError` (exit code 2) naming the file and the reason.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CliFileError, shownPath } from './read-input.ts';
 
@@ -22,6 +22,45 @@ function reason(error: unknown): string {
   if (code === 'EROFS') return 'the file system is read-only';
   if (code === 'ENOTDIR') return 'a part of its path is not a directory';
   return code ?? String(error);
+}
+
+/**
+ * Checks, before any work starts, that `file` (relative to `cwd`) can be created or appended to: its directory
+ * exists and it is not a directory itself. For outputs written as the work goes (a session log).
+ */
+export function checkOutputPath(file: string, cwd: string): string {
+  const path = resolve(cwd, file);
+  const shown = shownPath(file, cwd);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
+  const parent = statSync(dirname(path), { throwIfNoEntry: false });
+  if (!parent) throw new OutputFileError(shown, 'its directory does not exist');
+  if (!parent.isDirectory()) throw new OutputFileError(shown, 'a part of its path is not a directory');
+  return path;
+}
+
+/**
+ * Creates the output directory `dir` (relative to `cwd`) and any missing parents, one at a time: a recursive
+ * `mkdir` can spin forever on some file systems (`/proc`), and each step's failure names its reason.
+ */
+export function makeOutputDir(dir: string, cwd: string): string {
+  const path = resolve(cwd, dir);
+  const missing: string[] = [];
+  let at = path;
+  for (let stats = statSync(at, { throwIfNoEntry: false }); !stats; stats = statSync(at, { throwIfNoEntry: false })) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+    at = dirname(at);
+  }
+  const existing = statSync(at, { throwIfNoEntry: false });
+  if (existing && !existing.isDirectory()) throw new OutputFileError(shownPath(dir, cwd), `${at} is not a directory`);
+  for (const part of missing) {
+    try {
+      mkdirSync(part);
+    } catch (error) {
+      throw new OutputFileError(shownPath(dir, cwd), `cannot create ${part} (${reason(error)})`);
+    }
+  }
+  return path;
 }
 
 /** Writes `text` to `file` (relative to `cwd`) atomically; returns the absolute path. */

@@ -110,6 +110,22 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/adversarial/model-output.test.ts', name: 'a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed' },
   },
+  {
+    id: 'durableToolsInCallOrder',
+    original: 'Concurrency-safe tool calls run up to 10 at once, and streamed tool calls start while the model still streams.',
+    turnloop: 'Under the durable driver (`turnloop/durable`, `turnloop/dbos`) each tool call runs alone, in call order, once the model reply is journaled; `query()` is unchanged. So a call an abort catches during tools has not started yet: its result is the not-started cancellation where `query()`, which had started it, gives the interrupted one.',
+    why: 'Each call is its own journal entry at a fixed position, so a recovery answers them in the recorded order and re-runs only the unanswered ones; the transcript is the same.',
+    configSwitch: null,
+    test: { file: 'test/unit/durable/durable-driver.test.ts', name: 'runs concurrency-safe tool calls one at a time, in call order, after the reply' },
+  },
+  {
+    id: 'durableInterruptedToolResult',
+    original: 'No recovery: a process that dies mid-tool loses the run.',
+    turnloop: 'A recovered durable run answers a call of a tool not marked `idempotent` that a crash interrupted (started, no journaled result) with an error result saying its outcome is unknown, instead of running it again.',
+    why: 'Running a side effect twice (a payment, a deploy) is worse than telling the model it may have happened.',
+    configSwitch: null,
+    test: { file: 'test/unit/durable/crash-recovery.test.ts', name: 'are never run again after a crash between their start and their journaled result' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

@@ -13,19 +13,21 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { QueryItem } from '../messages/types.ts';
-import type { Effect, EffectOf } from '../reducer/effects.ts';
+import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
-import type { StopHookResult } from './deps.ts';
 import { EventChannel } from './event-channel.ts';
+import {
+  executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
+  type ExecutorEnv, type ExecutorOutput, type MaybePromise,
+} from './effect-executors.ts';
 import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
-import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
-type ChannelEntry = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
+type ChannelEntry = ExecutorOutput;
 
 export const NO_TOOLS: ToolRuntime = {
   definitions: () => [],
@@ -47,6 +49,7 @@ export class Interpreter {
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
   private readonly tools: ToolRuntime;
+  private readonly env: ExecutorEnv;
   private streaming: StreamingToolSession | null = null;
   private stepIndex = 0;
   private pendingItems: QueryItem[] = [];
@@ -69,6 +72,7 @@ export class Interpreter {
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
+    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds };
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
@@ -182,7 +186,7 @@ export class Interpreter {
   private background(work: () => Promise<void>, fallback: () => LoopEvent): void {
     work().catch(async (error: unknown) => {
       if (this.done) return;
-      this.pendingItems.push(this.warning(error));
+      this.pendingItems.push(executorWarning(error, this.deps.newId));
       await this.put(fallback());
     });
   }
@@ -190,74 +194,46 @@ export class Interpreter {
   /**
    * Work that may finish synchronously: its event is queued in `inline` at once when it did, and goes through the
    * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
+   * No event (null) means the abort answers instead.
    */
-  private settle<T>(work: () => T | Promise<T>, toEvent: (value: T) => LoopEvent, fallback: () => LoopEvent): void {
-    let value: T | Promise<T>;
+  private settle(work: () => MaybePromise<LoopEvent | null>, fallback: () => LoopEvent): void {
+    let value: MaybePromise<LoopEvent | null>;
     try {
       value = work();
     } catch (error) {
-      this.pendingItems.push(this.warning(error));
+      this.pendingItems.push(executorWarning(error, this.deps.newId));
       this.inline.push(fallback());
       return;
     }
-    if (isPromiseLike(value)) this.background(async () => this.put(toEvent(await value)), fallback);
-    else this.inline.push(toEvent(value));
+    if (!isPromiseLike(value)) {
+      if (value) this.inline.push(value);
+      return;
+    }
+    this.background(async () => {
+      const event = await value;
+      if (event) await this.put(event);
+    }, fallback);
   }
 
-  private warning(error: unknown): QueryItem {
-    const text = error instanceof Error ? error.message : String(error);
-    return { type: 'system', uuid: this.deps.newId(), subtype: 'warning', content: `internal error: ${text}`, level: 'error' };
+  /** Runs a model call and queues everything it yields (stream events, then events), in order. */
+  private async callModel(effect: Extract<Effect, { type: 'call_model' }>): Promise<void> {
+    const outputs = executeModelCall(effect, this.env, this.state.context.params, () => this.done);
+    for await (const output of outputs) await this.channel.put(output);
   }
 
-  /** The exhaustive effect switch: one case per effect type, ending in a `never` check. */
+  /** The executed effects through their executors; then the exhaustive switch over the rest, ending in a `never` check. */
   private run(effect: Effect): void {
+    if (isExecutedEffect(effect)) {
+      if (effect.type === 'call_model') this.background(() => this.callModel(effect), () => fallbackEventOf(effect));
+      else this.settle(() => executeOnce(effect, this.env), () => fallbackEventOf(effect));
+      return;
+    }
     switch (effect.type) {
       case 'emit':
         this.pendingItems.push(effect.message);
         return;
       case 'request_start':
         this.pendingItems.push({ type: 'request_start' });
-        return;
-      case 'call_model':
-        this.background(
-          () => this.callModel(effect),
-          () => ({ type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } }),
-        );
-        return;
-      case 'context_layer':
-        this.settle(
-          () => this.deps.runContextLayer({
-            layer: effect.layer,
-            messages: effect.messages,
-            tokenCount: effect.tokenCount,
-            now: this.deps.clock.now(),
-            newId: this.deps.newId,
-          }),
-          (outcome) => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }),
-          () => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
-        );
-        return;
-      case 'autocompact':
-        this.background(async () => {
-          const outcome = await this.safely(() =>
-            this.deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal: this.signal, newId: this.deps.newId, trigger: 'auto' }),
-          );
-          await this.put({ type: 'autocompact_result', ...outcome });
-        }, () => ({ type: 'autocompact_result', ok: false, error: 'autocompact failed' }));
-        return;
-      case 'reactive_compact':
-        this.background(async () => {
-          const outcome = await this.safely(() =>
-            this.deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal: this.signal, newId: this.deps.newId, trigger: effect.trigger }),
-          );
-          await this.put({ type: 'reactive_compact_result', ...outcome });
-        }, () => ({ type: 'reactive_compact_result', ok: false, error: 'reactive compact failed' }));
-        return;
-      case 'collapse_drain':
-        this.background(async () => {
-          const drained = await this.deps.drainCollapse({ messages: effect.messages });
-          await this.put({ type: 'collapse_drain_result', ...drained });
-        }, () => ({ type: 'collapse_drain_result', committed: 0, edits: [] }));
         return;
       case 'run_tools':
         this.background(async () => {
@@ -281,31 +257,12 @@ export class Interpreter {
         this.streaming?.discard(effect.reason);
         this.streaming = null;
         return;
-      case 'run_stop_hooks':
-        if ((this.options.stopHooks ?? []).length === 0 && !this.signal.aborted) {
-          this.inline.push({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false, hookCount: 0 });
-          return;
-        }
-        this.background(
-          () => this.runStopHooks(effect),
-          () => ({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
-        );
-        return;
       case 'run_stop_failure_hooks':
-        for (const hook of this.options.stopFailureHooks ?? []) this.fireAndForget(() => hook({ error: effect.error as never }));
-        return;
       case 'run_post_sampling_hooks':
-        for (const hook of this.options.postSamplingHooks ?? []) this.fireAndForget(() => hook({ messages: effect.messages }));
-        return;
-      case 'collect_attachments':
-        this.settle(
-          () => this.deps.collectAttachments({ messages: effect.messages, newId: this.deps.newId }),
-          (attachments) => ({ type: 'attachments_collected', attachments }),
-          () => ({ type: 'attachments_collected', attachments: [] }),
-        );
+        runObserverHooks(effect, this.env);
         return;
       case 'start_tool_use_summary':
-        this.fireAndForget(async () => {
+        fireAndForget(async () => {
           const summary = await this.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: this.state.context.messages });
           await this.put({ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary });
         });
@@ -324,20 +281,6 @@ export class Interpreter {
     }
   }
 
-  private fireAndForget(work: () => Promise<unknown> | unknown): void {
-    Promise.resolve()
-      .then(work)
-      .catch(() => undefined);
-  }
-
-  private async safely<T extends { ok: boolean }>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
-    try {
-      return await work();
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
-  }
-
   private streamingSession(): StreamingToolSession {
     if (!this.streaming) {
       const session = this.tools.startStreaming(this.signal);
@@ -349,100 +292,4 @@ export class Interpreter {
     }
     return this.streaming;
   }
-
-  private async callModel(effect: EffectOf<'call_model'>): Promise<void> {
-    // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
-    // caller that never reads the signal (a scripted model) costs no AbortSignal.
-    const controller = new LazyAbortController();
-    const stop = () => controller.abort(this.signal.reason);
-    if (this.signal.aborted) return;
-    this.signal.addEventListener('abort', stop, { once: true });
-    try {
-      const stream = this.deps.callModel(effect.request, {
-        get signal() {
-          return controller.signal;
-        },
-        querySource: effect.querySource,
-        fallbackModel: this.state.context.params.fallbackModel,
-        tools: this.tools.definitions(),
-        retry: this.config.retry,
-        clock: this.deps.clock,
-        newId: this.deps.newId,
-        ...(this.state.context.params.thinking ? { thinking: this.state.context.params.thinking } : {}),
-        ...(this.config.promptCaching ? { promptCaching: this.config.promptCaching } : {}),
-      });
-      for await (const item of stream) {
-        if (controller.aborted || this.done) return;
-        if (item.kind === 'stream_event') {
-          await this.channel.put({ kind: 'item', item: { type: 'stream_event', event: item.event } });
-          continue;
-        }
-        let event = item.event;
-        if (event.type === 'model_message') {
-          event = { ...event, message: this.toolUseIds.claim(event.message) };
-          if (event.message.timestamp === undefined) event.message.timestamp = this.deps.clock.now();
-          const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
-          if (toolUses.length > 0) event.concurrencySafe = this.tools.concurrencySafe(toolUses);
-        }
-        await this.put(event);
-      }
-    } catch (error) {
-      if (controller.aborted || this.done) return;
-      await this.put({ type: 'model_error', error: { kind: 'other', message: error instanceof Error ? error.message : String(error) } });
-    } finally {
-      this.signal.removeEventListener('abort', stop);
-    }
-  }
-
-  /**
-   * Runs the stop hooks in order. An abort stops waiting for the hook in progress; the result then reports how many
-   * hooks had answered (`hookCount`), which decides between "silent" and "interrupted" (SPEC §4.9.4).
-   */
-  private async runStopHooks(effect: EffectOf<'run_stop_hooks'>): Promise<void> {
-    const results: StopHookResult[] = [];
-    for (const hook of this.options.stopHooks ?? []) {
-      if (this.signal.aborted) break;
-      try {
-        const answer = await untilAborted(Promise.resolve(hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: this.signal })), this.signal);
-        if (answer === ABORTED) break;
-        results.push(answer);
-      } catch (error) {
-        if (this.signal.aborted) break;
-        results.push({ blockingError: `stop hook failed: ${error instanceof Error ? error.message : String(error)}` });
-      }
-    }
-    const prevent = results.find((r) => r.preventContinuation);
-    await this.put({
-      type: 'stop_hooks_result',
-      blockingErrors: results.flatMap((r) => (r.blockingError ? [r.blockingError] : [])),
-      preventContinuation: prevent !== undefined,
-      ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
-      hookCount: results.length,
-    });
-  }
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-const ABORTED = Symbol('aborted');
-
-/** The promise's value, or `ABORTED` as soon as the signal aborts (the promise itself is left to settle). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

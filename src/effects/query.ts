@@ -30,7 +30,7 @@ export function resolveQueryConfig(config: QueryOptions['config']): LoopConfig {
   return isFullConfig(config) ? config : resolveConfig(config ?? {});
 }
 
-function initialMessages(options: QueryOptions, newId: () => string): Message[] {
+export function initialMessages(options: QueryOptions, newId: () => string): Message[] {
   const messages = options.messages ?? [];
   if (options.prompt === undefined) return messages;
   return [...messages, { type: 'user', uuid: newId(), message: { role: 'user', content: options.prompt } }];
@@ -46,7 +46,7 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
   return { ...json, messages, tools: toolNames, startedAt };
 }
 
-function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
+export function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
   const tools = options.tools;
   if (tools === undefined) return NO_TOOLS;
   if (!Array.isArray(tools) && typeof tools !== 'function') return tools as ToolRuntime;
@@ -118,7 +118,7 @@ export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, T
   }
 }
 
-function combinedObserver(observers: RunObserver[], onStep: StepObserver | undefined): StepObserver | undefined {
+export function combinedObserver(observers: RunObserver[], onStep: StepObserver | undefined): StepObserver | undefined {
   if (observers.length === 0) return onStep;
   return (step) => {
     for (const observer of observers) observer.onStep(step);

@@ -24,6 +24,8 @@ export interface ToolRuntime {
   definitions(): ToolDefinitionForModel[];
   /** Which tool_uses may run concurrently (false for unknown tools or invalid input). */
   concurrencySafe(toolUses: readonly ToolUseBlock[]): Record<string, boolean>;
+  /** Whether running this call twice does its work once (`defineTool`'s `idempotent`); absent = never. */
+  isIdempotent?(toolUse: ToolUseBlock): boolean;
   /** Non-streaming execution of batches (SPEC §7.3); every tool_use gets exactly one result. */
   runBatches(batches: ToolBatch[], signal: AbortSignal): AsyncIterable<ToolResultEvent>;
   startStreaming(signal: AbortSignal): StreamingToolSession;

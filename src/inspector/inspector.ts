@@ -24,7 +24,7 @@ import { buildChart } from '../viz/graph.ts';
 import type { Breakpoint } from './breakpoints.ts';
 import { parseControlRequest } from './control-request.ts';
 import { LiveSession, type LiveSessionEvent } from './live-session.ts';
-import { livePageHtml, LIVE_PAGE_CSP } from './live-page.ts';
+import { livePageHtml, LIVE_PAGE_HEADER_CSP } from './live-page.ts';
 import { allowedHosts, newToken, refusal } from './request-guard.ts';
 
 export interface InspectorOptions {
@@ -163,7 +163,11 @@ export class Inspector {
     const refused = refusal(request, url, this.token, allowedHosts(this.host, this.port));
     if (refused) return void send(response, 403, 'text/plain', `403 ${refused}\n`);
     const route = `${request.method} ${url.pathname}`;
-    if (route === 'GET /') return void send(response, 200, 'text/html; charset=utf-8', livePageHtml(), { 'content-security-policy': LIVE_PAGE_CSP });
+    if (route === 'GET /') {
+      const wanted = url.searchParams.get('session');
+      const session = wanted === null ? this.sessions[0] : this.session(wanted);
+      return void send(response, 200, 'text/html; charset=utf-8', livePageHtml(session), { 'content-security-policy': LIVE_PAGE_HEADER_CSP });
+    }
     if (route === 'GET /api/stream') return this.openStream(response);
     if (route === 'GET /api/sessions') return void send(response, 200, 'application/json', JSON.stringify(this.sessions.map((s) => s.summary())));
     const log = /^GET \/api\/sessions\/([\w-]+)\/log$/.exec(route);

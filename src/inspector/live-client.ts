@@ -21,10 +21,10 @@ export const LIVE_CLIENT_JS = String.raw`(() => {
   const status = el('span', { id: 'live-status', 'aria-live': 'polite' }, 'connecting…');
   const buttons = {};
   for (const [action, label, title] of [
-    ['pause', '⏸ Pause', 'hold the run before its next step'],
-    ['step', '⏭ Step', 'run one step, then hold again'],
-    ['resume', '▶ Continue', 'run until a breakpoint'],
-    ['abort', '■ Abort', 'abort the run (every tool call still gets its result)'],
+    ['pause', 'Pause', 'hold the run before its next step'],
+    ['step', 'Step', 'run one step, then hold again'],
+    ['resume', 'Continue', 'run until a breakpoint'],
+    ['abort', 'Abort', 'abort the run (every tool call still gets its result)'],
   ]) {
     const button = el('button', { type: 'button', id: 'live-' + action, title }, label);
     button.addEventListener('click', () => control({ action }));
@@ -90,6 +90,8 @@ export const LIVE_CLIENT_JS = String.raw`(() => {
   }
 
   if (config.session) save.href = withToken('/api/sessions/' + config.session + '/log');
+  // Live: open at the newest step, so the page follows the run (the viewer keeps following while at the end).
+  if (config.session && window.turnloopViewer && !/step=/.test(location.hash)) window.turnloopViewer.goTo(window.turnloopViewer.length - 1);
   let seen = 0;
   const source = new EventSource(withToken('/api/stream'));
   source.addEventListener('sessions', (e) => {

@@ -13,7 +13,7 @@ import type { LoopState } from '../reducer/state.ts';
 import type { StepRecord } from '../effects/query-options.ts';
 import type { Chart } from '../viz/graph.ts';
 import { tracedTransitions } from '../viz/trace.ts';
-import { breakpointMatches, stepFacts, type Breakpoint } from './breakpoints.ts';
+import { breakpointMatches, describeBreakpoint, stepFacts, type Breakpoint } from './breakpoints.ts';
 
 export interface RunControlStatus {
   /** `running`, `paused` (holding a step), `pausing` (will hold the next step), or `ended`. */
@@ -130,7 +130,7 @@ export class RunControl {
     if (this.breakpoints.length === 0) return null;
     const facts = stepFacts(this.chart, step, transitions);
     const hit = this.breakpoints.find((breakpoint) => breakpointMatches(breakpoint, facts));
-    return hit ? JSON.stringify(hit) : null;
+    return hit ? describeBreakpoint(hit) : null;
   }
 
   private needsTransitions(): boolean {

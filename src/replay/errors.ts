@@ -55,10 +55,12 @@ export class MachineVersionMismatchError extends Error {
   }
 }
 
-/** Compares two digests field by field: `v: sampling → afterTools; msgs: 4 → 5`. */
+/** Compares two digests field by field: `v: sampling → afterTools; msgs: 4 → 5` (any member, both versions). */
 export function digestDiff(expected: StateDigest, actual: StateDigest): string {
-  const parts = (Object.keys(expected) as Array<keyof StateDigest>)
-    .filter((key) => expected[key] !== actual[key])
-    .map((key) => `${key}: ${String(expected[key])} → ${String(actual[key])}`);
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined');
+  const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
+  const parts = keys
+    .filter((key) => text(expected[key]) !== text(actual[key]))
+    .map((key) => `${key}: ${text(expected[key])} → ${text(actual[key])}`);
   return parts.length > 0 ? parts.join('; ') : 'state value and counts agree; a hashed control field (tokens, iteration, effects) differs';
 }

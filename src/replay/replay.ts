@@ -21,8 +21,8 @@ import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import type { SessionHeader, StateDigest } from './session-log-schema.ts';
-import { eventHashOf, initialHashOf } from './session-recorder.ts';
-import { controlDigest } from './stable-hash.ts';
+import { eventHashOf, initialHashOf, initialHashV2 } from './session-recorder.ts';
+import { controlDigest, lineHash, stateValueString } from './stable-hash.ts';
 
 export interface ReplayOptions {
   /** Overrides merged over the header's config. Turns hash verification off unless `verify: true`. */
@@ -78,6 +78,39 @@ function diverged(index: number, expected: { hash: string; at: StateDigest }, st
 }
 
 /**
+ * Version 2: a line ends `,"hash":"<16 hex>"}`; the bytes before that are what its hash covers. Null when the
+ * line does not end so (its hash then cannot match: the line was edited).
+ */
+function hashedPrefix(raw: string, member: 'hash' | 'initialHash'): string | null {
+  const tail = `,"${member}":"`;
+  const start = raw.length - tail.length - 18;
+  if (start < 0 || !raw.startsWith(tail, start) || !raw.endsWith('"}')) return null;
+  return raw.slice(0, start);
+}
+
+/**
+ * Version 2's check of one line: its bytes up to its hash hash to the recorded hash (nothing was edited), and the
+ * digest of the replayed state equals the recorded `at` (the reducer decided the same). Returns the hash.
+ */
+function verifyLineV2(index: number, raw: string, recorded: { hash: string; at: StateDigest }, previous: string, state: LoopState): string {
+  const prefix = hashedPrefix(raw, index === 0 ? 'initialHash' : 'hash');
+  const hash = prefix === null ? '' : index === 0 ? initialHashV2(prefix) : lineHash(previous, prefix);
+  const at = recorded.at;
+  const c = state.context;
+  const same = at.turn === c.turnCount && at.msgs === c.messages.length && at.seq === c.seq && at.v === stateValueString(state.value);
+  if (same && hash === recorded.hash) return hash;
+  const actualAt = controlDigest(state);
+  const diff = same ? "the line's bytes do not match its hash: it was edited" : digestDiff(at, actualAt);
+  throw new ReplayDivergenceError(index, recorded, { hash, at: actualAt }, diff);
+}
+
+/** The text of a logged line: as read, or (a log built in memory) its JSON, which is what the recorder wrote. */
+function rawLine(log: ParsedSessionLog, index: number): string {
+  if (index === 0) return log.raw?.header ?? JSON.stringify(log.header);
+  return log.raw?.events[index - 1] ?? JSON.stringify(log.events[index - 1]);
+}
+
+/**
  * Folds a parsed log step by step (a generator, so time travel can stop early). Verifies hashes when `verify`.
  */
 export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = {}): Generator<FoldedStep> {
@@ -88,14 +121,30 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
   const redact = redactorOf(header);
   const started = initialState(header.params, config);
   let state = started.state;
-  let hash = initialHashOf(header.config, header.params, state, started.effects, redact);
-  if (verify && hash !== header.initialHash) diverged(0, { hash: header.initialHash, at: header.at }, state, hash);
+  if (header.version === 1) {
+    let hash = initialHashOf(header.config, header.params, state, started.effects, redact);
+    if (verify && hash !== header.initialHash) diverged(0, { hash: header.initialHash, at: header.at }, state, hash);
+    yield { index: 0, event: null, state, effects: started.effects, hash };
+    for (const line of log.events) {
+      const result = step(state, line.event, config);
+      state = result.state;
+      hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
+      if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash, at: line.at }, state, hash);
+      yield { index: line.index, event: line.event, state, effects: result.effects, hash };
+    }
+    return;
+  }
+  let hash = header.initialHash;
+  if (verify) {
+    verifyLineV2(0, rawLine(log, 0), { hash, at: header.at }, '', state);
+  }
   yield { index: 0, event: null, state, effects: started.effects, hash };
-  for (const line of log.events) {
+  for (let i = 0; i < log.events.length; i++) {
+    const line = log.events[i];
     const result = step(state, line.event, config);
     state = result.state;
-    hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
-    if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash, at: line.at }, state, hash);
+    if (verify) verifyLineV2(line.index, rawLine(log, i + 1), line, hash, state);
+    hash = line.hash;
     yield { index: line.index, event: line.event, state, effects: result.effects, hash };
   }
 }

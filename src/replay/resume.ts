@@ -49,7 +49,7 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
   const { record, alsoRecordTo, allowVersionSkew: _skew, onStep, ...queryOptions } = options;
   const target = record === undefined ? (typeof source === 'string' ? source : false) : record;
   if (target === source && typeof source === 'string' && log.truncated) truncateSync(source, log.validBytes);
-  const continueFrom = { index: final.index, hash: final.hash };
+  const continueFrom = { index: final.index, hash: final.hash, version: log.header.version };
   const recorders: SessionRecorder[] = [
     ...(target === false ? [] : [createSessionRecorder(target, { config, continueFrom })]),
     ...(alsoRecordTo === undefined ? [] : [createSessionRecorder(alsoRecordTo, { config, continueFrom })]),

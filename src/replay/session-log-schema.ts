@@ -6,8 +6,12 @@
  *
  * Invariants:
  * - Event lines carry consecutive indexes starting at 1 (index 0 is the initial step, covered by the header).
- * - `hash` of line n = chainHash(hash of line n-1 (header: `initialHash`), the event's JSON text, control summary
- *   of the state after it) — see `stable-hash.ts`. `at` is a tiny readable digest of that state, for diffs.
+ * - Version 2 (written now): `at` is the control digest of the state after the event (`controlDigestV2`), and
+ *   `hash` of a line = lineHash(hash of the line before (header: `initialHash`), the line's bytes up to its `hash`
+ *   member, which is last). Replay hashes the bytes it read and compares the digest it recomputes with the text
+ *   of `at`: nothing is serialised twice. The header's `initialHash` (last member) covers the header's bytes.
+ * - Version 1 (still read and verified): `hash` = chainHash(previous hash, the event's JSON text, the control
+ *   summary as JSON); `at` is a tiny readable digest, for diffs; key order kind, index, event, hash, at.
  * - A line never holds a state snapshot, so the log grows linearly with the events, not with the history.
  * - The header holds the config snapshot and the JSON params (no functions); both are redacted like events.
  */
@@ -18,7 +22,10 @@ import { loopEventSchema, type LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 
 export const SESSION_LOG_FORMAT = 'turnloop-session';
-export const SESSION_LOG_VERSION = 1;
+/** The version the recorder writes. */
+export const SESSION_LOG_VERSION = 2;
+/** Every version replay reads. */
+export type SessionLogVersion = 1 | 2;
 
 function readEngineVersion(): string {
   try {
@@ -32,12 +39,13 @@ function readEngineVersion(): string {
 /** The engine version (package.json `version`) written into every header. */
 export const ENGINE_VERSION = readEngineVersion();
 
-const digestSchema = z.object({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
+/** Version 1's digest has exactly these members; version 2's has more (see `controlDigestV2`). */
+const digestSchema = z.looseObject({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
 
 export const headerLineSchema = z.object({
   kind: z.literal('header'),
   format: z.literal(SESSION_LOG_FORMAT),
-  version: z.literal(SESSION_LOG_VERSION),
+  version: z.union([z.literal(1), z.literal(2)]),
   engineVersion: z.string(),
   machineHash: z.string(),
   createdAt: z.string().optional(),
@@ -65,7 +73,7 @@ export type StateDigest = z.output<typeof digestSchema>;
 export interface SessionHeader {
   kind: 'header';
   format: typeof SESSION_LOG_FORMAT;
-  version: typeof SESSION_LOG_VERSION;
+  version: SessionLogVersion;
   engineVersion: string;
   machineHash: string;
   createdAt?: string;

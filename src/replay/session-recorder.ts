@@ -2,24 +2,29 @@
  * Recording: an `onStep` observer that appends a session log while a run goes on.
  *
  * Invariants:
- * - Append-only, one line per step, written synchronously (`writeSync` on a file opened in append mode), so a
- *   crash of the process loses at most the line being written; `fsync: true` also survives an OS crash (slower).
+ * - Append-only, one line per step, written synchronously (`writeSync` on a file opened in append mode) by group
+ *   commit (`log-writer.ts`): every line is on disk before the next model call, before any work that may change
+ *   the world outside the process starts (`COMMITS_BEFORE`), and before the process next waits for I/O; a crash
+ *   of the process loses at most the lines of the synchronous stretch it interrupted, none of which started such
+ *   work. `fsync: true`
+ *   writes and fsyncs every line at once (it also survives an OS crash; slower).
  * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
+ * - New logs are version 2 (see `session-log-schema.ts`); a log continued by resume keeps the version it has.
  * - Everything written goes through the redactor first (header and events); the control summary that is hashed
  *   is redacted too, so live hashes equal replayed hashes (see `stable-hash.ts` for what the hash covers).
  * - The observer never throws (the interpreter does not expect it to): a write failure is kept in `error` and
  *   recording stops.
  */
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { resolveQueryConfig } from '../effects/query.ts';
 import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
-import type { Effect } from '../reducer/effects.ts';
+import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
+import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
-import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type StateDigest } from './session-log-schema.ts';
-import { chainHash, controlDigest, controlSummary, stableStringify } from './stable-hash.ts';
+import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
+import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
 export type RecordTarget = string | { write(text: string): unknown };
@@ -32,20 +37,51 @@ export interface SessionRecorderOptions {
   redact?: RedactOptions;
   /** `fsync` after every line (survives an OS crash; costs ~1 ms per line on most disks). */
   fsync?: boolean;
-  /** Continue an existing log (resume): no header; indexes and the hash chain go on from here. */
-  continueFrom?: { index: number; hash: string };
+  /** Continue an existing log (resume): no header; indexes and the hash chain go on from here, in its version. */
+  continueFrom?: { index: number; hash: string; version?: SessionLogVersion };
 }
 
 export interface SessionRecorder extends StepObserver {
-  /** Lines written so far. */
+  /** Lines recorded so far (a file holds them all once the run waits, starts outside work, or ends). */
   readonly lines: number;
-  /** Bytes written so far. */
+  /** Bytes recorded so far. */
   readonly bytes: number;
   /** Set when a write failed; recording stopped there. */
   readonly error: Error | null;
   /** The hash of the last line written. */
   readonly lastHash: string;
   close(): void;
+}
+
+/**
+ * Whether the log is committed before the interpreter executes an effect: before every model call (so each request
+ * goes out with the log complete up to it, one write per turn at least), before work that may change the world
+ * outside the process (a tool that is not concurrency-safe, a stop hook: user code), and at the end. Read-only
+ * tools, observers and bookkeeping may run with their lines held: after a crash they are simply done again.
+ */
+const COMMITS_BEFORE: { [T in EffectType]: (effect: EffectOf<T>) => boolean } = {
+  emit: () => false,
+  request_start: () => false,
+  call_model: () => true,
+  context_layer: () => false,
+  autocompact: () => false,
+  reactive_compact: () => false,
+  collapse_drain: () => false,
+  run_tools: (effect) => effect.batches.some((batch) => !batch.concurrent),
+  enqueue_tool: (effect) => !effect.concurrencySafe,
+  finish_tools: () => false,
+  discard_tools: () => false,
+  run_stop_hooks: () => true,
+  run_stop_failure_hooks: () => false,
+  run_post_sampling_hooks: () => false,
+  collect_attachments: () => false,
+  start_tool_use_summary: () => false,
+  terminated: () => true,
+};
+
+function commitsBefore(effects: readonly Effect[]): boolean {
+  for (const effect of effects) if ((COMMITS_BEFORE[effect.type] as (e: Effect) => boolean)(effect)) return true;
+  return false;
 }
 
 /**
@@ -71,36 +107,37 @@ function redactedControlJson(state: LoopState, effects: readonly Effect[], redac
 }
 
 /**
- * The hash of step 0: config, params and the control summary of the initial state. The machine fingerprint is
+ * Version 1. The hash of step 0: config, params and the control summary of the initial state. The machine fingerprint is
  * checked on its own (header), not chained, so a log replayed across allowed version skew is still verified.
  */
 export function initialHashOf(config: LoopConfig, params: LoopParams, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
-  return chainHash(`${SESSION_LOG_FORMAT}/${SESSION_LOG_VERSION}`, stableStringify({ config, params }), redactedControlJson(state, effects, redact));
+  return chainHash(`${SESSION_LOG_FORMAT}/1`, stableStringify({ config, params }), redactedControlJson(state, effects, redact));
 }
 
-/** The hash of an event line (see `stable-hash.ts`). `eventJson` is the logged (redacted) event text. */
+/** Version 1. The hash of an event line (see `stable-hash.ts`). `eventJson` is the logged (redacted) event text. */
 export function eventHashOf(previous: string, eventJson: string, state: LoopState, effects: readonly Effect[], redact: Redactor): string {
   return chainHash(previous, eventJson, redactedControlJson(state, effects, redact));
 }
 
 /**
- * The text of an event line: exactly `JSON.stringify({ kind, index, event, hash, at })`, assembled around the
- * event's JSON text, which the hash needed anyway, so the event is serialised once per step, not three times.
+ * Version 1. The text of an event line: exactly `JSON.stringify({ kind, index, event, hash, at })`, assembled
+ * around the event's JSON text, which the hash needed anyway.
  */
-function eventLineText(index: number, eventJson: string, hash: string, at: StateDigest): string {
+function eventLineTextV1(index: number, eventJson: string, hash: string, at: StateDigest): string {
   return `{"kind":"event","index":${JSON.stringify(index)},"event":${eventJson},"hash":${JSON.stringify(hash)},"at":${JSON.stringify(at)}}\n`;
 }
 
-function openWriter(target: RecordTarget, fsync: boolean): { write(text: string): void; close(): void } {
-  if (typeof target !== 'string') return { write: (text) => void target.write(text), close: () => undefined };
-  const fd = openSync(target, 'a');
-  return {
-    write(text) {
-      writeSync(fd, text);
-      if (fsync) fsyncSync(fd);
-    },
-    close: () => closeSync(fd),
-  };
+/**
+ * Version 2. An event line up to its `hash` member: `{"kind":"event","index":…,"event":…,"at":…` (the line is
+ * this, then `,"hash":"<hash>"}`), assembled around the event's JSON text, which the step made anyway.
+ */
+export function eventLinePrefixV2(index: number, eventJson: string, state: LoopState): string {
+  return `{"kind":"event","index":${index},"event":${eventJson},"at":${controlDigestJson(state)}`;
+}
+
+/** Version 2. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
+export function initialHashV2(headerPrefix: string): string {
+  return lineHash(`${SESSION_LOG_FORMAT}/2`, headerPrefix);
 }
 
 /**
@@ -116,17 +153,40 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   // Values of secret-named environment variables are masked too; they are never written (not even to the header).
   const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
-  const writer = openWriter(target, options.fsync === true);
+  let error: Error | null = null;
+  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught) });
   let lines = 0;
   let bytes = 0;
-  let error: Error | null = null;
   let lastHash = options.continueFrom?.hash ?? '';
   let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
 
-  const writeText = (text: string) => {
+  const writeText = (text: string, commit: boolean) => {
     writer.write(text);
+    if (commit) writer.commit();
     lines += 1;
     bytes += Buffer.byteLength(text);
+  };
+
+  const version: SessionLogVersion = options.continueFrom?.version ?? SESSION_LOG_VERSION;
+  const paramsOf = (state: LoopState) => redact(options.params ?? paramsFromInitialState(state));
+
+  // The header is always version 2 (a continued log has none): version 1's members, with `initialHash` last, as
+  // it hashes the bytes before it.
+  const writeHeader = (state: LoopState) => {
+    const unhashed: Omit<SessionHeader, 'at' | 'initialHash'> = {
+      kind: 'header',
+      format: SESSION_LOG_FORMAT,
+      version: 2,
+      engineVersion: ENGINE_VERSION,
+      machineHash: machineHash(),
+      createdAt: new Date().toISOString(),
+      config: redact(config),
+      params: paramsOf(state),
+      ...(patterns.length > 0 ? { redactPatterns: patterns } : {}),
+    };
+    const prefix = `${JSON.stringify(unhashed).slice(0, -1)},"at":${controlDigestJson(state)}`;
+    lastHash = initialHashV2(prefix);
+    writeText(`${prefix},"initialHash":"${lastHash}"}\n`, true);
   };
 
   const observer = (({ index, event, state, effects }) => {
@@ -135,28 +195,18 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
       if (index !== nextIndex) throw new Error(`session recorder: expected step ${nextIndex}, got step ${index}`);
       nextIndex += 1;
       if (event === null) {
-        const params = redact(options.params ?? paramsFromInitialState(state));
-        const safeConfig = redact(config);
-        lastHash = initialHashOf(safeConfig, params, state, effects, redact);
-        const header: SessionHeader = {
-          kind: 'header',
-          format: SESSION_LOG_FORMAT,
-          version: SESSION_LOG_VERSION,
-          engineVersion: ENGINE_VERSION,
-          machineHash: machineHash(),
-          createdAt: new Date().toISOString(),
-          config: safeConfig,
-          params,
-          ...(patterns.length > 0 ? { redactPatterns: patterns } : {}),
-          initialHash: lastHash,
-          at: controlDigest(state),
-        };
-        writeText(`${JSON.stringify(header)}\n`);
+        writeHeader(state);
         return;
       }
       const eventJson = redact.toJson(event);
-      lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
-      writeText(eventLineText(index, eventJson, lastHash, controlDigest(state)));
+      if (version === 1) {
+        lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
+        writeText(eventLineTextV1(index, eventJson, lastHash, controlDigest(state)), commitsBefore(effects));
+        return;
+      }
+      const prefix = eventLinePrefixV2(index, eventJson, state);
+      lastHash = lineHash(lastHash, prefix);
+      writeText(`${prefix},"hash":"${lastHash}"}\n`, commitsBefore(effects));
     } catch (caught) {
       error = caught instanceof Error ? caught : new Error(String(caught));
     }

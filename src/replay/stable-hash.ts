@@ -4,12 +4,16 @@
  * Invariants:
  * - `stableStringify` is canonical: object keys are sorted, `undefined` members are dropped (as JSON does), so two
  *   deep-equal JSON values always give the same text whatever their key order.
- * - `chainHash` is incremental: the hash of step n covers the hash of step n-1, the event of step n (as logged) and
- *   the small control summary of the state and effects after it (`controlSummary`). Hashing costs O(event size)
- *   per step, never O(history); the chain still commits to the whole event sequence and to every control decision.
- * - What the chain does NOT cover: message contents the reducer derived itself (they follow from the events, which
- *   are covered) and fields outside `controlSummary`. A divergence inside a message text that never changes any
- *   control field is not detected; a divergence that changes a count, a state value, an effect type or id is.
+ * - Both chains are incremental: the hash of step n covers the hash of step n-1 and O(event size) more, never
+ *   O(history).
+ * - Version 2 (written now, `lineHash`): the hash of a line covers the bytes of the line up to its hash member, i.e.
+ *   the event as logged and the readable digest `at` (`controlDigest`: state value, turn, message count, id
+ *   counter). Replay hashes the bytes it read (nothing is serialised again) and compares `at` with its own state.
+ *   Every byte is covered; the reducer's decisions are checked through those four fields, so a divergence shows
+ *   at the first step where it changes a state value, a count or the number of ids handed out.
+ * - Version 1 (still verified, `chainHash`): the hash covers the event re-serialised and the larger control
+ *   summary (`controlSummary`: also tokens, counters, iteration, effect types and ids). Message texts the reducer
+ *   derived itself are covered by neither (they follow from the events).
  */
 import * as crypto from 'node:crypto';
 import type { Effect } from '../reducer/effects.ts';
@@ -41,12 +45,13 @@ export function shortHash(text: string): string {
 /** The statechart state value as one dotted string, e.g. `exitLadder.stopHooks`. */
 export function stateValueString(value: LoopState['value']): string {
   if (typeof value === 'string') return value;
-  const [key, inner] = Object.entries(value)[0] ?? ['?', ''];
-  return `${key}.${stateValueString(inner as LoopState['value'])}`;
+  // The first key without `Object.entries` (it allocates; this runs for every logged and replayed step).
+  for (const key in value) return `${key}.${stateValueString(value[key] as LoopState['value'])}`;
+  return '?.';
 }
 
 /**
- * The control fields of a state (and the effects of its step): everything that steers the loop, in O(1) size
+ * Version 1: the control fields of a state (and the effects of its step): everything that steers the loop, in O(1) size
  * (ids of tool uses are O(tools of this iteration)). Messages are represented by their count and last uuid.
  */
 export function controlSummary(state: LoopState, effects: readonly Effect[]): Record<string, unknown> {
@@ -93,11 +98,22 @@ export function controlDigest(state: LoopState): { v: string; turn: number; msgs
 }
 
 /**
- * Hash of step n from the hash of step n-1, the logged event text and the control summary after the step, as
+ * Version 1: hash of step n from the hash of step n-1, the logged event text and the control summary after the step, as
  * JSON text. The summary is serialised with plain `JSON.stringify`: `controlSummary` fixes its key order, and its
  * nested objects are built by the same reducer code live and in replay, so the text is deterministic (and 3×
  * cheaper than `stableStringify`).
  */
 export function chainHash(previous: string, eventJson: string, controlJson: string): string {
   return shortHash(`${previous}\n${eventJson}\n${controlJson}`);
+}
+
+/** Version 2's `at` as JSON text, built directly: the same text as `JSON.stringify(controlDigest(state))`. */
+export function controlDigestJson(state: LoopState): string {
+  const c = state.context;
+  return `{"v":${JSON.stringify(stateValueString(state.value))},"turn":${c.turnCount},"msgs":${c.messages.length},"seq":${c.seq}}`;
+}
+
+/** Version 2's chain step: the previous hash and the bytes of a line up to its hash member. */
+export function lineHash(previous: string, linePrefix: string): string {
+  return shortHash(`${previous}\n${linePrefix}`);
 }

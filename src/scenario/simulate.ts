@@ -60,6 +60,8 @@ export interface SimulateOptions {
   observers?: readonly RunObserverFactory[];
   /** Called once the loopback fake API listens (tests watch its requests as the run goes). */
   onFakeApi?: (api: FakeApi) => void;
+  /** The driver that runs the loop: `query()` unless given (e.g. the durable driver over a journal). */
+  driver?: (options: QueryOptions) => AsyncGenerator<QueryItem, Terminal, undefined>;
 }
 
 function queryOptionsOf(scenario: Scenario, newId: () => string, model: string): QueryOptions {
@@ -86,14 +88,15 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
  */
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
   const config = resolveConfig(scenario.config);
+  // Before the fake API starts: a log that cannot be opened must not leave a server holding the process open.
+  if (typeof options.record === 'string') writeFileSync(options.record, '');
+  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   // No compactionModel list: the fake answers every compaction request with its default summary.
   const api = await startFakeAnthropicApi(
     { model: scenario.model, ...(scenario.compactionModel === undefined ? {} : { compactionModel: scenario.compactionModel }) },
     { models: { models: config.models, defaultModelInfo: config.defaultModelInfo } },
   );
   options.onFakeApi?.(api);
-  if (typeof options.record === 'string') writeFileSync(options.record, '');
-  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   try {
     const newId = counterIds('sim');
     const toolCalls: ToolCallRecord[] = [];
@@ -112,7 +115,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       recorder?.(step);
       options.onStep?.(step);
     };
-    const run = query({
+    const run = (options.driver ?? query)({
       ...queryOptionsOf(scenario, newId, config.model),
       tools: scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))),
       stopHooks: scenario.stopHooks.length > 0 ? [stopHook.hook] : [],

@@ -48,8 +48,14 @@ export function compileLinearRegExp(source: string, flags = ''): LinearRegExp {
   let global: RE2;
   try {
     single = new RE2(source, base);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
+  }
+  try {
     global = new RE2(source, `${base}g`);
   } catch (error) {
+    (single as unknown as { wrapper: { delete(): void } }).wrapper.delete();
     const message = error instanceof Error ? error.message : String(error);
     throw new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
   }
@@ -73,6 +79,24 @@ export function compileLinearRegExp(source: string, flags = ''): LinearRegExp {
       for (const re of [single, global]) (re as unknown as { wrapper: { delete(): void } }).wrapper.delete();
     },
   };
+}
+
+const shared = new Map<string, LinearRegExp>();
+const MAX_SHARED = 256;
+
+/**
+ * A compiled expression shared by every caller with the same source and flags, never freed: for long-lived users
+ * (redactors, one per recording or replay), so that replaying many logs does not fill the fixed WASM heap.
+ * Past `MAX_SHARED` distinct patterns, compiles are not shared (and not freed).
+ */
+export function sharedLinearRegExp(source: string, flags = ''): LinearRegExp {
+  const key = `${flags}/${source}`;
+  const known = shared.get(key);
+  if (known) return known;
+  const compiled = compileLinearRegExp(source, flags);
+  const kept: LinearRegExp = { ...compiled, free: () => undefined };
+  if (shared.size < MAX_SHARED) shared.set(key, kept);
+  return kept;
 }
 
 /** Runs a compile, turning its refusal into the message (for `validateInput`). */

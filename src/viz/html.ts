@@ -151,21 +151,34 @@ function detailColumn(): string {
 }
 
 /**
+ * What a page built on the viewer adds (the live inspector): one more script (allowed by its hash), its JSON data,
+ * extra style, and whether it may connect back to its own origin (`connect-src 'self'`; otherwise none).
+ */
+export interface PageExtension {
+  script: string;
+  dataId: string;
+  data: unknown;
+  css?: string;
+  connectSelf?: boolean;
+}
+
+/**
  * The complete page.
  *
  * @example
  * writeFileSync('view.html', renderViewerHtml(viewerData(parseSessionLog(text))));
  */
-export function renderViewerHtml(data: ViewerData): string {
-  const css = readAsset('viewer.css');
+export function renderViewerHtml(data: ViewerData, extension?: PageExtension): string {
+  const css = readAsset('viewer.css') + (extension?.css ?? '');
   const script = readAsset(VIEWER_BUNDLE);
   const hasSession = data.session !== null;
+  const scripts = extension ? [script, extension.script] : [script];
   const csp = [
     "default-src 'none'",
-    `script-src ${sha256(script)}`,
+    `script-src ${scripts.map(sha256).join(' ')}`,
     `style-src ${sha256(css)}`,
     "img-src 'none'",
-    "connect-src 'none'",
+    `connect-src ${extension?.connectSelf ? "'self'" : "'none'"}`,
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
@@ -195,7 +208,7 @@ ${hasSession ? timelineColumn() : ''}
 <div id="announce" class="sr-only" aria-live="polite" aria-atomic="true"></div>
 <script type="application/json" id="turnloop-data">${scriptSafeJson(data)}</script>
 <script>${script}</script>
-</body>
+${extension ? `<script type="application/json" id="${extension.dataId}">${scriptSafeJson(extension.data)}</script>\n<script>${extension.script}</script>\n` : ''}</body>
 </html>
 `;
 }

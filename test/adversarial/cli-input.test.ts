@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLAUDE_TRANSCRIPTS_DIR } from '../helpers/fixtures.ts';
 import { runCli } from '../unit/cli/capture-io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'turnloop-badcli-'));
@@ -95,6 +96,21 @@ describe('output paths', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(pattern);
     expect(readdirSync(dir)).toEqual(before);
+  });
+
+  it.each([
+    ['a missing directory', 'gone/run.jsonl', /gone\/run\.jsonl: cannot write it: its directory does not exist/],
+    ['a directory', '.', /cannot write it: it is a directory/],
+  ])('simulate --record into %s: exit 2 before the run starts (no fake API left holding the process)', async (_kind, out, pattern) => {
+    const scenario = resolve(import.meta.dirname, '../../examples/scenarios/completed.json');
+    const result = await runCli(['simulate', scenario, '--record', out], { cwd: dir });
+    expectOneCleanError(result, pattern);
+  });
+
+  it('import-claude --out under /proc (where a recursive mkdir spins forever): exit 2', async () => {
+    const transcript = join(CLAUDE_TRANSCRIPTS_DIR, 'short.jsonl');
+    const result = await runCli(['import-claude', transcript, '--out', '/proc/turnloop-nope/x'], { cwd: dir });
+    expectOneCleanError(result, /\/proc\/turnloop-nope\/x: cannot write it: cannot create \/proc\/turnloop-nope/);
   });
 
   it('export --out into a missing directory', async () => {

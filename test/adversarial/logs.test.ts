@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../unit/cli/capture-io.ts';
+import { resealV2 } from '../unit/replay/fixtures.ts';
 import { expectInvariants, makeSandbox, runHostile, snapshotOutside, type Sandbox } from './harness.ts';
 
 let sandbox: Sandbox;
@@ -27,10 +28,11 @@ async function recordedLog(text = 'done'): Promise<string> {
 }
 
 function withHeader(path: string, change: (header: Record<string, unknown>) => void): void {
-  const [first, ...rest] = readFileSync(path, 'utf8').split('\n');
+  const [first, ...rest] = readFileSync(path, 'utf8').trimEnd().split('\n');
   const header = JSON.parse(first!) as Record<string, unknown>;
   change(header);
-  writeFileSync(path, [JSON.stringify(header), ...rest].join('\n'));
+  // Version 2's chain covers the header's bytes too: seal the edited log again, as if it had been recorded so.
+  writeFileSync(path, `${resealV2([JSON.stringify(header), ...rest]).join('\n')}\n`);
 }
 
 describe('header regexes', () => {
@@ -56,6 +58,15 @@ describe('header regexes', () => {
       expect(result.code, argv[0]).toBe(2);
       expect(result.stderr, argv[0]).toMatch(/:1: expected redactPatterns\[0\] to be a regular expression RE2 can run in linear time/);
     }
+  });
+});
+
+describe('header pattern count', () => {
+  it('more than 64 redaction patterns (each takes room in RE2\'s fixed heap) is refused', async () => {
+    const log = await recordedLog();
+    withHeader(log, (h) => (h.redactPatterns = Array.from({ length: 65 }, (_, i) => ({ source: `p${i}`, flags: 'g' }))));
+    const result = await runCli(['replay', log], { cwd: sandbox.dir });
+    expect([result.code, result.stderr]).toEqual([2, expect.stringMatching(/:1: expected at most 64 redactPatterns, got 65/)]);
   });
 });
 

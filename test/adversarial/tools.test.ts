@@ -148,7 +148,7 @@ describe('confinement without races', () => {
     const beforeRace = snapshotOutside(sandbox);
     const edit = createFileTools({ root: sandbox.root }).find((t) => t.name === 'Edit')!;
     const link = join(sandbox.root, 'flip');
-    const ctx = { toolUseId: 't', signal: new AbortController().signal, context: {} };
+    const ctx = { toolUseId: 't', idempotencyKey: 't', signal: new AbortController().signal, context: {} };
     let stop = false;
     const flipper = (async () => {
       for (let i = 0; !stop; i++) {

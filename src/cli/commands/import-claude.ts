@@ -3,11 +3,10 @@
  * Claude Code transcript, in simulate's own format (see `src/claude/scenario.ts`).
  * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
  */
-import { mkdirSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
-import { OutputFileError, writeOutputFile } from '../write-output.ts';
+import { makeOutputDir, writeOutputFile } from '../write-output.ts';
 import { parseFlags } from './parse-flags.ts';
 import { querySourceOf, subagentFiles } from '../../claude/check.ts';
 import { splitRuns } from '../../claude/runs.ts';
@@ -27,11 +26,7 @@ Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
 function writeScenarios(file: string, dir: string, querySource: string, io: CliIo): number {
   const transcript = readTranscript(file);
   const scenarios = scenariosOf(splitRuns(transcript), file, querySource);
-  try {
-    mkdirSync(resolve(io.cwd, dir), { recursive: true });
-  } catch (error) {
-    throw new OutputFileError(dir, `cannot create the directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  makeOutputDir(dir, io.cwd);
   for (const { fileName, scenario } of scenarios) writeOutputFile(join(dir, fileName), io.cwd, `${JSON.stringify(scenario, null, 2)}\n`);
   const skipped = Object.entries(transcript.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
   io.stdout.write(`${file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);

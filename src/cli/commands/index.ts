@@ -10,5 +10,6 @@ import { resumeCommand } from './resume.ts';
 import { importClaudeCommand } from './import-claude.ts';
 import { checkClaudeCommand } from './check-claude.ts';
 import { signCommand } from './sign.ts';
+import { durableDemoCommand } from './durable-demo.ts';
 
-export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, signCommand, resumeCommand, importClaudeCommand, checkClaudeCommand];
+export const commands: CliCommand[] = [demoCommand, simulateCommand, runCommand, exportCommand, vizCommand, replayCommand, signCommand, resumeCommand, importClaudeCommand, checkClaudeCommand, durableDemoCommand];

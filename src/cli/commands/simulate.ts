@@ -2,12 +2,12 @@
  * `turnloop simulate <scenario.json>`: one deterministic loop run against a scripted environment, the model
  * reached through the real adapter and SDK talking to the loopback fake API (see docs/scenarios.md).
  */
-import { resolve } from 'node:path';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { styleFor } from '../render/style.ts';
 import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
 import { readInputText } from '../read-input.ts';
+import { checkOutputPath } from '../write-output.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { resolveConfig } from '../../config/config.ts';
@@ -47,7 +47,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file (see turnloop simulate --help)');
   readInputText(positionals[0], io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
   const scenario = loadScenario(positionals[0], io.cwd);
-  const record = values.record === undefined ? undefined : resolve(io.cwd, values.record);
+  const record = values.record === undefined ? undefined : checkOutputPath(values.record, io.cwd);
 
   const live = await startCliInspector(values, io, 'simulate');
   const observers = live?.observers ?? [];

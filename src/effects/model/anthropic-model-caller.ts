@@ -23,6 +23,7 @@ import type { ModelCallOptions, ModelCaller, ModelStreamItem } from '../deps.ts'
 import type { ModelRequest } from '../../reducer/effects.ts';
 import { buildApiRequest } from './build-request.ts';
 import { classifyModelError, type ErrorClass } from './classify-error.ts';
+import { createApiMessageConverter, type ApiMessageConverter } from './incremental-api-messages.ts';
 import { decideRetry, INITIAL_RETRY_STATE, retryAfterMs, type RetryState } from './retry-policy.ts';
 import { nonStreamingAttempt, streamAttempt, type MessagesClient } from './stream-attempt.ts';
 
@@ -50,11 +51,12 @@ export function createAnthropicModelCaller(options: AnthropicModelCallerOptions 
       ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),
       maxRetries: 0,
     });
-  return (request, callOptions) => callModel(client, request, callOptions);
+  const toMessages = createApiMessageConverter();
+  return (request, callOptions) => callModel(client, request, callOptions, toMessages);
 }
 
-async function* callModel(client: MessagesClient, request: ModelRequest, options: ModelCallOptions): AsyncGenerator<ModelStreamItem> {
-  const apiRequest = buildApiRequest(request, options);
+async function* callModel(client: MessagesClient, request: ModelRequest, options: ModelCallOptions, toMessages: ApiMessageConverter): AsyncGenerator<ModelStreamItem> {
+  const apiRequest = buildApiRequest(request, { ...options, toMessages });
   let retry: RetryState = INITIAL_RETRY_STATE;
   let streaming = true;
   while (!options.signal.aborted) {

@@ -17,6 +17,7 @@ import type { PromptCachingConfig } from '../../config/config.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { ThinkingParam } from '../../reducer/state.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
+import type { ApiMessageConverter } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
 import { QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
@@ -51,13 +52,15 @@ export function buildApiRequest(
     tools: readonly ToolDefinitionForModel[];
     thinking?: ThinkingParam;
     promptCaching?: PromptCachingConfig;
+    /** A caller's converter that remembers its last conversion (`incremental-api-messages.ts`): O(new messages). */
+    toMessages?: ApiMessageConverter;
   },
 ): ApiRequest {
   const caching = options.promptCaching;
   const cacheControl: CacheControl = caching?.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   const system = request.system.filter((text) => text.length > 0);
   const systemBreakpoint = caching?.system === true && system.length > 0;
-  const messages = toApiMessages(request.messages);
+  const messages = options.toMessages ? options.toMessages(request.messages, options.querySource) : toApiMessages(request.messages);
   const body: ApiRequestBody = {
     model: request.model,
     max_tokens: request.max_tokens,

@@ -21,7 +21,8 @@ export type ApiMessageParam =
   | { role: 'user'; content: UserContentBlock[] }
   | { role: 'assistant'; content: AssistantContentBlock[] };
 
-type Piece = { role: 'user'; blocks: UserContentBlock[] } | { role: 'assistant'; blocks: AssistantContentBlock[] };
+/** What one history message contributes: blocks of one role, to be merged with its neighbours of that role. */
+export type Piece = { role: 'user'; blocks: UserContentBlock[] } | { role: 'assistant'; blocks: AssistantContentBlock[] };
 
 /** Converts the working history into alternating API turns. */
 export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
@@ -39,7 +40,7 @@ export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
   return turns.map(finishTurn).filter((turn) => turn.content.length > 0);
 }
 
-function toPiece(message: Message): Piece | null {
+export function toPiece(message: Message): Piece | null {
   switch (message.type) {
     case 'user': {
       const content = message.message.content;
@@ -77,7 +78,8 @@ export function attachmentText(attachment: Attachment): string | null {
   }
 }
 
-function finishTurn(turn: ApiMessageParam): ApiMessageParam {
+/** A merged turn as sent: tool results first in a user turn, empty text blocks dropped. */
+export function finishTurn(turn: ApiMessageParam): ApiMessageParam {
   if (turn.role === 'assistant') return { role: 'assistant', content: turn.content.filter(nonEmpty) };
   const results = turn.content.filter((block) => block.type === 'tool_result');
   const others = turn.content.filter((block) => block.type !== 'tool_result' && nonEmpty(block));

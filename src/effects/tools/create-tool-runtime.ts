@@ -45,6 +45,7 @@ export function createToolRuntime(options: CreateToolRuntimeOptions): DefaultToo
     context,
     definitions: () => registry.definitionsForModel(),
     concurrencySafe: (toolUses) => registry.concurrencySafeFor(toolUses),
+    isIdempotent: (toolUse) => registry.find(toolUse.name)?.idempotent ?? false,
     runBatches: (batches, signal) => runToolBatches(batches, deps, { signal, context, maxConcurrency }),
     startStreaming: (signal) => new StreamingToolExecutor({ deps, signal, context, maxConcurrency }),
   };

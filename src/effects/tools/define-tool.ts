@@ -33,6 +33,11 @@ export type ToolCallUpdate =
 /** What every tool callback receives besides its input. */
 export interface ToolContext {
   toolUseId: string;
+  /**
+   * Stable for this call across crashes and recoveries (it is the tool_use id, which the model reply carried and
+   * a durable journal kept): pass it to the outside system so that running the call twice does its work once.
+   */
+  idempotencyKey: string;
   /** Aborted when this call is cancelled (user abort, sibling error, discard, timeout). */
   signal: AbortSignal;
   /** The tool-use context as earlier tools left it. Read-only: change it through `contextModifier`. */
@@ -78,6 +83,11 @@ export interface ToolSpec<S extends z.ZodType> {
   maxResultSizeChars?: number;
   /** An error of this tool cancels its siblings (SPEC §7.5). */
   isShellLike?: boolean;
+  /**
+   * Running the call twice has the effect of running it once (read-only, or deduplicated by `idempotencyKey`).
+   * Default false: a durable driver then never re-runs a call a crash interrupted (see docs/durable.md).
+   */
+  idempotent?: boolean;
   validateInput?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<ValidationResult>;
   checkPermissions?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<PermissionResult>;
   call: (input: z.output<S>, ctx: ToolContext) => ToolCallReturn;
@@ -97,6 +107,7 @@ export interface Tool<Input = unknown> {
   readonly interruptBehavior: InterruptBehavior;
   readonly maxResultSizeChars: number;
   readonly isShellLike: boolean;
+  readonly idempotent: boolean;
   /** Total: false for invalid input or a throwing predicate. */
   isConcurrencySafe(rawInput: unknown): boolean;
   /** Total: false for invalid input or a throwing predicate. */
@@ -146,6 +157,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     interruptBehavior: spec.interruptBehavior ?? 'block',
     maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
     isShellLike: spec.isShellLike ?? false,
+    idempotent: spec.idempotent ?? false,
     isConcurrencySafe: totalPredicate(schema, spec.isConcurrencySafe),
     isReadOnly: totalPredicate(schema, spec.isReadOnly),
     async validateInput(input: I, ctx: ToolContext) {

@@ -127,6 +127,7 @@ async function runOnController(
   };
   const ctx: ToolContext = {
     toolUseId: toolUse.id,
+    idempotencyKey: toolUse.id,
     // A getter, so that the AbortSignal is built only for a tool that looks at it.
     get signal() {
       return own.signal;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_RESULT_LEFT, inputSchemaFromJsonSchema, scriptedTool, type ToolCallRecord } from '../../../src/scenario/scripted-tools.ts';
 import { toolSchema } from '../../../src/scenario/scenario-schema.ts';
 
-const ctx = (id: string) => ({ toolUseId: id, signal: new AbortController().signal, context: {} });
+const ctx = (id: string) => ({ toolUseId: id, idempotencyKey: id, signal: new AbortController().signal, context: {} });
 
 describe('scripted tools', () => {
   it('checks required keys and primitive property types, and accepts anything else', () => {

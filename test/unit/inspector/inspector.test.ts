@@ -88,7 +88,9 @@ describe('live inspector', () => {
       expect((await get(inspector.url, { origin: 'http://evil.example' })).status).toBe(403);
       const page = await get(inspector.url);
       expect(page.status).toBe(200);
-      expect(String(page.headers['content-security-policy'])).toContain("default-src 'none'");
+      expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+      expect(page.body).toMatch(/http-equiv="Content-Security-Policy" content="default-src (&#39;|')none(&#39;|')/);
+      expect(page.body).toMatch(/connect-src (&#39;|')self(&#39;|')/);
       expect(page.headers['access-control-allow-origin']).toBeUndefined();
       const sameOrigin = await get(inspector.url, { origin: `http://127.0.0.1:${inspector.port}` });
       expect(sameOrigin.status).toBe(200);
@@ -108,7 +110,7 @@ describe('live inspector', () => {
     await until(() => session().control.status().mode === 'paused', 'the hold before the second call');
     await new Promise((r) => setTimeout(r, 150));
     expect(modelRequests(api)).toBe(1);
-    expect(session().control.status().heldBecause).toContain('model_call');
+    expect(session().control.status().heldBecause).toBe('before each model call');
 
     const stepped = await post(inspector, `/api/sessions/${session().id}/control`, { action: 'step' });
     expect(stepped.status).toBe(200);

@@ -137,7 +137,7 @@ describe('MCP tools from server-everything (stdio)', () => {
       const echo = slow.tools.find((t) => t.name === 'mcp__slow__echo');
       const controller = new AbortController();
       const updates = [];
-      for await (const u of echo?.call({ message: 'still here' }, { toolUseId: 'x', signal: controller.signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
+      for await (const u of echo?.call({ message: 'still here' }, { toolUseId: 'x', idempotencyKey: 'x', signal: controller.signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
       expect(updates).toEqual([{ type: 'result', result: { content: 'Echo: still here' } }]);
 
       // An aborted call ends at once with a cancelled result.
@@ -146,7 +146,7 @@ describe('MCP tools from server-everything (stdio)', () => {
       setTimeout(() => abort.abort('user'), 100);
       const t0 = performance.now();
       const aborted = [];
-      for await (const u of long?.call({ duration: 5, steps: 5 }, { toolUseId: 'y', signal: abort.signal, context: {} }) as AsyncIterable<unknown>) aborted.push(u);
+      for await (const u of long?.call({ duration: 5, steps: 5 }, { toolUseId: 'y', idempotencyKey: 'y', signal: abort.signal, context: {} }) as AsyncIterable<unknown>) aborted.push(u);
       expect(performance.now() - t0).toBeLessThan(2_000);
       expect(aborted.at(-1)).toEqual({ type: 'result', result: { content: 'Error: MCP server "slow", tool "trigger-long-running-operation": cancelled', isError: true } });
     } finally {

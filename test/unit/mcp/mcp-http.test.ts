@@ -26,7 +26,7 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(mcp.tools.map((t) => t.name).sort()).toEqual(['mcp__web__add_tool', 'mcp__web__wait', 'mcp__web__whoami']);
     const whoami = mcp.tools.find((t) => t.name === 'mcp__web__whoami');
     const updates = [];
-    for await (const u of whoami?.call({}, { toolUseId: 'w', signal: new AbortController().signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
+    for await (const u of whoami?.call({}, { toolUseId: 'w', idempotencyKey: 'w', signal: new AbortController().signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
     expect(updates).toEqual([{ type: 'result', result: { content: 'authorization: Bearer test-token' } }]);
   });
 
@@ -35,7 +35,7 @@ describe('MCP tools over Streamable HTTP', () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort('user'), 100);
     const updates = [];
-    for await (const u of wait?.call({ label: 'job-1' }, { toolUseId: 'a', signal: abort.signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
+    for await (const u of wait?.call({ label: 'job-1' }, { toolUseId: 'a', idempotencyKey: 'a', signal: abort.signal, context: {} }) as AsyncIterable<unknown>) updates.push(u);
     expect(updates.at(-1)).toEqual({ type: 'result', result: { content: 'Error: MCP server "web", tool "wait": cancelled', isError: true } });
     await expect.poll(() => server.cancelled).toEqual(['job-1']);
   });

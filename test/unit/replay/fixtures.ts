@@ -12,6 +12,8 @@ import type { Terminal } from '../../../src/reducer/outcomes.ts';
 import { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from '../../../src/replay/scripted-deps.ts';
 import { createSessionRecorder, type SessionRecorder } from '../../../src/replay/session-recorder.ts';
 import type { RedactOptions } from '../../../src/replay/redact.ts';
+import { initialHashV2 } from '../../../src/replay/session-recorder.ts';
+import { lineHash } from '../../../src/replay/stable-hash.ts';
 
 export function tempLogPath(name = 'session.jsonl'): string {
   return join(mkdtempSync(join(tmpdir(), 'turnloop-replay-')), name);
@@ -74,4 +76,22 @@ export async function recordRun(options: {
   recorder.close();
   if (recorder.error) throw recorder.error;
   return { path, items, terminal, recorder };
+}
+
+/**
+ * Recomputes the hash chain of version-2 log lines (header first) after a test edited them, as a recorder that
+ * wrote those bytes would have: each hash covers the line's bytes before its hash member.
+ */
+export function resealV2(list: readonly string[]): string[] {
+  const out: string[] = [];
+  let previous = '';
+  for (const [index, line] of list.entries()) {
+    const member = index === 0 ? 'initialHash' : 'hash';
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    delete parsed[member];
+    const prefix = JSON.stringify(parsed).slice(0, -1);
+    previous = index === 0 ? initialHashV2(prefix) : lineHash(previous, prefix);
+    out.push(`${prefix},"${member}":"${previous}"}`);
+  }
+  return out;
 }

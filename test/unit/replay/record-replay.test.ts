@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MachineVersionMismatchError, ReplayDivergenceError, SessionLogParseError } from '../../../src/replay/errors.ts';
 import { replay } from '../../../src/replay/replay.ts';
-import { recordRun, toolTurns } from './fixtures.ts';
+import { recordRun, resealV2, toolTurns } from './fixtures.ts';
 
 const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
 const writeLines = (path: string, list: string[], trailingNewline = true) => writeFileSync(path, list.join('\n') + (trailingNewline ? '\n' : ''));
@@ -18,11 +18,16 @@ describe('record & replay', () => {
     expect(result.truncated).toBeNull();
   });
 
-  it('writes every event line as the plain JSON of { kind, index, event, hash, at }, in that order', async () => {
+  it('writes version 2: every event line the plain JSON of { kind, index, event, at, hash }, in that order', async () => {
     const run = await recordRun(toolTurns(2));
-    for (const line of lines(run.path).slice(1)) {
+    const [header, ...events] = lines(run.path);
+    const parsedHeader = JSON.parse(header);
+    expect(parsedHeader.version).toBe(2);
+    expect(Object.keys(parsedHeader).slice(-2)).toEqual(['at', 'initialHash']);
+    expect(header).toBe(JSON.stringify(parsedHeader));
+    for (const line of events) {
       const parsed = JSON.parse(line);
-      expect(Object.keys(parsed)).toEqual(['kind', 'index', 'event', 'hash', 'at']);
+      expect(Object.keys(parsed)).toEqual(['kind', 'index', 'event', 'at', 'hash']);
       expect(line).toBe(JSON.stringify(parsed));
     }
   });
@@ -89,11 +94,11 @@ describe('record & replay', () => {
     const list = lines(run.path);
     const header = JSON.parse(list[0]);
     header.machineHash = '0000000000000000';
-    list[0] = JSON.stringify(header);
-    writeLines(run.path, list);
+    // A log really recorded by another statechart has a consistent chain: seal the edited one again.
+    writeLines(run.path, resealV2([JSON.stringify(header), ...list.slice(1)]));
     expect(() => replay(run.path)).toThrowError(MachineVersionMismatchError);
     expect(() => replay(run.path)).toThrowError(expect.objectContaining({ code: 'MACHINE_VERSION_MISMATCH', recorded: '0000000000000000' }));
-    // Allowed: the chain is still verified (the initial hash covers the recorded fingerprint, not the current one).
+    // Allowed: the chain is still verified (it covers the recorded fingerprint, not the current one).
     expect(replay(run.path, { allowVersionSkew: true }).terminal).toEqual(run.terminal);
   });
 

@@ -15,7 +15,7 @@ describe('defineTool defaults (SPEC §7.1)', () => {
     expect(tool.aliases).toEqual([]);
     expect(tool.isConcurrencySafe({ cmd: 'ls' })).toBe(false);
     expect(tool.isReadOnly({ cmd: 'ls' })).toBe(false);
-    const ctx = { toolUseId: 't', signal: new AbortController().signal, context: {} };
+    const ctx = { toolUseId: 't', idempotencyKey: 't', signal: new AbortController().signal, context: {} };
     expect(await tool.validateInput({ cmd: 'ls' }, ctx)).toEqual({ ok: true });
     expect(await tool.checkPermissions({ cmd: 'ls' }, ctx)).toEqual({ behavior: 'allow' });
   });

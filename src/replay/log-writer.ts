@@ -1,0 +1,78 @@
+/**
+ * Where the recorder's lines go: a file (group commit) or any `{ write(text) }` (each line as it is made).
+ *
+ * Group commit, for a file: a line is held in memory until one of these comes first, then everything held goes
+ * out in one `writeSync` (one system call instead of one per line):
+ * - `commit()`: the recorder calls it for a step that calls the model or starts work that may change the world
+ *   (see `session-recorder.ts`), before the interpreter starts it, so no such work runs ahead of the log;
+ * - 64 KiB held;
+ * - the next turn of Node's event loop (`setImmediate`): the process never waits for I/O or a timer with a line
+ *   held, so a crash loses only lines of the synchronous stretch it interrupted;
+ * - the process exiting (`exit` handler), and `close()`.
+ * With `fsync: true` every line is written and fsynced at once (it survives an OS crash too).
+ */
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+
+export interface LogWriter {
+  /** Appends a line; `commit()` (or the writer itself, soon) makes it durable. */
+  write(text: string): void;
+  /** Writes every held line now. */
+  commit(): void;
+  close(): void;
+}
+
+/** Characters held at most before a write, whatever else happens. */
+const HOLD_LIMIT = 64 * 1024;
+
+/** Writers holding lines, flushed when the process exits (one listener for all of them). */
+const holding = new Set<() => void>();
+let exitHook = false;
+
+function flushOnExit(flush: () => void): void {
+  holding.add(flush);
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const pending of holding) pending();
+  });
+}
+
+/**
+ * @param onError called once with the first write failure; nothing is written after it.
+ */
+export function openLogWriter(target: string | { write(text: string): unknown }, options: { fsync: boolean; onError: (error: Error) => void }): LogWriter {
+  if (typeof target !== 'string') return { write: (text) => void target.write(text), commit: () => undefined, close: () => undefined };
+  const fd = openSync(target, 'a');
+  let held = '';
+  let scheduled: ReturnType<typeof setImmediate> | null = null;
+  let failed = false;
+  const commit = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = null;
+    holding.delete(commit);
+    if (held === '' || failed) return;
+    const text = held;
+    held = '';
+    try {
+      writeSync(fd, text);
+      if (options.fsync) fsyncSync(fd);
+    } catch (caught) {
+      failed = true;
+      options.onError(caught instanceof Error ? caught : new Error(String(caught)));
+    }
+  };
+  return {
+    write(text) {
+      held += text;
+      if (options.fsync || held.length > HOLD_LIMIT) return commit();
+      if (scheduled) return;
+      scheduled = setImmediate(commit);
+      flushOnExit(commit);
+    },
+    commit,
+    close() {
+      commit();
+      closeSync(fd);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Group commit of a recording to a file: lines are held only while nothing outside the reducer has been started
+ * on their account, and never while the process waits.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../src/config/config.ts';
+import { runQuery } from '../../../src/effects/query.ts';
+import type { ToolRuntime } from '../../../src/effects/tool-runtime.ts';
+import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
+import { foldSessionLog } from '../../../src/replay/replay.ts';
+import { parseSessionLogText } from '../../../src/replay/parse-session-log.ts';
+import { createSessionRecorder } from '../../../src/replay/session-recorder.ts';
+import { recordRun, tempLogPath, toolTurns } from './fixtures.ts';
+
+const config = resolveConfig({ sessionId: 'group-commit' });
+const lineCount = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').length;
+
+/** The folded steps of a recorded run, to feed a recorder by hand. */
+async function recordedSteps() {
+  const run = await recordRun(toolTurns(1));
+  return [...foldSessionLog(parseSessionLogText(readFileSync(run.path, 'utf8')))];
+}
+
+describe('group commit', () => {
+  it('has every line on disk before a tool starts: the tool reads the log and finds the line that asked for it', async () => {
+    const path = tempLogPath();
+    const script = toolTurns(2);
+    const inner = scriptedToolRuntime(script.tools);
+    const seenByTool: string[][] = [];
+    const spying: ToolRuntime = {
+      ...inner,
+      startStreaming(signal) {
+        const session = inner.startStreaming(signal);
+        return { ...session, enqueue: (toolUse, safe) => {
+          seenByTool.push(readFileSync(path, 'utf8').trimEnd().split('\n'));
+          session.enqueue(toolUse, safe);
+        } };
+      },
+    };
+    const recorder = createSessionRecorder(path, { config });
+    await runQuery({ prompt: 'Read.', config, tools: spying, deps: { callModel: scriptedModelCaller(script.model) }, onStep: recorder });
+    recorder.close();
+    expect(seenByTool).toHaveLength(2);
+    for (const [i, lines] of seenByTool.entries()) {
+      const last = JSON.parse(lines[lines.length - 1]);
+      expect(last.event.type).toBe('model_message');
+      expect(last.event.message.message.content[0]).toMatchObject({ type: 'tool_use', id: `toolu_${i + 1}` });
+    }
+  });
+
+  it('holds the line of a step that started nothing outside until the next turn of the event loop', async () => {
+    const steps = await recordedSteps();
+    const path = tempLogPath();
+    const recorder = createSessionRecorder(path, { config });
+    recorder(steps[0]);
+    expect(lineCount(path)).toBe(1);
+    const quiet = steps.findIndex((s, i) => i > 0 && s.effects.every((e) => e.type === 'context_layer'));
+    for (let i = 1; i <= quiet; i++) recorder(steps[i]);
+    const beforeTurn = lineCount(path);
+    expect(beforeTurn).toBeLessThan(quiet + 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lineCount(path)).toBe(quiet + 1);
+    recorder.close();
+  });
+
+  it('writes each line at once with fsync', async () => {
+    const steps = await recordedSteps();
+    const path = tempLogPath();
+    const recorder = createSessionRecorder(path, { config, fsync: true });
+    for (const [i, folded] of steps.slice(0, 4).entries()) {
+      recorder(folded);
+      expect(lineCount(path)).toBe(i + 1);
+    }
+    recorder.close();
+  });
+
+  it('writes held lines when the process exits', () => {
+    const path = tempLogPath();
+    const script = [
+      `import { createSessionRecorder } from ${JSON.stringify(new URL('../../../src/replay/session-recorder.ts', import.meta.url).pathname)};`,
+      `import { initialState } from ${JSON.stringify(new URL('../../../src/reducer/step.ts', import.meta.url).pathname)};`,
+      `import { resolveConfig } from ${JSON.stringify(new URL('../../../src/config/config.ts', import.meta.url).pathname)};`,
+      `const config = resolveConfig({ sessionId: 'exit' });`,
+      `const started = initialState({ messages: [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }] }, config);`,
+      `const recorder = createSessionRecorder(${JSON.stringify(path)}, { config });`,
+      `recorder({ index: 0, event: null, state: started.state, effects: started.effects });`,
+      `recorder({ index: 1, event: { type: 'context_layer_result', layer: 'tool_result_budget', edits: [], tokensFreed: 0 }, state: started.state, effects: [] });`,
+      `process.exit(0);`,
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(lineCount(path)).toBe(2);
+  });
+});
