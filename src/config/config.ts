@@ -24,6 +24,11 @@ export interface FeatureSwitches {
   maxOutputTokensCap: boolean;
   streamingToolExecution: boolean;
   toolUseSummaries: boolean;
+  /**
+   * Strip thinking blocks (their signatures are bound to a model) from the history before retrying on the fallback
+   * model. Off by default, as in Claude Code's public build (SPEC §4.5).
+   */
+  stripThinkingOnFallback: boolean;
 }
 
 export interface Limits {
@@ -150,6 +155,7 @@ export const DEFAULT_CONFIG: LoopConfig = {
     maxOutputTokensCap: false,
     streamingToolExecution: true,
     toolUseSummaries: false,
+    stripThinkingOnFallback: false,
   },
   limits: {
     maxOutputTokensRecovery: 3,

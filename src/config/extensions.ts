@@ -49,6 +49,36 @@ export const EXTENSIONS: readonly Extension[] = [
     test: { file: 'test/unit/transitions-caps.test.ts', name: 'limits.maxModelCalls ends the run as max_turns with cap maxModelCalls before one more call' },
   },
   {
+    id: 'terminalTokenBudget',
+    original: 'When a token-budget turn stops after continuing (or on diminishing returns) it only logs the decision.',
+    turnloop: 'Emits nothing either; the decision `{pct, continuations, diminishing}` is kept as `tokenBudget` on the `completed` Terminal, so it is in the step record and the session log.',
+    why: 'The decision is observable without a logger.',
+    configSwitch: null,
+    test: {
+      file: 'test/unit/transitions-token-budget.test.ts',
+      name: 'continues while under 90% of the budget and keeps the percentage on the Terminal when it stops, emitting nothing',
+    },
+  },
+  {
+    id: 'abortEndsTurn',
+    original: 'An abort before any stop hook answered falls through to the token-budget check, which may start another iteration whose aborted model call then ends it `aborted_streaming`.',
+    turnloop: 'The same fall-through, but the token budget never continues an aborted turn: it ends `completed`.',
+    why: 'No model call is started on an already aborted signal.',
+    configSwitch: null,
+    test: { file: 'test/unit/transitions-aborts.test.ts', name: 'a token budget does not continue a turn whose stop hooks were aborted' },
+  },
+  {
+    id: 'fallbackAnyModel',
+    original: 'Only some models fall back on overload (the public build limits it to Opus models unless told otherwise), a product policy.',
+    turnloop: 'Any model falls back when the run has a `fallbackModel` (and not twice). To keep a model from falling back, pass no `fallbackModel` for it.',
+    why: 'The loop does not encode a product\'s model policy; the caller decides per run.',
+    configSwitch: null,
+    test: {
+      file: 'test/unit/transitions-sampling.test.ts',
+      name: 'answers the attempt’s tool_uses, warns naming both models and retries on the fallback model, thinking kept',
+    },
+  },
+  {
     id: 'ownMessageTexts',
     original: 'Its own wording for engine-written messages (interruption, recovery prompt, budget nudge, API errors, warnings).',
     turnloop: 'The same messages at the same points, with the same kinds and flags, in turnloop\'s own words.',

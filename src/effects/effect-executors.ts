@@ -130,23 +130,27 @@ function then<T, R>(value: T | PromiseLike<T>, map: (value: T) => R): MaybePromi
 }
 
 /**
- * The stop hooks, in order; null when the run was aborted meanwhile (the abort answers instead). With no hooks the
+ * The stop hooks, in order. An abort stops waiting for the hook in progress; the answer then reports how many hooks
+ * had answered (`hookCount`), which decides between "silent" and "interrupted" (SPEC §4.9.4). With no hooks the
  * answer is ready at once.
  */
 export function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
   const hooks = env.options.stopHooks ?? [];
-  if (hooks.length === 0) return env.signal.aborted ? null : stopHooksResult([]);
+  if (hooks.length === 0) return stopHooksResult([]);
   return (async () => {
     const results: StopHookResult[] = [];
     for (const hook of hooks) {
-      if (env.signal.aborted) return null;
+      if (env.signal.aborted) break;
       try {
-        results.push(await hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: env.signal }));
+        const answer = await untilAborted(Promise.resolve(hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: env.signal })), env.signal);
+        if (answer === ABORTED) break;
+        results.push(answer);
       } catch (error) {
+        if (env.signal.aborted) break;
         results.push({ blockingError: `stop hook failed: ${messageOf(error)}` });
       }
     }
-    return env.signal.aborted ? null : stopHooksResult(results);
+    return stopHooksResult(results);
   })();
 }
 
@@ -157,7 +161,29 @@ function stopHooksResult(results: StopHookResult[]): LoopEvent {
     blockingErrors: results.flatMap((r) => (r.blockingError ? [r.blockingError] : [])),
     preventContinuation: prevent !== undefined,
     ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
+    hookCount: results.length,
   };
+}
+
+const ABORTED = Symbol('aborted');
+
+/** The promise's value, or `ABORTED` as soon as the signal aborts (the promise itself is left to settle). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The effects answered by exactly one event (or none, for stop hooks cut short by an abort). */

@@ -14,7 +14,8 @@
  * - Usage reports what the server's prompt cache read and wrote (`prompt-cache.ts`).
  * - When the list a request needs has run out, the answer is a 500 `api_error` and `exhausted` becomes true; with
  *   no `compactionModel` list at all, compaction requests get the default summary, as many as asked.
- * - Only streaming requests (`"stream": true`) are served; others get a 400 `invalid_request_error`.
+ * - Streaming requests (`"stream": true`) get SSE; others get the whole message as JSON (`sse-to-message.ts`);
+ *   a raw `{sse}` answer is sent as it is either way.
  * - `close()` drops open connections and pending delays, so a test never hangs on a slow scripted answer.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -33,6 +34,7 @@ import {
   type FakeReply,
   type FakeScriptInput,
 } from './script-schema.ts';
+import { sseEventsToMessage } from './sse-to-message.ts';
 import { modelInfoFor, validateRequest, type ModelTable, type RuleName } from './validate-request.ts';
 
 export type FakeQueue = 'model' | 'compactionModel';
@@ -111,9 +113,6 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
     requests.push(body);
     const record: FakeRequestRecord = { queue, path, headers: { ...req.headers }, body };
     log.push(record);
-    if ((body as { stream?: unknown }).stream !== true) {
-      return sendError(res, { status: 400, error: { type: 'invalid_request_error', message: 'the fake API serves streaming requests only' } });
-    }
     const rejection = validateRequest(body, table) ?? windowRejection(nextAnswer(queue), body);
     if (rejection) {
       record.rejected = rejection;
@@ -133,6 +132,11 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
       res.end(answer.sse);
     } else if (!('content' in answer)) {
       sendError(res, answer);
+    } else if ((body as { stream?: unknown }).stream !== true) {
+      // Non-streaming: the whole message at once (`cut_after_events` only cuts streams).
+      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${served}`, model: modelOf(body) || 'fake-model' });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${served}` });
+      res.end(JSON.stringify(sseEventsToMessage(events)));
     } else {
       await sendReply(res, answer, body, served);
     }

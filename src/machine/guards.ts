@@ -108,6 +108,13 @@ const canRecoverMaxOutputTokens: GuardFn = (context) =>
 /** SPEC §9.4: an API error ends the turn without stop hooks. */
 const lastMessageIsApiError: GuardFn = (context) => lastAssistantMessage(context)?.apiError !== undefined;
 
+/** SPEC §4.9.4: an abort before any stop hook answered counts as the hooks having said nothing. */
+const abortedBeforeStopHookAnswered: GuardFn = (context, event) =>
+  event.type === 'stop_hooks_result' && context.iter.abortReason !== null && event.hookCount === 0;
+
+const abortedAfterStopHookAnswered: GuardFn = (context, event) =>
+  event.type === 'stop_hooks_result' && context.iter.abortReason !== null;
+
 const stopHookPreventsContinuation: GuardFn = (_context, event) =>
   event.type === 'stop_hooks_result' && event.preventContinuation;
 
@@ -117,8 +124,9 @@ const stopHookBlocks: GuardFn = (_context, event) => event.type === 'stop_hooks_
 const stopHookBlockingCapReached: GuardFn = (context, event) =>
   stopHookBlocks(context, event, undefined) && context.stopHookBlockingCount >= context.config.limits.maxStopHookBlocking;
 
-/** SPEC §9.6: stops on diminishing returns and for subagents. */
-const shouldContinueForTokenBudget: GuardFn = (context) => tokenBudgetDecision(context).action === 'continue';
+/** SPEC §9.6: stops on diminishing returns and for subagents; never after an abort (Extension `abortEndsTurn`). */
+const shouldContinueForTokenBudget: GuardFn = (context) =>
+  context.iter.abortReason === null && tokenBudgetDecision(context).action === 'continue';
 
 // --- after tools (SPEC §4.12-15) ---
 
@@ -149,6 +157,8 @@ export const guards = {
   canEscalateMaxOutputTokens,
   canRecoverMaxOutputTokens,
   lastMessageIsApiError,
+  abortedBeforeStopHookAnswered,
+  abortedAfterStopHookAnswered,
   stopHookPreventsContinuation,
   stopHookBlocks,
   stopHookBlockingCapReached,

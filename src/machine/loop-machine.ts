@@ -232,14 +232,17 @@ export const loopMachine = setup({
           ],
         },
         stopHooks: {
+          description: 'an abort waits for the hooks: silent if none had answered, interrupted if some had',
           on: {
             stop_hooks_result: [
+              { guard: 'abortedBeforeStopHookAnswered', target: 'tokenBudget', actions: 'summarizeStopHooks' },
+              { guard: 'abortedAfterStopHookAnswered', target: terminal('stop_hook_prevented'), actions: 'preventByAbort' },
               { guard: 'stopHookPreventsContinuation', target: terminal('stop_hook_prevented'), actions: 'preventByStopHook' },
-              { guard: 'stopHookBlockingCapReached', target: terminal('stop_hook_prevented'), actions: 'stopAtStopHookCap' },
+              { guard: 'stopHookBlockingCapReached', target: terminal('stop_hook_prevented'), actions: ['summarizeStopHooks', 'stopAtStopHookCap'] },
               continueWith('stop_hook_blocking', 'continueStopHookBlocking', 'stopHookBlocks'),
-              { target: 'tokenBudget' },
+              { target: 'tokenBudget', actions: 'summarizeStopHooks' },
             ],
-            abort: { target: terminal('stop_hook_prevented'), actions: 'preventByAbort' },
+            abort: { actions: 'noteAbort' },
           },
         },
         tokenBudget: {

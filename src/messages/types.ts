@@ -104,7 +104,7 @@ export type SystemSubtype =
   | 'compact_boundary'
   | 'snip_boundary'
   | 'cap_reached'
-  | 'token_budget_completed';
+  | 'stop_hook_summary';
 
 export interface SystemMessage {
   type: 'system';
@@ -118,7 +118,7 @@ export interface SystemMessage {
 
 export type Attachment =
   | { type: 'max_turns_reached'; maxTurns: number; turnCount: number }
-  | { type: 'hook_stopped_continuation'; message: string; toolUseId?: string }
+  | { type: 'hook_stopped_continuation'; message: string; toolUseId?: string; hookName?: string; hookEvent?: string }
   | { type: 'queued_command'; prompt: string }
   | { type: 'hook_blocking_error'; message: string; toolUseId?: string }
   | { type: 'context'; name: string; content: string };

@@ -52,7 +52,11 @@ export type LoopEvent =
       contextPatch?: Record<string, unknown>;
     }
   | { type: 'tools_finished' }
-  | { type: 'stop_hooks_result'; blockingErrors: string[]; preventContinuation: boolean; stopReason?: string }
+  /**
+   * The stop hooks' combined answer. `hookCount`: how many hooks answered (fewer than configured when the run was
+   * aborted while they ran; absent = not reported, counted as "some answered").
+   */
+  | { type: 'stop_hooks_result'; blockingErrors: string[]; preventContinuation: boolean; stopReason?: string; hookCount?: number }
   | { type: 'attachments_collected'; attachments: Message[] }
   | { type: 'tool_use_summary_ready'; summaryId: string; summary: string };
 
@@ -175,6 +179,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     blockingErrors: z.array(z.string()),
     preventContinuation: z.boolean(),
     stopReason: z.string().optional(),
+    hookCount: z.number().int().nonnegative().optional(),
   }),
   z.object({ type: z.literal('attachments_collected'), attachments: z.array(messageSchema) }),
   z.object({ type: z.literal('tool_use_summary_ready'), summaryId: z.string(), summary: z.string() }),

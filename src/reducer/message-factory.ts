@@ -79,6 +79,15 @@ export function tokenBudgetNudge(pct: number, turnTokens: number, budget: number
   );
 }
 
+export const STOP_HOOK_PREVENTED_TEXT = 'A stop hook ended the turn.';
+
+export function stopHookSummaryText(hookCount: number, blockingErrors: readonly string[], stoppedBy: string | null): string {
+  const parts = [`Ran ${hookCount} stop ${hookCount === 1 ? 'hook' : 'hooks'}`];
+  if (blockingErrors.length > 0) parts.push(`${blockingErrors.length} asked to continue: ${blockingErrors.join('; ')}`);
+  if (stoppedBy !== null) parts.push(`stopped the turn: ${stoppedBy}`);
+  return `${parts.join('; ')}.`;
+}
+
 export function stopHookFeedback(error: string): string {
   return `A stop hook asked you to continue:\n${error}`;
 }

@@ -63,13 +63,25 @@ export const loopEventArb: fc.Arbitrary<LoopEvent> = fc.oneof(
   fc.tuple(fc.nat(3), fc.array(editArb, { maxLength: 1 })).map(([committed, edits]): LoopEvent => ({ type: 'collapse_drain_result', committed, edits })),
   { arbitrary: fc.tuple(toolUseIdArb, fc.boolean()).map(([id, prevent]) => toolResultFor(id, `out ${id}`, { preventContinuation: prevent })), weight: 2 },
   { arbitrary: fc.constant<LoopEvent>({ type: 'tools_finished' }), weight: 2 },
-  { arbitrary: fc.record({ type: fc.constant('stop_hooks_result' as const), blockingErrors: fc.array(fc.constant('fix it'), { maxLength: 2 }), preventContinuation: fc.boolean() }), weight: 2 },
+  {
+    arbitrary: fc.record(
+      {
+        type: fc.constant('stop_hooks_result' as const),
+        blockingErrors: fc.array(fc.constant('fix it'), { maxLength: 2 }),
+        preventContinuation: fc.boolean(),
+        hookCount: fc.nat(2),
+      },
+      { requiredKeys: ['type', 'blockingErrors', 'preventContinuation'] },
+    ),
+    weight: 2,
+  },
   fc.array(messageArb, { maxLength: 2 }).map((attachments): LoopEvent => ({ type: 'attachments_collected', attachments })),
   fc.constantFrom('test:s1', 'test:s9').map((summaryId): LoopEvent => ({ type: 'tool_use_summary_ready', summaryId, summary: 'ran tools' })),
 );
 
 /** Every feature switch on or off. */
 export const featuresArb: fc.Arbitrary<FeatureSwitches> = fc.record({
+  stripThinkingOnFallback: fc.boolean(),
   autoCompact: fc.boolean(),
   reactiveCompact: fc.boolean(),
   contextCollapse: fc.boolean(),

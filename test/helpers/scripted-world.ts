@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, Message, ToolUseBlock } from '../../src/messages/types.ts';
 import type { Effect, EffectOf, EffectType } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import type { EventOf, LoopEvent } from '../../src/reducer/events.ts';
 import { autocompactResult, modelDone, modelMessage, reactiveCompactResult, stopHooksResult, toolResultFor } from './builders.ts';
 import { pick, type LayerAnswer, type ModelReply, type Script, type StopHookAnswer, type ToolAnswer } from './script.ts';
 
@@ -52,6 +52,12 @@ export class ScriptedWorld {
         if (this.script.toolUseSummary === null) return [];
         const summary = this.script.toolUseSummary?.(effect) ?? `Summary of ${effect.toolUseIds.length} tool call(s)`;
         return [{ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary }];
+      }
+      case 'run_stop_hooks': {
+        // Like the interpreter: an abort stops the hooks; `after` 0 = before any answered, else the answer arrived first.
+        if (!abortsHere) return [this.answerRequest(effect, n)];
+        const answered = after > 0 ? (this.answerRequest(effect, n) as EventOf<'stop_hooks_result'>) : stopHooksResult();
+        return [abortEvent, { ...answered, hookCount: after > 0 ? 1 : 0 }];
       }
       case 'emit':
       case 'request_start':

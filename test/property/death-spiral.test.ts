@@ -178,11 +178,16 @@ describe('death-spiral guards (SPEC §9.1-9.6)', () => {
         for (const [index, s] of recording.steps.entries()) {
           const reachedRung = s.event.type === 'stop_hooks_result' && !s.event.preventContinuation && s.event.blockingErrors.length === 0;
           if (!reachedRung) continue;
+          const continued = recording.continues.some((c) => c.stepIndex === index && c.transition.reason === 'token_budget_continuation');
+          if (s.before.context.iter.abortReason !== null) {
+            // An aborted turn never continues (Extension abortEndsTurn), and the oracle's tracker does not move.
+            expect(continued, `token-budget continuation after an abort: ${describeRun(recording)}`).toBe(false);
+            continue;
+          }
           const turnTokens = s.before.context.outputTokens;
           const delta = turnTokens - oracle.lastGlobalTurnTokens;
           const diminishing = oracle.continuationCount >= 3 && delta < small && oracle.lastDeltaTokens < small;
           const expected = applies && !diminishing && turnTokens < ratio * (budget as number);
-          const continued = recording.continues.some((c) => c.stepIndex === index && c.transition.reason === 'token_budget_continuation');
           expect(continued, `token-budget decision differs from SPEC §8 at ${turnTokens} tokens: ${describeRun(recording)}`).toBe(expected);
           if (expected) Object.assign(oracle, { continuationCount: oracle.continuationCount + 1, lastDeltaTokens: delta, lastGlobalTurnTokens: turnTokens });
         }

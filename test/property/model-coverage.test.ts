@@ -96,6 +96,8 @@ function eventsFor(snapshot: Snapshot): LoopEvent[] {
       { type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false },
       { type: 'stop_hooks_result', blockingErrors: ['run the tests'], preventContinuation: false },
       { type: 'stop_hooks_result', blockingErrors: [], preventContinuation: true },
+      // After an abort: no hook had answered (silent) or one had (interrupted).
+      { type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false, hookCount: 0 },
       abort[1],
     ];
   }

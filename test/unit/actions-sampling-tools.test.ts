@@ -31,12 +31,12 @@ import {
 
 const FALLBACK = 'claude-opus-4-1';
 
-describe('model fallback strips thinking, and only thinking (SPEC §4.5, §10)', () => {
+describe('model fallback with features.stripThinkingOnFallback strips thinking, and only thinking (SPEC §4.5, §10)', () => {
   const redacted: AssistantMessage = assistantBlock({ type: 'redacted_thinking', data: 'opaque' }, 'r-redacted');
   const history: Message[] = [userText('q1', 'u1'), assistantThinking('let me think'), redacted, assistantText('a1'), userText('q2', 'u2')];
 
   it('the fallback request holds every other message unchanged, in order', () => {
-    const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig(), {
+    const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig({ features: { stripThinkingOnFallback: true } }), {
       model: [overloaded(), reply(assistantText('From the fallback.'))],
     });
     expect(run.requests[0].messages).toEqual(history);

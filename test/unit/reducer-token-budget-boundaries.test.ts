@@ -43,11 +43,13 @@ describe('token budget boundaries (SPEC §8)', () => {
   it('a turn that reaches 90 % without any continuation reports nothing', () => {
     const run = drive(params('go', { tokenBudget: 10_000 }), testConfig(), { model: [replyWithOutput(9_500)] });
     expect(emittedOf(run, 'system')).toEqual([]);
+    expect(run.terminal).toEqual({ reason: 'completed' });
   });
 
   it('after one continuation, the stop is reported, not as diminishing', () => {
     const run = drive(params('go', { tokenBudget: 10_000 }), testConfig(), { model: [replyWithOutput(5_000), replyWithOutput(5_000)] });
-    expect(emittedOf(run, 'system')).toMatchObject([{ subtype: 'token_budget_completed', data: { pct: 100, continuations: 1, diminishing: false } }]);
+    expect(emittedOf(run, 'system')).toEqual([]);
+    expect(run.terminal).toEqual({ reason: 'completed', tokenBudget: { pct: 100, continuations: 1, diminishing: false } });
   });
 });
 

@@ -99,6 +99,11 @@ describe('terminal transitions (SPEC §5)', () => {
     expectEndsWith(run, 'stop_hook_prevented');
     expect(run.terminal).toEqual({ reason: 'stop_hook_prevented', stopReason: 'policy says stop' });
     expect(run.requests).toHaveLength(1);
+    // As the original: the blocking messages, then the hook_stopped_continuation attachment (SPEC §4.9.4).
+    const [feedback, stopped] = run.emitted.slice(1);
+    expect(feedback).toMatchObject({ type: 'user', isMeta: true });
+    expect(JSON.stringify(feedback)).toContain('ignored');
+    expect(stopped).toMatchObject({ type: 'attachment', attachment: { type: 'hook_stopped_continuation', message: 'policy says stop', hookEvent: 'Stop' } });
   });
 
   it('aborted_tools: an abort while tools run ends the run with the interrupted-for-tool-use message', () => {

@@ -75,9 +75,38 @@ describe('abort while tools run (SPEC §4.12)', () => {
 });
 
 describe('abort while stop hooks run (SPEC §4.9.4)', () => {
-  it('ends the run as stop_hook_prevented', () => {
-    const run = drive(params(), testConfig(), { model: [reply(assistantText('Done.'))], abort: { on: 'run_stop_hooks' } });
-    expect(run.terminal).toMatchObject({ reason: 'stop_hook_prevented' });
+  it('before any hook answered: the hooks count as silent, the turn ends completed without the interrupted message', () => {
+    const run = drive(params(), testConfig(), {
+      model: [reply(assistantText('Done.'))],
+      stopHooks: [{ blockingErrors: ['never heard'] }],
+      abort: { on: 'run_stop_hooks', after: 0 },
+    });
+    expect(run.terminal).toEqual({ reason: 'completed' });
+    expect(userTexts(run)).toEqual([]);
+    expect(run.requests).toHaveLength(1);
+  });
+
+  it('after a hook answered: what it said is shown, then the interrupted message, and the run ends stop_hook_prevented', () => {
+    const run = drive(params(), testConfig(), {
+      model: [reply(assistantText('Done.'))],
+      stopHooks: [{ blockingErrors: ['run the tests'] }],
+      abort: { on: 'run_stop_hooks', after: 1 },
+    });
+    expect(run.terminal).toEqual({ reason: 'stop_hook_prevented' });
+    const users = emittedOf(run, 'user');
+    expect(users.map((m) => m.isMeta === true)).toEqual([true, false]);
+    expect(JSON.stringify(users[0].message.content)).toContain('run the tests');
+    expect(users[1].message.content).toBe(INTERRUPTED_TEXT);
+    // Blocking errors that arrived before the abort do not continue the turn.
+    expect(run.requests).toHaveLength(1);
+  });
+
+  it('a token budget does not continue a turn whose stop hooks were aborted', () => {
+    const run = drive(params('go', { tokenBudget: 1_000_000 }), testConfig(), {
+      model: [reply(assistantText('Done.'), { usage: { input_tokens: 10, output_tokens: 10 } })],
+      abort: { on: 'run_stop_hooks', after: 0 },
+    });
+    expect(run.terminal?.reason).toBe('completed');
     expect(run.requests).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
+import type { LoopEvent } from '../../src/reducer/events.ts';
+import { initialState, step } from '../../src/reducer/step.ts';
 import {
   apiError,
   assistantText,
@@ -13,13 +15,17 @@ import {
   drive,
   effectsOf,
   emittedOf,
+  layerResult,
   modelFails,
+  modelMessage,
+  modelOverloaded,
   overloaded,
   params,
   reply,
   streamBreaks,
   testConfig,
   TEST_MODEL,
+  toolResultFor,
   userText,
   type DriveResult,
 } from '../helpers/index.ts';
@@ -36,15 +42,18 @@ const hasThinking = (messages: Message[]) =>
 describe('model fallback (SPEC §4.5)', () => {
   const history = [userText('q1', 'u1'), assistantThinking('let me think'), assistantText('a1'), userText('q2', 'u2')];
 
-  it('answers the attempt’s tool_uses, warns naming both models, strips thinking and retries on the fallback model', () => {
+  it('answers the attempt’s tool_uses, warns naming both models and retries on the fallback model, thinking kept', () => {
     const dropped = assistantToolUse('t1', 'Read', { path: 'a' });
     const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig(), {
       model: [overloaded([dropped]), reply(assistantText('From the fallback.'))],
     });
     expect(run.terminal?.reason).toBe('completed');
     expect(run.requests.map((r) => r.model)).toEqual([TEST_MODEL, FALLBACK]);
+    // The public build keeps thinking signatures on fallback (stripping is internal-only): so does the default.
     expect(hasThinking(run.requests[0].messages)).toBe(true);
-    expect(hasThinking(run.requests[1].messages)).toBe(false);
+    expect(hasThinking(run.requests[1].messages)).toBe(true);
+    const [orphan] = toolResultsOf(run);
+    expect(String(orphan.content)).not.toMatch(/before it ran|did not run|never ran/);
     expect(run.requests[1].messages).not.toContainEqual(dropped);
     expect(toolResultsOf(run)).toMatchObject([{ tool_use_id: 't1', is_error: true }]);
     const [warning] = emittedOf(run, 'system');
@@ -53,6 +62,42 @@ describe('model fallback (SPEC §4.5)', () => {
     expect(effectsOf(run, 'discard_tools')).toMatchObject([{ reason: 'model_fallback' }]);
     expect(run.state.context.currentModel).toBe(FALLBACK);
     expect(run.continues).toEqual([]); // same request, same iteration
+  });
+
+  it('strips thinking from the history before the retry when features.stripThinkingOnFallback is on', () => {
+    const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig({ features: { stripThinkingOnFallback: true } }), {
+      model: [overloaded(), reply(assistantText('From the fallback.'))],
+    });
+    expect(hasThinking(run.requests[0].messages)).toBe(true);
+    expect(hasThinking(run.requests[1].messages)).toBe(false);
+  });
+
+  it('a streamed tool that already ran keeps its real result: no synthetic result is added for it', () => {
+    const config = testConfig();
+    let { state, effects } = initialState({ messages: history, fallbackModel: FALLBACK }, config);
+    const all = [...effects];
+    const feed = (event: LoopEvent) => {
+      ({ state, effects } = step(state, event, config));
+      all.push(...effects);
+    };
+    for (let guard = 0; state.value !== 'sampling' && guard < 10; guard++) {
+      const layer = all.filter((e) => e.type === 'context_layer').at(-1);
+      if (layer?.type !== 'context_layer') break;
+      feed(layerResult(layer.layer));
+    }
+    expect(state.value).toBe('sampling');
+    feed(modelMessage(assistantToolUse('t1', 'Read', { path: 'a' })));
+    feed(toolResultFor('t1', 'contents of a'));
+    feed(modelMessage(assistantToolUse('t2', 'Read', { path: 'b' })));
+    feed(modelOverloaded());
+    const results = all.flatMap((e) =>
+      e.type === 'emit' && e.message.type === 'user' && typeof e.message.message.content !== 'string'
+        ? e.message.message.content.filter((b) => b.type === 'tool_result')
+        : [],
+    );
+    expect(results.filter((r) => r.tool_use_id === 't1')).toEqual([expect.objectContaining({ content: 'contents of a' })]);
+    expect(results.filter((r) => r.tool_use_id === 't2')).toMatchObject([{ is_error: true }]);
+    expect(state.context.currentModel).toBe(FALLBACK);
   });
 
   // The original: an overload the caller gives up on is an API-error message; the ladder ends `completed` after
@@ -87,12 +132,14 @@ describe('streaming fallback (SPEC §4.5)', () => {
     expect(run.state.context.iter.toolUses).toEqual([]);
   });
 
-  it('never tombstones a withheld message (it was never shown), also when the state went through JSON', () => {
+  // The original tombstones every message of the broken attempt, withheld ones included (they are in its list).
+  it('tombstones a withheld message of the broken attempt too, also when the state went through JSON', () => {
     const cutOff = apiError('max_output_tokens');
     const script = { model: [streamBreaks([assistantText('Part'), cutOff]), reply(assistantText('Whole.'))] };
     for (const jsonState of [false, true]) {
       const run = drive(params(), testConfig(), script, { jsonState });
-      expect(emittedOf(run, 'tombstone').map((t) => t.targetUuid), `jsonState: ${jsonState}`).toEqual(['a:Part']);
+      expect(emittedOf(run, 'tombstone').map((t) => t.targetUuid), `jsonState: ${jsonState}`).toEqual(['a:Part', cutOff.uuid]);
+      expect(run.terminal?.reason).toBe('completed');
     }
   });
 });

@@ -8,14 +8,16 @@ import { assistantText, continueReasons, drive, emittedOf, params, reply, testCo
 const replyWithOutput = (outputTokens: number) => reply(assistantText(`wrote ${outputTokens}`), { usage: usage(1_000, outputTokens) });
 
 describe('token budget continuation (SPEC §8)', () => {
-  it('continues while under 90% of the budget and reports the percentage when it stops', () => {
+  // The original emits nothing when a token-budget turn stops (it only logs the decision): the decision is kept on
+  // the Terminal (Extension terminalTokenBudget).
+  it('continues while under 90% of the budget and keeps the percentage on the Terminal when it stops, emitting nothing', () => {
     const run = drive(params('go', { tokenBudget: 10_000 }), testConfig(), {
       model: [replyWithOutput(4_000), replyWithOutput(4_000), replyWithOutput(2_000)],
     });
     expect(continueReasons(run)).toEqual(['token_budget_continuation', 'token_budget_continuation']);
     expect(run.terminal?.reason).toBe('completed');
-    const [report] = emittedOf(run, 'system');
-    expect(report).toMatchObject({ subtype: 'token_budget_completed', data: { pct: 100, continuations: 2, diminishing: false } });
+    expect(emittedOf(run, 'system')).toEqual([]);
+    expect(run.terminal).toEqual({ reason: 'completed', tokenBudget: { pct: 100, continuations: 2, diminishing: false } });
   });
 
   it('stops on diminishing returns: after 3 continuations, two deltas below 500 tokens', () => {
@@ -25,7 +27,8 @@ describe('token budget continuation (SPEC §8)', () => {
     // The third continuation remembers a delta of 100; the fourth reply adds 100 again: diminishing.
     expect(continueReasons(run)).toEqual(Array(3).fill('token_budget_continuation'));
     expect(run.requests).toHaveLength(4);
-    expect(emittedOf(run, 'system')).toMatchObject([{ subtype: 'token_budget_completed', data: { diminishing: true } }]);
+    expect(emittedOf(run, 'system')).toEqual([]);
+    expect(run.terminal).toMatchObject({ reason: 'completed', tokenBudget: { diminishing: true } });
   });
 
   it.each([

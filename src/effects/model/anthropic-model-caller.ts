@@ -12,7 +12,8 @@
  * - Stop reason `max_tokens` / `model_context_window_exceeded` adds a `max_output_tokens` API-error message, and
  *   `refusal` an API-error message with `errorType: 'refusal'`, just before `model_done`.
  * - The SDK never retries (`maxRetries: 0`); this module retries per `retry-policy.ts` (backoff, or the API's
- *   `retry-after`), sleeping through `options.clock`. A stream that broke after events arrived is retried with the same (streaming) request, and
+ *   `retry-after`), sleeping through `options.clock`. A stream that broke after events arrived is retried at once
+ *   without streaming (the original transport's fallback), and every later attempt of the call too;
  *   `model_stream_fallback` is yielded first so the reducer tombstones the broken attempt's messages.
  */
 import type { ApiErrorKind, AssistantMessage } from '../../messages/types.ts';
@@ -23,7 +24,7 @@ import { buildApiRequest } from './build-request.ts';
 import { classifyModelError, type ErrorClass } from './classify-error.ts';
 import { createApiMessageConverter, type ApiMessageConverter } from './incremental-api-messages.ts';
 import { decideRetry, INITIAL_RETRY_STATE, retryAfterMs, type RetryState } from './retry-policy.ts';
-import { streamAttempt, type MessagesClient } from './stream-attempt.ts';
+import { nonStreamingAttempt, streamAttempt, type MessagesClient } from './stream-attempt.ts';
 
 export interface AnthropicModelCallerOptions {
   apiKey?: string;
@@ -91,9 +92,10 @@ async function* callModel(
   const client = await clientOnce();
   const apiRequest = buildApiRequest(request, { ...options, toMessages });
   let retry: RetryState = INITIAL_RETRY_STATE;
+  let streaming = true;
   while (!options.signal.aborted) {
     // `yield*` forwards an early `return()` of our consumer to the attempt, which closes the SDK stream.
-    const outcome = yield* streamAttempt(client, apiRequest, options);
+    const outcome = streaming ? yield* streamAttempt(client, apiRequest, options) : yield* nonStreamingAttempt(client, apiRequest, options);
     if (outcome.kind === 'aborted' || options.signal.aborted) return;
     if (outcome.kind === 'completed') {
       const { accumulator } = outcome;
@@ -131,7 +133,13 @@ async function* callModel(
           yield* apiErrorEnding(options, request.model, 'other', failure, retry.retries);
           return;
         }
-        if (outcome.events > 0) yield { kind: 'event', event: { type: 'model_stream_fallback' } };
+        if (streaming && outcome.events > 0) {
+          // A stream that broke after events arrived: the transport's fallback, the same request without streaming,
+          // at once (SPEC §4.5 "Streaming fallback"); the loop tombstones what the broken attempt showed.
+          yield { kind: 'event', event: { type: 'model_stream_fallback' } };
+          streaming = false;
+          continue;
+        }
         retry = decision.state;
         callerOptions.onRetry?.({
           attempt: retry.retries,

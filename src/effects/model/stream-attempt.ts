@@ -8,6 +8,8 @@
  * - A stream that ends without `message_stop` ends as a failure (`IncompleteStreamError`), with `events` telling
  *   whether anything had arrived (which makes the retry a streaming fallback).
  * - A failure releases the blocks that had finished before it; a block that never finished never becomes a message.
+ * - `nonStreamingAttempt` sends the same request with `stream: false` (the transport's fallback after a broken
+ *   stream) and releases the reply's blocks as the streamed path would, through the same accumulator.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelStreamItem } from '../deps.ts';
@@ -54,4 +56,46 @@ export async function* streamAttempt(
   for (const message of accumulator.flush()) yield { kind: 'event', event: { type: 'model_message', message } };
   if (!accumulator.complete) return { kind: 'failed', error: new IncompleteStreamError(), events: accumulator.events };
   return { kind: 'completed', accumulator };
+}
+
+/**
+ * The same request without streaming: one `Message`, replayed through the accumulator as the events a stream of it
+ * would have had, so its messages (one per block, ids, usage, stop reason) match the streamed path's.
+ */
+export async function* nonStreamingAttempt(
+  client: MessagesClient,
+  request: ApiRequest,
+  options: { signal: AbortSignal; newId: () => string },
+): AsyncGenerator<ModelStreamItem, AttemptOutcome> {
+  const { signal } = options;
+  const accumulator = new StreamAccumulator(options.newId, request.body.model);
+  let message: Anthropic.Message;
+  try {
+    const body = { ...request.body, stream: false } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    message = await client.messages.create(body, { signal, headers: request.headers });
+  } catch (error) {
+    if (signal.aborted) return { kind: 'aborted' };
+    return { kind: 'failed', error, events: 0 };
+  }
+  if (signal.aborted) return { kind: 'aborted' };
+  for (const event of messageAsStreamEvents(message)) {
+    for (const released of accumulator.push(event)) yield { kind: 'event', event: { type: 'model_message', message: released } };
+  }
+  for (const released of accumulator.flush()) yield { kind: 'event', event: { type: 'model_message', message: released } };
+  return { kind: 'completed', accumulator };
+}
+
+/** The events a stream of `message` would carry: start, one start/stop per block (content whole), delta, stop. */
+function messageAsStreamEvents(message: Anthropic.Message): unknown[] {
+  const { content, stop_reason, stop_sequence, usage, ...rest } = message;
+  const blocks = content.flatMap((block, index) => [
+    { type: 'content_block_start', index, content_block: block },
+    { type: 'content_block_stop', index },
+  ]);
+  return [
+    { type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage } },
+    ...blocks,
+    { type: 'message_delta', delta: { stop_reason, stop_sequence }, usage: { output_tokens: usage.output_tokens } },
+    { type: 'message_stop' },
+  ];
 }

@@ -11,6 +11,7 @@ import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from 
 import { estimateTokens } from '../../reducer/tokens.ts';
 import { Outbox, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
+import { emitStopHookSummary } from './exit-ladder-actions.ts';
 import { compactedHistory } from './pipeline-actions.ts';
 
 const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, stopHookActive: false } as const;
@@ -66,10 +67,11 @@ export const continueMaxOutputTokensRecovery: ActionFn = (context) => {
 
 /** The reactive flag is kept on purpose: resetting it here looped compact → too long → hook → retry. */
 export const continueStopHookBlocking: ActionFn = (context, event) => {
-  const { blockingErrors } = event as EventOf<'stop_hooks_result'>;
+  const result = event as EventOf<'stop_hooks_result'>;
   const out = new Outbox(context);
-  const feedback = blockingErrors.map((error) => userMessage(out.id('m'), stopHookFeedback(error), true));
+  const feedback = result.blockingErrors.map((error) => userMessage(out.id('m'), stopHookFeedback(error), true));
   out.emit(...feedback);
+  emitStopHookSummary(out, result);
   return {
     ...out.patch(),
     ...CLEARED,

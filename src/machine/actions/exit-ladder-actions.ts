@@ -3,7 +3,15 @@
  */
 import type { EventOf } from '../../reducer/events.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
-import { systemMessage } from '../../reducer/message-factory.ts';
+import {
+  attachmentMessage,
+  INTERRUPTED_TEXT,
+  STOP_HOOK_PREVENTED_TEXT,
+  stopHookFeedback,
+  stopHookSummaryText,
+  systemMessage,
+  userMessage,
+} from '../../reducer/message-factory.ts';
 import { Outbox, type ActionFn } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
 
@@ -45,15 +53,57 @@ export const requestStopHooks: ActionFn = (context) =>
     })
     .patch();
 
+/**
+ * What the stop hooks said, as the original shows it: one meta feedback message per blocking error and, when a
+ * hook prevented continuation, the `hook_stopped_continuation` attachment.
+ */
+function emitStopHookAnswers(out: Outbox, result: EventOf<'stop_hooks_result'>): void {
+  out.emit(...result.blockingErrors.map((error) => userMessage(out.id('m'), stopHookFeedback(error), true)));
+  if (!result.preventContinuation) return;
+  const message = result.stopReason ?? STOP_HOOK_PREVENTED_TEXT;
+  out.emit(attachmentMessage(out.id('m'), { type: 'hook_stopped_continuation', message, hookName: 'Stop', hookEvent: 'Stop' }));
+}
+
+/** The summary the original shows once stop hooks ran (not when none answered). */
+export function emitStopHookSummary(out: Outbox, result: EventOf<'stop_hooks_result'>): void {
+  const count = result.hookCount ?? 0;
+  if (count === 0) return;
+  out.emit(
+    systemMessage(out.id('m'), 'stop_hook_summary', stopHookSummaryText(count, result.blockingErrors, result.preventContinuation ? (result.stopReason ?? STOP_HOOK_PREVENTED_TEXT) : null), 'info', {
+      hookCount: count,
+      blockingErrors: result.blockingErrors,
+      preventedContinuation: result.preventContinuation,
+      ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
+    }),
+  );
+}
+
+/** SPEC §4.9.4: a hook's `preventContinuation` wins over blocking errors; the attachment records it. */
 export const preventByStopHook: ActionFn = (context, event) => {
-  const { stopReason } = event as EventOf<'stop_hooks_result'>;
-  return { terminal: stopReason === undefined ? { reason: 'stop_hook_prevented' } : { reason: 'stop_hook_prevented', stopReason } };
+  const result = event as EventOf<'stop_hooks_result'>;
+  const out = new Outbox(context);
+  emitStopHookAnswers(out, result);
+  emitStopHookSummary(out, result);
+  const { stopReason } = result;
+  return {
+    ...out.patch(),
+    terminal: stopReason === undefined ? { reason: 'stop_hook_prevented' } : { reason: 'stop_hook_prevented', stopReason },
+  };
 };
 
-export const preventByAbort: ActionFn = (context, event) => ({
-  iter: { ...context.iter, abortReason: (event as EventOf<'abort'>).reason },
-  terminal: { reason: 'stop_hook_prevented', stopReason: 'aborted while stop hooks ran' },
-});
+export const summarizeStopHooks: ActionFn = (context, event) => {
+  const out = new Outbox(context);
+  emitStopHookSummary(out, event as EventOf<'stop_hooks_result'>);
+  return out.patch();
+};
+
+/** SPEC §4.9.4: aborted after a hook answered: what answered is shown, then the "interrupted" message. */
+export const preventByAbort: ActionFn = (context, event) => {
+  const out = new Outbox(context);
+  emitStopHookAnswers(out, event as EventOf<'stop_hooks_result'>);
+  out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
+  return { ...out.patch(), terminal: { reason: 'stop_hook_prevented' } };
+};
 
 export const stopAtStopHookCap: ActionFn = (context) => {
   const out = new Outbox(context);
@@ -63,20 +113,13 @@ export const stopAtStopHookCap: ActionFn = (context) => {
   return { ...out.patch(), terminal: { reason: 'stop_hook_prevented', cap: 'maxStopHookBlocking', message } };
 };
 
-/** SPEC §8: report the end of an auto-continued turn. */
+/**
+ * SPEC §8: the end of an auto-continued turn. The original emits nothing (it only logs the decision); the decision
+ * is kept on the Terminal instead (Extension `terminalTokenBudget`), so it is in the step record.
+ */
 export const completeTokenBudget: ActionFn = (context) => {
   const decision = tokenBudgetDecision(context);
   if (decision.action !== 'stop' || !decision.report) return {};
-  const out = new Outbox(context);
-  const text = decision.diminishing
-    ? `Token budget: stopped at ${decision.pct}% because the last continuations produced little output.`
-    : `Token budget: reached ${decision.pct}% of the budget after ${context.tokenBudget.continuationCount} continuations.`;
-  out.emit(
-    systemMessage(out.id('m'), 'token_budget_completed', text, 'info', {
-      pct: decision.pct,
-      continuations: context.tokenBudget.continuationCount,
-      diminishing: decision.diminishing,
-    }),
-  );
-  return out.patch();
+  const tokenBudget = { pct: decision.pct, continuations: context.tokenBudget.continuationCount, diminishing: decision.diminishing };
+  return { terminal: { ...(context.terminal ?? { reason: 'completed' }), tokenBudget } as Terminal };
 };

@@ -48,6 +48,7 @@ export const actionImplementations = {
   requestStopHooks: exitLadderActions.requestStopHooks,
   preventByStopHook: exitLadderActions.preventByStopHook,
   preventByAbort: exitLadderActions.preventByAbort,
+  summarizeStopHooks: exitLadderActions.summarizeStopHooks,
   stopAtStopHookCap: exitLadderActions.stopAtStopHookCap,
   completeTokenBudget: exitLadderActions.completeTokenBudget,
 

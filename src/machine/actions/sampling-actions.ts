@@ -98,15 +98,13 @@ export const recordUsage: ActionFn = (context, event) => {
   };
 };
 
-/** Streaming fallback: the broken attempt is deleted from the UI and forgotten; the model does not change. */
+/**
+ * Streaming fallback: the broken attempt is deleted from the UI and forgotten; the model does not change. Every
+ * message of the attempt gets a tombstone, withheld ones too, as in the original (a UI ignores an unknown target).
+ */
 export const discardAttempt: ActionFn = (context) => {
   const out = new Outbox(context);
-  // Compared by uuid, not by reference: a state that went through JSON holds two copies of the withheld message.
-  const withheldUuid = context.iter.withheld?.uuid;
-  for (const message of context.iter.assistantMessages) {
-    if (message.uuid === withheldUuid) continue;
-    out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
-  }
+  for (const message of context.iter.assistantMessages) out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
   return { ...out.patch(), iter: resetAttempt(context.iter) };
 };
@@ -121,15 +119,19 @@ function stripThinking(messages: Message[]): Message[] {
   });
 }
 
-/** Model fallback (SPEC §4.5): answer this attempt's tool_uses, drop the attempt, switch models, warn. */
+/**
+ * Model fallback (SPEC §4.5): answer this attempt's unanswered tool_uses (a tool that already ran keeps its real
+ * result; the text claims nothing about whether a tool ran), drop the attempt, switch models, warn.
+ */
 export const switchToFallbackModel: ActionFn = (context) => {
   const fallback = context.params.fallbackModel as string;
   const out = new Outbox(context);
-  answerOrphans(context, out, 'The model was overloaded; this tool call was dropped before it ran.');
+  answerOrphans(context, out, `The request was retried on the fallback model ${fallback}; this tool call's result was discarded with the attempt.`);
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'model_fallback' });
   const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
   out.emit(systemMessage(out.id('m'), 'warning', text, 'warning', { from: context.currentModel, to: fallback }));
-  return { ...out.patch(), currentModel: fallback, messages: stripThinking(context.messages), iter: resetAttempt(context.iter) };
+  const messages = context.config.features.stripThinkingOnFallback ? stripThinking(context.messages) : context.messages;
+  return { ...out.patch(), currentModel: fallback, messages, iter: resetAttempt(context.iter) };
 };
 
 function failWithModelError(context: MachineContext, error: { message: string; status?: number; type?: string }) {

@@ -30,6 +30,29 @@ describe('a stream that breaks', () => {
     // The cut tool_use never became a message.
     expect(modelMessages(events).some((m) => m.message.content.some((b) => b.type === 'tool_use'))).toBe(false);
     expect(api.requests).toHaveLength(2);
+    // As the original transport: the retry is the same request without streaming, sent at once.
+    expect((api.requests[0] as { stream?: boolean }).stream).toBe(true);
+    expect((api.requests[1] as { stream?: boolean }).stream).toBe(false);
+    expect({ ...(api.requests[1] as object), stream: true }).toEqual(api.requests[0]);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a non-streaming retry that fails too is retried without streaming, with backoff', async () => {
+    const clock = fakeClock();
+    const { api, events } = await runCall(
+      {
+        model: [
+          { content: [{ type: 'text', text: 'First part.' }, { type: 'text', text: 'lost' }], cut_after_events: 5 },
+          { status: 500, error: { type: 'api_error', message: 'boom' } },
+          { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
+        ],
+      },
+      undefined,
+      { clock },
+    );
+    expect(eventTypes(events)).toEqual(['model_message', 'model_stream_fallback', 'model_message', 'model_done']);
+    expect(api.requests.map((r) => (r as { stream?: boolean }).stream)).toEqual([true, false, false]);
+    expect(modelMessages(events)[1].message.content).toEqual([{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }]);
     expect(clock.sleeps).toEqual([100]);
   });
 
