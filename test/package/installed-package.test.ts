@@ -44,7 +44,7 @@ afterAll(() => {
 describe('the tarball', () => {
   it('holds the built code, its types, the CLI and its assets, and no sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/turnloop.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/viz/viewer/viewer.js', 'dist/viz/viewer/viewer.css', 'examples/scenarios/completed.json', 'examples/demo-project/src/auth/validate.ts']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/turnloop.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/viz/viewer/viewer.bundle.js', 'dist/viz/viewer/viewer.css', 'examples/scenarios/completed.json', 'examples/demo-project/src/auth/validate.ts']) {
       expect(files, needed).toContain(needed);
     }
     for (const subpath of SUBPATHS) expect(files).toContain(repoPkg.exports[subpath].slice(2).replace(/\.js$/, '.d.ts'));
