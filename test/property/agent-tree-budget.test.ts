@@ -13,6 +13,7 @@ import type { Tool } from '../../src/effects/tools/define-tool.ts';
 import { counterIds, virtualClock } from '../../src/effects/system-clock.ts';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
 import { TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
+import { pairingViolations } from './checks.ts';
 import { propertyOptions } from './settings.ts';
 
 /** The root asks for one subagent, then answers; every subagent reply asks for `fanOut` more of itself. */
@@ -59,11 +60,7 @@ describe('§9.10 for trees of runs', () => {
         expect(callModel.agentCalls).toBeLessThanOrEqual(budget);
         expect(TERMINAL_REASONS).toContain(terminal.reason);
         const messages = items.filter((i): i is Message => i.type === 'assistant' || i.type === 'user');
-        const uses = messages.flatMap((m) => (m.type === 'assistant' ? m.message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id) : []));
-        const answered = messages.flatMap((m) =>
-          m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id) : [],
-        );
-        expect(answered.sort()).toEqual(uses.sort());
+        expect(pairingViolations(messages)).toEqual([]);
       }),
       propertyOptions(25),
     );

@@ -9,6 +9,11 @@ import type { Continue, ContinueReason } from '../../src/reducer/outcomes.ts';
 import type { LoopParams } from '../../src/reducer/state.ts';
 import type { Recording } from './fake-interpreter.ts';
 
+/** The ids of every tool_use the assistant messages of `messages` hold, in order. */
+export function toolUseIds(messages: readonly Message[]): string[] {
+  return messages.flatMap((m) => (m.type === 'assistant' ? m.message.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : []));
+}
+
 /**
  * Returns the pairing violations of a history as the model would see it: only user and assistant messages,
  * assistant API-error messages skipped; consecutive assistant messages form one turn, consecutive user messages

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pairingViolations, toolUseIds } from '../../property/checks.ts';
 import { describe, expect, it } from 'vitest';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
@@ -19,14 +20,6 @@ const review = defineAgentTool({ name: 'Review', description: 'Reviews a change'
 function deps(replies: Replies, delayMs = 0) {
   const callModel = routedModelCaller(replies, { delayMs });
   return { callModel, deps: { callModel, clock: virtualClock(0), newId: counterIds('t') } };
-}
-
-function pairing(messages: Message[]) {
-  const uses = messages.flatMap((m) => (m.type === 'assistant' ? m.message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id) : []));
-  const results = messages.flatMap((m) =>
-    m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id) : [],
-  );
-  return { uses: uses.sort(), results: results.sort() };
 }
 
 function toolResultText(messages: Message[], id: string): { text: string; isError: boolean } {
@@ -91,11 +84,10 @@ describe('subagents', () => {
       childObservers: () => [() => ({ onStep: (s) => s.effects.forEach((e) => e.type === 'emit' && childItems.push(e.message)) })],
     });
     expect(terminal.reason).toMatch(/^aborted_/);
-    const parent = pairing(items.filter((i): i is Message => i.type === 'assistant' || i.type === 'user'));
-    expect(parent.uses).toEqual(['toolu_s']);
-    expect(parent.results).toEqual(parent.uses);
-    const child = pairing(childItems);
-    expect(child.results).toEqual(child.uses);
+    const parent = items.filter((i): i is Message => i.type === 'assistant' || i.type === 'user');
+    expect(toolUseIds(parent)).toEqual(['toolu_s']);
+    expect(pairingViolations(parent)).toEqual([]);
+    expect(pairingViolations(childItems)).toEqual([]);
   });
 
   it('records each child beside the parent log; replayTree re-drives the tree with zero model calls and names a divergence by its path', async () => {
