@@ -29,7 +29,7 @@ import {
   type ExecutedEffect, type ExecutorEnv,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
-import { combinedObserver, initialMessages, loopParamsOf, resolveQueryConfig, runQuery, toolRuntimeOf } from '../effects/query.ts';
+import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runQuery, toolRuntimeOf } from '../effects/query.ts';
 import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
 import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
@@ -295,7 +295,7 @@ class DurableRun {
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   if ((options as QueryOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
-  const config = resolveQueryConfig(options.config);
+  const config = resolveRunConfig(options.config, options.maxTurns);
   const ids = options.idSeed === undefined ? null : new EntryScopedIds(options.idSeed);
   const given = ids ? { ...options.deps, newId: ids.next } : options.deps;
   const deps = { ...createDefaultDeps(config, given, runQuery), ...given };
