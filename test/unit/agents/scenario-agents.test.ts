@@ -90,7 +90,7 @@ describe('scenario agents', () => {
   it('gives the same run and the same recorded tree whichever child finishes first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-scenario-agents-'));
     const runs: Array<{ result: SimulationResult; tree: Record<string, unknown[]>; order: string[] }> = [];
-    for (const [i, delays] of [{ Explore: 200 }, { Review: 200 }].entries()) {
+    for (const [i, delays] of ([{ Explore: 200 }, { Review: 200 }] as Array<Record<string, number>>).entries()) {
       const log = join(dir, `run-${i}.jsonl`);
       let api: FakeApi | undefined;
       const result = await simulate(withDelays(delays), { record: log, onFakeApi: (a) => (api = a) });
