@@ -9,15 +9,15 @@
  *   streamed → `aborted_streaming`; a transcript that stops mid-run accepts any non-terminal stop;
  * - autocompact: the model call before which the engine compacted vs where the transcript has an automatic
  *   compact boundary.
- * A run reproduces when all four agree. Pure: no I/O besides reading the files.
+ * A run reproduces when all four agree. A session is checked as a tree (`session.ts`): the main thread, then each
+ * subagent (2.x `subagents/` file or 1.0.x inline sidechain) as its own run set. Pure: no I/O besides reading the files.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type { Message } from '../messages/types.ts';
 import { driveRun } from './drive-run.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
-import { readTranscript, type Transcript } from './transcript.ts';
+import { readClaudeSession, type ChildTranscript, type NotCheckable } from './session.ts';
+import type { Transcript } from './transcript.ts';
 
 export interface RunCheck {
   run: number;
@@ -31,12 +31,24 @@ export interface RunCheck {
 }
 
 export interface TranscriptCheck {
+  /** The file the lines are in (the session file for its main thread and its inline sidechains). */
   file: string;
   querySource: string;
+  /** For a subagent's run set: where its transcript is and the parent's Task tool_use it ran for (null: unknown). */
+  subagent?: { format: ChildTranscript['format']; startLine: number; agentId: string | null; toolUseId: string | null; unlinked?: string };
   lines: number;
   skipped: Record<string, number>;
   runs: RunCheck[];
   ok: boolean;
+}
+
+export interface SessionCheck {
+  file: string;
+  /** Every checked run reproduces (subagents that cannot be checked are listed, not counted). */
+  ok: boolean;
+  /** The main thread first, then one per subagent transcript. */
+  transcripts: TranscriptCheck[];
+  notCheckable: NotCheckable[];
 }
 
 const EXPECTED_TERMINAL: Record<RecordedRun['ending'], string> = {
@@ -86,25 +98,17 @@ export function checkTranscript(transcript: Transcript, querySource = 'repl_main
   return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, runs, ok: runs.every((r) => r.ok) };
 }
 
-/** The subagent transcripts of a session file (`<session>/subagents/*.jsonl`), compaction agents included. */
-export function subagentFiles(sessionFile: string): string[] {
-  const dir = join(dirname(sessionFile), basename(sessionFile, '.jsonl'), 'subagents');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(dir, name));
+function checkChild(child: ChildTranscript): TranscriptCheck {
+  const subagent = { format: child.format, startLine: child.startLine, agentId: child.agentId, toolUseId: child.toolUseId, ...(child.unlinked ? { unlinked: child.unlinked } : {}) };
+  return { ...checkTranscript(child.transcript, child.querySource), subagent };
 }
 
-/** The query source a subagent file runs under: `compact` for compaction agents, else `agent:<id>`. */
-export function querySourceOf(file: string): string {
-  const name = basename(file, '.jsonl');
-  if (name.startsWith('agent-acompact')) return 'compact';
-  return name.startsWith('agent-') ? `agent:${name.slice('agent-'.length)}` : 'repl_main_thread';
-}
-
-/** Checks a session file and its subagent files. */
-export function checkClaudeSession(file: string, options: { subagents?: boolean } = {}): TranscriptCheck[] {
-  const files = [file, ...(options.subagents === false ? [] : subagentFiles(file))];
-  return files.map((path) => checkTranscript(readTranscript(path), path === file ? 'repl_main_thread' : querySourceOf(path)));
+/**
+ * Checks a session: its main thread, then each subagent as its own run set (inline sidechains in file order,
+ * then the `subagents/` files), and lists the Task calls whose subagent cannot be checked.
+ */
+export function checkClaudeSession(file: string, options: { subagents?: boolean } = {}): SessionCheck {
+  const session = readClaudeSession(file, options);
+  const transcripts = [checkTranscript(session.main), ...session.children.map(checkChild)];
+  return { file, ok: transcripts.every((t) => t.ok), transcripts, notCheckable: session.notCheckable };
 }
