@@ -16,7 +16,8 @@ import type { Message } from '../messages/types.ts';
 import { driveRun } from './drive-run.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
-import { readClaudeSession, type ChildTranscript, type NotCheckable } from './session.ts';
+import { finalTextOf } from '../effects/child-runs.ts';
+import { readClaudeSession, recordedAgentResult, type ChildTranscript, type NotCheckable } from './session.ts';
 import type { Transcript } from './transcript.ts';
 
 export interface RunCheck {
@@ -27,6 +28,8 @@ export interface RunCheck {
   toolResults: { expected: string[]; got: string[]; paired: boolean };
   ending: { recorded: string; expected: string; got: string };
   autocompact: { recorded: number[]; engine: number[]; same: boolean };
+  /** The text the engine's run ended with (what a subagent hands its parent as the Task result), or null. */
+  finalText: string | null;
   notes: string[];
 }
 
@@ -35,7 +38,15 @@ export interface TranscriptCheck {
   file: string;
   querySource: string;
   /** For a subagent's run set: where its transcript is and the parent's Task tool_use it ran for (null: unknown). */
-  subagent?: { format: ChildTranscript['format']; startLine: number; agentId: string | null; toolUseId: string | null; unlinked?: string };
+  subagent?: {
+    format: ChildTranscript['format'];
+    startLine: number;
+    agentId: string | null;
+    toolUseId: string | null;
+    unlinked?: string;
+    /** Linked subagents: the parent's recorded Task result vs the text the engine's child run ended with. */
+    result?: { recorded: string | null; engine: string | null; same: boolean };
+  };
   lines: number;
   skipped: Record<string, number>;
   runs: RunCheck[];
@@ -88,6 +99,7 @@ export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): Ru
     toolResults: { expected: expectedResults, got, paired },
     ending: { recorded: run.ending, expected: expectedTerminal, got: terminal },
     autocompact: { recorded, engine: driven.engineCompactions, same: sameCompaction },
+    finalText: finalTextOf(driven.emitted),
     notes: driven.notes,
   };
 }
@@ -98,9 +110,15 @@ export function checkTranscript(transcript: Transcript, querySource = 'repl_main
   return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, runs, ok: runs.every((r) => r.ok) };
 }
 
-function checkChild(child: ChildTranscript): TranscriptCheck {
-  const subagent = { format: child.format, startLine: child.startLine, agentId: child.agentId, toolUseId: child.toolUseId, ...(child.unlinked ? { unlinked: child.unlinked } : {}) };
-  return { ...checkTranscript(child.transcript, child.querySource), subagent };
+/** A subagent's run set; a linked one must also end with the text its parent recorded as the Task result. */
+function checkChild(child: ChildTranscript, main: Transcript): TranscriptCheck {
+  const check = checkTranscript(child.transcript, child.querySource);
+  const subagent: NonNullable<TranscriptCheck['subagent']> = { format: child.format, startLine: child.startLine, agentId: child.agentId, toolUseId: child.toolUseId, ...(child.unlinked ? { unlinked: child.unlinked } : {}) };
+  if (child.toolUseId === null) return { ...check, subagent };
+  const recorded = recordedAgentResult(main, child.toolUseId);
+  const engine = check.runs[check.runs.length - 1]?.finalText ?? null;
+  subagent.result = { recorded, engine, same: recorded === engine };
+  return { ...check, subagent, ok: check.ok && subagent.result.same };
 }
 
 /**
@@ -109,6 +127,6 @@ function checkChild(child: ChildTranscript): TranscriptCheck {
  */
 export function checkClaudeSession(file: string, options: { subagents?: boolean } = {}): SessionCheck {
   const session = readClaudeSession(file, options);
-  const transcripts = [checkTranscript(session.main), ...session.children.map(checkChild)];
+  const transcripts = [checkTranscript(session.main), ...session.children.map((child) => checkChild(child, session.main))];
   return { file, ok: transcripts.every((t) => t.ok), transcripts, notCheckable: session.notCheckable };
 }

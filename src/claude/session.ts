@@ -146,6 +146,22 @@ function notCheckableOf(calls: readonly AgentCall[], children: readonly ChildTra
     }));
 }
 
+/**
+ * The text of the parent's recorded result for Task `toolUseId` (null: none recorded), without the trailer 2.x
+ * appends for resuming ("agentId: … (for resuming …)"): what the subagent's final answer must equal.
+ */
+export function recordedAgentResult(main: Transcript, toolUseId: string): string | null {
+  for (const entry of main.entries) {
+    if (entry.kind !== 'user' || !entry.toolUseIds.includes(toolUseId) || typeof entry.message.message.content === 'string') continue;
+    const block = entry.message.message.content.find((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId);
+    if (!block || block.type !== 'tool_result') continue;
+    if (typeof block.content === 'string') return block.content;
+    const texts = (block.content ?? []).flatMap((b) => (b.type === 'text' && !b.text.startsWith('agentId: ') ? [b.text] : []));
+    return texts.join('\n');
+  }
+  return null;
+}
+
 function agentIdOfFile(file: string): string | null {
   const name = basename(file, '.jsonl');
   return name.startsWith('agent-') ? name.slice('agent-'.length) : null;

@@ -30,7 +30,8 @@ function subagentLabel(check: TranscriptCheck): string {
   if (!s) return '';
   const where = s.format === 'inline-sidechain' ? `inline sidechain from line ${s.startLine}` : 'subagent file';
   const link = s.toolUseId ? `for Task ${s.toolUseId}` : check.querySource === 'compact' ? 'compaction agent' : `not linked to a Task call: ${s.unlinked ?? 'unknown'}`;
-  return `, ${where}, ${link}`;
+  const result = !s.result ? '' : s.result.same ? ', final answer = the recorded Task result' : ', final answer DIFFERS from the recorded Task result';
+  return `, ${where}, ${link}${result}`;
 }
 
 function report(check: TranscriptCheck): string {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildInlineFixture, INLINE_FIXTURE } from '../../../scripts/inline-sidechains.ts';
 import { checkClaudeSession, type RunCheck } from '../../../src/claude/check.ts';
+import { main } from '../../../src/cli/main.ts';
 import { readClaudeSession } from '../../../src/claude/session.ts';
 import { splitThreads } from '../../../src/claude/sidechains.ts';
 import { parseTranscriptLines, TranscriptFormatError, type TranscriptLine } from '../../../src/claude/transcript.ts';
@@ -60,6 +61,34 @@ describe('the 1.0.x inline-sidechain fixture', () => {
     expect(byTask(inline)).toEqual(byTask(original));
     expect(inline.transcripts.flatMap((t) => t.runs).length).toBe(5);
     expect(inline.ok).toBe(true);
+  });
+});
+
+describe('parent and subagents checked together', () => {
+  it("each linked subagent ends with the text its parent recorded as the Task result (2.x and 1.0.x)", () => {
+    for (const file of [INLINE_FIXTURE.source, INLINE_FIXTURE.output, join(CLAUDE_TRANSCRIPTS_DIR, 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl')]) {
+      const linked = checkClaudeSession(file).transcripts.filter((t) => t.subagent?.toolUseId);
+      expect(linked.length).toBeGreaterThan(0);
+      for (const t of linked) expect(t.subagent?.result).toMatchObject({ same: true, recorded: expect.stringMatching(/\S/) });
+    }
+  });
+
+  it('fails the subagent when the recorded Task result says something else', async () => {
+    const text = readFileSync(INLINE_FIXTURE.output, 'utf8').split('\n');
+    const i = text.findIndex((l) => l.includes('"tool_use_id":"toolu_013mmyY3eDBg4Ji6oAszYt6p"') && l.includes('"toolUseResult"'));
+    const json = JSON.parse(text[i]);
+    json.message.content[0].content[0].text += ' (edited)';
+    text[i] = JSON.stringify(json);
+    const file = join(mkdtempSync(join(tmpdir(), 'turnloop-sidechain-')), 'edited.jsonl');
+    writeFileSync(file, text.join('\n'));
+    const check = checkClaudeSession(file);
+    const child = check.transcripts.find((t) => t.subagent?.toolUseId === 'toolu_013mmyY3eDBg4Ji6oAszYt6p');
+    expect(child?.subagent?.result?.same).toBe(false);
+    expect(child?.runs.every((r) => r.ok)).toBe(true);
+    expect(check.ok).toBe(false);
+    const io = { out: '', err: '', env: {}, cwd: process.cwd(), stdout: { write: (t: string) => void (io.out += t) }, stderr: { write: (t: string) => void (io.err += t) } };
+    expect(await main(['check-claude', file], io)).toBe(1);
+    expect(io.out).toContain('final answer DIFFERS from the recorded Task result');
   });
 });
 
