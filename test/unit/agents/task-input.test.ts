@@ -22,9 +22,10 @@ describe('agent tool input', () => {
     }) as ModelCaller;
     const { items, terminal } = await runQuery({ prompt: 'go', tools: [task], config: { model: 'claude-opus-4-1' }, deps: { callModel, clock: virtualClock(0), newId: counterIds('t') } });
     expect(terminal.reason).toBe('completed');
-    const result = items.flatMap((i) => (i.type === 'user' && Array.isArray((i as Message & { type: 'user' }).message.content) ? (i as Message & { type: 'user' }).message.content : [])).find((b) => b.type === 'tool_result');
-    expect(result).toMatchObject({ tool_use_id: 'toolu_t', content: 'the draft' });
-    expect(result && 'is_error' in result ? result.is_error : undefined).not.toBe(true);
+    const results = (items as Message[]).flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === 'tool_result') : []));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ tool_use_id: 'toolu_t', content: 'the draft' });
+    expect(results[0].is_error).not.toBe(true);
     expect(models.get('agent:Task')).toBe('claude-sonnet-4-5');
   });
 });
