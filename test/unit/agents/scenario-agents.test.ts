@@ -179,6 +179,24 @@ describe('scenario agents', () => {
     ]);
   });
 
+  it('a scripted abort of the parent during tools reaches the running children through their abort path', async () => {
+    const slow = (t: string) => ({ ...reply(t), delayMs: 300 });
+    const scenario = parseScenario(
+      {
+        params: { prompt: 'Look twice' },
+        agents: [{ name: 'Explore', runs: [{ model: [slow('one')] }, { model: [slow('two')] }] }],
+        model: [{ content: [call('toolu_1', 'Explore', 'one'), call('toolu_2', 'Explore', 'two')] }],
+        abort: { during: 'tools', atModelCall: 1 },
+      } satisfies ScenarioInput,
+      'inline',
+    );
+    const result = await simulate(scenario);
+    expect(result.terminal.reason).toBe('aborted_tools');
+    for (const id of ['toolu_1', 'toolu_2']) expect(toolResultText(result.emitted, id)).toEqual({ text: expect.stringContaining('interrupted'), isError: true });
+    expect(result.agentRuns.map((r) => r.terminal?.reason)).toEqual(['aborted_streaming', 'aborted_streaming']);
+    expect(outcomeMismatches({ terminal: 'aborted_tools', modelCalls: 1 }, result, scenario.agents)).toEqual([]);
+  });
+
   it('refuses an agent named like a tool or another agent, naming the place', () => {
     const bad = { params: { prompt: 'x' }, tools: [{ name: 'Explore' }], agents: [{ name: 'Explore', runs: [] }] };
     expect(() => parseScenario(bad, 'bad.json')).toThrow(ScenarioFileError);
