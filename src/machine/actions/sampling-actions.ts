@@ -21,7 +21,7 @@ function withUserContext(context: MachineContext): Message[] {
   if (entries.length === 0) return context.messages;
   const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
   // concat, not spread: several times faster on a long history.
-  return [userMessage(`${context.runId}:context`, text, true)].concat(context.messages);
+  return ([userMessage(`${context.runId}:context`, text, true)] as Message[]).concat(context.messages);
 }
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
