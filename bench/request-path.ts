@@ -15,11 +15,11 @@
  *   with the full conversion, µs per call.
  */
 import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
-import { buildApiRequest } from '../src/effects/model/build-request.ts';
-import { createApiMessageConverter } from '../src/effects/model/incremental-api-messages.ts';
-import { createAnthropicModelCaller } from '../src/effects/model/index.ts';
-import { runQuery } from '../src/effects/query.ts';
-import { startFakeAnthropicApi } from '../src/fake-api/index.ts';
+import { buildApiRequest } from '../dist/effects/model/build-request.js';
+import { createApiMessageConverter } from '../dist/effects/model/incremental-api-messages.js';
+import { createAnthropicModelCaller } from '../dist/effects/model/index.js';
+import { runQuery } from '../dist/effects/query.js';
+import { startFakeAnthropicApi } from '../dist/fake-api/index.js';
 import type { ModelRequest } from '../src/reducer/effects.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, echoTool, historyMessages } from './systems/turnloop.ts';
