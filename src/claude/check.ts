@@ -9,15 +9,16 @@
  *   streamed → `aborted_streaming`; a transcript that stops mid-run accepts any non-terminal stop;
  * - autocompact: the model call before which the engine compacted vs where the transcript has an automatic
  *   compact boundary.
- * A run reproduces when all four agree. Pure: no I/O besides reading the files.
+ * A run reproduces when all four agree. A session is checked as a tree (`session.ts`): the main thread, then each
+ * subagent (2.x `subagents/` file or 1.0.x inline sidechain) as its own run set. Pure: no I/O besides reading the files.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type { Message } from '../messages/types.ts';
 import { driveRun } from './drive-run.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
-import { readTranscript, type Transcript } from './transcript.ts';
+import { finalTextOf } from '../effects/child-runs.ts';
+import { readClaudeSession, recordedAgentResult, type ChildTranscript, type NotCheckable } from './session.ts';
+import type { Transcript } from './transcript.ts';
 
 export interface RunCheck {
   run: number;
@@ -27,16 +28,38 @@ export interface RunCheck {
   toolResults: { expected: string[]; got: string[]; paired: boolean };
   ending: { recorded: string; expected: string; got: string };
   autocompact: { recorded: number[]; engine: number[]; same: boolean };
+  /** The text the engine's run ended with (what a subagent hands its parent as the Task result), or null. */
+  finalText: string | null;
   notes: string[];
 }
 
 export interface TranscriptCheck {
+  /** The file the lines are in (the session file for its main thread and its inline sidechains). */
   file: string;
   querySource: string;
+  /** For a subagent's run set: where its transcript is and the parent's Task tool_use it ran for (null: unknown). */
+  subagent?: {
+    format: ChildTranscript['format'];
+    startLine: number;
+    agentId: string | null;
+    toolUseId: string | null;
+    unlinked?: string;
+    /** Linked subagents: the parent's recorded Task result vs the text the engine's child run ended with. */
+    result?: { recorded: string | null; engine: string | null; same: boolean };
+  };
   lines: number;
   skipped: Record<string, number>;
   runs: RunCheck[];
   ok: boolean;
+}
+
+export interface SessionCheck {
+  file: string;
+  /** Every checked run reproduces (subagents that cannot be checked are listed, not counted). */
+  ok: boolean;
+  /** The main thread first, then one per subagent transcript. */
+  transcripts: TranscriptCheck[];
+  notCheckable: NotCheckable[];
 }
 
 const EXPECTED_TERMINAL: Record<RecordedRun['ending'], string> = {
@@ -76,6 +99,7 @@ export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): Ru
     toolResults: { expected: expectedResults, got, paired },
     ending: { recorded: run.ending, expected: expectedTerminal, got: terminal },
     autocompact: { recorded, engine: driven.engineCompactions, same: sameCompaction },
+    finalText: finalTextOf(driven.emitted),
     notes: driven.notes,
   };
 }
@@ -86,25 +110,23 @@ export function checkTranscript(transcript: Transcript, querySource = 'repl_main
   return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, runs, ok: runs.every((r) => r.ok) };
 }
 
-/** The subagent transcripts of a session file (`<session>/subagents/*.jsonl`), compaction agents included. */
-export function subagentFiles(sessionFile: string): string[] {
-  const dir = join(dirname(sessionFile), basename(sessionFile, '.jsonl'), 'subagents');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(dir, name));
+/** A subagent's run set; a linked one must also end with the text its parent recorded as the Task result. */
+function checkChild(child: ChildTranscript, main: Transcript): TranscriptCheck {
+  const check = checkTranscript(child.transcript, child.querySource);
+  const subagent: NonNullable<TranscriptCheck['subagent']> = { format: child.format, startLine: child.startLine, agentId: child.agentId, toolUseId: child.toolUseId, ...(child.unlinked ? { unlinked: child.unlinked } : {}) };
+  if (child.toolUseId === null) return { ...check, subagent };
+  const recorded = recordedAgentResult(main, child.toolUseId);
+  const engine = check.runs[check.runs.length - 1]?.finalText ?? null;
+  subagent.result = { recorded, engine, same: recorded === engine };
+  return { ...check, subagent, ok: check.ok && subagent.result.same };
 }
 
-/** The query source a subagent file runs under: `compact` for compaction agents, else `agent:<id>`. */
-export function querySourceOf(file: string): string {
-  const name = basename(file, '.jsonl');
-  if (name.startsWith('agent-acompact')) return 'compact';
-  return name.startsWith('agent-') ? `agent:${name.slice('agent-'.length)}` : 'repl_main_thread';
-}
-
-/** Checks a session file and its subagent files. */
-export function checkClaudeSession(file: string, options: { subagents?: boolean } = {}): TranscriptCheck[] {
-  const files = [file, ...(options.subagents === false ? [] : subagentFiles(file))];
-  return files.map((path) => checkTranscript(readTranscript(path), path === file ? 'repl_main_thread' : querySourceOf(path)));
+/**
+ * Checks a session: its main thread, then each subagent as its own run set (inline sidechains in file order,
+ * then the `subagents/` files), and lists the Task calls whose subagent cannot be checked.
+ */
+export function checkClaudeSession(file: string, options: { subagents?: boolean } = {}): SessionCheck {
+  const session = readClaudeSession(file, options);
+  const transcripts = [checkTranscript(session.main), ...session.children.map((child) => checkChild(child, session.main))];
+  return { file, ok: transcripts.every((t) => t.ok), transcripts, notCheckable: session.notCheckable };
 }

@@ -33,7 +33,7 @@ export interface Transcript {
   lines: number;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 function assistantBlock(block: Json): AssistantContentBlock | null {
   switch (block.type) {
@@ -99,24 +99,35 @@ function boundaryEntry(o: Json, lineNo: number): TranscriptEntry {
   return { kind: 'compact_boundary', line: lineNo, message, trigger: String(meta.trigger ?? 'unknown'), preTokens: typeof meta.preTokens === 'number' ? meta.preTokens : null };
 }
 
-/** Parses transcript text. */
-export function parseTranscript(text: string, file = '<transcript>'): Transcript {
+/** One JSON object of a transcript file, with its 1-based line number. */
+export interface TranscriptLine {
+  line: number;
+  json: Json;
+}
+
+/** The JSON objects of transcript text, blank lines left out (bad JSON is a `TranscriptFormatError`). */
+export function parseTranscriptLines(text: string, file = '<transcript>'): TranscriptLine[] {
+  const out: TranscriptLine[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new TranscriptFormatError(file, i + 1, 'expected one JSON object per line');
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new TranscriptFormatError(file, i + 1, 'expected a JSON object');
+    out.push({ line: i + 1, json: json as Json });
+  }
+  return out;
+}
+
+/** The transcript of some lines of a file (all of them, or one thread: see `sidechains.ts`). */
+export function transcriptOf(lines: readonly TranscriptLine[], file: string): Transcript {
   const entries: TranscriptEntry[] = [];
   const skipped: Record<string, number> = {};
   const skip = (type: string) => void (skipped[type] = (skipped[type] ?? 0) + 1);
-  const rawLines = text.split('\n');
-  let lines = 0;
-  for (const [i, raw] of rawLines.entries()) {
-    if (raw.trim() === '') continue;
-    lines += 1;
-    const lineNo = i + 1;
-    let o: Json;
-    try {
-      o = JSON.parse(raw) as Json;
-    } catch {
-      throw new TranscriptFormatError(file, lineNo, 'expected one JSON object per line');
-    }
-    if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new TranscriptFormatError(file, lineNo, 'expected a JSON object');
+  for (const { line: lineNo, json: o } of lines) {
     const type = typeof o.type === 'string' ? o.type : '(no type)';
     if (type === 'user' || type === 'assistant') {
       const message = o.message as Json | undefined;
@@ -133,7 +144,12 @@ export function parseTranscript(text: string, file = '<transcript>'): Transcript
       skip(type === 'system' ? `system:${String(o.subtype ?? '?')}` : type);
     }
   }
-  return { file, entries, skipped, lines };
+  return { file, entries, skipped, lines: lines.length };
+}
+
+/** Parses transcript text (every line, whatever thread it belongs to). */
+export function parseTranscript(text: string, file = '<transcript>'): Transcript {
+  return transcriptOf(parseTranscriptLines(text, file), file);
 }
 
 export function readTranscript(path: string): Transcript {

@@ -67,6 +67,11 @@ export function budgetedModelCaller(callModel: ModelCaller, budget: TreeBudget):
   };
 }
 
+/** Tells each call which child run it belongs to (`ModelCallOptions.agentRun`: the adapter sends it on the wire). */
+export function agentRunModelCaller(callModel: ModelCaller, toolUseIds: readonly string[]): ModelCaller {
+  return (request, options) => callModel(request, { ...options, agentRun: toolUseIds });
+}
+
 /** The text a child run ends with, for its parent's tool result. */
 export function finalTextOf(items: readonly QueryItem[]): string | null {
   for (let i = items.length - 1; i >= 0; i--) {

@@ -32,6 +32,8 @@ export type ModelStreamItem =
 export interface ModelCallOptions {
   signal: AbortSignal;
   querySource: string;
+  /** For a child run (subagent): the path of tool_use ids from the root run to the call that started it. */
+  agentRun?: readonly string[];
   /** When set, repeated overload answers end in `model_overloaded` instead of being retried as errors. */
   fallbackModel?: string;
   tools: ToolDefinitionForModel[];

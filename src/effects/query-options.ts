@@ -108,6 +108,11 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   agents?: { maxModelCalls?: number };
   /** Observers of each child run a tool call starts, by its link to the call (a recorder per child, say). */
   childObservers?: (link: ChildLink) => readonly RunObserverFactory[];
+  /**
+   * The clock and ids of each child run (default: the parent's). A simulation gives every child its own, so the
+   * ids and times of concurrent children do not depend on which of them ran first.
+   */
+  childDeps?: (link: ChildLink) => Partial<Pick<QueryDeps, 'clock' | 'newId'>>;
   /** Set by a parent run for its children: the tree's budget, its raw model caller, and the link so far. */
   agentTree?: { budget: TreeBudget; callModel: ModelCaller; toolUseIds: string[] };
   /** Observers for the runs this run forks (the compactor's own loop), so they can be watched too. */

@@ -14,7 +14,7 @@ import type { Message, QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
-import { budgetedModelCaller, DEFAULT_TREE_MODEL_CALLS, finalTextOf, type ChildLink, type ChildRunner } from './child-runs.ts';
+import { agentRunModelCaller, budgetedModelCaller, DEFAULT_TREE_MODEL_CALLS, finalTextOf, type ChildLink, type ChildRunner } from './child-runs.ts';
 import { Interpreter, NO_TOOLS } from './interpreter.ts';
 import type { QueryDeps, QueryOptions, RunObserver, StepGate, StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
@@ -63,7 +63,7 @@ export function loopParamsOf(options: QueryOptions, messages: Message[], started
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
     signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    observers: _observers, forkObservers: _forkObservers, agents: _agents, childObservers: _childObservers, agentTree: _agentTree, ...json
+    observers: _observers, forkObservers: _forkObservers, agents: _agents, childObservers: _childObservers, childDeps: _childDeps, agentTree: _agentTree, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
 }
@@ -100,10 +100,16 @@ function childRunnerOf(options: QueryOptions, deps: QueryDeps): ChildRunner {
       querySource: `agent:${request.agent}`,
       signal: call.signal,
       config: request.config ?? {},
-      deps: { callModel: budgetedModelCaller(tree.callModel, tree.budget), clock: deps.clock, newId: deps.newId },
+      deps: {
+        callModel: agentRunModelCaller(budgetedModelCaller(tree.callModel, tree.budget), link.toolUseIds),
+        clock: deps.clock,
+        newId: deps.newId,
+        ...options.childDeps?.(link),
+      },
       ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
       observers: options.childObservers?.(link) ?? [],
       ...(options.childObservers ? { childObservers: options.childObservers } : {}),
+      ...(options.childDeps ? { childDeps: options.childDeps } : {}),
       agentTree: { ...tree, toolUseIds: link.toolUseIds },
     });
     return { terminal, items, finalText: finalTextOf(items) };

@@ -11,6 +11,7 @@
  * - An HTTP error that omits `error` gets the real API's body for its status (429 `rate_limit_error`, 529
  *   `overloaded_error`, ...); a 429 without headers gets the real `retry-after` and `anthropic-ratelimit-*` ones.
  * - `compactionModel` absent (not `[]`): every compaction request gets `DEFAULT_COMPACTION_REPLY`, as many as asked.
+ * - `agentRuns` maps a child run's key (`agentRunKey` of its tool_use ids) to its own answer list.
  */
 import { z } from 'zod';
 
@@ -123,10 +124,14 @@ const answerSchema = z.unknown().transform((input, ctx): FakeAnswer[] => {
 /** A list of answers, served in order (`repeat` expanded). */
 export const fakeAnswerListSchema = z.array(answerSchema).transform((lists) => lists.flat());
 
-/** The script: answers for the main model and for compaction requests, each served in order. */
+/**
+ * The script: answers for the main model and for compaction requests, each served in order; and optionally the
+ * answers of child runs (subagents), by the run's `x-turnloop-agent-run` key (see `src/config/wire.ts`).
+ */
 export const fakeScriptSchema = z.strictObject({
   model: fakeAnswerListSchema.default([]),
   compactionModel: fakeAnswerListSchema.optional(),
+  agentRuns: z.record(z.string().min(1), fakeAnswerListSchema).optional(),
 });
 
 export type FakeScript = z.output<typeof fakeScriptSchema>;
@@ -140,6 +145,7 @@ export const fakeAnswerShapes = { blocks: blockSchemas, reply: replySchema, rawS
 export type FakeScriptInput = {
   model?: Array<FakeAnswerInput>;
   compactionModel?: Array<FakeAnswerInput>;
+  agentRuns?: Record<string, Array<FakeAnswerInput>>;
 };
 export type FakeAnswerInput = (z.input<typeof replySchema> | z.input<typeof rawSseSchema> | z.input<typeof errorSchema>) & { repeat?: number };
 

@@ -5,7 +5,11 @@
  * Invariants:
  * - Every request body is recorded in `requests`, in arrival order, before it is answered.
  * - Routing: a request whose header `x-turnloop-query-source` is `compact` takes the next answer of
- *   `compactionModel`; every other request takes the next answer of `model`. The model adapter sends that header.
+ *   `compactionModel`; one whose header `x-turnloop-agent-run` names a child run with a scripted list of its own
+ *   (`agentRuns`, or `scriptAgentRun()` while the server runs) takes that list's next answer; every other request
+ *   takes the next answer of `model`. The model adapter sends both headers.
+ * - Each child run's list has its own prompt cache and message-id counter (`msg_fake_<run>_<n>`), so what a child
+ *   is answered never depends on the order in which concurrent children's requests arrive.
  * - Strict, like the real API (and only where it is): a request it would refuse (`validate-request.ts`) gets the
  *   real 400 and takes no scripted answer. So does a request whose input exceeds the model's context window
  *   ("prompt is too long: N tokens > M maximum"); N is the scripted `usage` of the answer it would get, else the
@@ -21,15 +25,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG } from '../config/config.ts';
-import { QUERY_SOURCE_HEADER } from '../config/wire.ts';
+import { AGENT_RUN_HEADER, QUERY_SOURCE_HEADER } from '../config/wire.ts';
 import { totalInputTokens } from './estimate-usage.ts';
-import { createPromptCache } from './prompt-cache.ts';
+import { createPromptCache, type PromptCache } from './prompt-cache.ts';
 import { encodeSseEvent, replyToSseEvents } from './reply-to-sse.ts';
 import {
   DEFAULT_COMPACTION_REPLY,
   parseFakeScript,
   REAL_ERROR_BODIES,
   type FakeAnswer,
+  type FakeAnswerInput,
   type FakeError,
   type FakeReply,
   type FakeScriptInput,
@@ -45,8 +50,19 @@ export interface FakeRequestRecord {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The child run it came from (its `x-turnloop-agent-run` key), when that run has a list of its own. */
+  agentRun?: string;
   /** Set when the request was refused as the real API would refuse it (it took no scripted answer). */
   rejected?: { rule: RuleName | 'context_window'; message: string };
+  /** Set when the list it needed had run out (it was answered 500). */
+  exhausted?: true;
+}
+
+/** A child run's own answers, prompt cache and count of answers served. */
+interface AgentRunLane {
+  answers: FakeAnswer[];
+  cache: PromptCache;
+  served: number;
 }
 
 export interface FakeApiOptions {
@@ -67,6 +83,11 @@ export interface FakeApi {
   readonly exhausted: boolean;
   /** Requests refused as the real API would refuse them. */
   rejections(): FakeRequestRecord[];
+  /**
+   * Gives the child run `key` (`agentRunKey(toolUseIds)`) its own list of answers (validated; throws
+   * `FakeScriptError`). Script it before the run's first request; a key scripted twice is an error.
+   */
+  scriptAgentRun(key: string, answers: FakeAnswerInput[]): void;
   close(): Promise<void>;
 }
 
@@ -74,9 +95,16 @@ export interface FakeApi {
 export async function startFakeAnthropicApi(script: FakeScriptInput, options: FakeApiOptions = {}): Promise<FakeApi> {
   const parsed = parseFakeScript(script);
   const queues: Record<FakeQueue, FakeAnswer[]> = { model: [...parsed.model], compactionModel: [...(parsed.compactionModel ?? [])] };
+  const agentRuns = new Map<string, AgentRunLane>();
+  const addAgentRun = (key: string, answers: FakeAnswer[]) => {
+    if (agentRuns.has(key)) throw new Error(`fake API: agent run ${key} is scripted twice`);
+    agentRuns.set(key, { answers: [...answers], cache: createPromptCache(), served: 0 });
+  };
+  for (const [key, answers] of Object.entries(parsed.agentRuns ?? {})) addAgentRun(key, answers);
   // No list at all (not an empty one): every compaction request gets the default summary.
   const defaultCompaction = parsed.compactionModel === undefined ? parseFakeScript({ model: [DEFAULT_COMPACTION_REPLY] }).model[0] : undefined;
-  const nextAnswer = (queue: FakeQueue) => queues[queue][0] ?? (queue === 'compactionModel' ? defaultCompaction : undefined);
+  const listOf = (queue: FakeQueue, lane: AgentRunLane | undefined) => (lane && queue === 'model' ? lane.answers : queues[queue]);
+  const nextAnswer = (queue: FakeQueue, lane?: AgentRunLane) => listOf(queue, lane)[0] ?? (queue === 'compactionModel' ? defaultCompaction : undefined);
   const table: ModelTable = {
     models: options.models?.models ?? DEFAULT_CONFIG.models,
     defaultModelInfo: options.models?.defaultModelInfo ?? DEFAULT_CONFIG.defaultModelInfo,
@@ -110,35 +138,45 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
       return sendError(res, { status: 400, error: { type: 'invalid_request_error', message: 'request body is not JSON' } });
     }
     const queue: FakeQueue = req.headers[QUERY_SOURCE_HEADER] === 'compact' ? 'compactionModel' : 'model';
+    const header = req.headers[AGENT_RUN_HEADER];
+    const runKey = typeof header === 'string' && agentRuns.has(header) ? header : undefined;
+    const lane = queue === 'model' && runKey !== undefined ? agentRuns.get(runKey) : undefined;
     requests.push(body);
-    const record: FakeRequestRecord = { queue, path, headers: { ...req.headers }, body };
+    const record: FakeRequestRecord = { queue, path, headers: { ...req.headers }, body, ...(runKey === undefined ? {} : { agentRun: runKey }) };
     log.push(record);
-    const rejection = validateRequest(body, table) ?? windowRejection(nextAnswer(queue), body);
+    const rejection = validateRequest(body, table) ?? windowRejection(nextAnswer(queue, lane), body);
     if (rejection) {
       record.rejected = rejection;
       return sendError(res, { status: 400, error: { type: 'invalid_request_error', message: rejection.message } });
     }
-    const answer = nextAnswer(queue);
-    queues[queue].shift();
+    const answer = nextAnswer(queue, lane);
+    listOf(queue, lane).shift();
     if (!answer) {
       exhausted = true;
-      return sendError(res, { status: 500, error: { type: 'api_error', message: `fake API script exhausted: no answer left in "${queue}"` } });
+      record.exhausted = true;
+      const list = lane ? `"model" of agent run ${runKey}` : `"${queue}"`;
+      return sendError(res, { status: 500, error: { type: 'api_error', message: `fake API script exhausted: no answer left in ${list}` } });
     }
+    if (lane) return serve(res, answer, body, `${runKey}_${++lane.served}`, lane.cache);
     served += 1;
+    return serve(res, answer, body, String(served), cache);
+  }
+
+  async function serve(res: ServerResponse, answer: FakeAnswer, body: unknown, n: string, cache: PromptCache): Promise<void> {
     if (answer.delayMs) await wait(answer.delayMs);
     if (res.destroyed) return;
     if ('sse' in answer) {
-      res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'request-id': `req_fake_${served}` });
+      res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'request-id': `req_fake_${n}` });
       res.end(answer.sse);
     } else if (!('content' in answer)) {
       sendError(res, answer);
     } else if ((body as { stream?: unknown }).stream !== true) {
       // Non-streaming: the whole message at once (`cut_after_events` only cuts streams).
-      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${served}`, model: modelOf(body) || 'fake-model' });
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${served}` });
+      const events = replyToSseEvents(answer, { requestBody: body, messageId: `msg_fake_${n}`, model: modelOf(body) || 'fake-model' });
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${n}` });
       res.end(JSON.stringify(sseEventsToMessage(events)));
     } else {
-      await sendReply(res, answer, body, served);
+      await sendReply(res, answer, body, n, cache);
     }
   }
 
@@ -150,7 +188,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
     return tokens > window ? { rule: 'context_window', message: `prompt is too long: ${tokens} tokens > ${window} maximum` } : null;
   }
 
-  async function sendReply(res: ServerResponse, reply: FakeReply, body: unknown, n: number): Promise<void> {
+  async function sendReply(res: ServerResponse, reply: FakeReply, body: unknown, n: string, cache: PromptCache): Promise<void> {
     const model = modelOf(body) || 'fake-model';
     const cacheUsage = reply.usage?.input_tokens === undefined ? cache.use(body, totalInputTokens(reply, body)) : undefined;
     const events = replyToSseEvents(reply, { requestBody: body, messageId: `msg_fake_${n}`, model, ...(cacheUsage ? { cache: cacheUsage } : {}) });
@@ -182,11 +220,12 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     log,
-    remaining: () => queues.model.length + queues.compactionModel.length,
+    remaining: () => queues.model.length + queues.compactionModel.length + [...agentRuns.values()].reduce((sum, lane) => sum + lane.answers.length, 0),
     get exhausted() {
       return exhausted;
     },
     rejections: () => log.filter((entry) => entry.rejected !== undefined),
+    scriptAgentRun: (key, answers) => addAgentRun(key, parseFakeScript({ model: answers }, `agent run ${key}`).model),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

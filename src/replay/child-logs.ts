@@ -81,14 +81,18 @@ export function replayTree(log: string, options: ReplayOptions = {}, path: Array
     if (error instanceof ReplayDivergenceError && path.length > 0) throw new TreeReplayDivergenceError(path, log, error);
     throw error;
   }
+  return { ...result, log, children: replayChildren(log, options, path) };
+}
+
+/** Replays every child log below `log` (not `log` itself: a caller that already replayed it, from bytes it checked). */
+export function replayChildren(log: string, options: ReplayOptions = {}, path: Array<{ parentEvent: number; toolUseId: string }> = []): Map<string, TreeReplayResult> {
   const children = new Map<string, TreeReplayResult>();
   const dir = childLogDir(log);
-  if (existsSync(dir)) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
-      const toolUseId = basename(file, '.jsonl');
-      const step = { parentEvent: answeringEvent(log, toolUseId), toolUseId };
-      children.set(toolUseId, replayTree(join(dir, file), options, [...path, step]));
-    }
+  if (!existsSync(dir)) return children;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    const toolUseId = basename(file, '.jsonl');
+    const step = { parentEvent: answeringEvent(log, toolUseId), toolUseId };
+    children.set(toolUseId, replayTree(join(dir, file), options, [...path, step]));
   }
-  return { ...result, log, children };
+  return children;
 }

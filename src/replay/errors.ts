@@ -64,3 +64,19 @@ export function digestDiff(expected: StateDigest, actual: StateDigest): string {
     .map((key) => `${key}: ${text(expected[key])} → ${text(actual[key])}`);
   return parts.length > 0 ? parts.join('; ') : 'state value and counts agree; a hashed control field (tokens, iteration, effects) differs';
 }
+
+/** A child run asked for by its tool_use ids has no log in the tree. */
+export class ChildRunNotFoundError extends Error {
+  readonly code = 'CHILD_RUN_NOT_FOUND';
+  readonly exitCode = 2;
+  constructor(
+    /** The tool_use ids from the root to the missing run. */
+    readonly toolUseIds: string[],
+    /** The log of its parent, and the child runs that parent does have. */
+    readonly parentLog: string,
+    readonly known: string[],
+  ) {
+    super(`no child run ${toolUseIds.join('/')} under ${parentLog}: expected one of ${known.join(', ') || '(none: that run has no child runs)'}`);
+    this.name = 'ChildRunNotFoundError';
+  }
+}

@@ -3,7 +3,7 @@
  * a failure for `--strict`. Pure.
  */
 import type { Terminal, TerminalReason } from '../reducer/outcomes.ts';
-import type { ScenarioExpect } from './scenario-schema.ts';
+import type { AgentRunExpect, ScenarioAgent, ScenarioExpect } from './scenario-schema.ts';
 import type { SimulationResult } from './simulate.ts';
 
 /**
@@ -21,19 +21,34 @@ export function isFailureTerminal(terminal: Terminal): boolean {
   );
 }
 
-/** The differences between what the scenario expects and what happened; empty when it matches. */
-export function outcomeMismatches(expected: ScenarioExpect, result: SimulationResult): string[] {
-  const problems: string[] = [];
-  const compare = (what: string, want: unknown, got: unknown) => {
-    if (want !== undefined && JSON.stringify(want) !== JSON.stringify(got)) problems.push(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-  };
-  compare('terminal', expected.terminal, result.terminal.reason);
-  compare('apiError', expected.apiError, 'apiError' in result.terminal ? result.terminal.apiError?.kind : undefined);
+type Compare = (what: string, want: unknown, got: unknown) => void;
+type RunOutcome = Pick<SimulationResult, 'transitions' | 'modelCalls' | 'toolCalls' | 'scriptExhausted'> & { terminal: Terminal | null };
+
+/** The checks a run and a subagent's run share. */
+function compareRun(compare: Compare, expected: AgentRunExpect, result: RunOutcome): void {
+  compare('terminal', expected.terminal, result.terminal?.reason ?? null);
+  compare('apiError', expected.apiError, result.terminal && 'apiError' in result.terminal ? result.terminal.apiError?.kind : undefined);
   compare('transitions', expected.transitions, result.transitions);
   compare('modelCalls', expected.modelCalls, result.modelCalls);
   compare('toolCalls', expected.toolCalls, result.toolCalls.length);
-  compare('stopHookCalls', expected.stopHookCalls, result.stopHookCalls);
   compare('scriptExhausted', expected.scriptExhausted, result.scriptExhausted);
+}
+
+/**
+ * The differences between what the scenario expects and what happened; empty when it matches. Given the
+ * scenario's `agents`, the number of child runs must be `expect.agentRuns` (absent: the number of scripted runs)
+ * and every scripted run with an `expect` must have run and reached it.
+ */
+export function outcomeMismatches(expected: ScenarioExpect, result: SimulationResult, agents: readonly ScenarioAgent[] = []): string[] {
+  const problems: string[] = [];
+  const comparer =
+    (prefix: string): Compare =>
+    (what, want, got) => {
+      if (want !== undefined && JSON.stringify(want) !== JSON.stringify(got)) problems.push(`${prefix}${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+    };
+  const compare = comparer('');
+  compareRun(compare, expected, result);
+  compare('stopHookCalls', expected.stopHookCalls, result.stopHookCalls);
   compare('autocompactBeforeCalls', expected.autocompactBeforeCalls, result.compactions.auto.beforeModelCalls);
   const auto = result.compactions.auto;
   if (expected.autocompactsAtLeast !== undefined && auto.succeeded < expected.autocompactsAtLeast) {
@@ -42,5 +57,15 @@ export function outcomeMismatches(expected: ScenarioExpect, result: SimulationRe
   compare('autocompactFailures', expected.autocompactFailures, auto.attempted - auto.succeeded);
   // A request the strict fake refused is a bug unless the scenario says it expects it.
   compare('rejectedRequests', expected.rejectedRequests ?? [], result.rejections.map((r) => r.rule));
+  compare('agentRuns', expected.agentRuns ?? agents.reduce((sum, agent) => sum + agent.runs.length, 0), result.agentRuns.length);
+  for (const agent of agents) {
+    agent.runs.forEach((run, i) => {
+      if (!run.expect) return;
+      const where = `agent ${agent.name} run ${i + 1}: `;
+      const started = result.agentRuns.find((r) => r.agent === agent.name && r.run === i);
+      if (started) compareRun(comparer(where), run.expect, started);
+      else problems.push(`${where}expected to run, never invoked`);
+    });
+  }
   return problems;
 }

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { fakeAnswerShapes } from '../fake-api/index.ts';
-import { scenarioObjectSchema } from './scenario-schema.ts';
+import { agentListSchemaOf, scenarioObjectSchema } from './scenario-schema.ts';
 
 const BEGIN = '<!-- BEGIN GENERATED SCENARIO SCHEMA -->';
 const END = '<!-- END GENERATED SCENARIO SCHEMA -->';
@@ -29,6 +29,7 @@ export function scenarioJsonSchema(): Record<string, unknown> {
   const docSchema = scenarioObjectSchema.extend({
     model: answers.optional().describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
     compactionModel: answers.optional().describe('Answers to compaction requests; absent → a short default summary for every one.'),
+    agents: agentListSchemaOf(answers),
   });
   const schema = z.toJSONSchema(docSchema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any', reused: 'ref' }) as Record<string, unknown>;
   return { ...schema, title: 'turnloop scenario' };

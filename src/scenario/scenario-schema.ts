@@ -144,12 +144,53 @@ export const expectSchema = z
       .describe('The model calls (1-based) before which autocompact ran, in order; [] = never (attempts count, successful or not).'),
     autocompactsAtLeast: count.optional().describe('Successful autocompacts, at least.'),
     autocompactFailures: count.optional().describe('Failed autocompact attempts, exactly (0: the circuit breaker never came close).'),
+    agentRuns: count
+      .optional()
+      .describe('Invocations of agent tools (child runs started), all agents together; absent = the number of scripted runs.'),
     rejectedRequests: z
       .array(z.string().min(1))
       .optional()
       .describe("The rules of the requests the fake API refused as the real API would, in order (e.g. 'context_window'); [] = none."),
   })
   .describe('The outcome this scenario must reach (checked by the example test and `simulate --check`).');
+
+/** What one subagent run must reach: the run-level checks of `expect`. */
+export const agentRunExpectSchema = expectSchema
+  .pick({ terminal: true, apiError: true, transitions: true, modelCalls: true, toolCalls: true, scriptExhausted: true })
+  .describe("The outcome this child run must reach (checked with the scenario's expect).");
+
+/**
+ * The subagents' section, on a given answer-list schema (the JSON Schema of the docs swaps in the answers'
+ * structural twin, as for `model`).
+ */
+export function agentListSchemaOf<A extends z.ZodType>(answers: A) {
+  const run = z
+    .strictObject({
+      toolUseId: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Script the call with this tool_use id (an imported run); absent: the next invocation no other run names.'),
+      model: answers.describe('HTTP answers of the fake Messages API to this child run, in order; used up → 500.'),
+      tools: z.array(toolSchema).default([]).describe("The child's scripted tools (same format as the top-level tools)."),
+      expect: agentRunExpectSchema.optional(),
+    })
+    .describe('One invocation of the agent tool: the child run it starts.');
+  const agent = z
+    .strictObject({
+      name: z.string().min(1).describe('The tool name the parent model calls.'),
+      description: z.string().default('A scripted subagent.'),
+      systemPrompt: z.union([z.string(), z.array(z.string())]).optional().describe("The child's system prompt."),
+      maxTurns: count.positive().optional().describe("Stop the child after this many model turns."),
+      concurrencySafe: z.boolean().default(true).describe("Whether two calls run at once (Claude Code's Task tool: yes)."),
+      runs: z
+        .array(run)
+        .default([])
+        .describe("One per invocation, in the order of the parent's tool_use blocks of this name; an invocation beyond the list gets an exhausted script."),
+    })
+    .describe('A subagent (defineAgentTool) whose child runs are scripted.');
+  return z.array(agent).default([]).describe("Subagents the parent may call, each an agent tool whose every child run is scripted (docs/subagents.md).");
+}
 
 export const scenarioSourceSchema = z
   .strictObject({
@@ -170,6 +211,7 @@ export const scenarioObjectSchema = z.strictObject({
   model: answersSchema.default([]).describe('HTTP answers of the fake Messages API to the main model, in order; used up → 500.'),
   compactionModel: answersSchema.optional().describe('Answers to compaction requests; absent → a short default summary for every one.'),
   tools: z.array(toolSchema).default([]),
+  agents: agentListSchemaOf(answersSchema),
   stopHooks: z.array(stopHookAnswerSchema).default([]).describe('One answer per stop-hook invocation; used up → allow.'),
   compaction: compactionScriptSchema.optional(),
   abort: abortScriptSchema.optional(),
@@ -182,6 +224,11 @@ const BLOCKS_BY_ROLE = {
 } as const;
 
 export const scenarioSchema = scenarioObjectSchema.superRefine((scenario, ctx) => {
+  const names = new Set(scenario.tools.flatMap((tool) => [tool.name, ...tool.aliases]));
+  scenario.agents.forEach((agent, i) => {
+    if (names.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `expected a name no tool or other agent has, got "${agent.name}" twice` });
+    names.add(agent.name);
+  });
   const { messages, prompt } = scenario.params;
   if (messages.length === 0 && prompt === undefined) {
     ctx.addIssue({ code: 'custom', path: ['params', 'messages'], message: 'expected at least one message (or params.prompt)' });
@@ -203,6 +250,9 @@ export const scenarioSchema = scenarioObjectSchema.superRefine((scenario, ctx) =
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type ScenarioTool = z.output<typeof toolSchema>;
+export type ScenarioAgent = Scenario['agents'][number];
+export type ScenarioAgentRun = ScenarioAgent['runs'][number];
+export type AgentRunExpect = z.output<typeof agentRunExpectSchema>;
 export type ScenarioParams = z.output<typeof paramsSchema>;
 export type MessageParam = z.output<typeof messageParamSchema>;
 export type ScenarioExpect = z.output<typeof expectSchema>;

@@ -9,7 +9,7 @@
  *   give the same result, byte for byte once serialised.
  * - The fake API is closed and the session log (if any) is closed whatever happens.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { resolveConfig } from '../config/config.ts';
 import { createAnthropicModelCaller } from '../effects/model/index.ts';
 import { query } from '../effects/query.ts';
@@ -18,12 +18,13 @@ import { counterIds, virtualClock } from '../effects/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../fake-api/index.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
 import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
-import { createSessionRecorder, type RecordTarget } from '../replay/index.ts';
+import { childLogDir, createSessionRecorder, recordChildrenBeside, type RecordTarget } from '../replay/index.ts';
 import { abortTrigger } from './abort-trigger.ts';
 import { bufferedModelCaller } from './buffered-model-caller.ts';
 import { createRunObserver, type RunObservation } from './run-observer.ts';
 import type { Scenario } from './scenario-schema.ts';
 import { scriptedCompactionDeps } from './scripted-compaction.ts';
+import { scriptedAgents, type AgentRunRecord } from './scripted-agents.ts';
 import { scriptedStopHook } from './scripted-stop-hooks.ts';
 import { scriptedTool, type ToolCallRecord } from './scripted-tools.ts';
 import { toEngineMessages } from './to-engine-messages.ts';
@@ -36,7 +37,7 @@ export interface SimulationResult {
   terminal: Terminal;
   transitions: ContinueReason[];
   modelCalls: number;
-  /** Every request body the fake API received (compaction requests included), in order. */
+  /** Every request body of the root run the fake API received (compaction requests included), in order. */
   requests: unknown[];
   /** Every message the run emitted, in order (no stream events). */
   emitted: Message[];
@@ -44,14 +45,16 @@ export interface SimulationResult {
   toolCalls: ToolCallRecord[];
   stopHookCalls: number;
   compactions: RunObservation['compactions'];
-  /** True when the fake API ran out of scripted answers (it then answered 500). */
+  /** True when the fake API ran out of the root run's scripted answers (it then answered 500). */
   scriptExhausted: boolean;
   /** Requests the fake API refused as the real API would (the rule broken and the real error text), in order. */
-  rejections: Array<{ queue: 'model' | 'compactionModel'; rule: string; message: string }>;
+  rejections: Array<{ queue: 'model' | 'compactionModel'; rule: string; message: string; agentRun?: string }>;
+  /** The child runs the scenario's agents started, in invocation order (their requests and tool calls apart). */
+  agentRuns: AgentRunRecord[];
 }
 
 export interface SimulateOptions {
-  /** Record a session log (a path is truncated first). */
+  /** Record a session log (a path is truncated first); to a path, the subagents' logs go beside it (`<log>.agents/`). */
   record?: RecordTarget;
   /** Sees every yielded item as it happens (live transcripts). */
   onItem?: (item: QueryItem) => void;
@@ -89,7 +92,11 @@ function queryOptionsOf(scenario: Scenario, newId: () => string, model: string):
 export async function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): Promise<SimulationResult> {
   const config = resolveConfig(scenario.config);
   // Before the fake API starts: a log that cannot be opened must not leave a server holding the process open.
-  if (typeof options.record === 'string') writeFileSync(options.record, '');
+  if (typeof options.record === 'string') {
+    writeFileSync(options.record, '');
+    // The children of an earlier run recorded to this path are not this run's.
+    rmSync(childLogDir(options.record), { recursive: true, force: true });
+  }
   const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
   // No compactionModel list: the fake answers every compaction request with its default summary.
   const api = await startFakeAnthropicApi(
@@ -103,9 +110,12 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
     const stopHook = scriptedStopHook(scenario.stopHooks);
     const observer = createRunObserver();
     const abort = scenario.abort ? abortTrigger(scenario.abort) : null;
+    const clock = virtualClock(SIMULATION_EPOCH);
+    const agents = scriptedAgents(scenario.agents, api, () => clock.now());
+    const recordChildren = typeof options.record === 'string' ? recordChildrenBeside(options.record) : undefined;
     const deps: Partial<QueryDeps> = {
       callModel: bufferedModelCaller(createAnthropicModelCaller({ apiKey: FAKE_API_KEY, baseURL: api.baseURL })),
-      clock: virtualClock(SIMULATION_EPOCH),
+      clock,
       newId,
       ...scriptedCompactionDeps(scenario.compaction),
     };
@@ -117,7 +127,8 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
     };
     const run = (options.driver ?? query)({
       ...queryOptionsOf(scenario, newId, config.model),
-      tools: scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))),
+      tools: [...scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))), ...agents.tools],
+      ...(scenario.agents.length > 0 ? { childObservers: agents.childObservers(recordChildren), childDeps: agents.childDeps } : {}),
       stopHooks: scenario.stopHooks.length > 0 ? [stopHook.hook] : [],
       ...(abort ? { signal: abort.signal } : {}),
       config,
@@ -136,13 +147,16 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       terminal: next.value,
       transitions: observer.observation.transitions,
       modelCalls: observer.observation.modelCalls,
-      requests: [...api.requests],
+      requests: api.log.filter((entry) => entry.agentRun === undefined).map((entry) => entry.body),
       emitted,
       toolCalls,
       stopHookCalls: stopHook.calls(),
       compactions: observer.observation.compactions,
-      scriptExhausted: api.exhausted,
-      rejections: api.rejections().map(({ queue, rejected }) => ({ queue, rule: rejected!.rule, message: rejected!.message })),
+      scriptExhausted: api.log.some((entry) => entry.agentRun === undefined && entry.exhausted === true),
+      rejections: api
+        .rejections()
+        .map(({ queue, rejected, agentRun }) => ({ queue, rule: rejected!.rule, message: rejected!.message, ...(agentRun === undefined ? {} : { agentRun }) })),
+      agentRuns: agents.runs(),
     };
   } finally {
     recorder?.close();

@@ -16,9 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoopConfig } from '../config/config.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import type { Message } from '../messages/types.ts';
 import type { LoopParams } from '../reducer/state.ts';
-import { viewMessage, type ViewMessage } from './frames.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
 import type { SessionForView } from './session.ts';
@@ -40,13 +38,30 @@ function readAsset(name: string): string {
   return readFileSync(path, 'utf8');
 }
 
+/** A run as the page embeds it: what it needs to fold the run with `step()`, and its subagent runs. */
+export interface EmbeddedRun {
+  config: LoopConfig;
+  params: LoopParams;
+  events: LoopEvent[];
+  /** Subagent runs, each linked to the parent's tool call that ran it (absent: none). */
+  children?: EmbeddedChildRun[];
+}
+
+export interface EmbeddedChildRun extends EmbeddedRun {
+  toolUseId: string;
+  agent: string | null;
+}
+
+function embeddedRun(session: SessionForView): EmbeddedRun {
+  const run: EmbeddedRun = { config: session.config, params: session.params, events: session.events };
+  if (session.children?.length) run.children = session.children.map((c) => ({ toolUseId: c.toolUseId, agent: c.agent, ...embeddedRun(c.session) }));
+  return run;
+}
+
 export interface ViewerData {
   chart: Chart;
   /** The session to fold in the page; null for the chart alone. */
-  session: { config: LoopConfig; params: LoopParams; events: LoopEvent[] } | null;
-  /** The history the run started from (not emitted by the loop). */
-  initialMessages: ViewMessage[];
-  limits: { maxOutputTokensRecovery: number; autocompactMaxFailures: number };
+  session: EmbeddedRun | null;
   sessionId: string | null;
 }
 
@@ -62,19 +77,13 @@ export function scriptSafeJson(value: unknown): string {
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** The data a viewer page embeds: the chart alone, or the chart and a session (folded in the page). */
-export function viewerData(session: SessionForView | null, chart: Chart = buildChart(), defaults?: LoopConfig): ViewerData {
-  const config = session?.config ?? defaults;
-  return {
-    chart,
-    session: session ? { config: session.config, params: session.params, events: session.events } : null,
-    initialMessages: session ? (session.params as LoopParams).messages.map((m: Message) => viewMessage(m)) : [],
-    limits: {
-      maxOutputTokensRecovery: config?.limits.maxOutputTokensRecovery ?? 3,
-      autocompactMaxFailures: config?.limits.autocompactMaxFailures ?? 3,
-    },
-    sessionId: session?.config.sessionId ?? null,
-  };
+/**
+ * The data a viewer page embeds: the chart alone, or the chart and a session with its subagent runs (folded in
+ * the page, which derives everything else, the starting history and the limits included, from each run's own
+ * params and config).
+ */
+export function viewerData(session: SessionForView | null, chart: Chart = buildChart()): ViewerData {
+  return { chart, session: session ? embeddedRun(session) : null, sessionId: session?.config.sessionId ?? null };
 }
 
 
@@ -87,7 +96,7 @@ const LEGEND = `
   <div><span class="sw sw-pulse"></span>pulse: stayed in the state (self-transition, listed at right)</div>
   <div><span class="sw sw-continue"></span>Continue (back to iterationStart)</div>
   <div><span class="sw sw-final"></span>terminal (final state)</div>
-  <div class="legend-note">timeline: → state change · ↺ stayed · ↻ Continue · ⚒ tool call · ■ terminal · · ignored</div>
+  <div class="legend-note">timeline: → state change · ↺ stayed · ↻ Continue · ⚒ tool call · ■ terminal · · ignored · ▸ subagent run (click to open)</div>
 </div>`;
 
 const KEYS = `
@@ -97,7 +106,7 @@ const KEYS = `
   <li>c / C next / previous Continue · t / T next / previous tool call</li>
   <li>/ search · f fit · . follow the active state</li>
   <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
-  <li>timeline (focused): ↑ ↓ PageUp PageDown Home End</li>
+  <li>timeline (focused): ↑ ↓ PageUp PageDown Home End; on a subagent's group: → Enter open, ← close, Space toggle</li>
 </ul></details>`;
 
 function sessionHeader(): string {
@@ -115,7 +124,7 @@ function sessionHeader(): string {
     <button id="prev-tool" type="button" title="previous tool call (T)">◀ tool call</button><button id="next-tool" type="button" title="next tool call (t)">tool call ▶</button>
   </span>
 </div>
-<div id="event-line"><span id="event-type"></span><span id="event-summary"></span></div>`;
+<div id="event-line"><span id="run-path"></span><span id="event-type"></span><span id="event-summary"></span></div>`;
 }
 
 function timelineColumn(): string {

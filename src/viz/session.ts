@@ -23,6 +23,16 @@ export interface SessionForView {
   indexes: number[];
   /** Set for a recorded log: what replay's parser read (hashes included). */
   recorded?: ParsedSessionLog;
+  /** The subagent runs this run started, when their logs were read (`loadSessionTree`). */
+  children?: ChildRunForView[];
+}
+
+/** A subagent run: the session of the child that answered the parent's tool call `toolUseId`. */
+export interface ChildRunForView {
+  toolUseId: string;
+  /** The agent's name (from the child's `querySource: 'agent:<name>'`), or null when the log does not say. */
+  agent: string | null;
+  session: SessionForView;
 }
 
 /** A line of the log that is not what the format says; `line` is 1-based. */

@@ -6,13 +6,15 @@
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
-import { checkClaudeSession, type RunCheck, type TranscriptCheck } from '../../claude/check.ts';
+import { checkClaudeSession, type RunCheck, type SessionCheck, type TranscriptCheck } from '../../claude/check.ts';
 
 const HELP = `Usage: turnloop check-claude <transcript.jsonl> [--json] [--no-subagents]
 
 Re-drives every run of a Claude Code transcript through the engine (pure reducer, recorded answers) and reports
 per run: model calls expected/got, tool results paired in order, the ending, and whether autocompact fired at the
-same model call. Subagent transcripts under <session>/subagents/ are checked too unless --no-subagents.
+same model call. Subagents are checked too, each as its own run set, unless --no-subagents: the files under
+<session>/subagents/ (2.x) and the inline sidechains of the session file (1.0.x: isSidechain lines). A Task call
+whose subagent has no transcript (only progress lines, or nothing) is listed as not checkable.
 Unknown line types are skipped and counted. Exit 0 when every run reproduces, 1 otherwise, 2 on bad input.`;
 
 function runLine(r: RunCheck): string {
@@ -23,9 +25,22 @@ function runLine(r: RunCheck): string {
   return `  ${mark} run ${r.run} (line ${r.startLine}): model calls ${r.modelCalls.expected}/${r.modelCalls.got}, ${tools}, ending ${r.ending.recorded} → ${r.ending.got}, ${compact}${notes}`;
 }
 
+function subagentLabel(check: TranscriptCheck): string {
+  const s = check.subagent;
+  if (!s) return '';
+  const where = s.format === 'inline-sidechain' ? `inline sidechain from line ${s.startLine}` : 'subagent file';
+  const link = s.toolUseId ? `for Task ${s.toolUseId}` : check.querySource === 'compact' ? 'compaction agent' : `not linked to a Task call: ${s.unlinked ?? 'unknown'}`;
+  const result = !s.result ? '' : s.result.same ? ', final answer = the recorded Task result' : ', final answer DIFFERS from the recorded Task result';
+  return `, ${where}, ${link}${result}`;
+}
+
 function report(check: TranscriptCheck): string {
   const skipped = Object.entries(check.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
-  return [`${check.file} (${check.querySource}, ${check.lines} lines; skipped: ${skipped})`, ...check.runs.map(runLine)].join('\n');
+  return [`${check.file} (${check.querySource}${subagentLabel(check)}, ${check.lines} lines; skipped: ${skipped})`, ...check.runs.map(runLine)].join('\n');
+}
+
+function notCheckableLines(session: SessionCheck): string[] {
+  return session.notCheckable.map((n) => `  not checkable: subagent of Task ${n.toolUseId}${n.agentId ? ` (agent ${n.agentId})` : ''}: ${n.reason}`);
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -36,15 +51,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
   const [file] = positionals;
   readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
-  const checks = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
-  const ok = checks.every((c) => c.ok);
-  if (values.json) io.stdout.write(`${JSON.stringify({ ok, transcripts: checks }, null, 2)}\n`);
+  const session = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
+  const checks = session.transcripts;
+  if (values.json) io.stdout.write(`${JSON.stringify(session, null, 2)}\n`);
   else {
     const runs = checks.reduce((n, c) => n + c.runs.length, 0);
     const bad = checks.reduce((n, c) => n + c.runs.filter((r) => !r.ok).length, 0);
-    io.stdout.write(`${checks.map(report).join('\n')}\n${bad === 0 ? `all ${runs} runs reproduce` : `${bad} of ${runs} runs do not reproduce`}\n`);
+    const unchecked = session.notCheckable.length > 0 ? `; ${session.notCheckable.length} subagent run(s) not checkable` : '';
+    io.stdout.write(`${[...checks.map(report), ...notCheckableLines(session)].join('\n')}\n${bad === 0 ? `all ${runs} runs reproduce` : `${bad} of ${runs} runs do not reproduce`}${unchecked}\n`);
   }
-  return ok ? 0 : 1;
+  return session.ok ? 0 : 1;
 }
 
 export const checkClaudeCommand: CliCommand = {

@@ -8,10 +8,10 @@ import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
 import { makeOutputDir, writeOutputFile } from '../write-output.ts';
 import { parseFlags } from './parse-flags.ts';
-import { querySourceOf, subagentFiles } from '../../claude/check.ts';
 import { splitRuns } from '../../claude/runs.ts';
 import { scenariosOf } from '../../claude/scenario.ts';
-import { readTranscript } from '../../claude/transcript.ts';
+import { readClaudeSession, type ChildTranscript } from '../../claude/session.ts';
+import type { Transcript } from '../../claude/transcript.ts';
 
 const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
 
@@ -20,17 +20,22 @@ Writes one turnloop simulate scenario per loop run (run-001.json, …), loadable
 last compact boundary), the recorded replies as the model script, the recorded tool results per tool, the
 recorded compaction summaries as compactionModel, an interrupt as "abort", the recorded ending as "expect"
 (terminal, transitions, modelCalls, autocompactBeforeCalls) and the provenance as "source".
-Subagent transcripts (<session>/subagents/*.jsonl) go to <dir>/subagents/<agent>/ unless --no-subagents.
+Subagents go to <dir>/subagents/<agent>/ unless --no-subagents: <session>/subagents/agent-*.jsonl files
+(2.x) as agent-<id>/, inline sidechains of the session file (1.0.x) as sidechain-<line>/.
 Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
 
-function writeScenarios(file: string, dir: string, querySource: string, io: CliIo): number {
-  const transcript = readTranscript(file);
-  const scenarios = scenariosOf(splitRuns(transcript), file, querySource);
+function writeScenarios(transcript: Transcript, dir: string, querySource: string, io: CliIo): number {
+  const scenarios = scenariosOf(splitRuns(transcript), transcript.file, querySource);
   makeOutputDir(dir, io.cwd);
   for (const { fileName, scenario } of scenarios) writeOutputFile(join(dir, fileName), io.cwd, `${JSON.stringify(scenario, null, 2)}\n`);
   const skipped = Object.entries(transcript.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
-  io.stdout.write(`${file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);
+  io.stdout.write(`${transcript.file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);
   return scenarios.length;
+}
+
+/** The output folder of a subagent's scenarios: its file's name, or `sidechain-<line>` for an inline sidechain. */
+function childDir(child: ChildTranscript): string {
+  return child.format === 'subagent-file' ? basename(child.file, '.jsonl') : `sidechain-${child.startLine}`;
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -42,10 +47,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (!values.out) throw new UsageError('--out <dir> is required');
   const [file] = positionals;
   readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
-  writeScenarios(file, values.out, 'repl_main_thread', io);
-  if (values['no-subagents'] !== true) {
-    for (const sub of subagentFiles(file)) writeScenarios(sub, join(values.out, 'subagents', basename(sub, '.jsonl')), querySourceOf(sub), io);
-  }
+  const session = readClaudeSession(file, { subagents: values['no-subagents'] !== true });
+  writeScenarios(session.main, values.out, 'repl_main_thread', io);
+  for (const child of session.children) writeScenarios(child.transcript, join(values.out, 'subagents', childDir(child)), child.querySource, io);
   return 0;
 }
 

@@ -25,8 +25,9 @@ print the same thing. The file format is in docs/scenarios.md; examples are in e
 Options:
   --json              machine-readable result: terminal, transitions, modelCalls, requests, emitted,
                       toolCalls, stopHookCalls, compactions, scriptExhausted, rejections (requests the
-                      fake API refused as the real API would)
-  --record <file>     write a session log of the run (see turnloop replay)
+                      fake API refused as the real API would), agentRuns (the subagents' child runs)
+  --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
+                      beside it, in <file minus .jsonl>.agents/
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
                       model_error, prompt_too_long, max_turns, completed on an API error, or any
                       terminal reached through a cap)
@@ -64,7 +65,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   await live?.finish();
   if (record) io.stderr.write(`session log: ${record}\n`);
 
-  const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result) : [];
+  const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result, scenario.agents) : [];
   if (values.check && !scenario.expect) io.stderr.write('--check: the scenario has no "expect"; nothing to check\n');
   for (const problem of mismatches) io.stderr.write(`unexpected outcome: ${problem}\n`);
   if (mismatches.length > 0) return EXIT_FAILURE_TERMINAL;

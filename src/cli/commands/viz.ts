@@ -2,15 +2,16 @@
  * `turnloop viz [<session.jsonl>] [--out view.html] [--inspect]`: one self-contained HTML page with the loop
  * statechart and, given a session log, a timeline to step through (see `src/viz/html.ts`).
  */
-import { DEFAULT_CONFIG } from '../../config/config.ts';
+import { resolve } from 'node:path';
 import { replay } from '../../replay/replay.ts';
 import { renderViewerHtml, viewerData } from '../../viz/html.ts';
 import { loadInspector, replayIntoInspector } from '../../viz/inspect.ts';
 import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
+import { withChildRuns } from '../../viz/session-tree.ts';
 import { createRedactor, secretValuesFromEnv } from '../../replay/redact.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { didYouMean } from '../did-you-mean.ts';
-import { readInputText } from '../read-input.ts';
+import { readInputText, shownPath } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
 
 const HELP = `Usage: turnloop viz [<session.jsonl>] [--out view.html] [--inspect]
@@ -19,6 +20,8 @@ Writes ONE self-contained HTML file (no network) that draws the loop statechart.
 timeline: step through the events with Prev/Next, the arrow keys or the scrubber; the active state and the
 transitions just taken are highlighted; the side panel shows the messages emitted so far, the pending effects
 and the counters (turn, max-output recoveries, autocompact failures, tokens against the thresholds).
+Subagent runs recorded beside the log (run.agents/<toolUseId>.jsonl, recursively) are embedded too: each is a
+collapsible group under the step that ran its tool call, and selecting one of its steps shows that run.
 
 Options:
   --out FILE   where to write the page (default: stdout, unless stdout is a terminal)
@@ -50,7 +53,7 @@ export function parseVizArgs(args: string[]): VizArgs {
   return parsed;
 }
 
-function readSession(path: string, io: CliIo): SessionForView {
+function readLog(path: string, io: CliIo): SessionForView {
   const text = readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
   let session: SessionForView;
   try {
@@ -66,9 +69,17 @@ function readSession(path: string, io: CliIo): SessionForView {
       io.stderr.write(`warning: ${path} does not replay as recorded (${(error as Error).message}); the page shows the re-derived run\n`);
     }
   }
+  return session;
+}
+
+function readSession(path: string, io: CliIo): SessionForView {
+  // Subagent logs are read beside the log (run.agents/<toolUseId>.jsonl), with the same checks.
+  const session = withChildRuns(readLog(path, io), resolve(io.cwd, path), (file) => readLog(shownPath(file, io.cwd), io));
   // A log recorded elsewhere may hold secrets a page must not show; masks keep lengths, so the view is the same run.
   return createRedactor({ secretValues: secretValuesFromEnv(io.env) })(session);
 }
+
+const countChildren = (session: SessionForView): number => (session.children ?? []).reduce((n, c) => n + 1 + countChildren(c.session), 0);
 
 export const vizCommand: CliCommand = {
   name: 'viz',
@@ -80,11 +91,12 @@ export const vizCommand: CliCommand = {
     const session = parsed.session === null ? null : readSession(parsed.session, io);
     // Fail before writing anything when the optional inspector package is missing.
     const inspector = parsed.inspect ? await loadInspector() : null;
-    const html = renderViewerHtml(viewerData(session, undefined, DEFAULT_CONFIG));
+    const html = renderViewerHtml(viewerData(session));
     if (parsed.out === null) io.stdout.write(html);
     else {
       const path = writeOutputFile(parsed.out, io.cwd, html);
-      const steps = session ? `, ${session.events.length} events` : '';
+      const children = session ? countChildren(session) : 0;
+      const steps = session ? `, ${session.events.length} events${children > 0 ? `, ${children} subagent run${children === 1 ? '' : 's'}` : ''}` : '';
       io.stderr.write(`wrote ${path} (${Math.round(html.length / 1024)} KB${steps})\n`);
     }
     if (inspector && session) {

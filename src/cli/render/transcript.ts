@@ -76,6 +76,15 @@ export function createTranscriptPrinter(write: (line: string) => void, style: St
             `drain ${c.collapseDrain.succeeded}/${c.collapseDrain.attempted}${result.scriptExhausted ? ', script exhausted' : ''}`,
         ),
       );
+      for (const run of result.agentRuns) {
+        const ending = run.terminal ? `${run.terminal.reason}${terminalDetail(run.terminal)}` : '(not ended)';
+        write(
+          style.dim(
+            `subagent ${run.agent} (${run.toolUseId}): ${ending}, model calls ${run.modelCalls}, tool calls ${run.toolCalls.length}` +
+              `${run.run === null ? ', no scripted run left' : ''}${run.scriptExhausted ? ', script exhausted' : ''}`,
+          ),
+        );
+      }
     },
   };
 }

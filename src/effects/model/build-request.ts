@@ -5,7 +5,8 @@
  * - The body always has `model`, `max_tokens`, `messages` (see `to-api-messages.ts`) and `stream: true`; `system`
  *   is sent as text blocks when non-empty; `tools` are the definitions in `options.tools`, as given (the
  *   interpreter chooses them; `request.tools` only names them).
- * - `querySource` travels in the `x-turnloop-query-source` header (the fake API routes `compact` by it).
+ * - `querySource` travels in the `x-turnloop-query-source` header (the fake API routes `compact` by it); a child
+ *   run's `agentRun` path in `x-turnloop-agent-run` (the fake API answers each child run from its own queue).
  * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
  * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
@@ -19,7 +20,7 @@ import type { ThinkingParam } from '../../reducer/state.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import type { ApiMessageConverter } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
-import { QUERY_SOURCE_HEADER } from '../../config/wire.ts';
+import { AGENT_RUN_HEADER, agentRunKey, QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
 export { QUERY_SOURCE_HEADER };
 export const TASK_BUDGET_BETA = 'task-budgets-2026-03-13';
@@ -49,6 +50,7 @@ export function buildApiRequest(
   request: ModelRequest,
   options: {
     querySource: string;
+    agentRun?: readonly string[];
     tools: readonly ToolDefinitionForModel[];
     thinking?: ThinkingParam;
     promptCaching?: PromptCachingConfig;
@@ -75,6 +77,7 @@ export function buildApiRequest(
   }
   if (options.thinking) body.thinking = options.thinking;
   const headers: Record<string, string> = { [QUERY_SOURCE_HEADER]: options.querySource };
+  if (options.agentRun && options.agentRun.length > 0) headers[AGENT_RUN_HEADER] = agentRunKey(options.agentRun);
   const betas: string[] = [];
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;

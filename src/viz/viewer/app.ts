@@ -1,7 +1,8 @@
 /**
  * The viewer page's script (bundled by `scripts/build-viewer.ts` into `viewer.bundle.js`, inlined by `html.ts`).
- * It reads the embedded data (the chart and, for a session, its config, params and events), folds the events
- * with the pure `step()` (`session-model.ts`) and shows one step at a time.
+ * It reads the embedded data (the chart and, for a session, its config, params and events, and those of its
+ * subagent runs), folds the events with the pure `step()` (`session-model.ts`, one model per run: `run-tree.ts`)
+ * and shows one step of one run at a time: the chart and the panels are the run's whose step is selected.
  *
  * Entry point for a live feed: `window.turnloopViewer.addSteps(events)` appends events to the open page (the
  * embedded log goes through the same path), so an inspector can stream steps into it.
@@ -12,7 +13,9 @@ import type { LoopEvent } from '../../reducer/events.ts';
 import type { ViewerData } from '../html.ts';
 import { createChartView, type ChartView } from './chart-view.ts';
 import { clear, make, renderPanels, type Panels } from './panels.ts';
+import { RunTree, startingHistory, type RunNode } from './run-tree.ts';
 import { CONTINUE, DONE, IGNORED, SessionModel, STATE_CHANGE, STAYED, TOOL_CALL } from './session-model.ts';
+import { createTimeline, runPathText, type Timeline } from './timeline.ts';
 import { createVirtualList, type VirtualList } from './virtual-list.ts';
 
 const ROW = 20;
@@ -21,11 +24,20 @@ const FINE_WINDOW = 200;
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 export interface TurnloopViewer {
+  /** Appends events to the root run. */
   addSteps(events: LoopEvent[]): number;
-  goTo(index: number): void;
+  /** Shows step `index` of the run reached through `path` (tool_use ids from the root; default: the run shown). */
+  goTo(index: number, path?: string[]): void;
+  /** Opens (or closes) the timeline group of the subagent run at `path`. */
+  expand(path: string[], open?: boolean): void;
+  /** The step shown, in the run shown. */
   readonly current: number;
+  /** Steps of the run shown. */
   readonly length: number;
+  /** The run shown: tool_use ids from the root ([] for the root). */
+  readonly run: string[];
   readonly model: SessionModel | null;
+  readonly tree: RunTree | null;
   readonly chart: ChartView;
   /** `performance.now()` when the page had folded the embedded session and shown its first step. */
   readonly readyAt: number;
@@ -38,15 +50,6 @@ declare global {
 }
 
 const FILTERS: Record<string, number> = { all: -1, change: STATE_CHANGE, stayed: STAYED, continue: CONTINUE, tool: TOOL_CALL, done: DONE, ignored: IGNORED };
-
-function badge(flags: number): string {
-  if (flags & DONE) return '■';
-  if (flags & CONTINUE) return '↻';
-  if (flags & TOOL_CALL) return '⚒';
-  if (flags & STAYED) return '↺';
-  if (flags & IGNORED) return '·';
-  return '→';
-}
 
 function start(): void {
   const data = JSON.parse($('turnloop-data').textContent!) as ViewerData;
@@ -71,10 +74,10 @@ function start(): void {
   if (!session) {
     chart.setFollow(false);
     chart.fit();
-    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, current: 0, length: 0, model: null, chart, readyAt: performance.now() };
+    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, expand: () => undefined, current: 0, length: 0, run: [], model: null, tree: null, chart, readyAt: performance.now() };
     return;
   }
-  const model = new SessionModel(data.chart, { config: session.config, params: session.params });
+  const tree = new RunTree(data.chart, session);
   const panels: Panels = {
     transitions: $('taken'),
     payload: $('payload'),
@@ -91,104 +94,103 @@ function start(): void {
   const fine = $<HTMLInputElement>('fine');
   const search = $<HTMLInputElement>('search');
   const filter = $<HTMLSelectElement>('filter');
-  const timelineBox = $('timeline');
   const announce = $('announce');
+  /** The run shown (the root or a subagent's) and its step. */
+  let run: RunNode = tree.root;
   let current = 0;
-  /** Step indexes the timeline shows (null: all). */
-  let shown: number[] | null = null;
+  /** The run whose messages and starting history the side panel lists. */
+  let listed: RunNode | null = null;
   let selectedMessage = -1;
+  const model = () => run.model;
 
-  const rowCount = () => (shown ? shown.length : model.length);
-  const stepOfRow = (row: number) => (shown ? shown[row]! : row);
-  const rowOfStep = (index: number) => (shown ? shown.indexOf(index) : index);
-
-  const timeline: VirtualList = createVirtualList(timelineBox, ROW, {
-    fill(row, r) {
-      const i = stepOfRow(r);
-      const e = model.entries[i]!;
-      row.id = `step-${i}`;
-      row.setAttribute('role', 'option');
-      row.textContent = `${badge(e.flags)} ${i}. ${e.type} → ${e.state}`;
-      row.title = e.summary;
-      this.restyle!(row, r);
+  const timeline: Timeline = createTimeline($('timeline'), tree, {
+    selected: () => ({ run, step: current }),
+    select: (r, step) => goTo(step, r),
+    filter() {
+      const mask = FILTERS[filter.value] ?? -1;
+      const query = search.value.trim().toLowerCase();
+      if (mask === -1 && !query) return null;
+      return (e) => (mask === -1 || (e.flags & mask) !== 0) && (!query || `${e.type} ${e.state} ${e.summary}`.toLowerCase().includes(query));
     },
-    restyle(row, r) {
-      const i = stepOfRow(r);
-      row.setAttribute('aria-selected', String(i === current));
-      row.className = `vl-row${i === current ? ' current' : ''}${model.entries[i]!.flags & STAYED ? ' stayed' : ''}`;
-    },
-  });
-  timelineBox.addEventListener('click', (ev) => {
-    const row = (ev.target as HTMLElement).closest('[data-index]') as HTMLElement | null;
-    if (row) goTo(stepOfRow(Number(row.dataset['index'])));
   });
 
   const messageDetail = $('message-detail');
   const messages: VirtualList = createVirtualList($('messages'), ROW, {
     fill(row, r) {
-      const { step, message } = model.emitted[r]!;
+      const { step, message } = model().emitted[r]!;
       row.textContent = `${step}. ${message.type}${message.tag ? ` · ${message.tag}` : ''}: ${message.text.slice(0, 200)}`;
       this.restyle!(row, r);
     },
     restyle(row, r) {
-      row.className = `vl-row mono${model.emitted[r]!.step === current ? ' msg-new' : ''}${r === selectedMessage ? ' selected' : ''}`;
+      row.className = `vl-row mono${model().emitted[r]!.step === current ? ' msg-new' : ''}${r === selectedMessage ? ' selected' : ''}`;
     },
   });
   $('messages').addEventListener('click', (ev) => {
     const row = (ev.target as HTMLElement).closest('[data-index]') as HTMLElement | null;
     if (!row) return;
     selectedMessage = Number(row.dataset['index']);
-    const { step, message } = model.emitted[selectedMessage]!;
+    const { step, message } = model().emitted[selectedMessage]!;
     messageDetail.textContent = `step ${step} · ${message.type}${message.tag ? ` · ${message.tag}` : ''} · ${message.uuid}\n\n${message.text}`;
     messages.refresh();
   });
 
   function applyFilter(): void {
-    const mask = FILTERS[filter.value] ?? -1;
-    const query = search.value.trim().toLowerCase();
-    if (mask === -1 && !query) shown = null;
-    else {
-      shown = [];
-      model.entries.forEach((e, i) => {
-        if (mask !== -1 && !(e.flags & mask)) return;
-        if (query && !`${e.type} ${e.state} ${e.summary}`.toLowerCase().includes(query)) return;
-        shown!.push(i);
-      });
-    }
-    $('match-count').textContent = shown ? `${shown.length} of ${model.length} steps` : `${model.length} steps`;
-    timeline.setCount(rowCount());
-    timeline.refresh();
-    const row = rowOfStep(current);
-    if (row >= 0) timeline.reveal(row);
+    $('match-count').textContent = timeline.rebuild();
   }
   search.addEventListener('input', applyFilter);
   filter.addEventListener('change', applyFilter);
 
   function syncRanges(): void {
-    scrubber.max = String(model.length - 1);
+    const last = model().length - 1;
+    scrubber.max = String(last);
     scrubber.value = String(current);
-    const lo = Math.max(0, Math.min(current - FINE_WINDOW / 2, model.length - 1 - FINE_WINDOW));
+    const lo = Math.max(0, Math.min(current - FINE_WINDOW / 2, last - FINE_WINDOW));
     fine.min = String(lo);
-    fine.max = String(Math.min(model.length - 1, lo + FINE_WINDOW));
+    fine.max = String(Math.min(last, lo + FINE_WINDOW));
     fine.value = String(current);
     $('fine-range').textContent = `${fine.min}–${fine.max}`;
   }
 
-  function goTo(index: number): void {
-    current = Math.max(0, Math.min(model.length - 1, Math.trunc(index) || 0));
-    const { frame, event, changes } = model.detail(current);
-    const entry = model.entries[current]!;
+  /** The side panel follows the run shown: its history and header; returns whether the run changed. */
+  function listRun(): boolean {
+    if (listed === run) return false;
+    listed = run;
+    selectedMessage = -1;
+    messageDetail.textContent = '(click a message for its full text)';
+    const startHistory = $('start-history');
+    clear(startHistory);
+    const history = startingHistory(run);
+    for (const m of history) {
+      const li = make('li');
+      li.appendChild(make('div', 'msg-head', `${m.type}${m.tag ? ` · ${m.tag}` : ''}`));
+      li.appendChild(make('div', 'msg-text', m.text));
+      startHistory.appendChild(li);
+    }
+    if (history.length === 0) startHistory.appendChild(make('li', 'empty', 'none'));
+    $('run-path').textContent = tree.hasChildren ? runPathText(run) : '';
+    document.body.setAttribute('data-run', run.key);
+    return true;
+  }
+
+  /** Shows step `index` of `target` (default: the run shown now). */
+  function goTo(index: number, target: RunNode = run): void {
+    run = target;
+    const m = model();
+    current = Math.max(0, Math.min(m.length - 1, Math.trunc(index) || 0));
+    const { frame, event, changes } = m.detail(current);
+    const entry = m.entries[current]!;
     // The two lists first: moving a scroll offset while the rest of the page is being changed would make the
     // browser lay the page out on the spot.
-    messages.setCount(model.emittedUpTo[current]!);
-    messages.reveal(Math.max(0, model.emittedUpTo[current]! - 1), 'end');
-    const row = rowOfStep(current);
-    if (row >= 0) timeline.reveal(row);
-    else timeline.refresh();
+    const switched = listRun();
+    messages.setCount(m.emittedUpTo[current]!);
+    if (switched) messages.refresh(); // the rows on screen still show the other run's messages
+    messages.reveal(Math.max(0, m.emittedUpTo[current]! - 1), 'end');
+    if (run.depth > 0) timeline.expand(run, true);
+    timeline.showSelection();
     syncRanges();
-    $('position').textContent = `step ${current} / ${model.length - 1}`;
+    $('position').textContent = `step ${current} / ${m.length - 1}`;
     $<HTMLButtonElement>('prev').disabled = current === 0;
-    $<HTMLButtonElement>('next').disabled = current === model.length - 1;
+    $<HTMLButtonElement>('next').disabled = current === m.length - 1;
     $('event-type').textContent = event ? event.type : '(initial state)';
     $('event-summary').textContent = entry.summary;
     const name = $('state-name');
@@ -197,22 +199,22 @@ function start(): void {
     $('state-note').textContent =
       frame.status === 'done' ? `terminal: ${frame.terminal}` : entry.flags & STAYED ? 'stayed in this state (self-transition)' : frame.continueReason ? `last continue: ${frame.continueReason}` : '';
     chart.show(frame.state, frame.transitions, (entry.flags & STAYED) !== 0);
-    renderPanels(panels, data.chart, frame, event, changes, data.limits);
-    timelineBox.setAttribute('aria-activedescendant', row >= 0 ? `step-${current}` : '');
+    renderPanels(panels, data.chart, frame, event, changes, m.config.limits);
     document.body.setAttribute('data-active-state', frame.state);
     document.body.setAttribute('data-taken', frame.transitions.join(' '));
-    announce.textContent = `Step ${current} of ${model.length - 1}: ${entry.type}, now in ${frame.state}`;
+    const where = run.depth > 0 ? `${run.agent ?? 'subagent'} (${run.path.at(-1)}): ` : '';
+    announce.textContent = `${where}Step ${current} of ${m.length - 1}: ${entry.type}, now in ${frame.state}`;
     // The address follows shortly after (replaceState costs a few ms; holding a key down would pay it per step).
     clearTimeout(hashTimer);
     hashTimer = setTimeout(() => {
-      const hash = `#step=${current}`;
+      const hash = hashOf(run, current);
       if (location.hash !== hash) history.replaceState(null, '', hash);
     }, 120);
   }
   let hashTimer: ReturnType<typeof setTimeout> | undefined;
 
   function jump(dir: 1 | -1, mask: number): void {
-    const i = model.find(current, dir, mask);
+    const i = model().find(current, dir, mask);
     if (i >= 0) goTo(i);
   }
 
@@ -230,28 +232,6 @@ function start(): void {
   ];
   for (const [id, dir, mask] of jumps) $(id).addEventListener('click', () => jump(dir, mask));
 
-  timelineBox.addEventListener('keydown', (e) => {
-    const row = rowOfStep(current);
-    const go = (r: number) => {
-      const clamped = Math.max(0, Math.min(rowCount() - 1, r));
-      if (rowCount() > 0) goTo(stepOfRow(clamped));
-    };
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => go(row + 1),
-      ArrowUp: () => go(row < 0 ? 0 : row - 1),
-      PageDown: () => go(row + 20),
-      PageUp: () => go(row - 20),
-      Home: () => go(0),
-      End: () => go(rowCount() - 1),
-    };
-    const run = keys[e.key];
-    if (run) {
-      run();
-      e.preventDefault();
-      e.stopPropagation();
-    }
-  });
-
   document.addEventListener('keydown', (e) => {
     const target = e.target as HTMLElement;
     if (target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -259,7 +239,7 @@ function start(): void {
       ArrowRight: () => (e.shiftKey ? jump(1, STATE_CHANGE) : goTo(current + 1)),
       ArrowLeft: () => (e.shiftKey ? jump(-1, STATE_CHANGE) : goTo(current - 1)),
       Home: () => goTo(0),
-      End: () => goTo(model.length - 1),
+      End: () => goTo(model().length - 1),
       PageDown: () => goTo(current + 100),
       PageUp: () => goTo(current - 100),
       c: () => jump(1, CONTINUE),
@@ -277,54 +257,69 @@ function start(): void {
     }
   });
 
-  function stepFromHash(): number | null {
-    const match = /step=(\d+)/.exec(location.hash);
-    return match ? Number(match[1]) : null;
+  /** The step an address names: `#step=N` (the root's) or `#run=<tool_use id>/<tool_use id>&step=N` (a subagent's). */
+  function fromHash(): { run: RunNode; step: number } | null {
+    const step = /step=(\d+)/.exec(location.hash);
+    if (!step) return null;
+    const path = /run=([^&]*)/.exec(location.hash);
+    const target = path ? tree.find(path[1]!.split('/').map(decodeURIComponent)) : tree.root;
+    return target ? { run: target, step: Number(step[1]) } : null;
   }
   window.addEventListener('hashchange', () => {
-    const i = stepFromHash();
-    if (i !== null && i !== current) goTo(i);
+    const at = fromHash();
+    if (at && (at.step !== current || at.run !== run)) goTo(at.step, at.run);
   });
 
-  const startHistory = $('start-history');
-  clear(startHistory);
-  for (const m of data.initialMessages) {
-    const li = make('li');
-    li.appendChild(make('div', 'msg-head', `${m.type}${m.tag ? ` · ${m.tag}` : ''}`));
-    li.appendChild(make('div', 'msg-text', m.text));
-    startHistory.appendChild(li);
-  }
-  if (data.initialMessages.length === 0) startHistory.appendChild(make('li', 'empty', 'none'));
-
   function addSteps(events: LoopEvent[]): number {
-    const wasAtEnd = current === model.length - 1;
-    const added = model.addSteps(events);
+    const root = tree.root.model;
+    const wasAtEnd = run === tree.root && current === root.length - 1;
+    const added = root.addSteps(events);
     if (added === 0) return 0;
     applyFilter();
-    if (wasAtEnd && followNewSteps) goTo(model.length - 1);
+    if (wasAtEnd && followNewSteps) goTo(root.length - 1);
     else syncRanges();
     return added;
   }
-  // The embedded events go through the same path a live feed uses; the page opens at `#step=N` or step 0, and
-  // from then on a reader who is at the last step is moved along as new steps arrive.
+  // The embedded events go through the same path a live feed uses; the page opens at the address's step or step
+  // 0, and from then on a reader who is at the root's last step is moved along as new steps arrive.
   let followNewSteps = false;
   addSteps(session.events);
+  if (session.events.length === 0) applyFilter();
   followNewSteps = true;
-  goTo(stepFromHash() ?? 0);
+  const opening = fromHash();
+  goTo(opening?.step ?? 0, opening?.run ?? tree.root);
 
   window.turnloopViewer = {
     addSteps,
-    goTo,
+    goTo(index, path) {
+      const target = path ? tree.find(path) : run;
+      if (target) goTo(index, target);
+    },
+    expand(path, open = true) {
+      const target = tree.find(path);
+      if (target && target.depth > 0) timeline.expand(target, open);
+    },
     get current() {
       return current;
     },
     get length() {
-      return model.length;
+      return model().length;
     },
-    model,
+    get run() {
+      return run.path;
+    },
+    get model() {
+      return model();
+    },
+    tree,
     chart,
     readyAt: performance.now(),
   };
+}
+
+/** The address of a step: `#step=N` for the root's, `#run=...&step=N` for a subagent's. */
+function hashOf(run: RunNode, step: number): string {
+  return run.depth === 0 ? `#step=${step}` : `#run=${run.path.map(encodeURIComponent).join('/')}&step=${step}`;
 }
 
 start();

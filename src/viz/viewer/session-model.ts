@@ -72,6 +72,8 @@ export class SessionModel {
   readonly emitted: EmittedMessage[] = [];
   /** `emittedUpTo[i]`: how many messages were emitted by steps 0..i. */
   readonly emittedUpTo: number[] = [];
+  /** The step that asked for each tool call (`run_tools` or `enqueue_tool`), by tool_use id, in the order asked. */
+  readonly toolCalls = new Map<string, number>();
   private readonly effects: Effect[][] = [];
   private readonly pending: Effect[][] = [];
   private readonly checkpoints: LoopState[] = [];
@@ -98,6 +100,11 @@ export class SessionModel {
     return this.entries.length;
   }
 
+  /** The run's Terminal reason once it has ended, else null (a log that stops before the run did). */
+  get terminal(): string | null {
+    return this.last.status === 'done' ? (this.last.context.terminal?.reason ?? leafOf(this.last.value)) : null;
+  }
+
   /** Folds more events onto the end of the session; returns how many were added (none once it is done). */
   addSteps(events: readonly LoopEvent[]): number {
     let added = 0;
@@ -121,7 +128,12 @@ export class SessionModel {
     else if (event && leaf === leafOf(before.value)) flags |= STAYED;
     else if (event) flags |= STATE_CHANGE;
     if (event && effects.some((e) => e.type === 'request_start')) flags |= CONTINUE;
-    if (effects.some((e) => e.type === 'run_tools' || e.type === 'enqueue_tool')) flags |= TOOL_CALL;
+    for (const e of effects) {
+      if (e.type !== 'run_tools' && e.type !== 'enqueue_tool') continue;
+      flags |= TOOL_CALL;
+      const ids = e.type === 'run_tools' ? e.batches.flatMap((b) => b.toolUses.map((t) => t.id)) : [e.toolUse.id];
+      for (const id of ids) if (!this.toolCalls.has(id)) this.toolCalls.set(id, index);
+    }
     if (state.status === 'done') flags |= DONE;
     const summary = event ? eventSummary(event).replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS) : 'initial state';
     this.entries.push({ type: event ? event.type : '(start)', state: leaf, flags, summary });

@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
-import { subagentFiles } from '../../../src/claude/check.ts';
 import { splitRuns } from '../../../src/claude/runs.ts';
-import { readTranscript } from '../../../src/claude/transcript.ts';
+import { readClaudeSession } from '../../../src/claude/session.ts';
 import { runCli } from '../cli/capture-io.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
@@ -39,18 +38,21 @@ const IMPORTED = scenarioFiles(OUT)
   .sort();
 
 describe('import-claude writes scenarios that turnloop simulate reproduces', () => {
-  it('imports every run of every shared transcript, subagent transcripts included', () => {
-    const transcripts = SESSIONS.flatMap((session) => [join(FIXTURES, session), ...subagentFiles(join(FIXTURES, session))]);
-    const runs = transcripts.reduce((n, file) => n + splitRuns(readTranscript(file)).length, 0);
-    expect(IMPORTED).toHaveLength(runs);
-    expect(IMPORTED.filter((file) => file.includes('/subagents/')).length).toBe(transcripts.length - SESSIONS.length);
+  it('imports every run of every shared transcript, subagents (files and inline sidechains) included', () => {
+    const sessions = SESSIONS.map((session) => readClaudeSession(join(FIXTURES, session)));
+    const runsOf = (transcripts: Parameters<typeof splitRuns>[0][]) => transcripts.reduce((n, t) => n + splitRuns(t).length, 0);
+    const childRuns = runsOf(sessions.flatMap((s) => s.children.map((c) => c.transcript)));
+    expect(IMPORTED).toHaveLength(runsOf(sessions.map((s) => s.main)) + childRuns);
+    expect(IMPORTED.filter((file) => file.includes('/subagents/')).length).toBe(childRuns);
+    expect(IMPORTED.filter((file) => file.includes('/subagents/sidechain-')).length).toBe(2);
   });
 
   it('carries the interrupts, the automatic compaction and the provenance of the recordings', () => {
     const scenarios = IMPORTED.map((file) => loadScenario(join(OUT, file), OUT));
     expect(scenarios.filter((s) => s.abort?.during === 'tools').length).toBeGreaterThan(0);
     expect(scenarios.filter((s) => s.abort?.during === 'sampling').length).toBeGreaterThan(0);
-    expect(scenarios.flatMap((s) => s.expect?.autocompactBeforeCalls ?? [])).toEqual([83]);
+    // fa812bfe and its 1.0.x-shaped copy (the inline-sidechain fixture) compact once each.
+    expect(scenarios.flatMap((s) => s.expect?.autocompactBeforeCalls ?? [])).toEqual([83, 83]);
     for (const s of scenarios) expect(s.source?.file.startsWith(FIXTURES)).toBe(true);
   });
 

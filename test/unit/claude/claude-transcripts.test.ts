@@ -21,7 +21,7 @@ function testIo(): CliIo & { out: string; err: string } {
 
 describe('check-claude: the engine reproduces the shared Claude Code transcripts', () => {
   it.each(SESSIONS)('%s: every run (and every subagent run) reproduces', (name) => {
-    const checks = checkClaudeSession(join(DIR, name));
+    const checks = checkClaudeSession(join(DIR, name)).transcripts;
     for (const check of checks) {
       for (const run of check.runs) {
         expect({ file: check.file, run: run.run, ok: run.ok, notes: run.notes }).toEqual({ file: check.file, run: run.run, ok: true, notes: [] });
@@ -30,7 +30,7 @@ describe('check-claude: the engine reproduces the shared Claude Code transcripts
   });
 
   it('fires autocompact at the same model call as Claude Code did (fa812bfe, auto boundary, preTokens 167117)', () => {
-    const [main] = checkClaudeSession(join(DIR, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'), { subagents: false });
+    const [main] = checkClaudeSession(join(DIR, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'), { subagents: false }).transcripts;
     const compacted = main.runs.filter((r) => r.autocompact.recorded.length > 0);
     expect(compacted).toHaveLength(1);
     expect(compacted[0].autocompact.engine).toEqual(compacted[0].autocompact.recorded);

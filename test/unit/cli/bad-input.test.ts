@@ -53,7 +53,7 @@ describe('bad scenario files', () => {
   it('an unknown key at the top of the file', async () => {
     await expectBadInput(
       file('top-key.json', { ...valid, modle: [] }),
-      'top-key.json: modle: unknown key; expected one of: $schema, name, description, source, config, params, model, compactionModel, tools, stopHooks, compaction, abort, expect',
+      'top-key.json: modle: unknown key; expected one of: $schema, name, description, source, config, params, model, compactionModel, tools, agents, stopHooks, compaction, abort, expect',
     );
   });
 

@@ -31,6 +31,6 @@ describe('example scenarios (examples/scenarios/)', () => {
 
   it.each(scenarios.map(({ file, scenario }) => [file, scenario] as const))('%s reaches its expected outcome', async (_file, scenario) => {
     const result = await simulateScenario(scenario);
-    expect(outcomeMismatches(scenario.expect!, result)).toEqual([]);
+    expect(outcomeMismatches(scenario.expect!, result, scenario.agents)).toEqual([]);
   });
 });

@@ -35,8 +35,9 @@ describe('turnloop simulate', () => {
       'compactions',
       'scriptExhausted',
       'rejections',
+      'agentRuns',
     ]);
-    expect(result).toMatchObject({ terminal: { reason: 'completed' }, transitions: ['stop_hook_blocking'], modelCalls: 2, stopHookCalls: 2, rejections: [] });
+    expect(result).toMatchObject({ terminal: { reason: 'completed' }, transitions: ['stop_hook_blocking'], modelCalls: 2, stopHookCalls: 2, rejections: [], agentRuns: [] });
     expect(result.requests).toHaveLength(2);
   });
 

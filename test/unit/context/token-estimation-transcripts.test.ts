@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compareCalls, distribution, type CallComparison } from './estimation-measure.ts';
 import { loadTranscript, parseTranscript } from './transcript-fixture.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
+import { INLINE_FIXTURE } from '../../../scripts/inline-sidechains.ts';
 
 const FIXTURES = CLAUDE_TRANSCRIPTS_DIR;
 
@@ -25,7 +26,8 @@ function transcriptFiles(): string[] {
   if (!existsSync(FIXTURES)) return [];
   const files: string[] = [];
   for (const entry of readdirSync(FIXTURES, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.jsonl')) files.push(join(FIXTURES, entry.name));
+    // The inline-sidechain fixture is a copy of fa812bfe and its subagents in another layout: measured already.
+    if (entry.isFile() && entry.name.endsWith('.jsonl') && join(FIXTURES, entry.name) !== INLINE_FIXTURE.output) files.push(join(FIXTURES, entry.name));
     const subagents = join(FIXTURES, entry.name, 'subagents');
     if (entry.isDirectory() && existsSync(subagents)) {
       for (const name of readdirSync(subagents)) if (name.endsWith('.jsonl')) files.push(join(subagents, name));

@@ -98,6 +98,27 @@ describe('the fake Anthropic API', () => {
     expect(api.log.map((entry) => entry.queue)).toEqual(['compactionModel', 'model']);
   });
 
+  it('answers a child run from its own list by x-turnloop-agent-run, each with its own message ids; an unscripted run takes the main list', async () => {
+    const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+    const api = await fakeApi({ model: [text('main 1'), text('main 2')], agentRuns: { toolu_a: [text('a 1'), text('a 2')] } });
+    api.scriptAgentRun('toolu_b', [text('b 1')]);
+    expect(() => api.scriptAgentRun('toolu_b', [])).toThrow(/scripted twice/);
+    expect(() => api.scriptAgentRun('toolu_c', [{ content: 'nope' } as never])).toThrow(FakeScriptError);
+    const sdk = client(api.baseURL);
+    const run = (key?: string) => sdk.messages.stream(params(), key ? { headers: { 'x-turnloop-agent-run': key } } : {}).finalMessage();
+    const b = await run('toolu_b');
+    const a = await run('toolu_a');
+    const unknown = await run('toolu_z');
+    const main = await run();
+    const a2 = await run('toolu_a');
+    expect([b, a, unknown, main, a2].map((m) => (m.content[0] as { text: string }).text)).toEqual(['b 1', 'a 1', 'main 1', 'main 2', 'a 2']);
+    expect([b.id, a.id, unknown.id, a2.id]).toEqual(['msg_fake_toolu_b_1', 'msg_fake_toolu_a_1', 'msg_fake_1', 'msg_fake_toolu_a_2']);
+    expect(api.log.map((entry) => entry.agentRun)).toEqual(['toolu_b', 'toolu_a', undefined, undefined, 'toolu_a']);
+    await expect(run('toolu_b')).rejects.toThrow(/no answer left in .{1,3}model.{1,3} of agent run toolu_b/);
+    expect(api.log.at(-1)).toMatchObject({ agentRun: 'toolu_b', exhausted: true });
+    expect(api.remaining()).toBe(0);
+  });
+
   it('computes input usage from the request, so a longer history reports more input tokens', async () => {
     const reply = { content: [{ type: 'text' as const, text: 'ok' }] };
     const api = await fakeApi({ model: [reply, reply] });
