@@ -41,6 +41,10 @@ export interface AgentToolSpec {
 const agentInput = z.strictObject({
   prompt: z.string().min(1).describe('The task for the agent: what to do and what to report back'),
   description: z.string().optional().describe('A short (3-5 word) description of the task'),
+  // Extension `agentToolTaskInput`: Claude Code's Task tool takes these too, so its recorded calls (imported
+  // transcripts) validate. This tool is one agent with its own model: they are accepted and not acted on.
+  subagent_type: z.string().optional().describe('The kind of agent to use (this tool is one agent: informational)'),
+  model: z.string().optional().describe("A model for the agent (this tool runs its own model: informational)"),
 });
 
 export function defineAgentTool(spec: AgentToolSpec): Tool<z.output<typeof agentInput>> {

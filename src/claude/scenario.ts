@@ -58,13 +58,14 @@ function modelScript(run: RecordedRun) {
 }
 
 /** Tool scripts: per tool name, the recorded results in the order of the tool_use blocks they answer. */
-function toolScripts(run: RecordedRun): ToolScript[] {
+function toolScripts(run: RecordedRun, except: ReadonlySet<string> = new Set()): ToolScript[] {
   const results = new Map<string, ToolResultStep>();
   for (const step of run.steps) if (step.kind === 'tool_result') results.set(step.toolUseId, step);
   const tools = new Map<string, ToolScript>();
   for (const step of run.steps) {
     if (step.kind !== 'reply') continue;
     for (const use of step.reply.blocks.flatMap((m) => m.message.content).filter(isToolUse)) {
+      if (except.has(use.name)) continue;
       const tool = tools.get(use.name) ?? { name: use.name, results: [] };
       tools.set(use.name, tool);
       const block = results.get(use.id)?.message.message.content[0];
@@ -83,16 +84,19 @@ function compactionAnswers(run: RecordedRun) {
   );
 }
 
-/** Tool calls the simulation must make: every tool_use of the replies it serves, unless tools are interrupted. */
-function expectedToolCalls(run: RecordedRun, outcome: RecordedOutcome): number | undefined {
+/**
+ * Scripted-tool calls the simulation must make: every tool_use of the replies it serves (agent tools, which start
+ * child runs instead, apart), unless tools are interrupted.
+ */
+function expectedToolCalls(run: RecordedRun, outcome: RecordedOutcome, agentNames: ReadonlySet<string>): number | undefined {
   if (outcome.interrupt?.during === 'tools') return undefined; // how far the interrupted batch got is a timing matter
   const served = outcome.interrupt ? outcome.interrupt.atModelCall - 1 : outcome.replies;
   const replies = run.steps.flatMap((s) => (s.kind === 'reply' ? [s.reply] : [])).slice(0, served);
-  return replies.reduce((n, reply) => n + reply.blocks.flatMap((m) => m.message.content).filter(isToolUse).length, 0);
+  return replies.reduce((n, reply) => n + reply.blocks.flatMap((m) => m.message.content).filter((b) => isToolUse(b) && !agentNames.has(b.name)).length, 0);
 }
 
-function expectOf(run: RecordedRun, outcome: RecordedOutcome): ScenarioExpect {
-  const toolCalls = expectedToolCalls(run, outcome);
+function expectOf(run: RecordedRun, outcome: RecordedOutcome, agentNames: ReadonlySet<string> = new Set()): ScenarioExpect {
+  const toolCalls = expectedToolCalls(run, outcome, agentNames);
   return {
     // Nothing ended a run the transcript stops in: the simulation's script runs out there instead.
     terminal: outcome.terminal ?? 'completed',
@@ -113,16 +117,33 @@ function descriptionOf(run: RecordedRun, outcome: RecordedOutcome, file: string)
   return `Imported from ${file}, run ${run.index} (line ${run.startLine}): ${outcome.modelCalls} model call(s), ${ending}. Prompt: ${excerpt || '(continuation)'}`;
 }
 
+/** A scenario's agent section (`agents`). */
+export type ScenarioAgentsInput = NonNullable<ScenarioInput['agents']>;
+type AgentRunInput = ScenarioAgentsInput[number]['runs'] extends (infer R)[] | undefined ? R : never;
+
+/**
+ * A subagent's recorded run as one invocation of the scenario's agent tool (`agents[].runs[i]`), named by the
+ * parent's tool_use id: its replies, its tools' recorded results, its recorded ending as `expect`. Only for a run
+ * the section can script: no interrupt (a child has no abort script) and no compaction (nor compaction model).
+ */
+export function agentRunScript(run: RecordedRun, toolUseId: string): AgentRunInput {
+  const { autocompactBeforeCalls: _none, ...expect } = expectOf(run, recordedOutcome(run));
+  return { toolUseId, model: modelScript(run), tools: toolScripts(run), expect };
+}
+
 /**
  * Converts one run. `querySource` is `repl_main_thread` for a session, `agent:<id>` for a subagent file,
- * `compact` for a compaction agent.
+ * `compact` for a compaction agent. `agents`: the run's agent tools scripted by their subagents' recordings
+ * (`agent-scenarios.ts`); those tools then get no tool script, and the child runs are expected (`agentRuns`).
  *
  * @example
  * const scenario = runToScenario(splitRuns(readTranscript('short.jsonl'))[0], 'short.jsonl');
  * scenario.abort // { during: 'tools', atModelCall: 1, reason: 'user' }
  */
-export function runToScenario(run: RecordedRun, file: string, querySource = 'repl_main_thread'): ScenarioInput {
+export function runToScenario(run: RecordedRun, file: string, querySource = 'repl_main_thread', agents: ScenarioAgentsInput = []): ScenarioInput {
   const outcome = recordedOutcome(run);
+  const agentNames = new Set(agents.map((a) => a.name));
+  const agentRuns = agents.reduce((n, a) => n + (a.runs?.length ?? 0), 0);
   // The fake API serves requests sent with querySource `compact` from `compactionModel`: a compaction agent's
   // own replies go there (such a run never autocompacts itself).
   const replies = modelScript(run);
@@ -136,9 +157,10 @@ export function runToScenario(run: RecordedRun, file: string, querySource = 'rep
     params: { messages: toMessageParams([...run.history, ...run.prompt]), querySource },
     model: compactionAgent ? [] : replies,
     ...(compactions.length > 0 ? { compactionModel: compactions } : {}),
-    tools: toolScripts(run),
+    tools: toolScripts(run, agentNames),
+    ...(agents.length > 0 ? { agents } : {}),
     ...(outcome.interrupt ? { abort: { ...outcome.interrupt, reason: 'user' as const } } : {}),
-    expect: expectOf(run, outcome),
+    expect: { ...expectOf(run, outcome, agentNames), ...(agents.length > 0 ? { agentRuns } : {}) },
   };
 }
 

@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
-import { parseSessionLog } from '../../src/viz/session.ts';
+import { parseSessionLog, type SessionForView } from '../../src/viz/session.ts';
+import { loadSessionTree } from '../../src/viz/session-tree.ts';
+import { recordAgentTree } from '../unit/viz/agent-tree-fixture.ts';
 import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../unit/viz/browser.ts';
 import { longSession, minimalLog } from '../unit/viz/fixtures.ts';
 import { rendererCpuMs } from './renderer-cpu.ts';
@@ -47,8 +49,13 @@ const WALK = `(() => {
   return { steps: times.length, wallMedian: times[Math.floor(times.length / 2)], wallP95: times[Math.floor(times.length * 0.95)] };
 })()`;
 
-function writePage(rounds: number): { url: string; events: number } {
-  const session = parseSessionLog(minimalLog(longSession(rounds)));
+/** `withChildren`: three subagent runs under the tool calls of rounds 10, 500 and 990, so the timeline lists rows. */
+async function writePage(rounds: number, withChildren = false): Promise<{ url: string; events: number }> {
+  let session: SessionForView = parseSessionLog(minimalLog(longSession(rounds)));
+  if (withChildren) {
+    const child = loadSessionTree((await recordAgentTree()).log).children![0]!;
+    session = { ...session, children: [10, 500, 990].map((i) => ({ ...child, toolUseId: `tu${i}` })) };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'turnloop-viewer-perf-'));
   writeFileSync(join(dir, 'view.html'), renderViewerHtml(viewerData(session)));
   return { url: pathToFileURL(join(dir, 'view.html')).href, events: session.events.length };
@@ -58,9 +65,11 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a 1,000-round session
   let browser: Browser;
   let long: { url: string; events: number };
   let short: { url: string; events: number };
+  let tree: { url: string; events: number };
   beforeAll(async () => {
-    long = writePage(1000);
-    short = writePage(20);
+    long = await writePage(1000);
+    short = await writePage(20);
+    tree = await writePage(1000, true);
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -93,6 +102,37 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a 1,000-round session
     expect(big.loadMs).toBeLessThan(MAX_LOAD_MS);
     expect(big.cpuPerStep).toBeLessThan(MAX_STEP_MS);
     // Constant cost per step: 50 times the events, about the same cost (the old viewer grew linearly).
+    expect(big.cpuPerStep).toBeLessThan(small.cpuPerStep * 2 + 1);
+  });
+
+  it('with subagent groups in the timeline (rows listed one by one), a step costs the same; opening a group is cheap', { retry: 2 }, async () => {
+    const small = await measure(short.url);
+    const big = await measure(tree.url);
+    const page = await browser.context.newPage();
+    await page.goto(tree.url);
+    await page.waitForFunction(() => window.turnloopViewer !== undefined, null, { timeout: 60_000 });
+    const toggle = await page.evaluate(() => {
+      const v = window.turnloopViewer!;
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        v.expand(['tu500'], i % 2 === 0);
+        document.body.getBoundingClientRect();
+        times.push(performance.now() - t);
+      }
+      const t = performance.now();
+      v.goTo(3, ['tu990']);
+      document.body.getBoundingClientRect();
+      return { median: times.sort((a, b) => a - b)[10]!, intoChild: performance.now() - t, run: v.run.join('/') };
+    });
+    await page.close();
+    console.log(
+      `viewer with 3 subagent groups: ${big.length} root steps loaded in ${big.loadMs.toFixed(0)} ms; per step ${big.cpuPerStep.toFixed(2)} ms CPU, wall median ${big.wallMedian.toFixed(2)} ms, p95 ${big.wallP95.toFixed(2)} ms; ` +
+        `open/close a group ${toggle.median.toFixed(2)} ms (wall median), first step of a closed child ${toggle.intoChild.toFixed(2)} ms`,
+    );
+    expect(toggle.run).toBe('tu990');
+    expect(big.length).toBe(tree.events + 1);
+    expect(big.cpuPerStep).toBeLessThan(MAX_STEP_MS);
     expect(big.cpuPerStep).toBeLessThan(small.cpuPerStep * 2 + 1);
   });
 });

@@ -1,17 +1,16 @@
 /**
  * `turnloop import-claude <transcript.jsonl> --out <dir>`: one `turnloop simulate` scenario per loop run of a
  * Claude Code transcript, in simulate's own format (see `src/claude/scenario.ts`).
- * Subagent transcripts go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
+ * Subagents linked to their Task calls are scripted in the parent's scenario (`src/claude/agent-scenarios.ts`),
+ * others go to `<dir>/subagents/<agent>/`. Exit codes: 0 written, 2 bad input.
  */
-import { basename, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
 import { makeOutputDir, writeOutputFile } from '../write-output.ts';
 import { parseFlags } from './parse-flags.ts';
-import { splitRuns } from '../../claude/runs.ts';
-import { scenariosOf } from '../../claude/scenario.ts';
-import { readClaudeSession, type ChildTranscript } from '../../claude/session.ts';
-import type { Transcript } from '../../claude/transcript.ts';
+import { sessionScenarios } from '../../claude/agent-scenarios.ts';
+import { readClaudeSession } from '../../claude/session.ts';
 
 const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
 
@@ -20,23 +19,12 @@ Writes one turnloop simulate scenario per loop run (run-001.json, …), loadable
 last compact boundary), the recorded replies as the model script, the recorded tool results per tool, the
 recorded compaction summaries as compactionModel, an interrupt as "abort", the recorded ending as "expect"
 (terminal, transitions, modelCalls, autocompactBeforeCalls) and the provenance as "source".
-Subagents go to <dir>/subagents/<agent>/ unless --no-subagents: <session>/subagents/agent-*.jsonl files
-(2.x) as agent-<id>/, inline sidechains of the session file (1.0.x) as sidechain-<line>/.
+Subagents (2.x <session>/subagents/agent-*.jsonl files, 1.0.x inline sidechains) are read unless --no-subagents.
+A run whose Task calls are all linked to a subagent transcript gets an "agents" section: the Task tool is
+a scripted subagent whose runs are the subagents' recorded replies, so simulate checks parent and children
+together. Other subagents get scenarios of their own under <dir>/subagents/<agent>/ (agent-<id>/, or
+sidechain-<line>/ for an inline one); a Task call that cannot be scripted that way keeps its recorded result.
 Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
-
-function writeScenarios(transcript: Transcript, dir: string, querySource: string, io: CliIo): number {
-  const scenarios = scenariosOf(splitRuns(transcript), transcript.file, querySource);
-  makeOutputDir(dir, io.cwd);
-  for (const { fileName, scenario } of scenarios) writeOutputFile(join(dir, fileName), io.cwd, `${JSON.stringify(scenario, null, 2)}\n`);
-  const skipped = Object.entries(transcript.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
-  io.stdout.write(`${transcript.file}: ${scenarios.length} run(s) → ${dir} (skipped lines: ${skipped})\n`);
-  return scenarios.length;
-}
-
-/** The output folder of a subagent's scenarios: its file's name, or `sidechain-<line>` for an inline sidechain. */
-function childDir(child: ChildTranscript): string {
-  return child.format === 'subagent-file' ? basename(child.file, '.jsonl') : `sidechain-${child.startLine}`;
-}
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('import-claude', args, {
@@ -48,8 +36,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const [file] = positionals;
   readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
   const session = readClaudeSession(file, { subagents: values['no-subagents'] !== true });
-  writeScenarios(session.main, values.out, 'repl_main_thread', io);
-  for (const child of session.children) writeScenarios(child.transcript, join(values.out, 'subagents', childDir(child)), child.querySource, io);
+  const { scenarios, notes } = sessionScenarios(session);
+  for (const { path, scenario } of scenarios) {
+    makeOutputDir(dirname(join(values.out, path)), io.cwd);
+    writeOutputFile(join(values.out, path), io.cwd, `${JSON.stringify(scenario, null, 2)}\n`);
+  }
+  const withAgents = scenarios.filter((s) => (s.scenario.agents?.length ?? 0) > 0).length;
+  const skipped = Object.entries(session.main.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
+  const lines = [
+    `${file}: ${scenarios.length} scenario(s) → ${values.out} (${withAgents} with their subagents scripted as agents; main thread's skipped lines: ${skipped})`,
+    ...notes.map((n) => `  ${n}`),
+  ];
+  io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 

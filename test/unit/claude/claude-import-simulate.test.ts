@@ -12,13 +12,25 @@ import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { splitRuns } from '../../../src/claude/runs.ts';
-import { readClaudeSession } from '../../../src/claude/session.ts';
+import { readClaudeSession, recordedAgentResult } from '../../../src/claude/session.ts';
+import type { Message } from '../../../src/messages/types.ts';
 import { runCli } from '../cli/capture-io.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
 const FIXTURES = CLAUDE_TRANSCRIPTS_DIR;
 const SESSIONS = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl')).sort();
 const OUT = mkdtempSync(join(tmpdir(), 'turnloop-import-simulate-'));
+
+/** The text of the tool result the simulated parent got for `toolUseId` (null: none, or an error result). */
+function taskResultText(emitted: readonly Message[], toolUseId: string): string | null {
+  for (const m of emitted) {
+    if (m.type !== 'user' || !Array.isArray(m.message.content)) continue;
+    const block = m.message.content.find((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId);
+    if (!block || block.type !== 'tool_result' || block.is_error) continue;
+    return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  }
+  return null;
+}
 
 function scenarioFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -38,13 +50,19 @@ const IMPORTED = scenarioFiles(OUT)
   .sort();
 
 describe('import-claude writes scenarios that turnloop simulate reproduces', () => {
-  it('imports every run of every shared transcript, subagents (files and inline sidechains) included', () => {
+  it('imports every run of every shared transcript; linked subagents go into their parent as agent runs', () => {
     const sessions = SESSIONS.map((session) => readClaudeSession(join(FIXTURES, session)));
     const runsOf = (transcripts: Parameters<typeof splitRuns>[0][]) => transcripts.reduce((n, t) => n + splitRuns(t).length, 0);
-    const childRuns = runsOf(sessions.flatMap((s) => s.children.map((c) => c.transcript)));
-    expect(IMPORTED).toHaveLength(runsOf(sessions.map((s) => s.main)) + childRuns);
-    expect(IMPORTED.filter((file) => file.includes('/subagents/')).length).toBe(childRuns);
-    expect(IMPORTED.filter((file) => file.includes('/subagents/sidechain-')).length).toBe(2);
+    const linked = sessions.flatMap((s) => s.children.filter((c) => c.toolUseId !== null));
+    const unlinked = sessions.flatMap((s) => s.children.filter((c) => c.toolUseId === null));
+    // Both formats: the 2.x subagent files of ae4a77f8 and fa812bfe, the 1.0.x inline sidechains of the fixture.
+    expect(linked.map((c) => c.format).sort()).toEqual(['inline-sidechain', 'inline-sidechain', 'subagent-file', 'subagent-file', 'subagent-file']);
+    expect(unlinked.map((c) => c.querySource)).toEqual(['compact', 'compact']);
+    expect(IMPORTED).toHaveLength(runsOf(sessions.map((s) => s.main)) + runsOf(unlinked.map((c) => c.transcript)));
+    expect(IMPORTED.filter((file) => file.includes('/subagents/')).length).toBe(runsOf(unlinked.map((c) => c.transcript)));
+    const scenarios = IMPORTED.map((file) => loadScenario(join(OUT, file), OUT));
+    const agentRuns = scenarios.flatMap((s) => s.agents.flatMap((a) => a.runs.map((r) => r.toolUseId)));
+    expect(agentRuns.sort()).toEqual(linked.map((c) => c.toolUseId).sort());
   });
 
   it('carries the interrupts, the automatic compaction and the provenance of the recordings', () => {
@@ -60,7 +78,15 @@ describe('import-claude writes scenarios that turnloop simulate reproduces', () 
     const scenario = loadScenario(join(OUT, file), OUT);
     expect(scenario.expect).toMatchObject({ terminal: expect.any(String), modelCalls: expect.any(Number), autocompactBeforeCalls: expect.any(Array) });
     const result = await simulateScenario(scenario);
-    expect(outcomeMismatches(scenario.expect!, result)).toEqual([]);
+    expect(outcomeMismatches(scenario.expect!, result, scenario.agents)).toEqual([]);
+    // Parent and children together: each Task result the parent got comes from its simulated subagent and is
+    // what Claude Code recorded.
+    const session = scenario.agents.length > 0 ? readClaudeSession(scenario.source!.file) : null;
+    for (const toolUseId of scenario.agents.flatMap((a) => a.runs.map((r) => r.toolUseId!))) {
+      const recorded = recordedAgentResult(session!.main, toolUseId);
+      expect(recorded).toMatch(/\S/);
+      expect({ toolUseId, result: taskResultText(result.emitted, toolUseId) }).toEqual({ toolUseId, result: recorded });
+    }
   });
 
   it('is accepted by the simulate command itself (--check exits 0)', async () => {

@@ -4,11 +4,13 @@
  * the panels (as the child's own log folds in Node); keyboard navigation, addresses and the virtual list work
  * across the tree.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../src/cli/cli-io.ts';
+import { main } from '../../../src/cli/main.ts';
 import { buildChart } from '../../../src/viz/graph.ts';
 import { renderViewerHtml, viewerData } from '../../../src/viz/html.ts';
 import type { SessionForView } from '../../../src/viz/session.ts';
@@ -169,6 +171,34 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a tree of runs in hea
     expect(ids.filter((id) => id.startsWith('run-toolu_a/toolu_c-step-')).length).toBeGreaterThan(0);
     expect(ids.some((id) => id.startsWith('run-toolu_b-'))).toBe(false);
     expect(ids).toContain('group-toolu_b');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the two-subagents example as simulate --record wrote it and turnloop viz drew it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-viz-example-'));
+    const example = new URL('../../../examples/scenarios/two-subagents.json', import.meta.url).pathname;
+    const io: CliIo & { err: string } = { err: '', stdout: { write: () => true }, stderr: { write: (t: string) => ((io.err += t), true) }, env: {}, cwd: dir } as never;
+    expect(await main(['simulate', example, '--check', '--record', 'run.jsonl'], io), io.err).toBe(0);
+    expect(await main(['viz', 'run.jsonl', '--out', 'view.html'], io), io.err).toBe(0);
+    expect(io.err).toMatch(/, 2 subagent runs\)/);
+    const tree = loadSessionTree(join(dir, 'run.jsonl'));
+    const review = tree.children!.find((c) => c.agent === 'Review')!;
+    const reviewFrames = buildFrames(review.session);
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(join(dir, 'view.html')).href);
+    expect(readFileSync(join(dir, 'view.html'), 'utf8')).toContain(review.toolUseId);
+    expect(await page.textContent(row(`group-${review.toolUseId}`))).toBe(`▸ Review · ${reviewFrames.length} steps · completed`);
+    await page.click(row(`group-${review.toolUseId}`));
+    // The step where the Review child runs its own Read call.
+    const k = reviewFrames.findIndex((f) => f.state === 'runningTools');
+    await page.click(row(`run-${review.toolUseId}-step-${k}`));
+    expect(await shown(page)).toEqual(expectedOf(review.toolUseId, reviewFrames[k]!));
+    expect(await page.textContent('#messages')).toContain('Read({"file_path":"src/auth/session.ts"}) [toolu_review_read]');
+    expect(await page.textContent('#start-history')).toContain('Review src/auth/session.ts for security problems.');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'viewer-two-subagents.png') });
     expect(errors).toEqual([]);
     await page.close();
   });
