@@ -5,7 +5,7 @@
  * - bytes of log per turn in windows early, middle and late in the session (must not grow with the session).
  */
 import { measure } from 'mitata';
-import { replay } from '../src/replay/replay.ts';
+import { replay } from '../dist/replay/replay.js';
 import { foldEvents, recordSession, type RecordedSession } from './systems/turnloop.ts';
 import { TurnProbe } from './workload.ts';
 

@@ -1,7 +1,9 @@
 /**
  * The real request path: turnloop's `query()` with the production model caller (`createAnthropicModelCaller`, the
  * official `@anthropic-ai/sdk` client) against the loopback fake Anthropic API (`src/fake-api`, in this process),
- * the same workload as the other systems (one `echo` tool call per turn, then a text reply), at H=10 and H=10,000.
+ * the same workload as the other systems (one `echo` tool call per turn, then a text reply), at H=10 and H=10,000,
+ * with a user context (`USER_CONTEXT`), as Claude Code always sends one: the reducer puts it first in every request
+ * as a message built anew each time, which the incremental converter must still recognise as unchanged.
  *
  * Measured per size, interleaved over rounds:
  * - per-turn time (the gap between consecutive model calls, as everywhere else), which here includes the SDK's
@@ -13,11 +15,11 @@
  *   with the full conversion, µs per call.
  */
 import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
-import { buildApiRequest } from '../src/effects/model/build-request.ts';
-import { createApiMessageConverter } from '../src/effects/model/incremental-api-messages.ts';
-import { createAnthropicModelCaller } from '../src/effects/model/index.ts';
-import { runQuery } from '../src/effects/query.ts';
-import { startFakeAnthropicApi } from '../src/fake-api/index.ts';
+import { buildApiRequest } from '../dist/effects/model/build-request.js';
+import { createApiMessageConverter } from '../dist/effects/model/incremental-api-messages.js';
+import { createAnthropicModelCaller } from '../dist/effects/model/index.js';
+import { runQuery } from '../dist/effects/query.js';
+import { startFakeAnthropicApi } from '../dist/fake-api/index.js';
 import type { ModelRequest } from '../src/reducer/effects.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, echoTool, historyMessages } from './systems/turnloop.ts';
@@ -35,6 +37,9 @@ export interface RequestPathCell {
 }
 
 const TURNS = 10;
+
+/** What Claude Code puts in every request's first message (CLAUDE.md, the date), abridged. */
+const USER_CONTEXT = { claudeMd: 'Contents of /repo/CLAUDE.md (project instructions):\n\nRun the tests before every commit.', currentDate: "Today's date is 2026-12-01." };
 
 /** The usage every answer reports, as the in-process model does (the fake's own estimate of a 10,000-message
  * history would cross the autocompact threshold, and this workload is not about compaction). */
@@ -65,6 +70,7 @@ async function runOnce(history: number) {
     const { terminal } = await runQuery({
       messages: historyMessages(history),
       prompt: PROMPT,
+      userContext: USER_CONTEXT,
       tools: [echoTool],
       config: BENCH_CONFIG,
       deps: { callModel: timed },

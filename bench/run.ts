@@ -14,6 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertDistFresh } from './dist-fresh.ts';
 import { writeBenchmarksDoc, formatTable, type Cell } from './report.ts';
 import { measureImportTimes } from './import-time.ts';
 import { measureReplay } from './replay-throughput.ts';
@@ -122,6 +123,7 @@ function cellOf(system: System, size: Size, samples: Sample[]): Cell {
 }
 
 async function main(): Promise<void> {
+  assertDistFresh();
   const started = performance.now();
   process.stderr.write(`warming up${QUICK ? ' (quick)' : ''}…\n`);
   await warmUp();

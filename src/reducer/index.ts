@@ -2,7 +2,6 @@
 export { initialState, step, stepWithXState, type StepResult } from './step.ts';
 export { EFFECT_TYPES } from './effects.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './effects.ts';
-export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from './events.ts';
 export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './events.ts';
 export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './state.ts';
 export { TERMINAL_REASONS, CONTINUE_REASONS } from './outcomes.ts';

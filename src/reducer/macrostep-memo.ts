@@ -46,7 +46,11 @@ export interface MemoStats {
 }
 
 export class MacrostepMemo {
-  private readonly roots = new Map<string, PathNode>();
+  /** Roots by state value (as text) and event type. */
+  private readonly roots = new Map<string, Map<string, PathNode>>();
+  /** The same per state value object: the values a step hands out are the memo's own frozen ones, so most steps
+   * find theirs here without building the value's text. */
+  private readonly byValueObject = new WeakMap<object, Map<string, PathNode>>();
   readonly stats: MemoStats = { hits: 0, misses: 0, nodes: 0 };
 
   constructor(private readonly maxNodes = DEFAULT_MAX_NODES) {}
@@ -60,7 +64,7 @@ export class MacrostepMemo {
    * keep the context object itself, only values read from it, so no one else sees it change.
    */
   follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd } | null {
-    let node: PathNode | null | undefined = this.roots.get(pathKey(value, event));
+    let node: PathNode | null | undefined = this.rootsOf(value)?.get(event.type);
     const current = context;
     try {
       while (node) {
@@ -82,16 +86,32 @@ export class MacrostepMemo {
     return null;
   }
 
+  private rootsOf(value: StateValue, create = false): Map<string, PathNode> | undefined {
+    if (typeof value === 'string') return this.rootsByKey(value, create);
+    let roots = this.byValueObject.get(value);
+    if (!roots) {
+      roots = this.rootsByKey(valueKey(value), create);
+      if (roots) this.byValueObject.set(value, roots);
+    }
+    return roots;
+  }
+
+  private rootsByKey(key: string, create: boolean): Map<string, PathNode> | undefined {
+    let roots = this.roots.get(key);
+    if (!roots && create) this.roots.set(key, (roots = new Map()));
+    return roots;
+  }
+
   /** Adds a path xstate took. A path that contradicts the tree (it cannot, if the chart is deterministic) is dropped. */
   add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
-    const key = pathKey(value, event);
+    const roots = this.rootsOf(value, true) as Map<string, PathNode>;
     // Frozen: every later step that reaches this end hands out the same value object.
     const endNode: PathEnd = { kind: 'end', ...end, value: deepFrozen(end.value) };
     const fresh = chain(trace, 0, endNode);
     if (this.stats.nodes + fresh.size > this.maxNodes) return;
-    const root = this.roots.get(key);
+    const root = roots.get(event.type);
     if (!root) {
-      this.roots.set(key, fresh.node);
+      roots.set(event.type, fresh.node);
       this.stats.nodes += fresh.size;
       return;
     }
@@ -129,10 +149,6 @@ function chain(trace: TraceStep[], from: number, end: PathEnd): { node: PathNode
       : { kind: 'action', step, next: node };
   }
   return { node, size: trace.length - from + 1 };
-}
-
-function pathKey(value: StateValue, event: LoopEvent): string {
-  return `${valueKey(value)} ${event.type}`;
 }
 
 /** A state value as text: `sampling`, `exitLadder.stopHooks` (regions of a parallel state would join with `,`). */

@@ -16,6 +16,8 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 export interface LogWriter {
   /** Appends a line; `commit()` (or the writer itself, soon) makes it durable. */
   write(text: string): void;
+  /** Says that `pull` has something: it is asked for its text at the next commit (same schedule as `write`). */
+  touch(): void;
   /** Writes every held line now. */
   commit(): void;
   close(): void;
@@ -38,10 +40,21 @@ function flushOnExit(flush: () => void): void {
 }
 
 /**
+ * @param pull called at every commit for text not yet handed to `write` (the recorder's pending steps, turned into
+ *   lines together: one tight loop per commit instead of work between every two steps of the interpreter).
  * @param onError called once with the first write failure; nothing is written after it.
  */
-export function openLogWriter(target: string | { write(text: string): unknown }, options: { fsync: boolean; onError: (error: Error) => void }): LogWriter {
-  if (typeof target !== 'string') return { write: (text) => void target.write(text), commit: () => undefined, close: () => undefined };
+export function openLogWriter(
+  target: string | { write(text: string): unknown },
+  options: { fsync: boolean; onError: (error: Error) => void; pull?: () => string },
+): LogWriter {
+  if (typeof target !== 'string') {
+    const commit = () => {
+      const text = options.pull?.() ?? '';
+      if (text !== '') target.write(text);
+    };
+    return { write: (text) => void target.write(text), touch: commit, commit, close: commit };
+  }
   const fd = openSync(target, 'a');
   let held = '';
   let scheduled: ReturnType<typeof setImmediate> | null = null;
@@ -50,9 +63,9 @@ export function openLogWriter(target: string | { write(text: string): unknown },
     if (scheduled) clearImmediate(scheduled);
     scheduled = null;
     holding.delete(commit);
-    if (held === '' || failed) return;
-    const text = held;
+    const text = held + (options.pull?.() ?? '');
     held = '';
+    if (text === '' || failed) return;
     try {
       writeSync(fd, text);
       if (options.fsync) fsyncSync(fd);
@@ -61,14 +74,19 @@ export function openLogWriter(target: string | { write(text: string): unknown },
       options.onError(caught instanceof Error ? caught : new Error(String(caught)));
     }
   };
+  const touch = () => {
+    if (options.fsync) return commit();
+    if (scheduled) return;
+    scheduled = setImmediate(commit);
+    flushOnExit(commit);
+  };
   return {
     write(text) {
       held += text;
-      if (options.fsync || held.length > HOLD_LIMIT) return commit();
-      if (scheduled) return;
-      scheduled = setImmediate(commit);
-      flushOnExit(commit);
+      if (held.length > HOLD_LIMIT) return commit();
+      touch();
     },
+    touch,
     commit,
     close() {
       commit();

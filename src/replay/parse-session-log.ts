@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { compileLinearRegExp, tryCompile } from '../tools/linear-regexp.ts';
 import { SessionLogParseError } from './errors.ts';
-import { loopEventSchema } from '../reducer/events.ts';
+import { loopEventSchema } from '../reducer/event-schema.ts';
 import { sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
 
 export interface ParsedSessionLog {

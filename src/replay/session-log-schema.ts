@@ -18,7 +18,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LoopConfig } from '../config/config.ts';
-import { loopEventSchema, type LoopEvent } from '../reducer/events.ts';
+import { loopEventSchema } from '../reducer/event-schema.ts';
+import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 
 export const SESSION_LOG_FORMAT = 'turnloop-session';

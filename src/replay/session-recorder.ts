@@ -20,6 +20,7 @@ import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { resolveQueryConfig } from '../effects/query.ts';
 import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
+import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
@@ -143,6 +144,17 @@ export function initialHashV2(headerPrefix: string): string {
   return lineHash(`${SESSION_LOG_FORMAT}/2`, headerPrefix);
 }
 
+/** A step waiting to become a line. */
+interface RecordedStep {
+  index: number;
+  event: LoopEvent;
+  state: LoopState;
+  effects: readonly Effect[];
+}
+
+/** Steps queued at most before the writer is asked to commit, whatever else happens (bounds the queue). */
+const MAX_PENDING_STEPS = 256;
+
 function reportError(error: Error, target: RecordTarget, onError: ((error: Error) => void) | undefined): void {
   if (onError) return onError(error);
   const where = typeof target === 'string' ? ` to ${target}` : '';
@@ -163,20 +175,54 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   let error: Error | null = null;
-  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught) });
+  const fail = (caught: unknown) => {
+    if (error) return;
+    error = caught instanceof Error ? caught : new Error(String(caught));
+    reportError(error, target, options.onError);
+  };
+  // Steps not yet turned into lines: each step only queues itself, and the writer pulls their text when it commits
+  // (before the next model call at the latest), so the work of a turn's lines runs in one tight loop instead of
+  // between the interpreter's steps. States and events are immutable data, so nothing changes while they wait.
+  let pending: RecordedStep[] = [];
+  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught), pull: () => linesOf() });
   let lines = 0;
   let bytes = 0;
   let lastHash = options.continueFrom?.hash ?? '';
   let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
 
-  const writeText = (text: string, commit: boolean) => {
-    writer.write(text);
-    if (commit) writer.commit();
-    lines += 1;
-    bytes += Buffer.byteLength(text);
-  };
-
   const version: SessionLogVersion = options.continueFrom?.version ?? SESSION_LOG_VERSION;
+
+  /** The lines of the pending steps (redacted, hashed in order), as one text; empties the queue. */
+  const linesOf = (): string => {
+    if (pending.length === 0 || error) return '';
+    const steps = pending;
+    pending = [];
+    let text = '';
+    try {
+      for (const { index, event, state, effects } of steps) {
+        const eventJson = redact.toJson(event);
+        if (version === 1) {
+          lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
+          text += eventLineTextV1(index, eventJson, lastHash, controlDigest(state));
+        } else {
+          const prefix = eventLinePrefixV2(index, eventJson, state);
+          lastHash = lineHash(lastHash, prefix);
+          text += `${prefix},"hash":"${lastHash}"}\n`;
+        }
+        lines += 1;
+      }
+    } catch (caught) {
+      fail(caught);
+      return '';
+    }
+    bytes += Buffer.byteLength(text);
+    return text;
+  };
+  /** Counters and the last hash are read after the pending steps became lines (held by the writer until it commits). */
+  const settled = <T>(read: () => T): T => {
+    if (pending.length > 0) writer.write(linesOf());
+    return read();
+  };
   const paramsOf = (state: LoopState) => redact(options.params ?? paramsFromInitialState(state));
 
   // The header is always version 2 (a continued log has none): version 1's members, with `initialHash` last, as
@@ -195,7 +241,11 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     };
     const prefix = `${JSON.stringify(unhashed).slice(0, -1)},"at":${controlDigestJson(state)}`;
     lastHash = initialHashV2(prefix);
-    writeText(`${prefix},"initialHash":"${lastHash}"}\n`, true);
+    const text = `${prefix},"initialHash":"${lastHash}"}\n`;
+    writer.write(text);
+    writer.commit();
+    lines += 1;
+    bytes += Buffer.byteLength(text);
   };
 
   const observer = (({ index, event, state, effects }) => {
@@ -207,26 +257,19 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
         writeHeader(state);
         return;
       }
-      const eventJson = redact.toJson(event);
-      if (version === 1) {
-        lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
-        writeText(eventLineTextV1(index, eventJson, lastHash, controlDigest(state)), commitsBefore(effects));
-        return;
-      }
-      const prefix = eventLinePrefixV2(index, eventJson, state);
-      lastHash = lineHash(lastHash, prefix);
-      writeText(`${prefix},"hash":"${lastHash}"}\n`, commitsBefore(effects));
+      pending.push({ index, event, state, effects });
+      if (commitsBefore(effects) || pending.length >= MAX_PENDING_STEPS) writer.commit();
+      else writer.touch();
     } catch (caught) {
-      error = caught instanceof Error ? caught : new Error(String(caught));
-      reportError(error, target, options.onError);
+      fail(caught);
     }
   }) as SessionRecorder;
 
   Object.defineProperties(observer, {
-    lines: { get: () => lines },
-    bytes: { get: () => bytes },
+    lines: { get: () => settled(() => lines) },
+    bytes: { get: () => settled(() => bytes) },
     error: { get: () => error },
-    lastHash: { get: () => lastHash },
+    lastHash: { get: () => settled(() => lastHash) },
     close: { value: () => writer.close() },
   });
   return observer;

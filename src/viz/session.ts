@@ -9,7 +9,8 @@
  * check). Pure.
  */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
-import { parseEvent, type LoopEvent } from '../reducer/events.ts';
+import { parseEvent } from '../reducer/event-schema.ts';
+import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { parseSessionLogText, type ParsedSessionLog } from '../replay/parse-session-log.ts';
 import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';

@@ -5,8 +5,11 @@
  * Invariants:
  * - The result always equals `toApiMessages(messages)` (deep-equal; tested on random histories with edits).
  * - Reuse is decided by message identity: history is immutable, so an unchanged message is the same object. The
- *   scan for the first changed message compares references only; everything from the turn that holds the message
+ *   scan for the first changed message compares references; everything from the turn that holds the message
  *   before it onwards is converted again (that turn may grow). For an appended turn that is O(new messages).
+ *   A different object with the same uuid and the same JSON text also counts as unchanged: the reducer builds the
+ *   user-context message (`withUserContext`, first in every request of a run with a user context) anew for each
+ *   request, and judged by identity alone it would make every call convert the whole history again.
  * - Turns handed out are shared with later results: callers must not mutate them (copy a turn to change it).
  * - One remembered conversion per key (the query source), so a compaction's history does not evict the run's.
  */
@@ -38,10 +41,14 @@ export function createApiMessageConverter(): ApiMessageConverter {
   };
 }
 
+function sameMessage(a: Message, b: Message): boolean {
+  return a === b || (a.uuid === b.uuid && JSON.stringify(a) === JSON.stringify(b));
+}
+
 function convertFrom(previous: Conversion, messages: readonly Message[]): Conversion {
   const common = Math.min(previous.messages.length, messages.length);
   let same = 0;
-  while (same < common && messages[same] === previous.messages[same]) same += 1;
+  while (same < common && sameMessage(messages[same], previous.messages[same])) same += 1;
   // Keep the turns that start before the last unchanged message, minus the one holding it (it may grow).
   let kept = previous.starts.length;
   while (kept > 0 && previous.starts[kept - 1] > same - 1) kept -= 1;

@@ -8,7 +8,7 @@
  * - `validateInput` defaults to ok, `checkPermissions` to allow.
  * The pipeline (`run-tool-use.ts`) parses the input with `inputSchema` before calling anything that takes `Input`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import type { ChildRunRequest, ChildRunResult } from '../child-runs.ts';
@@ -172,7 +172,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 
 /** The tool as the model sees it: name, description and the JSON Schema of what the model must send. */
 export function toolDefinitionForModel(tool: Tool): ToolDefinitionForModel {
-  const jsonSchema = tool.inputJSONSchema ?? (z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>);
+  // The schema's own method, not `z.toJSONSchema`: the root must not load zod itself (the caller's schema has).
+  const jsonSchema = tool.inputJSONSchema ?? (tool.inputSchema.toJSONSchema({ io: 'input' }) as Record<string, unknown>);
   const { $schema: _ignored, ...inputSchema } = jsonSchema;
   return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

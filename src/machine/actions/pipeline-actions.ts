@@ -8,7 +8,7 @@ import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { emptyIteration, Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { emptyIteration, Outbox, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
@@ -38,12 +38,13 @@ function countsAsFreed(layer: ContextLayer): boolean {
 
 export const applyContextLayer: ActionFn = (context, event) => {
   const result = event as EventOf<'context_layer_result'>;
-  const out = new Outbox(context).emit(...(result.emitted ?? []));
-  return {
-    ...out.patch(),
-    messages: result.edits.length > 0 ? applyEdits(context.messages, result.edits) : context.messages,
-    iter: { ...context.iter, tokensFreed: context.iter.tokensFreed + (countsAsFreed(result.layer) ? result.tokensFreed : 0) },
-  };
+  // Most results change nothing (no edit, nothing emitted or freed): then the patch stays empty, as cheap as it gets.
+  const emitted = result.emitted ?? [];
+  const patch: ContextPatch = emitted.length > 0 ? new Outbox(context).emit(...emitted).patch() : {};
+  if (result.edits.length > 0) patch.messages = applyEdits(context.messages, result.edits);
+  const freed = countsAsFreed(result.layer) ? result.tokensFreed : 0;
+  if (freed !== 0) patch.iter = { ...context.iter, tokensFreed: context.iter.tokensFreed + freed };
+  return patch;
 };
 
 export const requestAutocompact: ActionFn = (context) =>
