@@ -44,8 +44,8 @@ export interface TranscriptCheck {
     agentId: string | null;
     toolUseId: string | null;
     unlinked?: string;
-    /** Linked subagents: the parent's recorded Task result vs the text the engine's child run ended with. */
-    result?: { recorded: string | null; engine: string | null; same: boolean };
+    /** Linked subagents whose Task result is recorded: that result vs the text the engine's child run ended with. */
+    result?: { recorded: string; engine: string | null; same: boolean };
   };
   lines: number;
   skipped: Record<string, number>;
@@ -114,8 +114,9 @@ export function checkTranscript(transcript: Transcript, querySource = 'repl_main
 function checkChild(child: ChildTranscript, main: Transcript): TranscriptCheck {
   const check = checkTranscript(child.transcript, child.querySource);
   const subagent: NonNullable<TranscriptCheck['subagent']> = { format: child.format, startLine: child.startLine, agentId: child.agentId, toolUseId: child.toolUseId, ...(child.unlinked ? { unlinked: child.unlinked } : {}) };
-  if (child.toolUseId === null) return { ...check, subagent };
-  const recorded = recordedAgentResult(main, child.toolUseId);
+  const recorded = child.toolUseId === null ? null : recordedAgentResult(main, child.toolUseId);
+  // No recorded Task result (the parent was interrupted while it ran): nothing to compare the answer with.
+  if (recorded === null) return { ...check, subagent };
   const engine = check.runs[check.runs.length - 1]?.finalText ?? null;
   subagent.result = { recorded, engine, same: recorded === engine };
   return { ...check, subagent, ok: check.ok && subagent.result.same };

@@ -17,6 +17,8 @@
  *   `apiError: 'other'` and `scriptExhausted` (SPEC §4.5); the simulation has no recorded answer there either.
  * - A compaction agent's run (`querySource: 'compact'`) is scripted in `compactionModel`, where the fake API
  *   routes its requests.
+ * - Subagents: given an `agents` section (`agent-scenarios.ts`), the agent tools it names get no tool script;
+ *   each of their calls is a child run scripted by its subagent's recorded run (`agentRunScript`).
  * - Not carried over: user lines Claude Code attached after tool results (skill expansions, hook context; simulate
  *   has no attachment script). They change what the model reads, not the number of calls or the ending.
  */
@@ -119,7 +121,7 @@ function descriptionOf(run: RecordedRun, outcome: RecordedOutcome, file: string)
 
 /** A scenario's agent section (`agents`). */
 export type ScenarioAgentsInput = NonNullable<ScenarioInput['agents']>;
-type AgentRunInput = ScenarioAgentsInput[number]['runs'] extends (infer R)[] | undefined ? R : never;
+type AgentRunInput = NonNullable<ScenarioAgentsInput[number]['runs']>[number];
 
 /**
  * A subagent's recorded run as one invocation of the scenario's agent tool (`agents[].runs[i]`), named by the

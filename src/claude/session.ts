@@ -121,7 +121,8 @@ function link(children: ChildTranscript[], calls: readonly AgentCall[]): void {
   for (const child of children) {
     if (child.toolUseId !== null || child.querySource === 'compact') continue;
     const prompt = firstPrompt(child.transcript);
-    const candidates = calls.filter((c) => !taken.has(c.toolUseId) && c.prompt === prompt);
+    // A call whose recorded agent id names another subagent is not a candidate.
+    const candidates = calls.filter((c) => !taken.has(c.toolUseId) && c.prompt === prompt && (c.agentId === null || c.agentId === child.agentId));
     if (candidates.length === 1) {
       child.toolUseId = candidates[0].toolUseId;
       taken.add(candidates[0].toolUseId);

@@ -7,6 +7,8 @@
  *   today) is skipped and COUNTED by type, never fatal.
  * - A line that is not JSON, or a user/assistant line without its `message`, is bad input
  *   (`TranscriptFormatError`, with file and line number).
+ * - `parseTranscript` reads every line as one thread; a session file whose subagents are inline (1.0.x
+ *   sidechains) is split into its threads first (`sidechains.ts`, via `session.ts`), each read by `transcriptOf`.
  * - Assistant lines keep their API message id (one line per content block, as in the engine); block fields the
  *   engine does not know (e.g. `caller`) are dropped.
  */

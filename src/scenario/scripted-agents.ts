@@ -110,7 +110,8 @@ export function scriptedAgents(agents: readonly ScenarioAgent[], api: FakeApi, p
         try {
           return await (defineAgentTool({ ...base, tools }).call(input as never, ctx) as Promise<ToolCallResult>);
         } finally {
-          // Results are handed on in invocation order: after every earlier one, and after its own reporting ran.
+          // Back to the parent only after every earlier invocation's result, and a macrotask later (by then the
+          // runtime has reported those): the parent sees results in invocation order, whichever child ended first.
           await before;
           await new Promise((resolve) => setImmediate(resolve));
           handOn();

@@ -100,8 +100,7 @@ describe('scenario agents', () => {
     // The children really finished in opposite orders: the slow one's last request came last.
     expect(runs[0]!.order.at(-1)).toBe('toolu_explore');
     expect(runs[1]!.order.at(-1)).toBe('toolu_review');
-    const comparable = (r: SimulationResult) => ({ ...r, agentRuns: r.agentRuns.map(({ requests, ...rest }) => ({ ...rest, requests: requests.length })) });
-    expect(comparable(runs[1]!.result)).toEqual(comparable(runs[0]!.result));
+    expect(runs[1]!.result).toEqual(runs[0]!.result);
     expect(runs[1]!.tree).toEqual(runs[0]!.tree);
   });
 
@@ -178,6 +177,24 @@ describe('scenario agents', () => {
       'agent Explore run 1: modelCalls: expected 2, got 1',
       'agent Explore run 2: expected to run, never invoked',
     ]);
+  });
+
+  it('a scripted abort of the parent during tools reaches the running children through their abort path', async () => {
+    const slow = (t: string) => ({ ...reply(t), delayMs: 300 });
+    const scenario = parseScenario(
+      {
+        params: { prompt: 'Look twice' },
+        agents: [{ name: 'Explore', runs: [{ model: [slow('one')] }, { model: [slow('two')] }] }],
+        model: [{ content: [call('toolu_1', 'Explore', 'one'), call('toolu_2', 'Explore', 'two')] }],
+        abort: { during: 'tools', atModelCall: 1 },
+      } satisfies ScenarioInput,
+      'inline',
+    );
+    const result = await simulate(scenario);
+    expect(result.terminal.reason).toBe('aborted_tools');
+    for (const id of ['toolu_1', 'toolu_2']) expect(toolResultText(result.emitted, id)).toEqual({ text: expect.stringContaining('interrupted'), isError: true });
+    expect(result.agentRuns.map((r) => r.terminal?.reason)).toEqual(['aborted_streaming', 'aborted_streaming']);
+    expect(outcomeMismatches({ terminal: 'aborted_tools', modelCalls: 1 }, result, scenario.agents)).toEqual([]);
   });
 
   it('refuses an agent named like a tool or another agent, naming the place', () => {

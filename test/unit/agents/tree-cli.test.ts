@@ -37,6 +37,15 @@ describe('turnloop simulate --record / replay of a tree', () => {
     expect(readdirSync(childLogDir(log)).sort()).toEqual(['toolu_explore.jsonl', 'toolu_review.jsonl']);
   });
 
+  it('viz embeds both subagent runs of the recorded example in the viewer page', async () => {
+    const page = join(dir, 'view.html');
+    const { code, stdout, stderr } = await runCli(['viz', log, '--out', page]);
+    expect(code).toBe(0);
+    expect(stdout + stderr).toContain('2 subagent runs');
+    const html = readFileSync(page, 'utf8');
+    for (const id of ['toolu_explore', 'toolu_review']) expect(html).toContain(id);
+  });
+
   it('replay re-drives the parent and every child, hashes verified', async () => {
     const { code, stdout } = await runCli(['replay', log]);
     expect(code).toBe(0);

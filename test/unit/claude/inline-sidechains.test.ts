@@ -144,5 +144,22 @@ describe('subagents that cannot be checked', () => {
     expect(session.children.map((c) => [c.toolUseId, c.unlinked])).toEqual([[null, '2 Task tool_uses (t1, t2) have its first prompt']]);
     expect(session.notCheckable.map((n) => n.toolUseId)).toEqual(['t1', 't2']);
   });
+
+  it('links no sidechain by prompt to a Task call whose recorded agent id names another subagent', () => {
+    const text = [
+      { type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } },
+      { type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 't1', name: 'Task', input: { prompt: 'Look around' } }] } },
+      { type: 'user', uuid: 's1', parentUuid: null, isSidechain: true, agentId: 'x', message: { role: 'user', content: 'Look around' } },
+      { type: 'assistant', uuid: 's2', parentUuid: 's1', isSidechain: true, agentId: 'x', message: { id: 'm2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'done' }] } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', toolUseResult: { agentId: 'y' }, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'done' }] }] } },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
+    const file = join(mkdtempSync(join(tmpdir(), 'turnloop-sidechain-')), 'session.jsonl');
+    writeFileSync(file, `${text}\n`);
+    const session = readClaudeSession(file);
+    expect(session.children.map((c) => [c.agentId, c.toolUseId])).toEqual([['x', null]]);
+    expect(session.notCheckable).toEqual([{ toolUseId: 't1', agentId: 'y', reason: expect.stringContaining('no transcript of the subagent') }]);
+  });
 });
 
