@@ -262,7 +262,12 @@ function start(): void {
     const step = /step=(\d+)/.exec(location.hash);
     if (!step) return null;
     const path = /run=([^&]*)/.exec(location.hash);
-    const target = path ? tree.find(path[1]!.split('/').map(decodeURIComponent)) : tree.root;
+    let target: RunNode | null = tree.root;
+    try {
+      if (path) target = tree.find(path[1]!.split('/').map(decodeURIComponent));
+    } catch {
+      target = null; // a malformed address (a stray `%`) names no run
+    }
     return target ? { run: target, step: Number(step[1]) } : null;
   }
   window.addEventListener('hashchange', () => {

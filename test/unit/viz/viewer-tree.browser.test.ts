@@ -171,6 +171,15 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a tree of runs in hea
     expect(ids.filter((id) => id.startsWith('run-toolu_a/toolu_c-step-')).length).toBeGreaterThan(0);
     expect(ids.some((id) => id.startsWith('run-toolu_b-'))).toBe(false);
     expect(ids).toContain('group-toolu_b');
+    // An address that names no run (unknown, or malformed) leaves the page where it is.
+    for (const hash of ['#run=toolu_zz&step=1', '#run=%E0%A4%A&step=1']) {
+      // Resolves in a hashchange listener added after the page's own, so the page has handled it by then.
+      await page.evaluate((h) => new Promise((done) => {
+        addEventListener('hashchange', () => done(null), { once: true });
+        location.hash = h;
+      }), hash);
+      expect(await page.getAttribute('body', 'data-run')).toBe('toolu_a/toolu_c');
+    }
     expect(errors).toEqual([]);
     await page.close();
   });
