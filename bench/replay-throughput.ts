@@ -1,10 +1,13 @@
 /**
  * Replay throughput and log growth, measured on one recorded session of the workload:
  * - events per second folding the first 10,000 events with `step()` (mitata `measure`, median over samples), and
- *   for `replay()` of the same log text (parse, zod validation, hash-chain verification, fold);
+ *   for `replay()` of the same log text (parse, zod validation, hash-chain verification, fold); and, to show where
+ *   replay's time goes, for parsing alone (`parseSessionLogText`: JSON and zod) and for `replay()` without
+ *   verification (`verify: false`: parse and fold, no hashing);
  * - bytes of log per turn in windows early, middle and late in the session (must not grow with the session).
  */
 import { measure } from 'mitata';
+import { parseSessionLogText } from '../dist/replay/parse-session-log.js';
 import { replay } from '../dist/replay/replay.js';
 import { foldEvents, recordSession, type RecordedSession } from './systems/turnloop.ts';
 import { TurnProbe } from './workload.ts';
@@ -19,6 +22,9 @@ export interface ReplayReport {
   foldRate: { median: number; min: number; max: number };
   /** `replay()` of the log text, events per second. */
   replayRate: { median: number; min: number; max: number };
+  /** `parseSessionLogText` alone, and `replay()` with `verify: false`, events per second. */
+  parseRate: { median: number; min: number; max: number };
+  unverifiedRate: { median: number; min: number; max: number };
   headerBytes: number;
   /** Mean bytes per turn in turn windows, e.g. turns 1-100. */
   bytesPerTurn: Array<{ from: number; to: number; bytes: number }>;
@@ -48,6 +54,8 @@ export async function measureReplay(): Promise<ReplayReport> {
   const foldStats = await measure(() => foldEvents(folded, () => undefined), options);
   const text = prefixText(session.text, REPLAY_EVENTS);
   const replayStats = await measure(() => replay({ text }), options);
+  const parseStats = await measure(() => parseSessionLogText(text), options);
+  const unverifiedStats = await measure(() => replay({ text }, { verify: false }), options);
 
   const linesPerTurn = Math.round(session.events.length / RECORDED_TURNS);
   const windows: Array<[number, number]> = [[1, 100], [651, 750], [1_301, 1_400]];
@@ -59,6 +67,8 @@ export async function measureReplay(): Promise<ReplayReport> {
     events: REPLAY_EVENTS,
     foldRate: ratesOf(foldStats, REPLAY_EVENTS),
     replayRate: ratesOf(replayStats, REPLAY_EVENTS),
+    parseRate: ratesOf(parseStats, REPLAY_EVENTS),
+    unverifiedRate: ratesOf(unverifiedStats, REPLAY_EVENTS),
     headerBytes: session.headerBytes,
     bytesPerTurn,
     linesPerTurn,

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { assertDistFresh } from './dist-fresh.ts';
 import { writeBenchmarksDoc, formatTable, type Cell } from './report.ts';
 import { measureImportTimes } from './import-time.ts';
+import { measureRecordingCost } from './recording-cost.ts';
 import { measureReplay } from './replay-throughput.ts';
 import { measureRequestPath } from './request-path.ts';
 import { median, minMax, quantile } from './stats.ts';
@@ -134,6 +135,8 @@ async function main(): Promise<void> {
     for (const system of SYSTEMS) cells.push(cellOf(system, size, samples.get(system) ?? []));
     process.stderr.write('\n');
   }
+  process.stderr.write('where recording\'s cost goes…\n');
+  const recordingCost = await measureRecordingCost(QUICK ? 1 : 30);
   process.stderr.write('replay throughput…\n');
   const replayReport = await measureReplay();
   process.stderr.write('request path (real adapter + SDK + loopback fake API)…\n');
@@ -145,7 +148,7 @@ async function main(): Promise<void> {
   const elapsedSeconds = (performance.now() - started) / 1000;
 
   console.log(formatTable(cells, SYSTEMS.map((s) => s.label), SIZES.map((s) => s.id)));
-  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
+  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, recordingCost, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
   console.log(`\nreplay: step() fold ${Math.round(replayReport.foldRate.median).toLocaleString('en-US')} events/s, replay() ${Math.round(replayReport.replayRate.median).toLocaleString('en-US')} events/s`);
   console.log(`log bytes per turn: ${replayReport.bytesPerTurn.map((w) => `turns ${w.from}-${w.to}: ${w.bytes.toFixed(0)}`).join(', ')}`);
   console.log(`\nwrote ${docPath} in ${elapsedSeconds.toFixed(0)} s`);

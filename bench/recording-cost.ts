@@ -1,0 +1,105 @@
+/**
+ * Where recording's cost goes: the bench workload at N=10, H=10 run with observers that each do one more of the
+ * recorder's jobs, interleaved round by round (order rotated), median µs per turn pooled over the rounds:
+ * - `no observer`: `query()` alone (the `turnloop` system);
+ * - `serialise`: `JSON.stringify` of every event (what any log of the events must do);
+ * - `+ redaction check`: the recorder's redactor instead (`toJson`: the same text, checked for secrets);
+ * - `+ hash chain`: and each line's digest `at` and its SHA-256 chain hash (log version 2), nothing written;
+ * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn).
+ * The variants call the recorder's own functions, so each row costs what that part of recording costs.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
+import { createSessionRecorder, eventLinePrefixV2 } from '../dist/replay/session-recorder.js';
+import { lineHash } from '../dist/replay/stable-hash.js';
+import type { StepObserver } from '../src/effects/query-options.ts';
+import { median } from './stats.ts';
+import { BENCH_CONFIG, runTurnloop } from './systems/turnloop.ts';
+import { TurnProbe, type RunSpec } from './workload.ts';
+
+export interface RecordingCostRow {
+  variant: string;
+  medianTurnMicros: number;
+}
+
+export interface RecordingCost {
+  spec: RunSpec;
+  rounds: number;
+  rows: RecordingCostRow[];
+}
+
+interface Variant {
+  name: string;
+  /** A fresh observer for one run (or none), and what to do after the run. */
+  open(path: string): { onStep?: StepObserver; close(): void };
+}
+
+const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env) });
+
+const VARIANTS: Variant[] = [
+  { name: 'no observer', open: () => ({ close: () => undefined }) },
+  {
+    name: 'serialise (JSON.stringify of each event)',
+    open: () => {
+      let sink = 0;
+      return { onStep: ({ event }) => void (event && (sink += JSON.stringify(event).length)), close: () => void sink };
+    },
+  },
+  {
+    name: '+ redaction check (the redactor\'s toJson)',
+    open: () => {
+      let sink = 0;
+      return { onStep: ({ event }) => void (event && (sink += redact.toJson(event).length)), close: () => void sink };
+    },
+  },
+  {
+    name: '+ hash chain (digest and SHA-256 per line, log v2)',
+    open: () => {
+      let hash = '';
+      return {
+        onStep: ({ index, event, state }) => {
+          if (event) hash = lineHash(hash, eventLinePrefixV2(index, redact.toJson(event), state));
+        },
+        close: () => void hash,
+      };
+    },
+  },
+  {
+    name: 'recorder → file (createSessionRecorder: + lines, one write per turn)',
+    open: (path) => {
+      const recorder = createSessionRecorder(path, { config: BENCH_CONFIG });
+      return {
+        onStep: recorder,
+        close: () => {
+          recorder.close();
+          if (recorder.error) throw recorder.error;
+        },
+      };
+    },
+  },
+];
+
+export async function measureRecordingCost(rounds: number, spec: RunSpec = { turns: 10, history: 10 }): Promise<RecordingCost> {
+  const dir = mkdtempSync(join(tmpdir(), 'turnloop-bench-rec-'));
+  const samples = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
+  try {
+    for (let round = -3; round < rounds; round++) {
+      for (let k = 0; k < VARIANTS.length; k++) {
+        const variant = VARIANTS[(k + Math.max(round, 0)) % VARIANTS.length];
+        const path = join(dir, `run-${round}-${k}.jsonl`);
+        const observer = variant.open(path);
+        const probe = new TurnProbe();
+        await runTurnloop(spec, probe, observer.onStep);
+        observer.close();
+        rmSync(path, { force: true });
+        // Rounds below 0 warm up.
+        if (round >= 0) samples.get(variant)?.push(...probe.turnMicros());
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { spec, rounds, rows: VARIANTS.map((v) => ({ variant: v.name, medianTurnMicros: median(samples.get(v) ?? []) })) };
+}
