@@ -74,6 +74,18 @@ describe('turnloop simulate --record / replay of a tree', () => {
     expect(stderr).toContain(`parent event ${answeredAt(copy, 'toolu_review')} → child run toolu_review → child event`);
   });
 
+  it('what-if on a tree whose child log was edited fails (exit 1) naming the path to the child, as replay does', async () => {
+    const copy = join(dir, 'edited-what-if.jsonl');
+    writeFileSync(copy, readFileSync(log));
+    mkdirSync(childLogDir(copy), { recursive: true });
+    writeFileSync(childLogPath(copy, ['toolu_explore']), readFileSync(childLogPath(log, ['toolu_explore'])));
+    const original = readFileSync(childLogPath(log, ['toolu_review']), 'utf8');
+    writeFileSync(childLogPath(copy, ['toolu_review']), original.replace('constant-time comparison', 'constant time compare'));
+    const { code, stderr } = await runCli(['replay', copy, '--config', '{"limits":{"maxModelCalls":1}}']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`parent event ${answeredAt(copy, 'toolu_review')} → child run toolu_review → child event`);
+  });
+
   it('what-if on the root: children started before the divergence are re-driven from their logs', async () => {
     const { code, stdout } = await runCli(['replay', log, '--config', '{"limits":{"maxModelCalls":1}}', '--json']);
     expect(code).toBe(0);
