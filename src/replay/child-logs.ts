@@ -42,6 +42,11 @@ export function childLogFiles(log: string): Array<{ toolUseId: string; file: str
     .map((name) => ({ toolUseId: basename(name, '.jsonl'), file: join(dir, name) }));
 }
 
+/** Every child log below `log`, depth first (children, then each child's own), in file-name order. */
+export function descendantLogFiles(log: string): string[] {
+  return childLogFiles(log).flatMap(({ file }) => [file, ...descendantLogFiles(file)]);
+}
+
 /** `childObservers` for `query()`: records every child run of `root`'s tree beside it. */
 export function recordChildrenBeside(root: string, options: { redact?: RedactOptions; fsync?: boolean } = {}): (link: ChildLink) => RunObserverFactory[] {
   return (link) => {
