@@ -120,15 +120,22 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a 1,000-round session
         document.body.getBoundingClientRect();
         times.push(performance.now() - t);
       }
-      const t = performance.now();
-      v.goTo(3, ['tu990']);
-      document.body.getBoundingClientRect();
-      return { median: times.sort((a, b) => a - b)[10]!, intoChild: performance.now() - t, run: v.run.join('/') };
+      // Into a closed child from the root: the group opens (the rows are rebuilt) and the child's step is shown.
+      const into: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        v.goTo(0, []);
+        v.expand(['tu990'], false);
+        const t = performance.now();
+        v.goTo(3, ['tu990']);
+        document.body.getBoundingClientRect();
+        into.push(performance.now() - t);
+      }
+      return { median: times.sort((a, b) => a - b)[10]!, intoChild: into.sort((a, b) => a - b)[3]!, run: v.run.join('/') };
     });
     await page.close();
     console.log(
       `viewer with 3 subagent groups: ${big.length} root steps loaded in ${big.loadMs.toFixed(0)} ms; per step ${big.cpuPerStep.toFixed(2)} ms CPU, wall median ${big.wallMedian.toFixed(2)} ms, p95 ${big.wallP95.toFixed(2)} ms; ` +
-        `open/close a group ${toggle.median.toFixed(2)} ms (wall median), first step of a closed child ${toggle.intoChild.toFixed(2)} ms`,
+        `open/close a group ${toggle.median.toFixed(2)} ms (wall median), first step of a closed child ${toggle.intoChild.toFixed(2)} ms (wall median)`,
     );
     expect(toggle.run).toBe('tu990');
     expect(big.length).toBe(tree.events + 1);

@@ -76,7 +76,10 @@ describe('CLI: import-claude and check-claude', () => {
 
   it('import-claude writes one scenario per run in the simulate shape', async () => {
     const out = mkdtempSync(join(tmpdir(), 'turnloop-import-'));
-    expect(await main(['import-claude', join(DIR, 'subagent.jsonl'), '--out', out], testIo())).toBe(0);
+    const io = testIo();
+    expect(await main(['import-claude', join(DIR, 'subagent.jsonl'), '--out', out], io)).toBe(0);
+    // Its Task subagent exists only as progress lines: the Task call keeps its recorded result, and the output says why.
+    expect(io.out).toContain('run 1: Task toolu_01Cz2Pnv7qNcnK1ZiocxWhQX: the subagent afb92ff exists only as 19 progress line(s)');
     const files = readdirSync(out).filter((f) => f.endsWith('.json')).sort();
     expect(files).toEqual(['run-001.json', 'run-002.json']);
     const scenario = JSON.parse(readFileSync(join(out, 'run-002.json'), 'utf8'));

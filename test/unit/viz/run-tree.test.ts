@@ -133,6 +133,13 @@ describe('the viewer on a tree of runs', () => {
     expect(rows.filter((r) => r.kind === 'group').map((r) => r.run.key)).toEqual(['toolu_a', 'toolu_a/toolu_c', 'toolu_b']);
   });
 
+  it('a child whose log stops before it ended has no terminal (the header says unfinished)', () => {
+    const review = session.children![1]!;
+    const cut = { ...session, children: [{ ...review, session: { ...review.session, events: review.session.events.slice(0, 3) } }] };
+    const tree = pageTree(viewerData(cut).session!);
+    expect(tree.summary(tree.find(['toolu_b'])!)).toEqual({ agent: 'Review', toolUseId: 'toolu_b', steps: 4, terminal: null });
+  });
+
   it("puts a child whose tool call the parent's log never asks for after the parent's last step", () => {
     const orphan = { ...session, children: [{ ...session.children![1]!, toolUseId: 'toolu_unknown' }] };
     const rows = pageTree(viewerData(orphan).session!).rows(new Set()).map(label);
