@@ -314,7 +314,7 @@ Round 3 (issue 17). Profiles as above, on the compiled \`dist/\`; every change b
     (no edit, nothing emitted or freed, the usual case) copied the iteration state, now its patch is empty. Fold
     of the 10,000-event log (fastest of 36 runs): 162,000 → 270,000 events/s; \`replay()\` of its text: 74,500 →
     92,200 events/s. Tried and reverted (no gain): \`for…in\` instead of \`Object.assign\` for patches, \`concat\`
-    instead of spreads in the record actions.
+    instead of spreads in the record actions; a lazy abort listener per model call.
 14. **Recording: steps become lines at commit** (\`src/replay/session-recorder.ts\`, \`log-writer.ts\`). Each step now
     only queues itself; the writer pulls the lines when it commits (same commit points, same bytes), so the
     serialising, redaction check and hashing of a turn run in one tight loop instead of between the
@@ -333,10 +333,17 @@ Round 3 (issue 17). Profiles as above, on the compiled \`dist/\`; every change b
     - *Per turn vs the floor*: the \`step()\` fold alone is most of the 20× budget (table above); the
       interpreter's promise hops, the tool pipeline (two zod parses of the input per call: concurrency check and
       validation) and the abort plumbing are the rest.
+    - *Replay*: parsing (\`JSON.parse\` of every line, then zod) and the fold are each about half of it on their
+      own; together they cost more than the sum, because the fold's states hold the freshly parsed events and the
+      young-generation collector copies them (the collector is about a seventh of a replay's profile). Verifying
+      the hash chain is the smallest part (compare \`replay()\` with and without \`verify\` above).
     - *O(history) left*: appending to the immutable history copies the array once per turn
       (\`extendHistory\`, about a fifth of the fold of the 10,000-event log, whose history reaches 2,860
-      messages); request building compares one reference per message and copies the turn list (pointers,
-      ~4 ns per message).
+      messages); request building compares one reference per message (~2-5 ns each: ~50 µs per call at
+      H=10,000) and copies the turn list. Tried and reverted: remembering each appended history's lineage in a
+      \`WeakMap\`, so the builder could skip comparing what lineage proves shared (building at H=10,000 fell to
+      16-20 µs per call, but the fold of the 10,000-event log lost ~15%: the collector's work on the map's
+      entries); not worth it when the SDK's own serialisation of such a request takes milliseconds.
 `;
 
 /** The "Package" block that `npm run bench:package` (scripts/measure-package.ts) keeps in the doc; kept as it is. */
