@@ -14,8 +14,8 @@
  *   event that took the recorded answer. No divergence: the parent is unaffected.
  */
 import { existsSync } from 'node:fs';
-import { answeringEvents, childLogFiles, childLogPath, replayTree, type TreeReplayResult } from './child-logs.ts';
-import { ChildRunNotFoundError } from './errors.ts';
+import { answeringEvents, childLogFiles, childLogPath, replayTree, TreeReplayDivergenceError, type TreeReplayResult } from './child-logs.ts';
+import { ChildRunNotFoundError, ReplayDivergenceError } from './errors.ts';
 import { loadSessionLog } from './parse-session-log.ts';
 import { foldSessionLog, replay, type ReplayOptions } from './replay.ts';
 import { whatIf, type WhatIfOverrides, type WhatIfReport } from './what-if.ts';
@@ -98,13 +98,21 @@ function replayedChild(file: string, call: Pick<ChildWhatIf, 'toolUseId' | 'star
 export function whatIfTree(root: string, overrides: WhatIfOverrides, options: { target?: readonly string[]; allowVersionSkew?: boolean } = {}): TreeWhatIfReport {
   const target = [...(options.target ?? [])];
   const replayOptions: ReplayOptions = { allowVersionSkew: options.allowVersionSkew };
-  // The runs on the way to the target are replayed as recorded (hashes verified).
-  for (let depth = 0; depth < target.length; depth++) replay(childRunLog(root, target.slice(0, depth)), replayOptions);
   const log = childRunLog(root, target);
-  const report = whatIf(log, overrides, replayOptions);
-  const divergedAt = report.divergence?.index ?? null;
   // For each generation down to the target: the parent's event that answered the call.
   const path = target.map((toolUseId, depth) => ({ parentEvent: answeringEvents(childLogPath(root, target.slice(0, depth))).get(toolUseId) ?? -1, toolUseId }));
+  // The runs on the way to the target are replayed as recorded (hashes verified); a divergence names its path.
+  for (let depth = 0; depth < target.length; depth++) {
+    const onTheWay = childLogPath(root, target.slice(0, depth));
+    try {
+      replay(onTheWay, replayOptions);
+    } catch (error) {
+      if (error instanceof ReplayDivergenceError && depth > 0) throw new TreeReplayDivergenceError(path.slice(0, depth), onTheWay, error);
+      throw error;
+    }
+  }
+  const report = whatIf(log, overrides, replayOptions);
+  const divergedAt = report.divergence?.index ?? null;
   const last = path.at(-1);
   const parentAffected = last && divergedAt !== null ? { toolUseId: last.toolUseId, parentEvent: last.parentEvent } : null;
   return { target, log, report, children: childrenUnder(log, divergedAt, replayOptions, path), parentAffected };

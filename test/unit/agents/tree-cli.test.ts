@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
-import { childLogDir, childLogPath } from '../../../src/replay/child-logs.ts';
+import { childLogDir, childLogPath, TreeReplayDivergenceError } from '../../../src/replay/child-logs.ts';
 import { loadSessionLog } from '../../../src/replay/parse-session-log.ts';
 import { whatIfTree } from '../../../src/replay/what-if-tree.ts';
 import { REPO_ROOT, runCli } from '../cli/capture-io.ts';
@@ -188,5 +188,18 @@ describe('whatIfTree on a nested tree', () => {
     expect(onChild.parentAffected).toEqual({ toolUseId: 'toolu_a', parentEvent: answeredAt(root, 'toolu_a') });
     expect(onChild.children).toMatchObject([{ toolUseId: 'toolu_c', status: 'replayed' }]);
     expect(callModel.total()).toBe(calls);
+
+    // A run on the way to the target that no longer replays is named by its path, as replayTree names it.
+    const exploreLog = childLogPath(root, ['toolu_a']);
+    writeFileSync(exploreLog, readFileSync(exploreLog, 'utf8').replace('explored', 'explorex'));
+    const onTheWay = (() => {
+      try {
+        whatIfTree(root, { params: { maxTurns: 1 } }, { target: ['toolu_a', 'toolu_c'] });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(onTheWay).toBeInstanceOf(TreeReplayDivergenceError);
+    expect((onTheWay as TreeReplayDivergenceError).path).toEqual([{ parentEvent: answeredAt(root, 'toolu_a'), toolUseId: 'toolu_a' }]);
   });
 });
