@@ -19,13 +19,15 @@ import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
+import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
-                    [--mcp-config FILE] [--otel]
+                    [--no-task] [--mcp-config FILE] [--otel]
 
 A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
-Grep, confined to DIR; every call that is not read-only (Edit) is asked about first, unless --yes. Ctrl-C
+Grep, confined to DIR, and Task, which starts a subagent with those file tools (as Claude Code's Task tool).
+Every call that is not read-only (Edit, a subagent's included) is asked about first, unless --yes. Ctrl-C
 aborts the run (a second Ctrl-C exits at once). The run is recorded as a session log, by default
 .turnloop/sessions/<id>.jsonl under the current directory; the path is printed, and turnloop replay, resume
 and viz read it.
@@ -39,6 +41,8 @@ Options:
                    (like claude -p --output-format stream-json); notes go to stderr
   --record FILE    write the session log to FILE instead
   --no-record      do not write a session log
+  --no-task        leave out the Task tool (no subagents); subagent runs are recorded beside the log,
+                   in <log>.agents/<tool_use id>.jsonl (turnloop replay and viz read them)
   --mcp-config FILE  add the tools of the MCP servers in FILE (Claude Code's .mcp.json shape:
                    {"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}),
                    asked about like Edit unless the server marks them read-only
@@ -105,6 +109,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     json: { type: 'boolean', default: false },
     record: { type: 'string' },
     'no-record': { type: 'boolean', default: false },
+    'no-task': { type: 'boolean', default: false },
     'mcp-config': { type: 'string' },
     otel: { type: 'boolean', default: false },
   });
@@ -139,7 +144,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   const startedAt = Date.now();
   const fileTools = createFileTools({ root });
-  const tools = mcp ? [...fileTools, ...mcp.tools] : fileTools;
+  const builtinTools = values['no-task'] ? fileTools : [...fileTools, createTaskTool(root, fileTools)];
+  const tools = mcp ? [...builtinTools, ...mcp.tools] : builtinTools;
   const model = values.model;
   if (json) io.stdout.write(`${JSON.stringify({ type: 'system', subtype: 'init', session_id: sessionId, cwd: root, tools: tools.map((t) => t.name), ...(model ? { model } : {}), session_log: logPath ?? null })}\n`);
   else if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog}`)}\n`);
@@ -148,10 +154,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
       prompt: positionals[0],
       systemPrompt: [systemPrompt(root), ...mcpInstructions(mcp)],
       // A function: an MCP server's tools/list_changed takes effect from the next turn on.
-      tools: mcp ? () => [...fileTools, ...mcp.tools] : fileTools,
+      tools: mcp ? () => [...builtinTools, ...mcp.tools] : builtinTools,
       ...(tracing ? { telemetry: { tracer: tracing.tracer } } : {}),
       canUseTool: createPermissionPrompt({
         yes: values.yes === true,
+        askedInside: [TASK_TOOL_NAME],
         beforeAsk: () => progress.stop(),
         ...(json ? { streams: { input: process.stdin, output: process.stderr } } : {}),
       }),

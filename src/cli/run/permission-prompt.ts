@@ -27,10 +27,16 @@ async function askYesNo(question: string, streams: PromptStreams): Promise<boole
  * @example
  * query({ ..., canUseTool: createPermissionPrompt({ yes: false }) });
  */
-export function createPermissionPrompt(options: { yes: boolean; streams?: PromptStreams; beforeAsk?: () => void }): CanUseTool {
+export function createPermissionPrompt(options: {
+  yes: boolean;
+  streams?: PromptStreams;
+  beforeAsk?: () => void;
+  /** Tools allowed without asking because what they do is asked about inside (a subagent: its own tool calls). */
+  askedInside?: readonly string[];
+}): CanUseTool {
   let queue: Promise<unknown> = Promise.resolve();
   return async (tool, input) => {
-    if (options.yes || tool.isReadOnly(input)) return { behavior: 'allow' };
+    if (options.yes || tool.isReadOnly(input) || options.askedInside?.includes(tool.name)) return { behavior: 'allow' };
     const question = `Allow ${tool.name} ${clip(JSON.stringify(input), 200)}? [y/N] `;
     const turn = queue.then(() => {
       options.beforeAsk?.();

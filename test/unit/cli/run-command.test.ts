@@ -55,7 +55,7 @@ describe('turnloop run', () => {
       expect(api.requests).toHaveLength(3);
       expect(api.rejections()).toEqual([]);
       const firstRequest = api.requests[0] as { tools: Array<{ name: string }>; system: Array<{ text: string }> };
-      expect(firstRequest.tools.map((t) => t.name).sort()).toEqual(['Edit', 'Glob', 'Grep', 'Read']);
+      expect(firstRequest.tools.map((t) => t.name).sort()).toEqual(['Edit', 'Glob', 'Grep', 'Read', 'Task']);
       expect(JSON.stringify(firstRequest.system)).toContain(project);
     } finally {
       await api.close();
@@ -128,6 +128,44 @@ describe('turnloop run', () => {
       const result = await live({ model: [reply] }, [], true);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/turn \d+ · \w+ · [\d,]+ tokens · \d+ model call\(s\) · \d+ s/);
+    });
+
+    it('Task runs a subagent with the file tools (no Task of its own), recorded beside the log; replay re-drives both', async () => {
+      const result = await live(
+        {
+          model: [
+            { content: [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { prompt: 'List the files.', description: 'List files' } }] },
+            { content: [{ type: 'tool_use', id: 'toolu_glob', name: 'Glob', input: { pattern: '*' } }] },
+            { content: [{ type: 'text', text: 'There are no files.' }] },
+            { content: [{ type: 'text', text: 'The subagent found no files.' }] },
+          ],
+        },
+        ['--record', 'run.jsonl', '--max-turns', '5'],
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.requests).toBe(4);
+      expect(readdirSync(join(project, 'run.agents'))).toEqual(['toolu_task.jsonl']);
+      const child = readFileSync(join(project, 'run.agents', 'toolu_task.jsonl'), 'utf8');
+      expect(child).toContain('"querySource":"agent:Task"');
+      expect(child).toContain('toolu_glob');
+      const parent = readFileSync(join(project, 'run.jsonl'), 'utf8');
+      expect(parent).toContain('There are no files.');
+      const replayed = await runCli(['replay', 'run.jsonl'], { cwd: project });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(replayed.stdout).toMatch(/child run toolu_task \(agent:Task\): replayed \d+ events, every state hash matches; terminal: completed/);
+    });
+
+    it('--no-task leaves the Task tool out', async () => {
+      project = mkdtempSync(join(tmpdir(), 'turnloop-run-'));
+      const api = await startFakeAnthropicApi({ model: [reply] });
+      try {
+        const result = await runCli(['run', 'look around', '--yes', '--no-task', '--json'], { env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL }, cwd: project });
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout.split('\n')[0]!).tools).toEqual(['Read', 'Edit', 'Glob', 'Grep']);
+        expect((api.requests[0] as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).not.toContain('Task');
+      } finally {
+        await api.close();
+      }
     });
 
     it('prints one line per retry: what failed, attempt k of n, the wait', async () => {
