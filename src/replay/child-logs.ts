@@ -24,9 +24,27 @@ export function childLogDir(log: string): string {
   return `${stem(log)}.agents`;
 }
 
-/** The log of the child reached from `root` through `toolUseIds` (one id per generation). */
+/**
+ * The log of the child reached from `root` through `toolUseIds` (one id per generation). The ids are file names
+ * as they are: the engine makes every tool_use id `[A-Za-z0-9_-]+` (`unique-tool-use-ids.ts`).
+ */
 export function childLogPath(root: string, toolUseIds: readonly string[]): string {
   return toolUseIds.reduce((parent, id) => join(childLogDir(parent), `${id}.jsonl`), root);
+}
+
+/** The child logs beside `log`, by tool_use id, in file-name order (none when it has no `.agents/` folder). */
+export function childLogFiles(log: string): Array<{ toolUseId: string; file: string }> {
+  const dir = childLogDir(log);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .map((name) => ({ toolUseId: basename(name, '.jsonl'), file: join(dir, name) }));
+}
+
+/** Every child log below `log`, depth first (children, then each child's own), in file-name order. */
+export function descendantLogFiles(log: string): string[] {
+  return childLogFiles(log).flatMap(({ file }) => [file, ...descendantLogFiles(file)]);
 }
 
 /** `childObservers` for `query()`: records every child run of `root`'s tree beside it. */
@@ -60,10 +78,13 @@ export interface TreeReplayResult extends ReplayResult {
   children: Map<string, TreeReplayResult>;
 }
 
-/** The index of the event of `log` that answered `toolUseId` (its tool_result), or -1. */
-function answeringEvent(log: string, toolUseId: string): number {
-  const line = loadSessionLog(log).events.find(({ event }) => event.type === 'tool_result' && event.toolUseId === toolUseId);
-  return line ? line.index : -1;
+/** For each tool call `log` answered: the index of its first `tool_result` event. */
+export function answeringEvents(log: string): Map<string, number> {
+  const answered = new Map<string, number>();
+  for (const { event, index } of loadSessionLog(log).events) {
+    if (event.type === 'tool_result' && !answered.has(event.toolUseId)) answered.set(event.toolUseId, index);
+  }
+  return answered;
 }
 
 /**
@@ -87,12 +108,12 @@ export function replayTree(log: string, options: ReplayOptions = {}, path: Array
 /** Replays every child log below `log` (not `log` itself: a caller that already replayed it, from bytes it checked). */
 export function replayChildren(log: string, options: ReplayOptions = {}, path: Array<{ parentEvent: number; toolUseId: string }> = []): Map<string, TreeReplayResult> {
   const children = new Map<string, TreeReplayResult>();
-  const dir = childLogDir(log);
-  if (!existsSync(dir)) return children;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
-    const toolUseId = basename(file, '.jsonl');
-    const step = { parentEvent: answeringEvent(log, toolUseId), toolUseId };
-    children.set(toolUseId, replayTree(join(dir, file), options, [...path, step]));
+  const files = childLogFiles(log);
+  // The parent's log is read once for all its children (not once per child).
+  const answered = files.length > 0 ? answeringEvents(log) : new Map<string, number>();
+  for (const { toolUseId, file } of files) {
+    const step = { parentEvent: answered.get(toolUseId) ?? -1, toolUseId };
+    children.set(toolUseId, replayTree(file, options, [...path, step]));
   }
   return children;
 }

@@ -4,7 +4,7 @@ export { replay, foldSessionLog, type ReplayOptions, type ReplayResult, type Fol
 export { stateAt, IndexOutOfRangeError, type StateAtResult } from './time-travel.ts';
 export { whatIf, type WhatIfOverrides, type WhatIfReport, type StepBehaviour } from './what-if.ts';
 export { resumeFromLog, type ResumeOptions } from './resume.ts';
-export { replayTree, replayChildren, recordChildrenBeside, childLogDir, childLogPath, TreeReplayDivergenceError, type TreeReplayResult } from './child-logs.ts';
+export { replayTree, replayChildren, recordChildrenBeside, childLogDir, childLogPath, childLogFiles, descendantLogFiles, TreeReplayDivergenceError, type TreeReplayResult } from './child-logs.ts';
 export { whatIfTree, childRunLog, type TreeWhatIfReport, type ChildWhatIf } from './what-if-tree.ts';
 export { PendingEffectTracker, awaitedEffectTypes, type PendingWork } from './pending-effects.ts';
 export { loadSessionLog, parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';

@@ -13,12 +13,11 @@
  * - For a child target, a divergence means its answer to the parent may change: the report names the parent's
  *   event that took the recorded answer. No divergence: the parent is unaffected.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { childLogDir, childLogPath, replayTree } from './child-logs.ts';
+import { existsSync } from 'node:fs';
+import { answeringEvents, childLogFiles, childLogPath, replayTree, type TreeReplayResult } from './child-logs.ts';
 import { ChildRunNotFoundError } from './errors.ts';
 import { loadSessionLog } from './parse-session-log.ts';
-import { foldSessionLog, replay } from './replay.ts';
+import { foldSessionLog, replay, type ReplayOptions } from './replay.ts';
 import { whatIf, type WhatIfOverrides, type WhatIfReport } from './what-if.ts';
 
 /** How one child of the target fares under the what-if. */
@@ -47,24 +46,17 @@ export interface TreeWhatIfReport {
 
 /** Where each child of `log` was started and answered: the tool_use ids of its child logs, in file-name order. */
 function childCalls(log: string): Array<{ toolUseId: string; file: string; startedAt: number; answeredAt: number }> {
-  const dir = childLogDir(log);
-  if (!existsSync(dir)) return [];
-  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
-  const wanted = new Map(files.map((file) => [basename(file, '.jsonl'), { file: join(dir, file), startedAt: -1, answeredAt: -1 }]));
+  const files = childLogFiles(log);
+  if (files.length === 0) return [];
+  const started = new Map<string, number>();
   for (const step of foldSessionLog(loadSessionLog(log))) {
     for (const effect of step.effects) {
       const ids = effect.type === 'enqueue_tool' ? [effect.toolUse.id] : effect.type === 'run_tools' ? effect.batches.flatMap((b) => b.toolUses.map((t) => t.id)) : [];
-      for (const id of ids) {
-        const call = wanted.get(id);
-        if (call && call.startedAt < 0) call.startedAt = step.index;
-      }
-    }
-    if (step.event?.type === 'tool_result') {
-      const call = wanted.get(step.event.toolUseId);
-      if (call && call.answeredAt < 0) call.answeredAt = step.index;
+      for (const id of ids) if (!started.has(id)) started.set(id, step.index);
     }
   }
-  return [...wanted].map(([toolUseId, call]) => ({ toolUseId, ...call }));
+  const answered = answeringEvents(log);
+  return files.map(({ toolUseId, file }) => ({ toolUseId, file, startedAt: started.get(toolUseId) ?? -1, answeredAt: answered.get(toolUseId) ?? -1 }));
 }
 
 /** The log of the run `toolUseIds` below `root` (throws `ChildRunNotFoundError`, naming the runs there are). */
@@ -72,20 +64,30 @@ export function childRunLog(root: string, toolUseIds: readonly string[]): string
   const log = childLogPath(root, toolUseIds);
   if (toolUseIds.length === 0 || existsSync(log)) return log;
   const parent = childLogPath(root, toolUseIds.slice(0, -1));
-  const dir = childLogDir(parent);
-  const known = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => basename(f, '.jsonl')).sort() : [];
+  const known = childLogFiles(parent).map((child) => child.toolUseId);
   throw new ChildRunNotFoundError([...toolUseIds], parent, known);
 }
 
-/** The children of `log` when the run diverges at `divergedAt` (null: never). */
-function childrenUnder(log: string, divergedAt: number | null): ChildWhatIf[] {
+type TreePath = Array<{ parentEvent: number; toolUseId: string }>;
+
+/** The children of `log` (reached through `path`) when the run diverges at `divergedAt` (null: never). */
+function childrenUnder(log: string, divergedAt: number | null, options: ReplayOptions, path: TreePath): ChildWhatIf[] {
   return childCalls(log).map(({ toolUseId, file, startedAt, answeredAt }) => {
     if (divergedAt !== null && (startedAt < 0 || divergedAt <= startedAt)) {
       return { toolUseId, startedAt, answeredAt, status: 'not reached', terminal: null, children: [] };
     }
-    const replayed = replayTree(file);
-    return { toolUseId, startedAt, answeredAt, status: 'replayed', terminal: replayed.terminal?.reason ?? null, children: childrenUnder(file, null) };
+    // One replay per child log, the whole subtree below it included; a divergence is named by its path.
+    return replayedChild(file, { toolUseId, startedAt, answeredAt }, replayTree(file, options, [...path, { parentEvent: answeredAt, toolUseId }]));
   });
+}
+
+/** A child started as recorded, from its tree replay (its own children described from the same replay). */
+function replayedChild(file: string, call: Pick<ChildWhatIf, 'toolUseId' | 'startedAt' | 'answeredAt'>, replayed: TreeReplayResult): ChildWhatIf {
+  const children = childCalls(file).flatMap((grandchild) => {
+    const result = replayed.children.get(grandchild.toolUseId);
+    return result ? [replayedChild(grandchild.file, grandchild, result)] : [];
+  });
+  return { ...call, status: 'replayed', terminal: replayed.terminal?.reason ?? null, children };
 }
 
 /**
@@ -95,16 +97,15 @@ function childrenUnder(log: string, divergedAt: number | null): ChildWhatIf[] {
  */
 export function whatIfTree(root: string, overrides: WhatIfOverrides, options: { target?: readonly string[]; allowVersionSkew?: boolean } = {}): TreeWhatIfReport {
   const target = [...(options.target ?? [])];
+  const replayOptions: ReplayOptions = { allowVersionSkew: options.allowVersionSkew };
   // The runs on the way to the target are replayed as recorded (hashes verified).
-  for (let depth = 0; depth < target.length; depth++) replay(childRunLog(root, target.slice(0, depth)), { allowVersionSkew: options.allowVersionSkew });
+  for (let depth = 0; depth < target.length; depth++) replay(childRunLog(root, target.slice(0, depth)), replayOptions);
   const log = childRunLog(root, target);
-  const report = whatIf(log, overrides, { allowVersionSkew: options.allowVersionSkew });
+  const report = whatIf(log, overrides, replayOptions);
   const divergedAt = report.divergence?.index ?? null;
-  let parentAffected: TreeWhatIfReport['parentAffected'] = null;
-  if (target.length > 0 && divergedAt !== null) {
-    const toolUseId = target.at(-1)!;
-    const call = childCalls(childLogPath(root, target.slice(0, -1))).find((c) => c.toolUseId === toolUseId);
-    parentAffected = { toolUseId, parentEvent: call?.answeredAt ?? -1 };
-  }
-  return { target, log, report, children: childrenUnder(log, divergedAt), parentAffected };
+  // For each generation down to the target: the parent's event that answered the call.
+  const path = target.map((toolUseId, depth) => ({ parentEvent: answeringEvents(childLogPath(root, target.slice(0, depth))).get(toolUseId) ?? -1, toolUseId }));
+  const last = path.at(-1);
+  const parentAffected = last && divergedAt !== null ? { toolUseId: last.toolUseId, parentEvent: last.parentEvent } : null;
+  return { target, log, report, children: childrenUnder(log, divergedAt, replayOptions, path), parentAffected };
 }

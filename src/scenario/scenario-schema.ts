@@ -225,9 +225,16 @@ const BLOCKS_BY_ROLE = {
 
 export const scenarioSchema = scenarioObjectSchema.superRefine((scenario, ctx) => {
   const names = new Set(scenario.tools.flatMap((tool) => [tool.name, ...tool.aliases]));
+  // A tool_use id scripts at most one run: a second run naming it would silently never run.
+  const runIds = new Set<string>();
   scenario.agents.forEach((agent, i) => {
     if (names.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `expected a name no tool or other agent has, got "${agent.name}" twice` });
     names.add(agent.name);
+    agent.runs.forEach((run, j) => {
+      if (run.toolUseId === undefined) return;
+      if (runIds.has(run.toolUseId)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'runs', j, 'toolUseId'], message: `expected a tool_use id no other run names, got "${run.toolUseId}" twice` });
+      runIds.add(run.toolUseId);
+    });
   });
   const { messages, prompt } = scenario.params;
   if (messages.length === 0 && prompt === undefined) {

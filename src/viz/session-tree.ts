@@ -4,9 +4,8 @@
  * ordinary session log, read by `parseSessionLog`; a child the parent's log never mentions is still shown (the
  * viewer puts it after the parent's last step). Reads files; otherwise pure.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { childLogDir } from '../replay/child-logs.ts';
+import { readFileSync } from 'node:fs';
+import { childLogFiles } from '../replay/child-logs.ts';
 import { parseSessionLog, type ChildRunForView, type SessionForView } from './session.ts';
 
 /** A log of the tree that cannot be read as a session log; the message names the file. */
@@ -41,16 +40,10 @@ function agentOf(session: SessionForView): string | null {
 
 /** The child runs recorded beside `logPath`, each with its own children, in file-name order. */
 export function childRunsOf(logPath: string, load: LoadLog = loadFile): ChildRunForView[] {
-  const dir = childLogDir(logPath);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()
-    .map((file) => {
-      const path = join(dir, file);
-      const session = load(path);
-      return { toolUseId: basename(file, '.jsonl'), agent: agentOf(session), session: withChildRuns(session, path, load) };
-    });
+  return childLogFiles(logPath).map(({ toolUseId, file }) => {
+    const session = load(file);
+    return { toolUseId, agent: agentOf(session), session: withChildRuns(session, file, load) };
+  });
 }
 
 /** `session` (read from `logPath`) with its subagent runs attached, when it has any. */

@@ -9,12 +9,12 @@ import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
 import { whatIfOverridesOf } from './what-if-flags.ts';
-import { loadSigningKey, readLogSignature, verifyLogBytes } from '../../replay/sign-log.ts';
+import { loadSigningKey, readLogSignature, verifyLogBytes, verifySessionLog } from '../../replay/sign-log.ts';
 import { replay } from '../../replay/replay.ts';
 import { stateAt } from '../../replay/time-travel.ts';
 import { whatIf, type WhatIfReport } from '../../replay/what-if.ts';
 import { childRunLog, whatIfTree, type ChildWhatIf, type TreeWhatIfReport } from '../../replay/what-if-tree.ts';
-import { childLogDir, replayChildren, type TreeReplayResult } from '../../replay/child-logs.ts';
+import { childLogDir, descendantLogFiles, replayChildren, type TreeReplayResult } from '../../replay/child-logs.ts';
 import { stateValueString } from '../../replay/stable-hash.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -34,8 +34,9 @@ divergence is named by its path: parent event, child run, child event.
   --json                 machine-readable output
   --allow-version-skew   replay a log recorded with a different statechart
   --verify-key KEY       first check <log>.sig (made by turnloop sign) with KEY: an HMAC secret file or a PEM
-                         Ed25519 public key; a missing or wrong signature is exit 2. The hash chain alone catches
-                         damage, not forgery (see docs/replay.md)`;
+                         Ed25519 public key, and each subagent log's own .sig (turnloop sign writes them); a
+                         missing or wrong signature is exit 2. The hash chain alone catches damage, not forgery
+                         (see docs/replay.md)`;
 
 const FLAGS = {
   at: { type: 'string' },
@@ -59,14 +60,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const overrides = whatIfOverridesOf(values.config, values.params);
   const json = values.json === true;
   const log = { text: readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), file: shownPath(path, io.cwd) };
+  const file = resolve(io.cwd, path);
   if (values['verify-key'] !== undefined) {
     // The bytes verified are the bytes replayed (read once).
-    const signature = readLogSignature(resolve(io.cwd, path));
-    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, loadSigningKey(resolve(io.cwd, values['verify-key'])), log.file);
-    io.stderr.write(`signature ok: ${signature.algorithm} over ${signature.bytes} bytes\n`);
+    const signature = readLogSignature(file);
+    const key = loadSigningKey(resolve(io.cwd, values['verify-key']));
+    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, key, log.file);
+    // A tree's child logs are replayed too: each must carry a valid signature of its own (turnloop sign writes them).
+    const children = descendantLogFiles(file);
+    for (const child of children) verifySessionLog(child, key);
+    io.stderr.write(`signature ok: ${signature.algorithm} over ${signature.bytes} bytes${children.length > 0 ? `, and ${children.length} subagent log(s)` : ''}\n`);
   }
 
-  const file = resolve(io.cwd, path);
   const target = values.child === undefined ? [] : childPathOf(values.child);
   const tree = target.length > 0 || existsSync(childLogDir(file));
   // A child's log is read with the same checks as the one given.

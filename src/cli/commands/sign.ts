@@ -3,6 +3,7 @@
  * shared across a trust boundary; `turnloop replay <log> --verify-key KEY` checks it (see src/replay/sign-log.ts).
  */
 import { resolve } from 'node:path';
+import { descendantLogFiles } from '../../replay/child-logs.ts';
 import { loadSigningKey, signLogBytes, signaturePathOf } from '../../replay/sign-log.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
@@ -13,7 +14,8 @@ const HELP = `Usage: turnloop sign <log.jsonl> --key KEY
 
 Writes <log.jsonl>.sig: a signature over every byte of the log (its hash chain included), so that whoever receives
 the log can check with 'turnloop replay <log> --verify-key KEY' that it comes from a holder of the key and was not
-changed. KEY is a file: a PEM Ed25519 private key (verify with its public key), or any other content, taken as an
+changed. The subagents' logs beside it (<log minus .jsonl>.agents/, recursively) are signed too, each in its own
+<child>.jsonl.sig, since replay re-drives them with the log. KEY is a file: a PEM Ed25519 private key (verify with its public key), or any other content, taken as an
 HMAC-SHA256 secret of at least 16 bytes (verify with the same file). Make an Ed25519 pair with
   openssl genpkey -algorithm ed25519 -out key.pem && openssl pkey -in key.pem -pubout -out key.pub`;
 
@@ -24,9 +26,16 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const [log] = positionals;
   // The same checks as every reader of the log, so nothing unreadable gets signed.
   const text = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
-  const signature = signLogBytes(Buffer.from(text, 'utf8'), loadSigningKey(resolve(io.cwd, values.key)));
+  const key = loadSigningKey(resolve(io.cwd, values.key));
+  const signature = signLogBytes(Buffer.from(text, 'utf8'), key);
   const out = writeOutputFile(signaturePathOf(log), io.cwd, `${JSON.stringify(signature)}\n`);
   io.stderr.write(`signed ${signature.bytes} bytes (${signature.algorithm}) → ${out}\n`);
+  // A tree's child logs are replayed with it, so each gets its own signature (read with the same checks).
+  for (const child of descendantLogFiles(resolve(io.cwd, log))) {
+    const childText = readInputText(child, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+    const childOut = writeOutputFile(signaturePathOf(child), io.cwd, `${JSON.stringify(signLogBytes(Buffer.from(childText, 'utf8'), key))}\n`);
+    io.stderr.write(`signed subagent log → ${childOut}\n`);
+  }
   return EXIT_OK;
 }
 

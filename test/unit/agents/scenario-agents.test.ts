@@ -204,6 +204,15 @@ describe('scenario agents', () => {
     expect(() => parseScenario({ params: { prompt: 'x' }, agents: [{ name: 'A', runs: [{ model: [], extra: 1 }] }] }, 'bad.json')).toThrow(/extra/);
   });
 
+  it('refuses two runs naming the same tool_use id (of one agent or of two), naming the second', () => {
+    const run = { toolUseId: 'toolu_1', model: [] };
+    const oneAgent = { params: { prompt: 'x' }, agents: [{ name: 'A', runs: [run, run] }] };
+    expect(() => parseScenario(oneAgent, 'bad.json')).toThrow(/agents\[0\]\.runs\[1\]\.toolUseId[^]*"toolu_1" twice/);
+    const twoAgents = { params: { prompt: 'x' }, agents: [{ name: 'A', runs: [run] }, { name: 'B', runs: [{ model: [] }, run] }] };
+    expect(() => parseScenario(twoAgents, 'bad.json')).toThrow(/agents\[1\]\.runs\[1\]\.toolUseId/);
+    expect(() => parseScenario({ params: { prompt: 'x' }, agents: [{ name: 'A', runs: [run, { ...run, toolUseId: 'toolu_2' }] }] }, 'ok.json')).not.toThrow();
+  });
+
   it('records the children beside the parent; replayTree re-drives the tree with zero model calls', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-scenario-agents-'));
     const log = join(dir, 'run.jsonl');

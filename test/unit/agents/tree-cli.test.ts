@@ -3,7 +3,7 @@
  * the parent's, `turnloop replay` re-drives the whole tree (no model call) and names a divergence by its path,
  * what-if on the root says which children still run as recorded, and `--child` targets one child run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,43 @@ describe('turnloop simulate --record / replay of a tree', () => {
     const { code, stderr } = await runCli(['replay', copy]);
     expect(code).toBe(1);
     expect(stderr).toContain(`parent event ${answeredAt(copy, 'toolu_review')} → child run toolu_review → child event`);
+  });
+
+  it('what-if on a tree whose child log was edited fails (exit 1) naming the path to the child, as replay does', async () => {
+    const copy = join(dir, 'edited-what-if.jsonl');
+    writeFileSync(copy, readFileSync(log));
+    mkdirSync(childLogDir(copy), { recursive: true });
+    writeFileSync(childLogPath(copy, ['toolu_explore']), readFileSync(childLogPath(log, ['toolu_explore'])));
+    const original = readFileSync(childLogPath(log, ['toolu_review']), 'utf8');
+    writeFileSync(childLogPath(copy, ['toolu_review']), original.replace('constant-time comparison', 'constant time compare'));
+    const { code, stderr } = await runCli(['replay', copy, '--config', '{"limits":{"maxModelCalls":1}}']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`parent event ${answeredAt(copy, 'toolu_review')} → child run toolu_review → child event`);
+  });
+
+  it('sign signs every subagent log too, and replay --verify-key checks each: a swapped child log is exit 2', async () => {
+    const treeDir = mkdtempSync(join(tmpdir(), 'turnloop-tree-sign-'));
+    const copy = join(treeDir, 'run.jsonl');
+    cpSync(log, copy);
+    cpSync(childLogDir(log), childLogDir(copy), { recursive: true });
+    const key = join(treeDir, 'secret');
+    writeFileSync(key, 'a secret of more than sixteen bytes');
+    const signed = await runCli(['sign', copy, '--key', key]);
+    expect(signed.code).toBe(0);
+    for (const id of ['toolu_explore', 'toolu_review']) expect(readFileSync(`${childLogPath(copy, [id])}.sig`, 'utf8')).toContain('hmac');
+    const ok = await runCli(['replay', copy, '--verify-key', key]);
+    expect([ok.code, ok.stderr]).toEqual([0, expect.stringContaining('and 2 subagent log(s)')]);
+
+    // Another run's valid log in the child's place: its own hash chain holds, so only its signature tells.
+    const review = childLogPath(copy, ['toolu_review']);
+    writeFileSync(review, readFileSync(childLogPath(copy, ['toolu_explore'])));
+    expect((await runCli(['replay', copy])).code).toBe(0);
+    const swapped = await runCli(['replay', copy, '--verify-key', key]);
+    expect(swapped.code).toBe(2);
+    expect(swapped.stderr).toContain('toolu_review.jsonl');
+    rmSync(`${review}.sig`);
+    const unsigned = await runCli(['replay', copy, '--verify-key', key]);
+    expect([unsigned.code, unsigned.stderr]).toEqual([2, expect.stringContaining('no signature file next to the log')]);
   });
 
   it('what-if on the root: children started before the divergence are re-driven from their logs', async () => {
