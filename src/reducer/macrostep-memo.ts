@@ -48,8 +48,8 @@ export interface MemoStats {
 export class MacrostepMemo {
   /** Roots by state value (as text) and event type. */
   private readonly roots = new Map<string, Map<string, PathNode>>();
-  /** The same per state value object: the values a step hands out are the memo's own frozen ones, so most steps
-   * find theirs here without building the value's text. */
+  /** The same per frozen state value object: the values a step hands out are the memo's own frozen ones, so most
+   * steps find theirs here without building the value's text. */
   private readonly byValueObject = new WeakMap<object, Map<string, PathNode>>();
   readonly stats: MemoStats = { hits: 0, misses: 0, nodes: 0 };
 
@@ -88,10 +88,12 @@ export class MacrostepMemo {
 
   private rootsOf(value: StateValue, create = false): Map<string, PathNode> | undefined {
     if (typeof value === 'string') return this.rootsByKey(value, create);
-    let roots = this.byValueObject.get(value);
+    // Only frozen values are looked up by identity: a caller's own value object could change under the cache.
+    const frozen = Object.isFrozen(value);
+    let roots = frozen ? this.byValueObject.get(value) : undefined;
     if (!roots) {
       roots = this.rootsByKey(valueKey(value), create);
-      if (roots) this.byValueObject.set(value, roots);
+      if (roots && frozen) this.byValueObject.set(value, roots);
     }
     return roots;
   }

@@ -212,8 +212,8 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
         lines += 1;
       }
     } catch (caught) {
+      // Recording stops here; the lines made before the failing step still go out, as they would have one by one.
       fail(caught);
-      return '';
     }
     bytes += Buffer.byteLength(text);
     return text;

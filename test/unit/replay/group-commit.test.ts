@@ -65,6 +65,25 @@ describe('group commit', () => {
     recorder.close();
   });
 
+  it('a step that cannot be serialised stops recording there; the lines queued before it still go out, once', async () => {
+    const steps = await recordedSteps();
+    const path = tempLogPath();
+    const errors: Error[] = [];
+    const recorder = createSessionRecorder(path, { config, onError: (error) => errors.push(error) });
+    // A step that starts nothing outside is queued, not written: the bad step comes right after it, same group.
+    const quiet = steps.findIndex((s, i) => i > 0 && s.effects.every((e) => e.type === 'context_layer'));
+    for (const folded of steps.slice(0, quiet + 1)) recorder(folded);
+    const bad = steps[quiet + 1];
+    recorder({ ...bad, event: { ...bad.event, bad: 1n } as unknown as typeof bad.event }); // JSON cannot write a BigInt
+    for (const folded of steps.slice(quiet + 2)) recorder(folded);
+    recorder.close();
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/BigInt/);
+    expect(recorder.error).toBe(errors[0]);
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { index?: number });
+    expect(lines.map((line) => line.index ?? 0)).toEqual(steps.slice(0, quiet + 1).map((folded) => folded.index));
+  });
+
   it('writes each line at once with fsync', async () => {
     const steps = await recordedSteps();
     const path = tempLogPath();
