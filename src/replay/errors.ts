@@ -23,6 +23,16 @@ export class SessionLogParseError extends LineFormatError {
   override readonly name = 'SessionLogParseError';
 }
 
+/** A new session would be recorded into a file that already holds one (a second header would break it). */
+export class SessionLogExistsError extends Error {
+  readonly code = 'SESSION_LOG_EXISTS';
+  readonly exitCode = 2;
+  constructor(readonly file: string) {
+    super(`${file} already holds a session log; record a new session to a new path (or delete the file first), or continue it with resume`);
+    this.name = 'SessionLogExistsError';
+  }
+}
+
 /** Replaying an event gave a state whose hash differs from the recorded one. */
 export class ReplayDivergenceError extends Error {
   readonly code = 'REPLAY_DIVERGENCE';

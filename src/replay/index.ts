@@ -8,7 +8,7 @@ export { replayTree, replayChildren, recordChildrenBeside, childLogDir, childLog
 export { whatIfTree, childRunLog, type TreeWhatIfReport, type ChildWhatIf } from './what-if-tree.ts';
 export { PendingEffectTracker, awaitedEffectTypes, type PendingWork } from './pending-effects.ts';
 export { loadSessionLog, parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
-export { ReplayDivergenceError, MachineVersionMismatchError, SessionLogParseError, ChildRunNotFoundError } from './errors.ts';
+export { ReplayDivergenceError, MachineVersionMismatchError, SessionLogParseError, SessionLogExistsError, ChildRunNotFoundError } from './errors.ts';
 export { sessionLogLineSchema, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, ENGINE_VERSION, type SessionHeader, type SessionEventLine } from './session-log-schema.ts';
 export { createRedactor, redactText, secretValuesFromEnv, REDACTED, type RedactOptions, type Redactor } from './redact.ts';
 export { signSessionLog, verifySessionLog, signLogBytes, verifyLogBytes, loadSigningKey, SignatureError, type LogSignature, type SigningKey } from './sign-log.ts';

@@ -8,6 +8,8 @@
  *   of the process loses at most the lines of the synchronous stretch it interrupted, none of which started such
  *   work. `fsync: true`
  *   writes and fsyncs every line at once (it also survives an OS crash; slower).
+ * - A new session is never appended to a file that holds data (`SessionLogExistsError`, thrown at creation);
+ *   only resume (`continueFrom`) appends.
  * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
  * - New logs are version 2 (see `session-log-schema.ts`); a log continued by resume keeps the version it has.
  * - Everything written goes through the redactor first (header and events); the control summary that is hashed
@@ -16,12 +18,14 @@
  *   recording stops, and the failure is reported once: to `onError`, or else as a process warning
  *   (`process.emitWarning`, printed on stderr by default), so a log never ends short in silence.
  */
+import { statSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { resolveQueryConfig } from '../effects/query.ts';
 import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
+import { SessionLogExistsError } from './errors.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
@@ -155,6 +159,15 @@ interface RecordedStep {
 /** Steps queued at most before the writer is asked to commit, whatever else happens (bounds the queue). */
 const MAX_PENDING_STEPS = 256;
 
+function holdsData(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.size > 0;
+  } catch {
+    return false;
+  }
+}
+
 function reportError(error: Error, target: RecordTarget, onError: ((error: Error) => void) | undefined): void {
   if (onError) return onError(error);
   const where = typeof target === 'string' ? ` to ${target}` : '';
@@ -184,6 +197,8 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   // (before the next model call at the latest), so the work of a turn's lines runs in one tight loop instead of
   // between the interpreter's steps. States and events are immutable data, so nothing changes while they wait.
   let pending: RecordedStep[] = [];
+  // Appending is for resume only: a new session's header after another session's lines would break both.
+  if (typeof target === 'string' && !options.continueFrom && holdsData(target)) throw new SessionLogExistsError(target);
   const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught), pull: () => linesOf() });
   let lines = 0;
   let bytes = 0;
