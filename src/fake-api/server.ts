@@ -31,6 +31,7 @@ import { createPromptCache, type PromptCache } from './prompt-cache.ts';
 import { encodeSseEvent, replyToSseEvents } from './reply-to-sse.ts';
 import {
   DEFAULT_COMPACTION_REPLY,
+  FakeScriptError,
   parseFakeScript,
   REAL_ERROR_BODIES,
   type FakeAnswer,
@@ -97,7 +98,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
   const queues: Record<FakeQueue, FakeAnswer[]> = { model: [...parsed.model], compactionModel: [...(parsed.compactionModel ?? [])] };
   const agentRuns = new Map<string, AgentRunLane>();
   const addAgentRun = (key: string, answers: FakeAnswer[]) => {
-    if (agentRuns.has(key)) throw new Error(`fake API: agent run ${key} is scripted twice`);
+    if (agentRuns.has(key)) throw new FakeScriptError([{ path: `agentRuns.${key}`, message: 'this agent run is scripted twice; script each run once' }]);
     agentRuns.set(key, { answers: [...answers], cache: createPromptCache(), served: 0 });
   };
   for (const [key, answers] of Object.entries(parsed.agentRuns ?? {})) addAgentRun(key, answers);

@@ -102,7 +102,8 @@ describe('the fake Anthropic API', () => {
     const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
     const api = await fakeApi({ model: [text('main 1'), text('main 2')], agentRuns: { toolu_a: [text('a 1'), text('a 2')] } });
     api.scriptAgentRun('toolu_b', [text('b 1')]);
-    expect(() => api.scriptAgentRun('toolu_b', [])).toThrow(/scripted twice/);
+    expect(() => api.scriptAgentRun('toolu_b', [])).toThrow(FakeScriptError);
+    expect(() => api.scriptAgentRun('toolu_b', [])).toThrow(/agentRuns\.toolu_b: this agent run is scripted twice/);
     expect(() => api.scriptAgentRun('toolu_c', [{ content: 'nope' } as never])).toThrow(FakeScriptError);
     const sdk = client(api.baseURL);
     const run = (key?: string) => sdk.messages.stream(params(), key ? { headers: { 'x-turnloop-agent-run': key } } : {}).finalMessage();
