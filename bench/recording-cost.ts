@@ -4,7 +4,8 @@
  * - `no observer`: `query()` alone (the `turnloop` system);
  * - `serialise`: `JSON.stringify` of every event (what any log of the events must do);
  * - `+ redaction check`: the recorder's redactor instead (`toJson`: the same text, checked for secrets);
- * - `+ hash chain`: and each line's digest `at` and its SHA-256 chain hash (log version 2), nothing written;
+ * - `+ hash chain`: and each line's digest `at`, and one SHA-256 chain hash per commit group (log version 3: the
+ *   lines up to each model call), nothing written;
  * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn).
  * The variants call the recorder's own functions, so each row costs what that part of recording costs.
  */
@@ -12,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
-import { createSessionRecorder, eventLinePrefixV2 } from '../dist/replay/session-recorder.js';
+import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
 import { lineHash } from '../dist/replay/stable-hash.js';
 import type { StepObserver } from '../src/effects/query-options.ts';
 import { median } from './stats.ts';
@@ -55,12 +56,18 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: '+ hash chain (digest and SHA-256 per line, log v2)',
+    name: '+ hash chain (digest per line, SHA-256 per commit group, log v3)',
     open: () => {
       let hash = '';
+      let group = '';
       return {
-        onStep: ({ index, event, state }) => {
-          if (event) hash = lineHash(hash, eventLinePrefixV2(index, redact.toJson(event), state));
+        onStep: ({ index, event, state, effects }) => {
+          if (!event) return;
+          group += `${eventLinePrefix(index, redact.toJson(event), state)}}\n`;
+          if (effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated')) {
+            hash = lineHash(hash, group);
+            group = '';
+          }
         },
         close: () => void hash,
       };

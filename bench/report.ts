@@ -464,7 +464,7 @@ ${systems.map((s, i) => `  ${i + 1}. \`${s.label}\`: ${s.name}.`).join('\n')}
   random UUIDs, default context layers). Tools via \`defineTool\` and the default tool runtime
   (streaming tool execution on).
 - **Recording** (system 3) uses \`src/replay\`'s \`createSessionRecorder(file, { config })\` as \`onStep\`, writing
-  to a file in a temp directory (log version 2, group commit: one \`writeSync\` per model call here, the lines of a
+  to a file in a temp directory (log version 3, group commit: one \`writeSync\` and one hash per model call here, the lines of a
   commit made together, redaction; no fsync).
 - **Fold** (system 4): the same workload recorded once in memory, parsed, then its events folded through
   \`step()\` (no hash verification); a turn is the gap between two \`call_model\` effects. \`step()\`'s path memo

@@ -3,7 +3,9 @@
  *
  * Invariants:
  * - A LAST line that is not complete JSON (a crash while writing it) is reported in `truncated` and dropped;
- *   every line before it is returned.
+ *   every line before it is returned. In version 3, the event lines after the last line that carries a hash are
+ *   dropped the same way (the log was cut inside a commit group: no hash covers them); `truncated` then names the
+ *   first of them.
  * - Any other bad line throws `SessionLogParseError` with the file, the 1-based line number and what was expected.
  * - Line 1 must be the header; event indexes must be 1, 2, 3, … without gaps.
  * - Events are returned exactly as logged (the schema validates, it does not strip), because replay must fold the
@@ -24,7 +26,7 @@ export interface ParsedSessionLog {
   /** Bytes of the complete lines (a resumed recording appends after them). */
   validBytes: number;
   /**
-   * The text of the header line and of each event line, as read (version 2 verifies these bytes). Absent when a
+   * The text of the header line and of each event line, as read (versions 2 and 3 verify these bytes). Absent when a
    * log was built in memory: replay then uses each line's JSON text, which is the same for a recorder's lines.
    */
   raw?: { header: string; events: string[] };
@@ -44,11 +46,12 @@ function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: st
  * The envelope of an event line (everything but the event), checked by hand: the same rules as
  * `eventLineSchema`, at a fraction of the cost. Lines that fail it go through the schema, for its error message.
  */
-function isEventEnvelope(data: unknown): data is { kind: 'event'; index: number; event: unknown; hash: string; at: Record<string, unknown> } {
+function isEventEnvelope(data: unknown, hashOptional: boolean): data is { kind: 'event'; index: number; event: unknown; hash?: string; at: Record<string, unknown> } {
   if (typeof data !== 'object' || data === null) return false;
   const line = data as Record<string, unknown>;
   const at = line.at as Record<string, unknown> | null | undefined;
-  return line.kind === 'event' && Number.isInteger(line.index) && (line.index as number) > 0 && typeof line.hash === 'string'
+  return line.kind === 'event' && Number.isInteger(line.index) && (line.index as number) > 0
+    && (typeof line.hash === 'string' || (hashOptional && line.hash === undefined))
     && typeof at === 'object' && at !== null && !Array.isArray(at)
     && typeof at.v === 'string' && typeof at.turn === 'number' && typeof at.msgs === 'number' && typeof at.seq === 'number';
 }
@@ -85,6 +88,7 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
   let truncated: ParsedSessionLog['truncated'] = null;
   let headerRaw = '';
   const eventRaws: string[] = [];
+  const eventLineNos: number[] = [];
   for (let i = 0; i < rawLines.length; i++) {
     const lineNo = i + 1;
     const raw = rawLines[i];
@@ -99,7 +103,7 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
       }
       throw new SessionLogParseError(file, lineNo, 'expected one JSON object per line, got text that is not JSON');
     }
-    const valid = lineNo > 1 && isEventEnvelope(data) && loopEventSchema.safeParse(data.event).success;
+    const valid = lineNo > 1 && isEventEnvelope(data, header?.version === 3) && loopEventSchema.safeParse(data.event).success;
     const result = valid ? null : sessionLogLineSchema.safeParse(data);
     if (result && !result.success) {
       const what = lineNo === 1 ? 'a session header' : 'an event line';
@@ -117,13 +121,28 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
       if (line.index !== expectedIndex) {
         throw new SessionLogParseError(file, lineNo, `expected event index ${expectedIndex}, got ${line.index}`);
       }
+      if (header?.version !== 3 && line.hash === undefined) {
+        throw new SessionLogParseError(file, lineNo, `expected an event line: hash: required in a version-${header?.version} log`);
+      }
       events.push(line);
       eventRaws.push(raw);
+      eventLineNos.push(lineNo);
     }
   }
   if (!header) throw new SessionLogParseError(file, 1, 'expected a session header, the log is empty');
   // Every line but a truncated last one is complete (blank lines count too).
-  const validBytes = Buffer.byteLength(text) - (truncated ? Buffer.byteLength(rawLines[lastIndex]) : 0);
+  let validBytes = Buffer.byteLength(text) - (truncated ? Buffer.byteLength(rawLines[lastIndex]) : 0);
+  if (header.version === 3) {
+    let covered = events.length;
+    while (covered > 0 && events[covered - 1].hash === undefined) covered -= 1;
+    if (covered < events.length) {
+      const first = eventRaws[covered];
+      truncated = { line: eventLineNos[covered], text: first.length > 80 ? `${first.slice(0, 80)}…` : first };
+      for (let i = covered; i < events.length; i++) validBytes -= Buffer.byteLength(eventRaws[i]) + 1;
+      events.length = covered;
+      eventRaws.length = covered;
+    }
+  }
   return { file, header, events, truncated, validBytes, raw: { header: headerRaw, events: eventRaws } };
 }
 

@@ -21,7 +21,7 @@ import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import type { SessionHeader, StateDigest } from './session-log-schema.ts';
-import { eventHashOf, initialHashOf, initialHashV2 } from './session-recorder.ts';
+import { eventHashOf, headerHash, initialHashOf } from './session-recorder.ts';
 import { controlDigest, lineHash, stateValueString } from './stable-hash.ts';
 
 export interface ReplayOptions {
@@ -39,6 +39,7 @@ export interface FoldedStep {
   event: LoopEvent | null;
   state: LoopState;
   effects: Effect[];
+  /** The chain's last hash at or before this step (in version 3, a line inside a commit group has none of its own). */
   hash: string;
 }
 
@@ -78,8 +79,8 @@ function diverged(index: number, expected: { hash: string; at: StateDigest }, st
 }
 
 /**
- * Version 2: a line ends `,"hash":"<16 hex>"}`; the bytes before that are what its hash covers. Null when the
- * line does not end so (its hash then cannot match: the line was edited).
+ * Versions 2 and 3: a hashed line ends `,"hash":"<16 hex>"}`; the bytes before that are what its hash covers. Null
+ * when the line does not end so (its hash then cannot match: the line was edited).
  */
 function hashedPrefix(raw: string, member: 'hash' | 'initialHash'): string | null {
   const tail = `,"${member}":"`;
@@ -88,20 +89,25 @@ function hashedPrefix(raw: string, member: 'hash' | 'initialHash'): string | nul
   return raw.slice(0, start);
 }
 
-/**
- * Version 2's check of one line: its bytes up to its hash hash to the recorded hash (nothing was edited), and the
- * digest of the replayed state equals the recorded `at` (the reducer decided the same). Returns the hash.
- */
-function verifyLineV2(index: number, raw: string, recorded: { hash: string; at: StateDigest }, previous: string, state: LoopState): string {
-  const prefix = hashedPrefix(raw, index === 0 ? 'initialHash' : 'hash');
-  const hash = prefix === null ? '' : index === 0 ? initialHashV2(prefix) : lineHash(previous, prefix);
+/** Throws unless the digest of the replayed state equals the recorded `at` (the reducer decided the same). */
+function checkDigest(index: number, recorded: { hash?: string; at: StateDigest }, state: LoopState, chainHash: string): void {
   const at = recorded.at;
   const c = state.context;
-  const same = at.turn === c.turnCount && at.msgs === c.messages.length && at.seq === c.seq && at.v === stateValueString(state.value);
-  if (same && hash === recorded.hash) return hash;
+  if (at.turn === c.turnCount && at.msgs === c.messages.length && at.seq === c.seq && at.v === stateValueString(state.value)) return;
   const actualAt = controlDigest(state);
-  const diff = same ? "the line's bytes do not match its hash: it was edited" : digestDiff(at, actualAt);
-  throw new ReplayDivergenceError(index, recorded, { hash, at: actualAt }, diff);
+  throw new ReplayDivergenceError(index, { hash: recorded.hash ?? chainHash, at }, { hash: chainHash, at: actualAt }, digestDiff(at, actualAt));
+}
+
+/**
+ * Versions 2 and 3: the bytes a recorded hash covers (the earlier lines of its commit group, `unhashed`, then this
+ * line up to its hash) hash to it: nothing was edited. Returns the hash.
+ */
+function checkHash(index: number, raw: string, recorded: { hash: string; at: StateDigest }, previous: string, unhashed: string, state: LoopState, groupStart: number): string {
+  const prefix = hashedPrefix(raw, index === 0 ? 'initialHash' : 'hash');
+  const hash = prefix === null ? '' : lineHash(previous, unhashed + prefix);
+  if (hash === recorded.hash) return hash;
+  const lines = groupStart === index ? `the line's bytes do not match its hash` : `the bytes of events ${groupStart}-${index} (one commit group) do not match its hash`;
+  throw new ReplayDivergenceError(index, recorded, { hash, at: controlDigest(state) }, `${lines}: it was edited`);
 }
 
 /** The text of a logged line: as read, or (a log built in memory) its JSON, which is what the recorder wrote. */
@@ -129,22 +135,37 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
       const result = step(state, line.event, config);
       state = result.state;
       hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
-      if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash, at: line.at }, state, hash);
+      if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash ?? '', at: line.at }, state, hash);
       yield { index: line.index, event: line.event, state, effects: result.effects, hash };
     }
     return;
   }
   let hash = header.initialHash;
   if (verify) {
-    verifyLineV2(0, rawLine(log, 0), { hash, at: header.at }, '', state);
+    checkDigest(0, header, state, hash);
+    const prefix = hashedPrefix(rawLine(log, 0), 'initialHash');
+    const recomputed = prefix === null ? '' : headerHash(header.version, prefix);
+    if (recomputed !== hash) throw new ReplayDivergenceError(0, { hash, at: header.at }, { hash: recomputed, at: controlDigest(state) }, "the header's bytes do not match its hash: it was edited");
   }
   yield { index: 0, event: null, state, effects: started.effects, hash };
+  // Version 3: the lines of a commit group before its hashed last line, as read, each with its newline.
+  let unhashed = '';
+  let groupStart = 1;
   for (let i = 0; i < log.events.length; i++) {
     const line = log.events[i];
     const result = step(state, line.event, config);
     state = result.state;
-    if (verify) verifyLineV2(line.index, rawLine(log, i + 1), line, hash, state);
-    hash = line.hash;
+    if (verify) {
+      checkDigest(line.index, line, state, hash);
+      const raw = rawLine(log, i + 1);
+      if (line.hash === undefined) unhashed += `${raw}\n`;
+      else {
+        hash = checkHash(line.index, raw, line as { hash: string; at: StateDigest }, hash, unhashed, state, groupStart);
+        unhashed = '';
+        groupStart = line.index + 1;
+      }
+    } else if (line.hash !== undefined) hash = line.hash;
+    // A step inside a version-3 group carries the chain's hash so far (the one before its group).
     yield { index: line.index, event: line.event, state, effects: result.effects, hash };
   }
 }

@@ -6,10 +6,15 @@
  *
  * Invariants:
  * - Event lines carry consecutive indexes starting at 1 (index 0 is the initial step, covered by the header).
- * - Version 2 (written now): `at` is the control digest of the state after the event (`controlDigestV2`), and
- *   `hash` of a line = lineHash(hash of the line before (header: `initialHash`), the line's bytes up to its `hash`
- *   member, which is last). Replay hashes the bytes it read and compares the digest it recomputes with the text
- *   of `at`: nothing is serialised twice. The header's `initialHash` (last member) covers the header's bytes.
+ * - Version 3 (written now): `at` is the control digest of the state after the event (`controlDigest`). Only the
+ *   LAST line of each commit group (the lines the recorder writes together, one `write`) carries `hash` (last
+ *   member): lineHash(the hash before it (header: `initialHash`), the bytes of the group's earlier lines, each with
+ *   its newline, then this line's bytes up to its `hash` member). One hash per group instead of per line; every
+ *   byte is still covered, and `at` is still checked on every line. Lines after the last hash (a log cut inside a
+ *   group) are covered by nothing: the parser drops them as a truncated end.
+ * - Version 2 (still read and verified): the same with a hash on every line (each line its own group). Replay
+ *   hashes the bytes it read and compares the digest it recomputes with the text of `at`: nothing is serialised
+ *   twice. The header's `initialHash` (last member) covers the header's bytes (v2 and v3).
  * - Version 1 (still read and verified): `hash` = chainHash(previous hash, the event's JSON text, the control
  *   summary as JSON); `at` is a tiny readable digest, for diffs; key order kind, index, event, hash, at.
  * - A line never holds a state snapshot, so the log grows linearly with the events, not with the history.
@@ -24,9 +29,9 @@ import type { LoopParams } from '../reducer/state.ts';
 
 export const SESSION_LOG_FORMAT = 'turnloop-session';
 /** The version the recorder writes. */
-export const SESSION_LOG_VERSION = 2;
+export const SESSION_LOG_VERSION = 3;
 /** Every version replay reads. */
-export type SessionLogVersion = 1 | 2;
+export type SessionLogVersion = 1 | 2 | 3;
 
 function readEngineVersion(): string {
   try {
@@ -40,13 +45,13 @@ function readEngineVersion(): string {
 /** The engine version (package.json `version`) written into every header. */
 export const ENGINE_VERSION = readEngineVersion();
 
-/** Version 1's digest has exactly these members; version 2's has more (see `controlDigestV2`). */
+/** The readable digest of a state (`controlDigest`); loose so that a later version may add members. */
 const digestSchema = z.looseObject({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
 
 export const headerLineSchema = z.object({
   kind: z.literal('header'),
   format: z.literal(SESSION_LOG_FORMAT),
-  version: z.union([z.literal(1), z.literal(2)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   engineVersion: z.string(),
   machineHash: z.string(),
   createdAt: z.string().optional(),
@@ -62,7 +67,8 @@ export const eventLineSchema = z.object({
   kind: z.literal('event'),
   index: z.number().int().positive(),
   event: loopEventSchema,
-  hash: z.string(),
+  /** Required up to version 2; in version 3 only on the last line of a commit group (the parser checks which). */
+  hash: z.string().optional(),
   at: digestSchema,
 });
 
@@ -90,7 +96,8 @@ export interface SessionEventLine {
   index: number;
   /** The event exactly as logged (validated by the schema, but not stripped: replay folds the logged JSON). */
   event: LoopEvent;
-  hash: string;
+  /** Always up to version 2; in version 3 only on the last line of each commit group. */
+  hash?: string;
   at: StateDigest;
 }
 

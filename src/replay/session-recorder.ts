@@ -11,7 +11,8 @@
  * - A new session is never appended to a file that holds data (`SessionLogExistsError`, thrown at creation);
  *   only resume (`continueFrom`) appends.
  * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
- * - New logs are version 2 (see `session-log-schema.ts`); a log continued by resume keeps the version it has.
+ * - New logs are version 3 (see `session-log-schema.ts`): the lines of one commit are hashed together, the hash
+ *   on the last of them. A log continued by resume keeps the version it has.
  * - Everything written goes through the redactor first (header and events); the control summary that is hashed
  *   is redacted too, so live hashes equal replayed hashes (see `stable-hash.ts` for what the hash covers).
  * - The observer never throws (the interpreter does not expect it to): a write failure is kept in `error`,
@@ -136,16 +137,38 @@ function eventLineTextV1(index: number, eventJson: string, hash: string, at: Sta
 }
 
 /**
- * Version 2. An event line up to its `hash` member: `{"kind":"event","index":…,"event":…,"at":…` (the line is
- * this, then `,"hash":"<hash>"}`), assembled around the event's JSON text, which the step made anyway.
+ * Versions 2 and 3. An event line up to its `hash` member: `{"kind":"event","index":…,"event":…,"at":…` (the
+ * line is this, then `,"hash":"<hash>"}`, or `}` for a version-3 line that carries no hash), assembled around the
+ * event's JSON text.
  */
-export function eventLinePrefixV2(index: number, eventJson: string, state: LoopState): string {
+export function eventLinePrefix(index: number, eventJson: string, state: LoopState): string {
   return `{"kind":"event","index":${index},"event":${eventJson},"at":${controlDigestJson(state)}`;
 }
 
-/** Version 2. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
-export function initialHashV2(headerPrefix: string): string {
-  return lineHash(`${SESSION_LOG_FORMAT}/2`, headerPrefix);
+/** Versions 2 and 3. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
+export function headerHash(version: 2 | 3, headerPrefix: string): string {
+  return lineHash(`${SESSION_LOG_FORMAT}/${version}`, headerPrefix);
+}
+
+/**
+ * The logged JSON text of each step's event, redacted. The check for secrets runs once over all of them joined:
+ * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
+ * masked) on its own. Stops before a step whose event cannot be serialised, returning what came before it and
+ * the failure.
+ */
+function eventJsonsOf(steps: readonly RecordedStep[], redact: Redactor): { jsons: string[]; failure: unknown } {
+  const jsons: string[] = [];
+  let failure: unknown = null;
+  for (const { event } of steps) {
+    try {
+      jsons.push(JSON.stringify(event));
+    } catch (caught) {
+      failure = caught;
+      break;
+    }
+  }
+  if (!redact.isCleanJson(jsons.join('\n'))) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
+  return { jsons, failure };
 }
 
 /** A step waiting to become a line. */
@@ -207,27 +230,42 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
 
   const version: SessionLogVersion = options.continueFrom?.version ?? SESSION_LOG_VERSION;
 
-  /** The lines of the pending steps (redacted, hashed in order), as one text; empties the queue. */
+  /**
+   * The lines of the pending steps (redacted, hashed in order), as one text; empties the queue. One commit group:
+   * in version 3 its last line carries the hash of all of them; in version 2 every line carries its own.
+   */
   const linesOf = (): string => {
     if (pending.length === 0 || error) return '';
     const steps = pending;
     pending = [];
     let text = '';
     try {
-      for (const { index, event, state, effects } of steps) {
-        const eventJson = redact.toJson(event);
-        if (version === 1) {
+      if (version === 1) {
+        for (const { index, event, state, effects } of steps) {
+          const eventJson = redact.toJson(event);
           lastHash = eventHashOf(lastHash, eventJson, state, effects, redact);
           text += eventLineTextV1(index, eventJson, lastHash, controlDigest(state));
-        } else {
-          const prefix = eventLinePrefixV2(index, eventJson, state);
-          lastHash = lineHash(lastHash, prefix);
-          text += `${prefix},"hash":"${lastHash}"}\n`;
+          lines += 1;
         }
-        lines += 1;
+      } else {
+        // The lines made before a step that cannot be serialised still go out (hashed), as they would one by one.
+        const { jsons, failure } = eventJsonsOf(steps, redact);
+        let unhashed = '';
+        for (let i = 0; i < jsons.length; i++) {
+          const prefix = eventLinePrefix(steps[i].index, jsons[i], steps[i].state);
+          if (version === 2 || i === jsons.length - 1) {
+            lastHash = lineHash(lastHash, unhashed + prefix);
+            text += `${unhashed}${prefix},"hash":"${lastHash}"}\n`;
+            unhashed = '';
+          } else {
+            unhashed += `${prefix}}\n`;
+          }
+          lines += 1;
+        }
+        if (failure !== null) throw failure;
       }
     } catch (caught) {
-      // Recording stops here; the lines made before the failing step still go out, as they would have one by one.
+      // Recording stops here; the lines made before the failing step still go out.
       fail(caught);
     }
     bytes += Buffer.byteLength(text);
@@ -240,13 +278,13 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   };
   const paramsOf = (state: LoopState) => redact(options.params ?? paramsFromInitialState(state));
 
-  // The header is always version 2 (a continued log has none): version 1's members, with `initialHash` last, as
-  // it hashes the bytes before it.
+  // A header is written by a new recording only (a continued log has none), so it is always the current version:
+  // version 1's members, with `initialHash` last, as it hashes the bytes before it.
   const writeHeader = (state: LoopState) => {
     const unhashed: Omit<SessionHeader, 'at' | 'initialHash'> = {
       kind: 'header',
       format: SESSION_LOG_FORMAT,
-      version: 2,
+      version: SESSION_LOG_VERSION,
       engineVersion: ENGINE_VERSION,
       machineHash: machineHash(),
       createdAt: new Date().toISOString(),
@@ -255,7 +293,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
       ...(patterns.length > 0 ? { redactPatterns: patterns } : {}),
     };
     const prefix = `${JSON.stringify(unhashed).slice(0, -1)},"at":${controlDigestJson(state)}`;
-    lastHash = initialHashV2(prefix);
+    lastHash = headerHash(SESSION_LOG_VERSION, prefix);
     const text = `${prefix},"initialHash":"${lastHash}"}\n`;
     writer.write(text);
     writer.commit();

@@ -6,11 +6,12 @@
  *   deep-equal JSON values always give the same text whatever their key order.
  * - Both chains are incremental: the hash of step n covers the hash of step n-1 and O(event size) more, never
  *   O(history).
- * - Version 2 (written now, `lineHash`): the hash of a line covers the bytes of the line up to its hash member, i.e.
- *   the event as logged and the readable digest `at` (`controlDigest`: state value, turn, message count, id
- *   counter). Replay hashes the bytes it read (nothing is serialised again) and compares `at` with its own state.
- *   Every byte is covered; the reducer's decisions are checked through those four fields, so a divergence shows
- *   at the first step where it changes a state value, a count or the number of ids handed out.
+ * - Versions 3 (written now) and 2 (`lineHash`): a hash covers the bytes of lines up to its own hash member: in
+ *   version 3 those of a whole commit group (one hash on its last line), in version 2 those of its own line, i.e.
+ *   the events as logged and the readable digests `at` (`controlDigest`: state value, turn, message count, id
+ *   counter). Replay hashes the bytes it read (nothing is serialised again) and compares every `at` with its own
+ *   state. Every byte is covered; the reducer's decisions are checked through those four fields, so a divergence
+ *   shows at the first step where it changes a state value, a count or the number of ids handed out.
  * - Version 1 (still verified, `chainHash`): the hash covers the event re-serialised and the larger control
  *   summary (`controlSummary`: also tokens, counters, iteration, effect types and ids). Message texts the reducer
  *   derived itself are covered by neither (they follow from the events).
@@ -107,13 +108,13 @@ export function chainHash(previous: string, eventJson: string, controlJson: stri
   return shortHash(`${previous}\n${eventJson}\n${controlJson}`);
 }
 
-/** Version 2's `at` as JSON text, built directly: the same text as `JSON.stringify(controlDigest(state))`. */
+/** The `at` of versions 2 and 3 as JSON text, built directly: the same text as `JSON.stringify(controlDigest(state))`. */
 export function controlDigestJson(state: LoopState): string {
   const c = state.context;
   return `{"v":${JSON.stringify(stateValueString(state.value))},"turn":${c.turnCount},"msgs":${c.messages.length},"seq":${c.seq}}`;
 }
 
-/** Version 2's chain step: the previous hash and the bytes of a line up to its hash member. */
+/** The chain step of versions 2 and 3: the previous hash and the bytes it covers (up to the new hash member). */
 export function lineHash(previous: string, linePrefix: string): string {
   return shortHash(`${previous}\n${linePrefix}`);
 }

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../unit/cli/capture-io.ts';
-import { resealV2 } from '../unit/replay/fixtures.ts';
+import { reseal } from '../unit/replay/fixtures.ts';
 import { expectInvariants, makeSandbox, runHostile, snapshotOutside, type Sandbox } from './harness.ts';
 
 let sandbox: Sandbox;
@@ -32,7 +32,7 @@ function withHeader(path: string, change: (header: Record<string, unknown>) => v
   const header = JSON.parse(first!) as Record<string, unknown>;
   change(header);
   // Version 2's chain covers the header's bytes too: seal the edited log again, as if it had been recorded so.
-  writeFileSync(path, `${resealV2([JSON.stringify(header), ...rest]).join('\n')}\n`);
+  writeFileSync(path, `${reseal([JSON.stringify(header), ...rest]).join('\n')}\n`);
 }
 
 describe('header regexes', () => {

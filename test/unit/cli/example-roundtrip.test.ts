@@ -52,7 +52,7 @@ describe('example scenarios: simulate --record, then replay()', () => {
     expect(replayed.steps).toBe(readFileSync(log, 'utf8').trimEnd().split('\n').length);
   });
 
-  it('catches one edited event in the middle of a recorded log, at that event', async () => {
+  it('catches one edited event in the middle of a recorded log, at the line closing its commit group', async () => {
     const { log } = await recordExample('next-turn-one-tool.json');
     const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
     const events = lines.map((line, at) => ({ at, line: JSON.parse(line) as Json })).filter(({ line }) => line.kind === 'event');
@@ -78,9 +78,12 @@ describe('example scenarios: simulate --record, then replay()', () => {
     expect(error).toBeInstanceOf(ReplayDivergenceError);
     const divergence = error as ReplayDivergenceError;
     expect(divergence.code).toBe('REPLAY_DIVERGENCE');
-    expect(divergence.index).toBe(edited.index);
-    expect(divergence.expected.hash).toBe(edited.hash);
-    expect(divergence.actual.hash).not.toBe(edited.hash);
+    // Version 3: one hash per commit group, on its last line; the error names the group's range.
+    const closing = events.find(({ at, line }) => at >= target.at && typeof line.hash === 'string')!.line;
+    expect(divergence.index).toBe(closing.index);
+    if (closing.index !== edited.index) expect(divergence.diff).toContain(`-${closing.index} (one commit group)`);
+    expect(divergence.expected.hash).toBe(closing.hash);
+    expect(divergence.actual.hash).not.toBe(closing.hash);
     // Everything before the edit still replays: the untampered log is fine.
     expect(() => replay(log)).not.toThrow();
   });

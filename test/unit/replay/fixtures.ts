@@ -12,7 +12,7 @@ import type { Terminal } from '../../../src/reducer/outcomes.ts';
 import { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from '../../../src/replay/scripted-deps.ts';
 import { createSessionRecorder, type SessionRecorder } from '../../../src/replay/session-recorder.ts';
 import type { RedactOptions } from '../../../src/replay/redact.ts';
-import { initialHashV2 } from '../../../src/replay/session-recorder.ts';
+import { headerHash } from '../../../src/replay/session-recorder.ts';
 import { lineHash } from '../../../src/replay/stable-hash.ts';
 
 export function tempLogPath(name = 'session.jsonl'): string {
@@ -79,18 +79,20 @@ export async function recordRun(options: {
 }
 
 /**
- * Recomputes the hash chain of version-2 log lines (header first) after a test edited them, as a recorder that
- * wrote those bytes would have: each hash covers the line's bytes before its hash member.
+ * Recomputes the hash chain of version-2 or version-3 log lines (header first) after a test edited them, as a
+ * recorder that wrote those bytes would have, each line its own commit group: each hash covers the line's bytes
+ * before its hash member.
  */
-export function resealV2(list: readonly string[]): string[] {
+export function reseal(list: readonly string[]): string[] {
   const out: string[] = [];
   let previous = '';
+  const version = (JSON.parse(list[0]) as { version: 2 | 3 }).version;
   for (const [index, line] of list.entries()) {
     const member = index === 0 ? 'initialHash' : 'hash';
     const parsed = JSON.parse(line) as Record<string, unknown>;
     delete parsed[member];
     const prefix = JSON.stringify(parsed).slice(0, -1);
-    previous = index === 0 ? initialHashV2(prefix) : lineHash(previous, prefix);
+    previous = index === 0 ? headerHash(version, prefix) : lineHash(previous, prefix);
     out.push(`${prefix},"${member}":"${previous}"}`);
   }
   return out;

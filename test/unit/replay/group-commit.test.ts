@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../src/config/config.ts';
 import { runQuery } from '../../../src/effects/query.ts';
 import type { ToolRuntime } from '../../../src/effects/tool-runtime.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
-import { foldSessionLog } from '../../../src/replay/replay.ts';
+import { foldSessionLog, replay } from '../../../src/replay/replay.ts';
 import { parseSessionLogText } from '../../../src/replay/parse-session-log.ts';
 import { createSessionRecorder } from '../../../src/replay/session-recorder.ts';
 import { recordRun, tempLogPath, toolTurns } from './fixtures.ts';
@@ -82,6 +82,11 @@ describe('group commit', () => {
     expect(recorder.error).toBe(errors[0]);
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { index?: number });
     expect(lines.map((line) => line.index ?? 0)).toEqual(steps.slice(0, quiet + 1).map((folded) => folded.index));
+    // The group cut short by the failure is still sealed: its last line carries the hash, and the log verifies.
+    expect(Object.keys(lines.at(-1)!)).toContain('hash');
+    const replayed = replay(path);
+    expect(replayed.truncated).toBeNull();
+    expect(replayed.steps).toBe(quiet + 1);
   });
 
   it('writes each line at once with fsync', async () => {

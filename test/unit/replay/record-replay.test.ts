@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MachineVersionMismatchError, ReplayDivergenceError, SessionLogParseError } from '../../../src/replay/errors.ts';
-import { replay } from '../../../src/replay/replay.ts';
-import { recordRun, resealV2, toolTurns } from './fixtures.ts';
+import { parseSessionLogText } from '../../../src/replay/parse-session-log.ts';
+import { foldSessionLog, replay } from '../../../src/replay/replay.ts';
+import { recordRun, reseal, toolTurns } from './fixtures.ts';
 
 const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
 const writeLines = (path: string, list: string[], trailingNewline = true) => writeFileSync(path, list.join('\n') + (trailingNewline ? '\n' : ''));
@@ -18,28 +19,41 @@ describe('record & replay', () => {
     expect(result.truncated).toBeNull();
   });
 
-  it('writes version 2: every event line the plain JSON of { kind, index, event, at, hash }, in that order', async () => {
+  it('writes version 3: every event line the plain JSON of { kind, index, event, at, hash? }, one hash per commit', async () => {
     const run = await recordRun(toolTurns(2));
     const [header, ...events] = lines(run.path);
     const parsedHeader = JSON.parse(header);
-    expect(parsedHeader.version).toBe(2);
+    expect(parsedHeader.version).toBe(3);
     expect(Object.keys(parsedHeader).slice(-2)).toEqual(['at', 'initialHash']);
     expect(header).toBe(JSON.stringify(parsedHeader));
-    for (const line of events) {
+    const hashed = events.map((line) => {
       const parsed = JSON.parse(line);
-      expect(Object.keys(parsed)).toEqual(['kind', 'index', 'event', 'at', 'hash']);
       expect(line).toBe(JSON.stringify(parsed));
+      const keys = Object.keys(parsed);
+      expect([['kind', 'index', 'event', 'at'], ['kind', 'index', 'event', 'at', 'hash']]).toContainEqual(keys);
+      return keys.includes('hash');
+    });
+    // The writer commits before every model call: the line of each step that asked for one closes a group.
+    const steps = [...foldSessionLog(parseSessionLogText(readFileSync(run.path, 'utf8')))].slice(1);
+    for (const [i, folded] of steps.entries()) {
+      if (folded.effects.some((effect) => effect.type === 'call_model')) expect(hashed[i]).toBe(true);
     }
+    expect(hashed.at(-1)).toBe(true);
+    // Groups hold several lines (one hash for all of them), not one hash per line.
+    expect(hashed.filter(Boolean).length).toBeLessThan(events.length / 2);
   });
 
-  it('catches a tampered event at its index', async () => {
+  it('catches a tampered event in its commit group', async () => {
     const run = await recordRun(toolTurns(2));
     const list = lines(run.path);
-    const target = list.findIndex((l) => l.includes('"type":"tool_result"'));
+    // A line inside a group (no hash of its own).
+    const target = list.findIndex((l) => l.includes('"type":"tool_result"') && !l.includes('"hash":"'));
+    expect(target).toBeGreaterThan(0);
     const tampered = JSON.parse(list[target]);
     tampered.event.message.message.content[0].content = 'something else';
     list[target] = JSON.stringify(tampered);
     writeLines(run.path, list);
+    const closing = JSON.parse(list.slice(target).find((l) => l.includes('"hash":"'))!);
     let error: unknown;
     try {
       replay(run.path);
@@ -49,10 +63,14 @@ describe('record & replay', () => {
     expect(error).toBeInstanceOf(ReplayDivergenceError);
     const divergence = error as ReplayDivergenceError;
     expect(divergence.code).toBe('REPLAY_DIVERGENCE');
-    expect(divergence.index).toBe(tampered.index);
-    expect(divergence.expected.hash).toBe(tampered.hash);
-    expect(divergence.actual.hash).not.toBe(tampered.hash);
-    expect(typeof divergence.diff).toBe('string');
+    // Found at the line that closes the tampered line's group, which the message names as a range.
+    expect(divergence.index).toBe(closing.index);
+    const range = /events (\d+)-(\d+)/.exec(divergence.diff);
+    expect(range).not.toBeNull();
+    expect(Number(range![1])).toBeLessThanOrEqual(tampered.index);
+    expect(Number(range![2])).toBe(closing.index);
+    expect(divergence.expected.hash).toBe(closing.hash);
+    expect(divergence.actual.hash).not.toBe(closing.hash);
   });
 
   it('reports a state-changing tamper with a readable diff', async () => {
@@ -95,7 +113,7 @@ describe('record & replay', () => {
     const header = JSON.parse(list[0]);
     header.machineHash = '0000000000000000';
     // A log really recorded by another statechart has a consistent chain: seal the edited one again.
-    writeLines(run.path, resealV2([JSON.stringify(header), ...list.slice(1)]));
+    writeLines(run.path, reseal([JSON.stringify(header), ...list.slice(1)]));
     expect(() => replay(run.path)).toThrowError(MachineVersionMismatchError);
     expect(() => replay(run.path)).toThrowError(expect.objectContaining({ code: 'MACHINE_VERSION_MISMATCH', recorded: '0000000000000000' }));
     // Allowed: the chain is still verified (it covers the recorded fingerprint, not the current one).

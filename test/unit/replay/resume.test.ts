@@ -7,13 +7,17 @@ import type { QueryItem } from '../../../src/messages/types.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { resumeFromLog } from '../../../src/replay/resume.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
-import { recordRun, toolTurns } from './fixtures.ts';
+import { recordRun, reseal, toolTurns } from './fixtures.ts';
 
-/** Keeps the header and the first `events` event lines, plus half of the next line (a crash mid-write). */
+/**
+ * The log a crash right after the line `predicate` picks leaves: the lines up to it, as a recorder writing each
+ * line as its own commit (a file written while the process waits for I/O, `fsync: true`, or a stream) would have
+ * sealed them, then the torn start of the next line.
+ */
 function crashAfter(path: string, predicate: (line: string, i: number) => boolean): number {
   const list = readFileSync(path, 'utf8').trimEnd().split('\n');
   const cut = list.findIndex(predicate);
-  writeFileSync(path, `${list.slice(0, cut + 1).join('\n')}\n${list[cut + 1].slice(0, 25)}`);
+  writeFileSync(path, `${reseal(list.slice(0, cut + 1)).join('\n')}\n${list[cut + 1].slice(0, 25)}`);
   return cut;
 }
 
