@@ -72,7 +72,7 @@ export class Interpreter {
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
-    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds };
+    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     this.execute(started.effects);
