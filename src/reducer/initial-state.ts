@@ -74,6 +74,7 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     params: c.params,
     querySource: c.querySource,
     messages: c.messages,
+    historyRevision: c.historyRevision,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
