@@ -2,7 +2,8 @@
  * `isLoopEvent(data)`: the verdict of `loopEventSchema.safeParse(data).success` (`event-schema.ts`), written by hand.
  *
  * Why: replay validates every line of a log, and zod's generic walk (a payload and an issue list per field) was
- * ~1.5 µs of a ~270-byte event line, as much as the rest of the parse. This check allocates nothing.
+ * ~1.5 µs of a ~270-byte event line, as much as the rest of the parse. This check builds no payload or issue
+ * objects.
  *
  * Invariants:
  * - On JSON data (what `JSON.parse` returns) it answers exactly as the schema does; a fast-check property holds the

@@ -1,7 +1,8 @@
 /**
  * The zod schemas of the event catalogue (`events.ts`) and `parseEvent`, the boundary check of replay and the CLI.
  * Kept out of `events.ts` so that the reducer, and with it the package root, loads without zod (~150 ms of the
- * root import); they are public through `turnloop/replay`.
+ * root import); they are public through `turnloop/replay`. Replay's hot path asks `isLoopEvent` (`event-check.ts`)
+ * instead, which must give `loopEventSchema`'s verdict: change both (`test/property/event-check.test.ts`).
  */
 import { z } from 'zod';
 import { API_ERROR_KINDS } from '../messages/types.ts';
