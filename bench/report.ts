@@ -349,7 +349,59 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     secret check, hashing and writing while the main thread only serialises the events and posts the text:
     slower at N=10, H=10 (1.74× → 2.11×), no better at N=100 (1.65× → 1.71×), on 2 cores with other work
     running, and it would weaken "written before the next model call" to "handed to a thread".
+18. **Request building flat in the history** (\`src/effects/model/incremental-api-messages.ts\`, \`build-request.ts\`,
+    \`src/machine/actions/sampling-actions.ts\`, \`src/machine/machine-context.ts\`). Item 12 left O(history) work in
+    every call, and more showed once the request-path bench passed each call's own options (prompt caching is on
+    in the default config): (1) the user-context message was built anew for every request, so the converter
+    serialised it twice per call to see it unchanged (several KB of CLAUDE.md in a real session); (2) it compared
+    one reference per message to find the first change; (3) it copied the turn list for every request; (4)
+    marking the cache breakpoints copied that list again. **Fixed**: the user-context message is built once per
+    run (a cache keyed by the run's params object: the same JSON, now the same object); the reducer keeps a
+    \`historyRevision\`, bumped by every change of the history other than an append (context-layer edits,
+    compactions, collapse drains, thinking stripped on fallback: \`replaceHistory\`), and sends it with each
+    request; each run gets a token from the interpreter (\`ModelCallOptions.runToken\`). When token and revision
+    equal the last call's, the converter skips the comparison (it checks only that the old first and last
+    messages are still in place) and lends the run its own list instead of a copy, cut and extended in place on
+    that run's next call (a run makes one model call at a time; any other call works on a copy); breakpoints are
+    marked in place, and the converter puts its own turns back. Tested: a property over random engine runs
+    (context layers that edit the middle of the history, compactions, fallbacks, a user context) checks that two
+    consecutive requests with one revision are a prefix by reference and that building with the revision equals
+    the full build, with prompt caching; the converter's own property adds run switches and caching's
+    replacements. A/B in one process (old and new build alternated, 100 rounds, median over calls 2-11, load
+    average 3-5): \`buildApiRequest\` with each call's own options, caching on, 13.2 → 10.3 µs at H=10 and
+    106.1 → 13.4 µs at H=10,000 (1.3× the H=10 cost); without caching 7.1 → 4.1 and 61.9 → 7.2 µs. The fold of
+    the 10,000-event log did not measurably change (new/old 0.96 with the old build loaded first, 1.03 with the
+    new one first; two copies of the old build differ by up to 7% the same way): the revision is one number in
+    the context, unlike the \`WeakMap\` lineage tried in round 3. What still grows with the history on the real path is the
+    SDK's \`JSON.stringify\` of the whole body (milliseconds at H=10,000), which no client can avoid.
+19. **One abort listener per run signal** (\`src/effects/abort-listeners.ts\`). Every turn attached and detached
+    listeners on the run's \`AbortSignal\` (the model call, each tool call, the tool executor, hook waits), and
+    Node's \`addEventListener\`/\`removeEventListener\` with their option objects took about 7.6 µs of a turn in
+    the profile (N=100). Now one real listener per signal runs a set of callbacks (same once-only semantics, in
+    the order they were added); the interpreter's own callback is added first, before any work starts, so the
+    abort event is queued before anything the abort causes. A/B (N=100, H=0, 30 rounds, load ~4): 91.9 → 83.6 µs
+    per turn without recording, 181 → 159 µs with it.
 <!-- round-4-items -->
+20. **What is left, measured**:
+    - *Recording* ("Where recording's cost goes"): serialising the events is already most of the 1.3× budget,
+      and the redaction check, the per-line SHA-256 chain and the one write per turn each add about as much. A
+      line must be serialised, checked for secrets, hashed and written before the next model call (the
+      durability promise), so 1.3× would need a cheaper chain than one hash per line (a version-3 log hashing
+      one group of lines per commit would save most of the chain's share) and fewer bytes per turn.
+    - *Per turn vs the floor*: the \`step()\` fold alone is most of the 20× budget (table above); the
+      interpreter's promise hops, the tool pipeline (two zod parses of the input per call: concurrency check and
+      validation) and the abort plumbing are the rest.
+    - *Replay*: parsing (\`JSON.parse\` of every line, then zod) and the fold are each about half of it on their
+      own; together they cost more than the sum, because the fold's states hold the freshly parsed events and the
+      young-generation collector copies them (the collector is about a seventh of a replay's profile). Verifying
+      the hash chain is the smallest part (compare \`replay()\` with and without \`verify\` above).
+    - *O(history) left*: appending to the immutable history copies the array once per turn
+      (\`extendHistory\`, about a fifth of the fold of the 10,000-event log, whose history reaches 2,860
+      messages); request building compares one reference per message (~2-5 ns each: ~50 µs per call at
+      H=10,000) and copies the turn list. Tried and reverted: remembering each appended history's lineage in a
+      \`WeakMap\`, so the builder could skip comparing what lineage proves shared (building at H=10,000 fell to
+      16-20 µs per call, but the fold of the 10,000-event log lost ~15%: the collector's work on the map's
+      entries); not worth it when the SDK's own serialisation of such a request takes milliseconds.
 `;
 
 /** The "Package" block that `npm run bench:package` (scripts/measure-package.ts) keeps in the doc; kept as it is. */
@@ -491,8 +543,9 @@ turns) with a user context (CLAUDE.md and the date, as Claude Code sends in the 
 ${requestPath[0]?.rounds ?? 0} rounds per size. *Per turn* includes the SDK serialising the whole request, HTTP on
 127.0.0.1, the fake API parsing the body and streaming SSE back, and the SDK parsing the stream: the Messages API
 is stateless, so every request carries the whole history and that part grows with it by design. *Building* is
-\`buildApiRequest\` alone, on the same requests in order (calls 2-11), with the caller's incremental converter
-(what the adapter uses) and with the full conversion.
+\`buildApiRequest\` alone, on the same requests in order (calls 2-11) with each call's own options (the default
+config's prompt caching, the run token), with the caller's incremental converter (what the adapter uses) and
+with the full conversion.
 
 ${markdownTable(['history', 'median µs/turn', 'building µs/call (incremental)', 'building µs/call (full)', 'last body'], requestPath.map((c) => [`H=${c.history}`, micros(c.medianTurnMicros), micros(c.buildIncrementalMicros), micros(c.buildFullMicros), kib(c.bodyBytes)]))}
 

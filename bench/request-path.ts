@@ -3,7 +3,8 @@
  * official `@anthropic-ai/sdk` client) against the loopback fake Anthropic API (`src/fake-api`, in this process),
  * the same workload as the other systems (one `echo` tool call per turn, then a text reply), at H=10 and H=10,000,
  * with a user context (`USER_CONTEXT`), as Claude Code always sends one: the reducer puts it first in every request
- * as a message built anew each time, which the incremental converter must still recognise as unchanged.
+ * (one message, built once per run), and with the default config's prompt caching (breakpoints on the system
+ * prompt and the last message).
  *
  * Measured per size, interleaved over rounds:
  * - per-turn time (the gap between consecutive model calls, as everywhere else), which here includes the SDK's
@@ -11,8 +12,8 @@
  *   SSE answer, and the SDK parsing that stream: the wire carries the whole history on every call, by the API's
  *   design, so this part grows with the history whatever the engine does;
  * - request building alone (history → API messages, system, tools, headers: `buildApiRequest`), timed on the very
- *   requests of a run, replayed in order: with the caller's incremental converter (what the adapter uses) and
- *   with the full conversion, µs per call.
+ *   requests of a run, replayed in order with each call's own options: with the caller's incremental converter
+ *   (what the adapter uses) and with the full conversion, µs per call.
  */
 import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
 import { buildApiRequest } from '../dist/effects/model/build-request.js';
@@ -85,12 +86,16 @@ async function runOnce(history: number) {
   }
 }
 
-/** µs per `buildApiRequest` call over the run's requests in order, with or without a converter. */
+/**
+ * µs per `buildApiRequest` call over the run's requests in order, with or without a converter, given the call's
+ * own options as the adapter passes them (prompt caching, the run token, thinking...).
+ */
 function timeBuilding(calls: Array<{ request: ModelRequest; options: ModelCallOptions }>, incremental: boolean): number[] {
   const toMessages = incremental ? createApiMessageConverter() : undefined;
   return calls.map(({ request, options }) => {
+    const buildOptions = { ...options, ...(toMessages ? { toMessages } : {}) };
     const started = performance.now();
-    buildApiRequest(request, { querySource: options.querySource, tools: options.tools, ...(toMessages ? { toMessages } : {}) });
+    buildApiRequest(request, buildOptions);
     return (performance.now() - started) * 1000;
   });
 }

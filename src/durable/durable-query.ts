@@ -150,7 +150,7 @@ class DurableRun {
     const started = initialState(entry.params, this.config);
     this.state = started.state;
     const { config, deps, tools, signal, options } = this;
-    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages) };
+    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
     this.observe(null, started.effects);
     this.queue.push(...started.effects);
   }

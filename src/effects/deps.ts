@@ -44,6 +44,12 @@ export interface ModelCallOptions {
   thinking?: ThinkingParam;
   /** Where to put `cache_control` breakpoints; absent: none. */
   promptCaching?: PromptCachingConfig;
+  /**
+   * One object per run, compared by identity only. `ModelRequest.historyRevision` promises a grown history only
+   * between requests of the same run (another run may have the same run id and revision), so a caller that
+   * remembers its last conversion trusts the revision only when this is the same object too.
+   */
+  runToken?: object;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ExecutorEnv {
   options: Pick<QueryOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
   /** The run's tool_use ids so far: each model message's ids are made unique against it (`uniqueToolUseIds`). */
   toolUseIds: ToolUseIdRegistry;
+  /** `ModelCallOptions.runToken`: one object per run. */
+  runToken: object;
 }
 
 /** One output of an executor: an event for the reducer, or an item for the consumer only (stream events). */
@@ -93,6 +95,7 @@ export async function* executeModelCall(
       retry: env.config.retry,
       clock: deps.clock,
       newId: deps.newId,
+      runToken: env.runToken,
       ...(thinking ? { thinking } : {}),
       ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
     });

@@ -73,7 +73,7 @@ export class Interpreter {
     const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
-    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds };
+    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
     // Attached before any work starts, so the abort event is queued before anything the abort causes (a tool's

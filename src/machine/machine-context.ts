@@ -65,6 +65,15 @@ export class Outbox {
   }
 }
 
+/**
+ * The patch that sets a history which is not `context.messages` extended at its end (edited, compacted,
+ * stripped): it bumps `historyRevision`, so no model adapter takes the old history for a prefix of the new one.
+ * Appending keeps the revision (`extendHistory`).
+ */
+export function replaceHistory(context: LoopContext, messages: Message[]): { messages: Message[]; historyRevision: number } {
+  return { messages, historyRevision: messages === context.messages ? context.historyRevision : context.historyRevision + 1 };
+}
+
 export function emptyIteration(): IterationState {
   return {
     assistantMessages: [],

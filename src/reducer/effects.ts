@@ -15,6 +15,13 @@ export interface ModelRequest {
   max_tokens: number;
   /** The working history, in engine form; the model adapter turns it into API messages. */
   messages: Message[];
+  /**
+   * The run's `historyRevision` when the request was made. Between two requests of one run with the same
+   * revision, the history only grew: the older request's `messages` are the first messages of the newer's (the
+   * same objects, unless the state went through a JSON round trip in between). Absent (a request built
+   * elsewhere): no such promise.
+   */
+  historyRevision?: number;
   system: string[];
   /** Names of the tools offered to the model (definitions live with the interpreter). */
   tools: string[];

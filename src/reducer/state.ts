@@ -82,6 +82,12 @@ export interface LoopContext {
    * context pipeline left them. Only ever replaced by new arrays, never mutated.
    */
   messages: Message[];
+  /**
+   * Bumped whenever `messages` changes other than by appending at its end (an edit, a compaction, thinking
+   * stripped on fallback); sent with every request (`ModelRequest.historyRevision`) so that a model adapter may
+   * skip comparing what an append cannot have changed.
+   */
+  historyRevision: number;
   autoCompactTracking: AutoCompactTracking | null;
   maxOutputTokensRecoveryCount: number;
   hasAttemptedReactiveCompact: boolean;

@@ -11,7 +11,7 @@
 import type { LoopConfig } from '../../src/config/config.ts';
 import type { AssistantMessage, AssistantContentBlock, Message, ToolUseBlock, UserMessage } from '../../src/messages/types.ts';
 import type { Effect, ModelRequest } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import type { LoopEvent, MessageEdit } from '../../src/reducer/events.ts';
 import type { Continue, Terminal } from '../../src/reducer/outcomes.ts';
 import type { LoopContext, LoopState } from '../../src/reducer/state.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
@@ -103,9 +103,12 @@ class FakeWorld {
         this.attempts.push([]);
         this.queueModel(cycle(this.env.model, this.counters.model++), effect.modelCall, effect.request.model);
         return;
-      case 'context_layer':
-        this.push({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: cycle(this.env.layerFreed, this.counters.layer++) });
+      case 'context_layer': {
+        const answer = this.counters.layer++;
+        const edits = this.env.layerEdits && cycle(this.env.layerEdits, answer) ? clearFirstToolResult(effect.messages) : [];
+        this.push({ type: 'context_layer_result', layer: effect.layer, edits, tokensFreed: cycle(this.env.layerFreed, answer) });
         return;
+      }
       case 'autocompact': {
         const ok = cycle(this.env.autocompact, this.counters.auto++);
         this.push(ok ? { type: 'autocompact_result', ok, postCompactMessages: summary(effect.id), preCompactTokens: effect.tokenCount } : { type: 'autocompact_result', ok, error: 'compaction failed' });
@@ -253,6 +256,18 @@ function toolResult(toolUse: ToolUseBlock, outcome: ToolOutcome): LoopEvent {
   const extra: Message[] = [{ type: 'attachment', uuid: `h-${toolUse.id}`, attachment: { type: 'hook_stopped_continuation', message: 'hook stop', toolUseId: toolUse.id } }];
   return { type: 'tool_result', toolUseId: toolUse.id, message, extra, preventContinuation: true };
 }
+
+/** A microcompact-like edit: the first tool result not yet cleared gets cleared (none left: no edit). */
+function clearFirstToolResult(messages: readonly Message[]): MessageEdit[] {
+  for (const message of messages) {
+    if (message.type !== 'user' || typeof message.message.content === 'string') continue;
+    const block = message.message.content.find((b) => b.type === 'tool_result' && b.content !== CLEARED);
+    if (block?.type === 'tool_result') return [{ op: 'replace_tool_result', toolUseId: block.tool_use_id, content: CLEARED }];
+  }
+  return [];
+}
+
+const CLEARED = '[Old tool result content cleared]';
 
 function summary(id: string): Message[] {
   return [

@@ -12,13 +12,14 @@
  * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
  * - Prompt caching (`options.promptCaching`, absent = none) marks the last system block and the last block of the
  *   last N messages with `cache_control` (never a thinking block, which cannot carry one), at most 4 in all. The
- *   marked turns are copies: `toApiMessages`' output is never changed.
+ *   marked turns are copies put in place of the originals in the message list (a converter lets the caller
+ *   replace its last `REPLACEABLE_TURNS`, one per breakpoint): turns are never changed.
  */
 import type { PromptCachingConfig } from '../../config/config.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { ThinkingParam } from '../../reducer/state.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
-import type { ApiMessageConverter } from './incremental-api-messages.ts';
+import type { ApiMessageConverter, HistoryRevision } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
 import { AGENT_RUN_HEADER, agentRunKey, QUERY_SOURCE_HEADER } from '../../config/wire.ts';
 
@@ -56,13 +57,15 @@ export function buildApiRequest(
     promptCaching?: PromptCachingConfig;
     /** A caller's converter that remembers its last conversion (`incremental-api-messages.ts`): O(new messages). */
     toMessages?: ApiMessageConverter;
+    /** The run the request belongs to (`ModelCallOptions.runToken`): the converter trusts its revision with it. */
+    runToken?: object;
   },
 ): ApiRequest {
   const caching = options.promptCaching;
   const cacheControl: CacheControl = caching?.ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   const system = request.system.filter((text) => text.length > 0);
   const systemBreakpoint = caching?.system === true && system.length > 0;
-  const messages = options.toMessages ? options.toMessages(request.messages, options.querySource) : toApiMessages(request.messages);
+  const messages = options.toMessages ? options.toMessages(request.messages, options.querySource, historyRevision(request, options.runToken)) : toApiMessages(request.messages);
   const body: ApiRequestBody = {
     model: request.model,
     max_tokens: request.max_tokens,
@@ -89,17 +92,22 @@ export function buildApiRequest(
   return { body, headers };
 }
 
-/** Copies of the last `count` turns with a breakpoint on their last block that may carry one. */
+function historyRevision(request: ModelRequest, run: object | undefined): HistoryRevision | undefined {
+  return request.historyRevision === undefined || run === undefined ? undefined : { run, revision: request.historyRevision };
+}
+
+/**
+ * The last `count` turns replaced by copies with a breakpoint on their last block that may carry one, in place
+ * (copying the list was O(history) per request).
+ */
 function withMessageBreakpoints(messages: ApiMessageParam[], count: number, cacheControl: CacheControl): ApiMessageParam[] {
-  if (count <= 0) return messages;
-  const out = [...messages];
-  for (let i = out.length - 1; i >= 0 && i >= out.length - count; i -= 1) {
-    const content = out[i].content as Array<{ type: string }>;
+  for (let i = messages.length - 1; i >= 0 && i >= messages.length - count; i -= 1) {
+    const content = messages[i].content as Array<{ type: string }>;
     const at = content.findLastIndex((block) => block.type !== 'thinking' && block.type !== 'redacted_thinking');
     if (at < 0) continue;
     const marked = [...content];
     marked[at] = { ...content[at], cache_control: cacheControl } as { type: string };
-    out[i] = { ...out[i], content: marked } as ApiMessageParam;
+    messages[i] = { ...messages[i], content: marked } as ApiMessageParam;
   }
-  return out;
+  return messages;
 }

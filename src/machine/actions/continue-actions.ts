@@ -9,14 +9,17 @@ import type { EventOf } from '../../reducer/events.ts';
 import { applyEdits } from '../../reducer/edits.ts';
 import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../reducer/message-factory.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { Outbox, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
 import { emitStopHookSummary } from './exit-ladder-actions.ts';
 import { compactedHistory } from './pipeline-actions.ts';
 
 const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, stopHookActive: false } as const;
 
-/** base + this iteration's assistant messages + `appended`; only `appended` is estimated (usage covers the rest). */
+/**
+ * base + this iteration's assistant messages + `appended`; only `appended` is estimated (usage covers the rest).
+ * An append: `historyRevision` stays.
+ */
 function extendHistory(context: MachineContext, appended: Message[]): ContextPatch {
   return {
     // concat, not spread: it copies a long history several times faster (the history is never mutated in place).
@@ -27,7 +30,7 @@ function extendHistory(context: MachineContext, appended: Message[]): ContextPat
 
 export const continueCollapseDrainRetry: ActionFn = (context, event) => {
   const { committed, edits } = event as EventOf<'collapse_drain_result'>;
-  return { ...CLEARED, messages: applyEdits(context.messages, edits), transition: { reason: 'collapse_drain_retry', committed } };
+  return { ...CLEARED, ...replaceHistory(context, applyEdits(context.messages, edits)), transition: { reason: 'collapse_drain_retry', committed } };
 };
 
 export const continueReactiveCompactRetry: ActionFn = (context, event) => {

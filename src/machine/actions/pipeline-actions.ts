@@ -8,7 +8,7 @@ import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { emptyIteration, Outbox, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { emptyIteration, Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
@@ -41,7 +41,7 @@ export const applyContextLayer: ActionFn = (context, event) => {
   // Most results change nothing (no edit, nothing emitted or freed): then the patch stays empty, as cheap as it gets.
   const emitted = result.emitted ?? [];
   const patch: ContextPatch = emitted.length > 0 ? new Outbox(context).emit(...emitted).patch() : {};
-  if (result.edits.length > 0) patch.messages = applyEdits(context.messages, result.edits);
+  if (result.edits.length > 0) Object.assign(patch, replaceHistory(context, applyEdits(context.messages, result.edits)));
   const freed = countsAsFreed(result.layer) ? result.tokensFreed : 0;
   if (freed !== 0) patch.iter = { ...context.iter, tokensFreed: context.iter.tokensFreed + freed };
   return patch;
@@ -63,7 +63,7 @@ export function taskBudgetAfterCompaction(context: MachineContext): number | nul
 /** The context fields every successful compaction writes: new history, fresh token count, task budget. */
 export function compactedHistory(context: MachineContext, postCompactMessages: Message[]) {
   return {
-    messages: postCompactMessages,
+    ...replaceHistory(context, postCompactMessages),
     tokens: { reported: 0, estimatedSince: estimateTokens(postCompactMessages) },
     taskBudgetRemaining: taskBudgetAfterCompaction(context),
   };

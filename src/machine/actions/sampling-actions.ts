@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
 import { usageTokens } from '../../reducer/tokens.ts';
-import { Outbox, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -17,11 +17,28 @@ import { answerOrphans } from './tool-actions.ts';
  * bytes (prompt-cache prefix).
  */
 function withUserContext(context: MachineContext): Message[] {
-  const entries = Object.entries(context.params.userContext ?? {});
-  if (entries.length === 0) return context.messages;
-  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
+  const message = userContextMessage(context);
   // concat, not spread: several times faster on a long history.
-  return ([userMessage(`${context.runId}:context`, text, true)] as Message[]).concat(context.messages);
+  return message ? ([message] as Message[]).concat(context.messages) : context.messages;
+}
+
+/**
+ * The user-context message is built once per run and then reused: a model adapter that reuses its last
+ * conversion by message identity (`incremental-api-messages.ts`) sees an unchanged first message for free,
+ * instead of comparing several KB of CLAUDE.md on every request. Keyed by the run's params object, which every
+ * step of a run shares (and which a JSON round trip replaces: the message is then built once more, identical).
+ * A cache of a pure function's result: the request is the same JSON either way.
+ */
+const userContextMessages = new WeakMap<object, { runId: string; message: Message | null }>();
+
+function userContextMessage(context: MachineContext): Message | null {
+  const cached = userContextMessages.get(context.params);
+  if (cached?.runId === context.runId) return cached.message;
+  const entries = Object.entries(context.params.userContext ?? {});
+  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
+  const message = entries.length === 0 ? null : userMessage(`${context.runId}:context`, text, true);
+  userContextMessages.set(context.params, { runId: context.runId, message });
+  return message;
 }
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
@@ -30,6 +47,7 @@ export function buildModelRequest(context: MachineContext): ModelRequest {
     model: context.currentModel,
     max_tokens: requestMaxTokens(context),
     messages: withUserContext(context),
+    historyRevision: context.historyRevision,
     system: params.systemPrompt ?? [],
     tools: params.tools ?? [],
   };
@@ -132,7 +150,7 @@ export const switchToFallbackModel: ActionFn = (context) => {
   const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
   out.emit(systemMessage(out.id('m'), 'warning', text, 'warning', { from: context.currentModel, to: fallback }));
   const messages = context.config.features.stripThinkingOnFallback ? stripThinking(context.messages) : context.messages;
-  return { ...out.patch(), currentModel: fallback, messages, iter: resetAttempt(context.iter) };
+  return { ...out.patch(), currentModel: fallback, ...replaceHistory(context, messages), iter: resetAttempt(context.iter) };
 };
 
 function failWithModelError(context: MachineContext, error: { message: string; status?: number; type?: string }) {

@@ -33,6 +33,11 @@ export interface Environment {
   collapseDrain: number[];
   /** Tokens freed by each context-layer answer. */
   layerFreed: number[];
+  /**
+   * Whether each context-layer answer also edits the history (clears the first tool result, as microcompact
+   * does: a change in the middle of the history); absent: never.
+   */
+  layerEdits?: boolean[];
   /** Whether each attachment collection brings a queued command. */
   attachments: boolean[];
   /** Deliver an abort after this many events (if the run lasts that long). */
