@@ -61,11 +61,42 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
   };
 }
 
-/** The machine's context for one step: the run's context plus the config and an empty outbox. */
-export function toMachineContext(context: LoopContext, config: LoopConfig): MachineContext {
-  const machineContext = copyLoopContext(context) as MachineContext;
-  machineContext.config = config;
-  machineContext.outbox = [];
+/**
+ * The machine's context for one step: the run's context plus the config and an empty outbox, built as one literal
+ * of its final shape. Copying the run's context and then adding the two fields gave every step's context an extra
+ * out-of-object property store and a shape of its own: the `step()` fold of the bench log was 1.3× slower. Like
+ * `copyLoopContext`, the annotation makes a missing or unknown field a compile error.
+ */
+export function toMachineContext(c: LoopContext, config: LoopConfig): MachineContext {
+  const machineContext: MachineContext = {
+    runId: c.runId,
+    seq: c.seq,
+    params: c.params,
+    querySource: c.querySource,
+    messages: c.messages,
+    historyRevision: c.historyRevision,
+    autoCompactTracking: c.autoCompactTracking,
+    maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
+    hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
+    maxOutputTokensOverride: c.maxOutputTokensOverride,
+    pendingToolUseSummary: c.pendingToolUseSummary,
+    stopHookActive: c.stopHookActive,
+    turnCount: c.turnCount,
+    transition: c.transition,
+    tokenBudget: c.tokenBudget,
+    taskBudgetRemaining: c.taskBudgetRemaining,
+    currentModel: c.currentModel,
+    tokens: c.tokens,
+    outputTokens: c.outputTokens,
+    modelCalls: c.modelCalls,
+    stopHookBlockingCount: c.stopHookBlockingCount,
+    toolUseContext: c.toolUseContext,
+    lastUsage: c.lastUsage,
+    iter: c.iter,
+    terminal: c.terminal,
+    config,
+    outbox: [],
+  };
   return machineContext;
 }
 
