@@ -324,27 +324,32 @@ Round 3 (issue 17). Profiles as above, on the compiled \`dist/\`; every change b
 15. **The bench measures \`dist/\`**, the compiled JavaScript users run (like every peer's package), no longer
     \`src/\` through tsx, whose transform wraps every closure created at run time in a naming call: 5-10% of a
     turnloop turn (median 151 → 143 µs, p25 102 → 92).
-16. **What is left, measured**:
-    - *Recording* ("Where recording's cost goes"): serialising the events is already most of the 1.3× budget,
-      and the redaction check, the per-line SHA-256 chain and the one write per turn each add about as much. A
-      line must be serialised, checked for secrets, hashed and written before the next model call (the
-      durability promise), so 1.3× would need a cheaper chain than one hash per line (a version-3 log hashing
-      one group of lines per commit would save most of the chain's share) and fewer bytes per turn.
-    - *Per turn vs the floor*: the \`step()\` fold alone is most of the 20× budget (table above); the
-      interpreter's promise hops, the tool pipeline (two zod parses of the input per call: concurrency check and
-      validation) and the abort plumbing are the rest.
-    - *Replay*: parsing (\`JSON.parse\` of every line, then zod) and the fold are each about half of it on their
-      own; together they cost more than the sum, because the fold's states hold the freshly parsed events and the
-      young-generation collector copies them (the collector is about a seventh of a replay's profile). Verifying
-      the hash chain is the smallest part (compare \`replay()\` with and without \`verify\` above).
-    - *O(history) left*: appending to the immutable history copies the array once per turn
-      (\`extendHistory\`, about a fifth of the fold of the 10,000-event log, whose history reaches 2,860
-      messages); request building compares one reference per message (~2-5 ns each: ~50 µs per call at
-      H=10,000) and copies the turn list. Tried and reverted: remembering each appended history's lineage in a
-      \`WeakMap\`, so the builder could skip comparing what lineage proves shared (building at H=10,000 fell to
-      16-20 µs per call, but the fold of the 10,000-event log lost ~15%: the collector's work on the map's
-      entries); not worth it when the SDK's own serialisation of such a request takes milliseconds.
-17. **Request building flat in the history** (\`src/effects/model/incremental-api-messages.ts\`, \`build-request.ts\`,
+Round 4 (issue 17, second pass). Same method: probes on the compiled \`dist/\`, old and new builds A/B in one
+process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
+
+16. **Session log version 3: one hash per commit group** (\`src/replay/session-recorder.ts\`, \`replay.ts\`,
+    \`parse-session-log.ts\`, \`docs/replay.md\`). Only the last line of each commit group (the lines one
+    \`write\` puts out: one turn here) carries \`hash\`, which covers the bytes of all of the group's lines since
+    the previous hash; every line still carries its digest \`at\`, and replay still checks every \`at\`. One
+    SHA-256 per turn instead of seven, and one check for secrets over the group's events joined instead of one
+    per event (a text clean as a whole is clean in each part). Every byte is still covered (the single-byte edit
+    property still holds); an edit is now reported at the line closing its group, with the group's range.
+    Lines after the last hash (a cut log) are dropped like a torn last line, and resume cuts them off. Version 1
+    and version 2 logs (a committed v2 fixture) still verify, and resume continues each in its own version.
+    Recorded turn, median (N=10, H=10): 299 → 290 µs, recording/no recording 1.69× → 1.60×; (N=100, H=0):
+    248 → 234 µs, 1.84× → 1.75×.
+17. **Where a recorded turn's time goes now** (an instrumented build, N=100, H=0, 150 runs, \`performance.now()\`
+    around each part; load ~3.4): the recorder costs 93 µs per turn, of which \`JSON.stringify\` of the turn's 7
+    events 23 µs, the check for secrets 13, the one SHA-256 13-14, assembling the lines (digest texts,
+    concatenation) 13, the one \`writeSync\` 17 (about 5 µs in a tight loop; in the live loop each write
+    follows other work), and queueing and scheduling the commit 11-13. Each part is several times what it costs
+    in a tight loop on the same data. Tried and reverted: writing asynchronously (\`fs.write\` on libuv's
+    threadpool, ordered by position): slower (recording/no recording 1.68× → 1.85× at N=10, H=10: encoding to a
+    \`Buffer\`, the request and its completion cost more than the syscall saved); a worker thread doing the
+    secret check, hashing and writing while the main thread only serialises the events and posts the text:
+    slower at N=10, H=10 (1.74× → 2.11×), no better at N=100 (1.65× → 1.71×), on 2 cores with other work
+    running, and it would weaken "written before the next model call" to "handed to a thread".
+18. **Request building flat in the history** (\`src/effects/model/incremental-api-messages.ts\`, \`build-request.ts\`,
     \`src/machine/actions/sampling-actions.ts\`, \`src/machine/machine-context.ts\`). Item 12 left O(history) work in
     every call, and more showed once the request-path bench passed each call's own options (prompt caching is on
     in the default config): (1) the user-context message was built anew for every request, so the converter
@@ -367,8 +372,36 @@ Round 3 (issue 17). Profiles as above, on the compiled \`dist/\`; every change b
     106.1 → 13.4 µs at H=10,000 (1.3× the H=10 cost); without caching 7.1 → 4.1 and 61.9 → 7.2 µs. The fold of
     the 10,000-event log did not measurably change (new/old 0.96 with the old build loaded first, 1.03 with the
     new one first; two copies of the old build differ by up to 7% the same way): the revision is one number in
-    the context, unlike item 16's \`WeakMap\` lineage. What still grows with the history on the real path is the
+    the context, unlike the \`WeakMap\` lineage tried in round 3. What still grows with the history on the real path is the
     SDK's \`JSON.stringify\` of the whole body (milliseconds at H=10,000), which no client can avoid.
+19. **One abort listener per run signal** (\`src/effects/abort-listeners.ts\`). Every turn attached and detached
+    listeners on the run's \`AbortSignal\` (the model call, each tool call, the tool executor, hook waits), and
+    Node's \`addEventListener\`/\`removeEventListener\` with their option objects took about 7.6 µs of a turn in
+    the profile (N=100). Now one real listener per signal runs a set of callbacks (same once-only semantics, in
+    the order they were added); the interpreter's own callback is added first, before any work starts, so the
+    abort event is queued before anything the abort causes. A/B (N=100, H=0, 30 rounds, load ~4): 91.9 → 83.6 µs
+    per turn without recording, 181 → 159 µs with it.
+<!-- round-4-items -->
+20. **What is left, measured**:
+    - *Recording* ("Where recording's cost goes"): serialising the events is already most of the 1.3× budget,
+      and the redaction check, the per-line SHA-256 chain and the one write per turn each add about as much. A
+      line must be serialised, checked for secrets, hashed and written before the next model call (the
+      durability promise), so 1.3× would need a cheaper chain than one hash per line (a version-3 log hashing
+      one group of lines per commit would save most of the chain's share) and fewer bytes per turn.
+    - *Per turn vs the floor*: the \`step()\` fold alone is most of the 20× budget (table above); the
+      interpreter's promise hops, the tool pipeline (two zod parses of the input per call: concurrency check and
+      validation) and the abort plumbing are the rest.
+    - *Replay*: parsing (\`JSON.parse\` of every line, then zod) and the fold are each about half of it on their
+      own; together they cost more than the sum, because the fold's states hold the freshly parsed events and the
+      young-generation collector copies them (the collector is about a seventh of a replay's profile). Verifying
+      the hash chain is the smallest part (compare \`replay()\` with and without \`verify\` above).
+    - *O(history) left*: appending to the immutable history copies the array once per turn
+      (\`extendHistory\`, about a fifth of the fold of the 10,000-event log, whose history reaches 2,860
+      messages); request building compares one reference per message (~2-5 ns each: ~50 µs per call at
+      H=10,000) and copies the turn list. Tried and reverted: remembering each appended history's lineage in a
+      \`WeakMap\`, so the builder could skip comparing what lineage proves shared (building at H=10,000 fell to
+      16-20 µs per call, but the fold of the 10,000-event log lost ~15%: the collector's work on the map's
+      entries); not worth it when the SDK's own serialisation of such a request takes milliseconds.
 `;
 
 /** The "Package" block that `npm run bench:package` (scripts/measure-package.ts) keeps in the doc; kept as it is. */

@@ -21,6 +21,7 @@ import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { QueryDeps, QueryOptions } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
+import { onAbort } from './abort-listeners.ts';
 
 /** What an executor needs from the run it belongs to. */
 export interface ExecutorEnv {
@@ -82,7 +83,7 @@ export async function* executeModelCall(
   const controller = new LazyAbortController();
   const stop = () => controller.abort(signal.reason);
   if (signal.aborted) return;
-  signal.addEventListener('abort', stop, { once: true });
+  const detach = onAbort(signal, stop);
   try {
     const stream = deps.callModel(effect.request, {
       get signal() {
@@ -117,7 +118,7 @@ export async function* executeModelCall(
     if (controller.aborted || isOver()) return;
     yield { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
   } finally {
-    signal.removeEventListener('abort', stop);
+    detach();
   }
 }
 
@@ -174,15 +175,14 @@ const ABORTED = Symbol('aborted');
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal.aborted) return Promise.resolve(ABORTED);
   return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const detach = onAbort(signal, () => resolve(ABORTED));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        detach();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        detach();
         reject(error);
       },
     );

@@ -18,6 +18,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState, step } from '../reducer/step.ts';
+import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
 import {
   executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
@@ -75,10 +76,13 @@ export class Interpreter {
     this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
     if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
     else this.observe(null, started.effects);
+    // Attached before any work starts, so the abort event is queued before anything the abort causes (a tool's
+    // cancellation, the model call's end), whatever attached to the signal later.
+    const abortedBefore = this.signal.aborted;
+    if (!abortedBefore) onAbort(this.signal, this.onAbort);
     this.execute(started.effects);
     this.draining = this.drain() ?? null;
-    if (this.signal.aborted) this.onAbort();
-    else this.signal.addEventListener('abort', this.onAbort, { once: true });
+    if (abortedBefore) this.onAbort();
   }
 
   get done(): boolean {

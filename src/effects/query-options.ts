@@ -37,7 +37,8 @@ export interface QueryDeps {
   newId: IdGenerator;
 }
 
-/** One step of a run: the event (null for the initial step), the state it led to, the effects it asked for. */
+/** One step of a run: the event (null for the initial step), the state it led to, the effects it asked for. Read-only
+ * data: an observer may keep it (the recorder queues it until its next commit), never change it. */
 export interface StepRecord {
   index: number;
   event: LoopEvent | null;

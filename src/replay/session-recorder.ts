@@ -301,17 +301,18 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     bytes += Buffer.byteLength(text);
   };
 
-  const observer = (({ index, event, state, effects }) => {
+  const observer = ((record) => {
     if (error) return;
     try {
-      if (index !== nextIndex) throw new Error(`session recorder: expected step ${nextIndex}, got step ${index}`);
+      if (record.index !== nextIndex) throw new Error(`session recorder: expected step ${nextIndex}, got step ${record.index}`);
       nextIndex += 1;
-      if (event === null) {
-        writeHeader(state);
+      if (record.event === null) {
+        writeHeader(record.state);
         return;
       }
-      pending.push({ index, event, state, effects });
-      if (commitsBefore(effects) || pending.length >= MAX_PENDING_STEPS) writer.commit();
+      // The record itself is queued (step records are immutable data, like the states and events they hold).
+      pending.push(record as RecordedStep);
+      if (commitsBefore(record.effects) || pending.length >= MAX_PENDING_STEPS) writer.commit();
       else writer.touch();
     } catch (caught) {
       fail(caught);

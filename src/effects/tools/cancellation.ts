@@ -9,6 +9,7 @@
  */
 import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { InterruptBehavior } from './define-tool.ts';
+import { onAbort } from '../abort-listeners.ts';
 
 export type CancelKind = 'user_abort' | 'sibling_error' | 'discarded' | 'timeout';
 
@@ -113,11 +114,11 @@ export function linkToolSignal(
   };
   const leaveGroup = group?.join(controller);
   if (!controller.aborted && loopSignal.aborted) onLoopAbort();
-  loopSignal.addEventListener('abort', onLoopAbort, { once: true });
+  const detach = onAbort(loopSignal, onLoopAbort);
   return {
     controller,
     dispose: () => {
-      loopSignal.removeEventListener('abort', onLoopAbort);
+      detach();
       leaveGroup?.();
     },
   };

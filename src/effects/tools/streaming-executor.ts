@@ -24,6 +24,7 @@ import { interruptBehaviorOf, startLinkedCall, type LinkedCallOutcome } from './
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from './run-batches.ts';
 import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 import { errorResultEvent } from './tool-result-message.ts';
+import { onAbort } from '../abort-listeners.ts';
 
 export interface StreamingToolExecutorOptions {
   deps: ToolCallDeps;
@@ -65,12 +66,13 @@ export class StreamingToolExecutor {
   #waiters: Array<() => void> = [];
   readonly #listeners: Array<() => void> = [];
   #discarded = false;
+  readonly #detachLoopAbort: () => void;
 
   constructor(options: StreamingToolExecutorOptions) {
     this.#options = options;
     this.context = options.context ?? createToolUseContextRef();
     this.#cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
-    options.signal.addEventListener('abort', this.#onLoopAbort, { once: true });
+    this.#detachLoopAbort = onAbort(options.signal, this.#onLoopAbort);
   }
 
   /** Hands over one tool_use as soon as the model finished its block. Ignored after `discard`. */
@@ -111,7 +113,7 @@ export class StreamingToolExecutor {
         await new Promise<void>((resolve) => this.#waiters.push(resolve));
       }
     } finally {
-      this.#options.signal.removeEventListener('abort', this.#onLoopAbort);
+      this.#detachLoopAbort();
     }
   }
 
@@ -123,7 +125,7 @@ export class StreamingToolExecutor {
   discard(reason: string): ToolResultEvent[] {
     if (this.#discarded) return [];
     this.#discarded = true;
-    this.#options.signal.removeEventListener('abort', this.#onLoopAbort);
+    this.#detachLoopAbort();
     const cancellation = discardCancellation(reason);
     const results: ToolResultEvent[] = [];
     for (const tool of this.#tools) {
