@@ -35,11 +35,19 @@ function prefix(session: RecordedSession, events: number): RecordedSession {
   return { ...session, events: session.events.slice(0, events), lineBytes: session.lineBytes.slice(0, events) };
 }
 
-/** Log text with only the header and the first `events` event lines. */
-function prefixText(text: string, events: number): string {
+/**
+ * The log cut after its last commit group that ends within the first `events` event lines (a cut inside a group
+ * would leave lines no hash covers, which the parser drops), and how many events that keeps.
+ */
+function prefixText(text: string, events: number): { text: string; events: number } {
   let end = 0;
-  for (let line = 0; line <= events; line++) end = text.indexOf('\n', end) + 1;
-  return text.slice(0, end);
+  let kept = { end: 0, events: 0 };
+  for (let line = 0; line <= events; line++) {
+    const next = text.indexOf('\n', end) + 1;
+    if (line > 0 && text.startsWith('"hash":"', next - 27)) kept = { end: next, events: line };
+    end = next;
+  }
+  return { text: text.slice(0, kept.end), events: kept.events };
 }
 
 function ratesOf(stats: { p50: number; min: number; max: number }, events: number) {
@@ -49,10 +57,11 @@ function ratesOf(stats: { p50: number; min: number; max: number }, events: numbe
 export async function measureReplay(): Promise<ReplayReport> {
   const session = await recordSession({ turns: RECORDED_TURNS, history: 0 }, new TurnProbe());
   if (session.events.length < REPLAY_EVENTS) throw new Error(`recorded only ${session.events.length} events`);
-  const folded = prefix(session, REPLAY_EVENTS);
+  const { text, events } = prefixText(session.text, REPLAY_EVENTS);
+  if (replay({ text }).steps !== events + 1) throw new Error('the replayed prefix does not hold the events counted');
+  const folded = prefix(session, events);
   const options = { min_samples: 5, max_samples: 20, min_cpu_time: 5e8, warmup_samples: 1 };
   const foldStats = await measure(() => foldEvents(folded, () => undefined), options);
-  const text = prefixText(session.text, REPLAY_EVENTS);
   const replayStats = await measure(() => replay({ text }), options);
   const parseStats = await measure(() => parseSessionLogText(text), options);
   const unverifiedStats = await measure(() => replay({ text }, { verify: false }), options);
@@ -64,11 +73,11 @@ export async function measureReplay(): Promise<ReplayReport> {
     return { from, to, bytes: lines.reduce((a, b) => a + b, 0) / (to - from + 1) };
   });
   return {
-    events: REPLAY_EVENTS,
-    foldRate: ratesOf(foldStats, REPLAY_EVENTS),
-    replayRate: ratesOf(replayStats, REPLAY_EVENTS),
-    parseRate: ratesOf(parseStats, REPLAY_EVENTS),
-    unverifiedRate: ratesOf(unverifiedStats, REPLAY_EVENTS),
+    events,
+    foldRate: ratesOf(foldStats, events),
+    replayRate: ratesOf(replayStats, events),
+    parseRate: ratesOf(parseStats, events),
+    unverifiedRate: ratesOf(unverifiedStats, events),
     headerBytes: session.headerBytes,
     bytesPerTurn,
     linesPerTurn,

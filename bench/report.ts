@@ -374,15 +374,46 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     new one first; two copies of the old build differ by up to 7% the same way): the revision is one number in
     the context, unlike the \`WeakMap\` lineage tried in round 3. What still grows with the history on the real path is the
     SDK's \`JSON.stringify\` of the whole body (milliseconds at H=10,000), which no client can avoid.
-19. **One abort listener per run signal** (\`src/effects/abort-listeners.ts\`). Every turn attached and detached
+19. **\`replay()\` of log text: the event check by hand, and the machine context in one literal**
+    (\`src/reducer/event-check.ts\`, \`src/replay/parse-session-log.ts\`, \`src/reducer/initial-state.ts\`).
+    - *Parsing*: after \`JSON.parse\`, zod's walk of the event (a payload object and an issue list per field) was
+      ~1.5 µs of a ~270-byte line, as much as the rest of the parse. \`isLoopEvent\` gives the same verdict by hand
+      and allocates nothing; zod runs only for a line that fails, to word the error (same messages as before). The
+      schema stays the reference: a test mutates every field of an event of every type (each to every JSON type,
+      the schema's edge numbers such as -0, 2^53, ±1e400 and its literal words; or removes it) and requires the
+      same verdict as zod, and fast-check properties do the same for random multi-place mutations, JSON round
+      trips with \`__proto__\` keys, and arbitrary JSON.
+    - *Folding*: \`toMachineContext\` copied the run's context (a 24-field literal) and then added \`config\` and
+      \`outbox\`; the two extra fields went to an out-of-object property store, and every step's context took a
+      shape of its own. It is now one literal with all 26 fields (the type still makes a missing field a compile
+      error).
+    - *Measured* A/B in one process (5a85de0's \`dist/\` and the new one imported side by side, runs alternated,
+      a forced GC before each, process CPU time, median of 31 rounds; load average 4-6 on 2 cores, so absolute
+      figures are about half the quiet machine's): \`replay({ text })\` with verification 44,900 → 75,800 events/s
+      (1.69×); parsing alone (\`parseSessionLogText\`) 132,800 → 255,500 (1.92×); the \`step()\` fold alone 85,400 →
+      165,400 (1.94×); \`replay()\` without verification 56,700 → 82,100 (1.45×). A second run on wall time gave
+      1.61× / 1.89× / 1.95× / 1.72×. Each build alone in its own process (alternated): fold 1.27×, replay 1.5×; the
+      fold gains less there, so read 1.3× as its floor. Against main after log version 3 and item 18
+      (fb3edc7; same method, 25 rounds, load 4-5): replay 37,100 → 54,200 (1.46×), parsing 113,100 → 211,100
+      (1.87×), fold 74,800 → 129,100 (1.73×), unverified 43,400 → 70,100 (1.61×). Applied to the quiet
+      machine's 95,949 events/s of 5a85de0 the gain projects \`replay({ text })\` at about 140,000 (a projection;
+      the tables above are the measurement).
+    - *Left, measured*: the history append (\`extendHistory\`'s \`concat\`) is now the largest item of the fold (about
+      a seventh of its profile, and half of its allocation: ~1.9 KB per event); it stays, because every
+      \`call_model\` effect carries the whole history as one array. A replay that parses one line, folds it and drops
+      it (instead of parsing the whole log first) was 18% faster without verification in a prototype (83,000 vs
+      70,000 events/s; presumably because the line envelopes and the events no state keeps then die young instead
+      of being copied by the young-generation collector); not done: it restructures \`foldSessionLog\` and its
+      verification, which log version 3 changed at the same time. Tried and reverted (no gain beyond noise):
+      \`Outbox\` copying the step's effects only on its first push.
+20. **One abort listener per run signal** (\`src/effects/abort-listeners.ts\`). Every turn attached and detached
     listeners on the run's \`AbortSignal\` (the model call, each tool call, the tool executor, hook waits), and
     Node's \`addEventListener\`/\`removeEventListener\` with their option objects took about 7.6 µs of a turn in
     the profile (N=100). Now one real listener per signal runs a set of callbacks (same once-only semantics, in
     the order they were added); the interpreter's own callback is added first, before any work starts, so the
     abort event is queued before anything the abort causes. A/B (N=100, H=0, 30 rounds, load ~4): 91.9 → 83.6 µs
     per turn without recording, 181 → 159 µs with it.
-<!-- round-4-items -->
-20. **What is left, measured**:
+21. **What is left, measured**:
     - *Recording* ("Where recording's cost goes"): serialising the events is already most of the 1.3× budget,
       and the redaction check, the per-line SHA-256 chain and the one write per turn each add about as much. A
       line must be serialised, checked for secrets, hashed and written before the next model call (the
@@ -499,7 +530,7 @@ ${systems.map((s, i) => `  ${i + 1}. \`${s.label}\`: ${s.name}.`).join('\n')}
 - **Recording** (system 3) uses \`src/replay\`'s \`createSessionRecorder(file, { config })\` as \`onStep\`, writing
   to a file in a temp directory (log version 3, group commit: one \`writeSync\` and one hash per model call here, the lines of a
   commit made together, redaction; no fsync).
-- **Fold** (system 4): the same workload recorded once in memory, parsed, then its events folded through
+- **Fold** (system 4): the same workload recorded once to a file, parsed, then its events folded through
   \`step()\` (no hash verification); a turn is the gap between two \`call_model\` effects. \`step()\`'s path memo
   (\`docs/architecture.md\`) is warm from the recording, as it is in any run after its first turn.
 
@@ -513,8 +544,8 @@ ${markdownTable(['system', 'size', 'rounds', 'median µs/turn', 'p99 µs/turn', 
 
 ## Replay throughput and log size
 
-Log: the workload with ${replay.bytesPerTurn.length > 0 ? '1,430' : '?'} tool turns recorded in memory, ${replay.linesPerTurn} event lines per
-turn; the first ${replay.events.toLocaleString('en-US')} events are replayed. mitata \`measure\`, median (slowest–fastest sample).
+Log: the workload with ${replay.bytesPerTurn.length > 0 ? '1,430' : '?'} tool turns recorded to a file as users record (log version 3: one hash per commit group, here one per turn), ${replay.linesPerTurn} event lines per
+turn; the first ${replay.events.toLocaleString('en-US')} events (the groups that end within the first 10,000) are replayed. mitata \`measure\`, median (slowest–fastest sample).
 
 | | events/s |
 |---|---:|

@@ -7,7 +7,7 @@
  * can, the tool-result budget, writes a result to `.turnloop/sessions` only when it is over 50,000 characters,
  * and echo answers with ten. `run.ts` checks afterwards that no such directory appeared.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -121,20 +121,30 @@ export interface RecordedSession {
   headerBytes: number;
 }
 
-/** Runs the workload once with the recorder writing to memory, and parses the log. */
+/**
+ * Runs the workload once, recorded to a file as users record (group commit: one hash per commit group, log
+ * version 3), and reads the log back.
+ */
 export async function recordSession(spec: RunSpec, probe: TurnProbe): Promise<RecordedSession> {
-  const chunks: string[] = [];
-  const recorder = createSessionRecorder({ write: (text: string) => chunks.push(text) }, { config: BENCH_CONFIG });
-  await runTurnloop(spec, probe, recorder);
-  if (recorder.error) throw recorder.error;
-  const text = chunks.join('');
+  const path = join(recordDir, `session-${++recordCount}.jsonl`);
+  const recorder = createSessionRecorder(path, { config: BENCH_CONFIG });
+  try {
+    await runTurnloop(spec, probe, recorder);
+    if (recorder.error) throw recorder.error;
+  } finally {
+    recorder.close();
+  }
+  const text = readFileSync(path, 'utf8');
+  rmSync(path, { force: true });
   const log = parseSessionLogText(text);
+  if (log.truncated) throw new Error('the recorded session log ends cut short');
+  const [header, ...lines] = text.trimEnd().split('\n');
   return {
     text,
     params: log.header.params,
     events: log.events.map((line) => line.event),
-    lineBytes: chunks.slice(1).map((chunk) => Buffer.byteLength(chunk)),
-    headerBytes: Buffer.byteLength(chunks[0]),
+    lineBytes: lines.map((line) => Buffer.byteLength(line) + 1),
+    headerBytes: Buffer.byteLength(header) + 1,
   };
 }
 
