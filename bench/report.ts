@@ -378,11 +378,11 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     (\`src/reducer/event-check.ts\`, \`src/replay/parse-session-log.ts\`, \`src/reducer/initial-state.ts\`).
     - *Parsing*: after \`JSON.parse\`, zod's walk of the event (a payload object and an issue list per field) was
       ~1.5 µs of a ~270-byte line, as much as the rest of the parse. \`isLoopEvent\` gives the same verdict by hand
-      and allocates nothing; zod runs only for a line that fails, to word the error (same messages as before). The
-      schema stays the reference: a test mutates every field of an event of every type (each to every JSON type,
-      the schema's edge numbers such as -0, 2^53, ±1e400 and its literal words; or removes it) and requires the
-      same verdict as zod, and fast-check properties do the same for random multi-place mutations, JSON round
-      trips with \`__proto__\` keys, and arbitrary JSON.
+      and builds no payload or issue objects; zod runs only for a line that fails, to word the error (same messages
+      as before). The schema stays the reference: a test mutates every field of an event of every type (each to
+      every JSON type, the schema's edge numbers such as -0, 2^53, ±1e400 and its literal words; or removes it)
+      and requires the same verdict as zod, and fast-check properties do the same for random multi-place
+      mutations, JSON round trips with \`__proto__\` keys, and arbitrary JSON.
     - *Folding*: \`toMachineContext\` copied the run's context (a 24-field literal) and then added \`config\` and
       \`outbox\`; the two extra fields went to an out-of-object property store, and every step's context took a
       shape of its own. It is now one literal with all 26 fields (the type still makes a missing field a compile
@@ -395,9 +395,20 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
       1.61× / 1.89× / 1.95× / 1.72×. Each build alone in its own process (alternated): fold 1.27×, replay 1.5×; the
       fold gains less there, so read 1.3× as its floor. Against main after log version 3 and item 18
       (fb3edc7; same method, 25 rounds, load 4-5): replay 37,100 → 54,200 (1.46×), parsing 113,100 → 211,100
-      (1.87×), fold 74,800 → 129,100 (1.73×), unverified 43,400 → 70,100 (1.61×). Applied to the quiet
-      machine's 95,949 events/s of 5a85de0 the gain projects \`replay({ text })\` at about 140,000 (a projection;
-      the tables above are the measurement).
+      (1.87×), fold 74,800 → 129,100 (1.73×), unverified 43,400 → 70,100 (1.61×). End to end against the
+      quiet machine's reference (5a85de0 replaying its own version-2 log of the session, the new build its own
+      version-3 log; one process, 25 alternated rounds, wall time, load 3): 42,300 → 54,100 events/s (1.28×; on
+      CPU time 1.30×). Without the forced GC before each run (as the bench runs: the collector's work on the
+      previous replay's garbage then counts): 60,400 → 69,500 (1.15×; unverified 1.21×). Applied to the
+      reference's 95,949 that projects 110,000-120,000 (a projection; the tables above are the measurement):
+      over the target, but short of a clear margin. Back to back on a machine at load 1 (30 replays, wall time):
+      78,400 events/s, of which the young-generation collector took 1.6 µs of the 12.8 µs per event.
+    - *Where a replay's time goes now* (one process, alternated, load 3, µs per event): \`replay({ text })\` 18.6
+      = parsing 4.0 + \`replay()\` of the same log already parsed (and promoted to the old generation) 11.5 + 3.1
+      that comes from folding freshly parsed, still young objects (1.9 of it without verification). Verification
+      is 2.6 of the 11.5 (replay of the parsed log with and without \`verify\`): that log was recorded into an
+      in-memory \`{ write }\` target, whose writer commits at every step (\`log-writer.ts\`), so every line carried
+      a hash (one SHA-256 per event). The bench now records its log to a file, as users do: one hash per turn.
     - *Left, measured*: the history append (\`extendHistory\`'s \`concat\`) is now the largest item of the fold (about
       a seventh of its profile, and half of its allocation: ~1.9 KB per event); it stays, because every
       \`call_model\` effect carries the whole history as one array. A replay that parses one line, folds it and drops
