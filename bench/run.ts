@@ -10,12 +10,15 @@
  *   the difference is the run's retained heap growth. Per-turn times come from the probe inside the model.
  * - Per cell: median and p99 of all per-turn samples pooled over the rounds; spread = min-max of per-round medians.
  *
- * `BENCH_QUICK=1` runs one round per size (for checking the harness, not for numbers).
+ * `BENCH_QUICK=1` runs one round per size (for checking the harness, not for numbers). Every full run saves its
+ * figures in `bench/last-run.json`; `--doc-only` rewrites `docs/benchmarks.md` from them (after editing the prose in
+ * `report.ts`) without measuring again.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { assertDistFresh } from './dist-fresh.ts';
-import { writeBenchmarksDoc, formatTable, type Cell } from './report.ts';
+import { writeBenchmarksDoc, formatTable, type Cell, type DocInput } from './report.ts';
 import { measureImportTimes } from './import-time.ts';
 import { measureRecordingCost } from './recording-cost.ts';
 import { measureReplay } from './replay-throughput.ts';
@@ -123,8 +126,18 @@ function cellOf(system: System, size: Size, samples: Sample[]): Cell {
   };
 }
 
+/** The measured figures of the last full run, so that the doc's prose can be regenerated without measuring again. */
+const LAST_RUN = join(import.meta.dirname, 'last-run.json');
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--doc-only')) {
+    const docPath = await writeBenchmarksDoc({ ...(JSON.parse(readFileSync(LAST_RUN, 'utf8')) as Omit<DocInput, 'systems'>), systems: SYSTEMS });
+    console.log(`wrote ${docPath} from ${LAST_RUN}`);
+    return;
+  }
   assertDistFresh();
+  const date = new Date().toISOString();
+  const loadAtStart = loadavg();
   const started = performance.now();
   process.stderr.write(`warming up${QUICK ? ' (quick)' : ''}…\n`);
   await warmUp();
@@ -148,7 +161,9 @@ async function main(): Promise<void> {
   const elapsedSeconds = (performance.now() - started) / 1000;
 
   console.log(formatTable(cells, SYSTEMS.map((s) => s.label), SIZES.map((s) => s.id)));
-  const docPath = await writeBenchmarksDoc({ cells, systems: SYSTEMS, sizes: SIZES, replay: replayReport, recordingCost, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS });
+  const input: Omit<DocInput, 'systems'> = { cells, sizes: SIZES, replay: replayReport, recordingCost, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS, date, loadAtStart, loadAtEnd: loadavg() };
+  writeFileSync(LAST_RUN, `${JSON.stringify(input, null, 1)}\n`);
+  const docPath = await writeBenchmarksDoc({ ...input, systems: SYSTEMS });
   console.log(`\nreplay: step() fold ${Math.round(replayReport.foldRate.median).toLocaleString('en-US')} events/s, replay() ${Math.round(replayReport.replayRate.median).toLocaleString('en-US')} events/s`);
   console.log(`log bytes per turn: ${replayReport.bytesPerTurn.map((w) => `turns ${w.from}-${w.to}: ${w.bytes.toFixed(0)}`).join(', ')}`);
   console.log(`\nwrote ${docPath} in ${elapsedSeconds.toFixed(0)} s`);
