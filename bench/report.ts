@@ -428,26 +428,31 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     the order they were added); the interpreter's own callback is added first, before any work starts, so the
     abort event is queued before anything the abort causes. A/B (N=100, H=0, 30 rounds, load ~4): 91.9 → 83.6 µs
     per turn without recording, 181 → 159 µs with it.
-21. **What is left, measured**:
-    - *Recording* ("Where recording's cost goes"): serialising the events is already most of the 1.3× budget,
-      and the redaction check, the per-line SHA-256 chain and the one write per turn each add about as much. A
-      line must be serialised, checked for secrets, hashed and written before the next model call (the
-      durability promise), so 1.3× would need a cheaper chain than one hash per line (a version-3 log hashing
-      one group of lines per commit would save most of the chain's share) and fewer bytes per turn.
-    - *Per turn vs the floor*: the \`step()\` fold alone is most of the 20× budget (table above); the
-      interpreter's promise hops, the tool pipeline (two zod parses of the input per call: concurrency check and
-      validation) and the abort plumbing are the rest.
-    - *Replay*: parsing (\`JSON.parse\` of every line, then zod) and the fold are each about half of it on their
-      own; together they cost more than the sum, because the fold's states hold the freshly parsed events and the
-      young-generation collector copies them (the collector is about a seventh of a replay's profile). Verifying
-      the hash chain is the smallest part (compare \`replay()\` with and without \`verify\` above).
-    - *O(history) left*: appending to the immutable history copies the array once per turn
-      (\`extendHistory\`, about a fifth of the fold of the 10,000-event log, whose history reaches 2,860
-      messages); request building compares one reference per message (~2-5 ns each: ~50 µs per call at
-      H=10,000) and copies the turn list. Tried and reverted: remembering each appended history's lineage in a
-      \`WeakMap\`, so the builder could skip comparing what lineage proves shared (building at H=10,000 fell to
-      16-20 µs per call, but the fold of the 10,000-event log lost ~15%: the collector's work on the map's
-      entries); not worth it when the SDK's own serialisation of such a request takes milliseconds.
+21. **What is left, measured** (the targets marked **no** above):
+    - *Recording at most 1.3× of no recording*: not met. What a recorded turn costs is in item 17: serialising
+      the turn's events alone is most of the 0.3× budget ("Where recording's cost goes": its rows are medians of
+      noisy per-turn samples, so neighbouring rows can cross), and the check for secrets, the one hash, the line
+      assembly and the one \`writeSync\` each add a comparable share. The lines of a turn must be serialised,
+      checked for secrets, hashed and written before the next model call (the durability promise), and moving
+      that work to another thread or to libuv's threadpool measured slower here (item 17). Recording is now
+      faster than every peer without recording, in every cell (target met).
+    - *Per turn within 20× of the floor*: not met. The \`step()\` fold alone is 12-15× the floor (table above:
+      seven events, about 15 microsteps and 17 named actions per turn); the rest is the interpreter around it:
+      the model call's async generator and the event channel's promise hops, the tool pipeline (a zod parse of
+      the input for the concurrency check and another for validation), building each step record, and the
+      collector. Item 20 took the abort listeners out of it.
+    - *\`replay()\` of log text at 100,000 events/s*: not met in this run (table above; the spread of its samples
+      is wide). Measured in one process on the bench's log (12 alternated rounds, load ~1): \`JSON.parse\` of every
+      line then \`step()\` of its event, with no checks at all, ran at about 94,500 events/s, while the fold of
+      events parsed long before runs at 270,000 and parsing alone at 290,000: together they pay for the
+      young-generation collector copying the freshly parsed lines while the fold allocates (the states, and one
+      copy of the history per turn). \`replay()\` adds about 1.7 µs per event on top (the envelope and event
+      checks, the folded-step records, the emitted messages), verification about 0.2 µs (one hash per turn).
+      Parsing and folding line by line instead of parsing everything first gave no clear gain (92,600 vs 94,500);
+      in batches of 256 lines, 102,000 (within the noise of such runs): not adopted.
+    - *O(history) left*: appending to the immutable history copies the array once per turn (\`extendHistory\`,
+      now the largest item of the fold: see item 19), because every \`call_model\` effect carries the whole
+      history as one array; and the SDK's own \`JSON.stringify\` of each request body, which no client avoids.
 `;
 
 /** The "Package" block that `npm run bench:package` (scripts/measure-package.ts) keeps in the doc; kept as it is. */

@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     process.stderr.write('\n');
   }
   process.stderr.write('where recording\'s cost goes…\n');
-  const recordingCost = await measureRecordingCost(QUICK ? 1 : 30);
+  const recordingCost = await measureRecordingCost(QUICK ? 1 : 100);
   process.stderr.write('replay throughput…\n');
   const replayReport = await measureReplay();
   process.stderr.write('request path (real adapter + SDK + loopback fake API)…\n');
