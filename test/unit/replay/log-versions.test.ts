@@ -25,6 +25,27 @@ function v1Script() {
   return script;
 }
 
+/**
+ * Copies a fixture, cuts it right after the second reply finished (its tool had not run: a crash), resumes it with
+ * the rest of the fixture's script, and returns the lines before and after.
+ */
+async function resumeCutFixture(fixture: URL, name: string): Promise<{ path: string; cut: number; after: string[] }> {
+  const path = tempLogPath(name);
+  copyFileSync(fixture, path);
+  const list = lines(readFileSync(path, 'utf8'));
+  let seen = 0;
+  const cut = list.findIndex((line) => line.includes('"type":"model_done"') && ++seen === 2);
+  writeFileSync(path, `${list.slice(0, cut + 1).join('\n')}\n`);
+  const script = v1Script();
+  const resumed = resumeFromLog(path, {
+    allowVersionSkew: true,
+    tools: scriptedToolRuntime([{ name: 'Read', results: script.tools[0].results.slice(1) }]),
+    deps: { callModel: scriptedModelCaller(script.model.slice(2)), newId: (() => { let n = 0; return () => `resumed-${n++}`; })(), clock: { now: () => 1_700_000_000_000, sleep: async () => undefined } },
+  });
+  for (let next = await resumed.next(); !next.done; next = await resumed.next());
+  return { path, cut, after: lines(readFileSync(path, 'utf8')) };
+}
+
 describe('version 1 logs', () => {
   it('still verify: the fixture recorded by the version-1 recorder replays with every hash checked', () => {
     const text = readFileSync(V1_FIXTURE, 'utf8');
@@ -55,21 +76,7 @@ describe('version 1 logs', () => {
   });
 
   it('are continued in version 1 by resume, and the whole log still verifies', async () => {
-    const path = tempLogPath('v1.jsonl');
-    copyFileSync(V1_FIXTURE, path);
-    const list = lines(readFileSync(path, 'utf8'));
-    // A crash right after the second reply finished: its tool had not run.
-    let seen = 0;
-    const cut = list.findIndex((line) => line.includes('"type":"model_done"') && ++seen === 2);
-    writeFileSync(path, `${list.slice(0, cut + 1).join('\n')}\n`);
-    const script = v1Script();
-    const resumed = resumeFromLog(path, {
-      allowVersionSkew: true,
-      tools: scriptedToolRuntime([{ name: 'Read', results: script.tools[0].results.slice(1) }]),
-      deps: { callModel: scriptedModelCaller(script.model.slice(2)), newId: (() => { let n = 0; return () => `resumed-${n++}`; })(), clock: { now: () => 1_700_000_000_000, sleep: async () => undefined } },
-    });
-    for (let next = await resumed.next(); !next.done; next = await resumed.next());
-    const after = lines(readFileSync(path, 'utf8'));
+    const { path, cut, after } = await resumeCutFixture(V1_FIXTURE, 'v1.jsonl');
     expect(after.length).toBeGreaterThan(cut + 1);
     for (const line of after.slice(cut + 1)) expect(Object.keys(JSON.parse(line))).toEqual(['kind', 'index', 'event', 'hash', 'at']);
     expect(replay(path, { allowVersionSkew: true }).terminal).toEqual({ reason: 'completed' });
@@ -110,20 +117,7 @@ describe('version 2 logs', () => {
   });
 
   it('are continued in version 2 by resume (a hash on every line), and the whole log still verifies', async () => {
-    const path = tempLogPath('v2.jsonl');
-    copyFileSync(V2_FIXTURE, path);
-    const list = lines(readFileSync(path, 'utf8'));
-    let seen = 0;
-    const cut = list.findIndex((line) => line.includes('"type":"model_done"') && ++seen === 2);
-    writeFileSync(path, `${list.slice(0, cut + 1).join('\n')}\n`);
-    const script = v1Script();
-    const resumed = resumeFromLog(path, {
-      allowVersionSkew: true,
-      tools: scriptedToolRuntime([{ name: 'Read', results: script.tools[0].results.slice(1) }]),
-      deps: { callModel: scriptedModelCaller(script.model.slice(2)), newId: (() => { let n = 0; return () => `resumed-${n++}`; })(), clock: { now: () => 1_700_000_000_000, sleep: async () => undefined } },
-    });
-    for (let next = await resumed.next(); !next.done; next = await resumed.next());
-    const after = lines(readFileSync(path, 'utf8'));
+    const { path, cut, after } = await resumeCutFixture(V2_FIXTURE, 'v2.jsonl');
     expect(after.length).toBeGreaterThan(cut + 2);
     for (const line of after.slice(cut + 1)) expect(Object.keys(JSON.parse(line))).toEqual(['kind', 'index', 'event', 'at', 'hash']);
     expect(replay(path, { allowVersionSkew: true }).terminal).toEqual({ reason: 'completed' });
