@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { compileLinearRegExp, tryCompile } from '../tools/linear-regexp.ts';
 import { SessionLogParseError } from './errors.ts';
 import { isLoopEvent } from '../reducer/event-check.ts';
-import { sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
+import { MAX_GROUP_LINES, sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
 
 export interface ParsedSessionLog {
   file: string;
@@ -89,6 +89,7 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
   let headerRaw = '';
   const eventRaws: string[] = [];
   const eventLineNos: number[] = [];
+  let unhashedRun = 0;
   for (let i = 0; i < rawLines.length; i++) {
     const lineNo = i + 1;
     const raw = rawLines[i];
@@ -122,8 +123,11 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
       if (line.index !== expectedIndex) {
         throw new SessionLogParseError(file, lineNo, `expected event index ${expectedIndex}, got ${line.index}`);
       }
-      if (header?.version !== 3 && line.hash === undefined) {
+      if (line.hash !== undefined) unhashedRun = 0;
+      else if (header?.version !== 3) {
         throw new SessionLogParseError(file, lineNo, `expected an event line: hash: required in a version-${header?.version} log`);
+      } else if (++unhashedRun >= MAX_GROUP_LINES) {
+        throw new SessionLogParseError(file, lineNo, `expected a hash at least every ${MAX_GROUP_LINES} event lines (the end of a commit group), got ${unhashedRun} lines without one`);
       }
       events.push(line);
       eventRaws.push(raw);
@@ -138,8 +142,10 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
     while (covered > 0 && events[covered - 1].hash === undefined) covered -= 1;
     if (covered < events.length) {
       const first = eventRaws[covered];
-      truncated = { line: eventLineNos[covered], text: first.length > 80 ? `${first.slice(0, 80)}…` : first };
-      for (let i = covered; i < events.length; i++) validBytes -= Buffer.byteLength(eventRaws[i]) + 1;
+      const firstLineNo = eventLineNos[covered];
+      truncated = { line: firstLineNo, text: first.length > 80 ? `${first.slice(0, 80)}…` : first };
+      // Everything from the first dropped line's start goes (a resume appends there).
+      validBytes = Buffer.byteLength(rawLines.slice(0, firstLineNo - 1).join('\n')) + 1;
       events.length = covered;
       eventRaws.length = covered;
     }

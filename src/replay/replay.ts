@@ -20,7 +20,7 @@ import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from '
 import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
-import type { SessionHeader, StateDigest } from './session-log-schema.ts';
+import { MAX_GROUP_LINES, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { eventHashOf, headerHash, initialHashOf } from './session-recorder.ts';
 import { controlDigest, lineHash, stateValueString } from './stable-hash.ts';
 
@@ -148,25 +148,43 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
     if (recomputed !== hash) throw new ReplayDivergenceError(0, { hash, at: header.at }, { hash: recomputed, at: controlDigest(state) }, "the header's bytes do not match its hash: it was edited");
   }
   yield { index: 0, event: null, state, effects: started.effects, hash };
-  // Version 3: the lines of a commit group before its hashed last line, as read, each with its newline.
+  // Version 3: the lines of a commit group before its hashed last line, as read, each with its newline, and
+  // their folded steps, held until the group's hash vouches for them (time travel stops early: it must never be
+  // handed a step of an edited group).
   let unhashed = '';
-  let groupStart = 1;
+  let held: FoldedStep[] = [];
   for (let i = 0; i < log.events.length; i++) {
     const line = log.events[i];
     const result = step(state, line.event, config);
     state = result.state;
-    if (verify) {
-      checkDigest(line.index, line, state, hash);
-      const raw = rawLine(log, i + 1);
-      if (line.hash === undefined) unhashed += `${raw}\n`;
-      else {
-        hash = checkHash(line.index, raw, line as { hash: string; at: StateDigest }, hash, unhashed, state, groupStart);
-        unhashed = '';
-        groupStart = line.index + 1;
-      }
-    } else if (line.hash !== undefined) hash = line.hash;
     // A step inside a version-3 group carries the chain's hash so far (the one before its group).
-    yield { index: line.index, event: line.event, state, effects: result.effects, hash };
+    const folded: FoldedStep = { index: line.index, event: line.event, state, effects: result.effects, hash };
+    if (!verify) {
+      if (line.hash !== undefined) hash = line.hash;
+      yield folded;
+      continue;
+    }
+    checkDigest(line.index, line, state, hash);
+    const raw = rawLine(log, i + 1);
+    if (line.hash === undefined) {
+      // The parser refuses these; a log handed over already parsed is checked here.
+      if (header.version !== 3) throw new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash, at: controlDigest(state) }, `the line has no hash, which every line of a version-${header.version} log carries`);
+      if (held.length + 1 >= MAX_GROUP_LINES) throw new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash, at: controlDigest(state) }, `no hash in ${MAX_GROUP_LINES} lines: longer than any commit group`);
+      unhashed += `${raw}\n`;
+      held.push(folded);
+      continue;
+    }
+    hash = checkHash(line.index, raw, line as { hash: string; at: StateDigest }, hash, unhashed, state, held[0]?.index ?? line.index);
+    unhashed = '';
+    const group = held;
+    held = [];
+    yield* group;
+    yield { ...folded, hash };
+  }
+  // Lines no hash covers: the parser drops them from a log it reads; one handed over already parsed is refused.
+  if (held.length > 0) {
+    const first = held[0];
+    throw new ReplayDivergenceError(first.index, { hash: '', at: controlDigest(first.state) }, { hash, at: controlDigest(first.state) }, `events ${first.index}-${held[held.length - 1].index} are not covered by any hash (the log ends inside a commit group)`);
   }
 }
 

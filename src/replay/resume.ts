@@ -10,7 +10,8 @@
  *   truncated last line), continuing its indexes and hash chain, so the whole log replays as one run.
  * - A finished run is not resumed: its terminal is returned and nothing runs.
  */
-import { truncateSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { query } from '../effects/query.ts';
 import type { QueryOptions } from '../effects/query-options.ts';
 import type { QueryItem } from '../messages/types.ts';
@@ -18,7 +19,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import { step } from '../reducer/step.ts';
 import { PendingEffectTracker } from './pending-effects.ts';
-import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
+import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { foldSessionLog, replayConfig, type FoldedStep } from './replay.ts';
 import { createSessionRecorder, type RecordTarget, type SessionRecorder } from './session-recorder.ts';
 
@@ -28,6 +29,25 @@ export interface ResumeOptions extends Omit<QueryOptions, 'config' | 'resumeFrom
   /** A second place the resumed steps are recorded to, line for line (the live inspector's stream). */
   alsoRecordTo?: RecordTarget;
   allowVersionSkew?: boolean;
+}
+
+/**
+ * Makes the log file end right after its last complete line, so appended lines start a line of their own: cuts
+ * off what the parser dropped (a torn last line, or version-3 lines no hash covers) and adds the newline a last
+ * line written without one lacks.
+ */
+function endWithCompleteLine(path: string, log: ParsedSessionLog): void {
+  if (log.truncated) truncateSync(path, log.validBytes);
+  const size = statSync(path).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, last, 0, 1, size - 1);
+  } finally {
+    closeSync(fd);
+  }
+  if (last[0] !== 0x0a) appendFileSync(path, '\n');
 }
 
 /**
@@ -48,7 +68,7 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
 
   const { record, alsoRecordTo, allowVersionSkew: _skew, onStep, ...queryOptions } = options;
   const target = record === undefined ? (typeof source === 'string' ? source : false) : record;
-  if (target === source && typeof source === 'string' && log.truncated) truncateSync(source, log.validBytes);
+  if (typeof target === 'string' && typeof source === 'string' && resolve(target) === resolve(source)) endWithCompleteLine(source, log);
   const continueFrom = { index: final.index, hash: final.hash, version: log.header.version };
   const recorders: SessionRecorder[] = [
     ...(target === false ? [] : [createSessionRecorder(target, { config, continueFrom })]),

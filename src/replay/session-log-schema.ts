@@ -33,6 +33,12 @@ export const SESSION_LOG_VERSION = 3;
 /** Every version replay reads. */
 export type SessionLogVersion = 1 | 2 | 3;
 
+/**
+ * Version 3: event lines of one commit group at most. The recorder commits at least every this many steps; a log
+ * with a longer run of lines without a hash is refused, so replay never holds more than a group's steps unchecked.
+ */
+export const MAX_GROUP_LINES = 256;
+
 function readEngineVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };

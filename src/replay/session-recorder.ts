@@ -30,7 +30,7 @@ import { SessionLogExistsError } from './errors.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
-import { ENGINE_VERSION, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
+import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -179,8 +179,8 @@ interface RecordedStep {
   effects: readonly Effect[];
 }
 
-/** Steps queued at most before the writer is asked to commit, whatever else happens (bounds the queue). */
-const MAX_PENDING_STEPS = 256;
+/** Steps queued at most before the writer is asked to commit, whatever else happens (bounds the queue and a group). */
+const MAX_PENDING_STEPS = MAX_GROUP_LINES;
 
 function holdsData(path: string): boolean {
   try {

@@ -113,7 +113,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     `replayed ${result.steps - 1} events: every state hash matches`,
     `final state: ${stateValueString(result.finalState.value)}; terminal: ${terminal ? terminal.reason : '(none: the log ends mid-run; see turnloop resume)'}`,
     `emitted messages: ${result.emitted.length}`,
-    ...(result.truncated ? [`warning: line ${result.truncated.line} was incomplete (a crash while writing it) and was skipped`] : []),
+    ...(result.truncated ? [`warning: the log ends cut short: line ${result.truncated.line} and any after it were not replayed (a line left incomplete by a crash, or lines no hash covers)`] : []),
     ...childReplayLines(children, ''),
   ].join('\n');
   const data = { steps: result.steps, terminal, value: stateValueString(result.finalState.value), emitted: result.emitted.length, truncated: result.truncated };

@@ -58,7 +58,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const [log] = positionals;
   // Checked before anything starts (a fake API, a key prompt): a bad log is exit 2 whatever else is missing.
   const logText = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
-  parseSessionLogText(logText, shownPath(log, io.cwd));
+  const parsed = parseSessionLogText(logText, shownPath(log, io.cwd));
+  // The lines resume continues from: not those the parser dropped (a torn last line, lines no hash covers).
+  const keptText = parsed.truncated ? Buffer.from(logText).subarray(0, parsed.validBytes).toString() : logText;
 
   let fake: FakeApi | null = null;
   let tools: ToolRuntime | undefined;
@@ -84,7 +86,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   }
   const callModel = createAnthropicModelCaller(fake ? { apiKey: 'fake-key', baseURL: fake.baseURL } : { apiKey: io.env.ANTHROPIC_API_KEY });
   const live = await startCliInspector(values, io, 'resume');
-  const watched = live?.inspector.attachContinuation('main', logText.split('\n').filter((line) => line.trim() !== ''));
+  const watched = live?.inspector.attachContinuation('main', keptText.split('\n').filter((line) => line.trim() !== ''));
   try {
     const generator = resumeFromLog(log, {
       deps: { callModel },
