@@ -441,9 +441,10 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
       the model call's async generator and the event channel's promise hops, the tool pipeline (a zod parse of
       the input for the concurrency check and another for validation), building each step record, and the
       collector. Item 20 took the abort listeners out of it.
-    - *\`replay()\` of log text at 100,000 events/s*: met in the run above, without a margin. Two full runs of the
-      same code on the quiet machine, seven minutes apart, gave 81,490 events/s (samples 64,811-114,121; 15:15
-      UTC) and 100,625 (samples 95,670-124,888; the run above). Measured in one process on the bench's log (12
+    - *\`replay()\` of log text at 100,000 events/s*: met in the run above, but the figure varies from run to run.
+      Three full runs on the quiet machine within 45 minutes gave 81,490 events/s (samples 64,811-114,121; 15:15
+      UTC), 100,625 (95,670-124,888; 15:22) and, with the review's fixes to version 3 in (a group's steps held
+      until its hash checks), the run above. Measured in one process on the bench's log (12
       alternated rounds, load ~1): \`JSON.parse\` of every line then \`step()\` of its event, with no checks at
       all, ran at about 94,500 events/s, while the fold of events parsed long before runs at 250,000-270,000 and
       parsing alone at 290,000-340,000: together they pay for the young-generation collector copying the freshly
