@@ -77,6 +77,11 @@ function checkRedactPatterns(header: SessionHeader, file: string): void {
   });
 }
 
+/** The start of a dropped line, as `truncated` reports it. */
+function excerpt(raw: string): string {
+  return raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
+}
+
 /** Parses session log text; `file` only names the source in errors. */
 export function parseSessionLogText(text: string, file = '<log>'): ParsedSessionLog {
   const rawLines = text.split('\n');
@@ -99,7 +104,7 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
       data = JSON.parse(raw);
     } catch {
       if (i === lastIndex && !endsWithNewline) {
-        truncated = { line: lineNo, text: raw.length > 80 ? `${raw.slice(0, 80)}…` : raw };
+        truncated = { line: lineNo, text: excerpt(raw) };
         break;
       }
       throw new SessionLogParseError(file, lineNo, 'expected one JSON object per line, got text that is not JSON');
@@ -141,9 +146,8 @@ export function parseSessionLogText(text: string, file = '<log>'): ParsedSession
     let covered = events.length;
     while (covered > 0 && events[covered - 1].hash === undefined) covered -= 1;
     if (covered < events.length) {
-      const first = eventRaws[covered];
       const firstLineNo = eventLineNos[covered];
-      truncated = { line: firstLineNo, text: first.length > 80 ? `${first.slice(0, 80)}…` : first };
+      truncated = { line: firstLineNo, text: excerpt(eventRaws[covered]) };
       // Everything from the first dropped line's start goes (a resume appends there).
       validBytes = Buffer.byteLength(rawLines.slice(0, firstLineNo - 1).join('\n')) + 1;
       events.length = covered;

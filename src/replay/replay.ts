@@ -20,7 +20,7 @@ import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from '
 import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
-import { MAX_GROUP_LINES, type SessionHeader, type StateDigest } from './session-log-schema.ts';
+import { MAX_GROUP_LINES, type SessionEventLine, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { eventHashOf, headerHash, initialHashOf } from './session-recorder.ts';
 import { controlDigest, lineHash, stateValueString } from './stable-hash.ts';
 
@@ -110,6 +110,11 @@ function checkHash(index: number, raw: string, recorded: { hash: string; at: Sta
   throw new ReplayDivergenceError(index, recorded, { hash, at: controlDigest(state) }, `${lines}: it was edited`);
 }
 
+/** A line without a hash where it needs one (a log handed over already parsed, which the parser did not check). */
+function unhashedLineError(line: SessionEventLine, chainHash: string, state: LoopState, why: string): ReplayDivergenceError {
+  return new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash: chainHash, at: controlDigest(state) }, why);
+}
+
 /** The text of a logged line: as read, or (a log built in memory) its JSON, which is what the recorder wrote. */
 function rawLine(log: ParsedSessionLog, index: number): string {
   if (index === 0) return log.raw?.header ?? JSON.stringify(log.header);
@@ -168,8 +173,8 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
     const raw = rawLine(log, i + 1);
     if (line.hash === undefined) {
       // The parser refuses these; a log handed over already parsed is checked here.
-      if (header.version !== 3) throw new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash, at: controlDigest(state) }, `the line has no hash, which every line of a version-${header.version} log carries`);
-      if (held.length + 1 >= MAX_GROUP_LINES) throw new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash, at: controlDigest(state) }, `no hash in ${MAX_GROUP_LINES} lines: longer than any commit group`);
+      if (header.version !== 3) throw unhashedLineError(line, hash, state, `the line has no hash, which every line of a version-${header.version} log carries`);
+      if (held.length + 1 >= MAX_GROUP_LINES) throw unhashedLineError(line, hash, state, `no hash in ${MAX_GROUP_LINES} lines: longer than any commit group`);
       unhashed += `${raw}\n`;
       held.push(folded);
       continue;

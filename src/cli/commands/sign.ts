@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { descendantLogFiles } from '../../replay/child-logs.ts';
-import { loadSigningKey, signLogBytes, signaturePathOf } from '../../replay/sign-log.ts';
+import { loadSigningKey, signLogBytes, signaturePathOf, type LogSignature } from '../../replay/sign-log.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
@@ -25,17 +25,17 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (values.key === undefined) throw new UsageError('--key KEY is required (see turnloop sign --help)');
   const [log] = positionals;
   // The same checks as every reader of the log, so nothing unreadable gets signed.
-  const text = readInputText(log, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  const read = (file: string) => readInputText(file, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
+  const text = read(log);
   const key = loadSigningKey(resolve(io.cwd, values.key));
-  const signature = signLogBytes(Buffer.from(text, 'utf8'), key);
-  const out = writeOutputFile(signaturePathOf(log), io.cwd, `${JSON.stringify(signature)}\n`);
+  const sign = (file: string, fileText: string): { signature: LogSignature; out: string } => {
+    const signature = signLogBytes(Buffer.from(fileText, 'utf8'), key);
+    return { signature, out: writeOutputFile(signaturePathOf(file), io.cwd, `${JSON.stringify(signature)}\n`) };
+  };
+  const { signature, out } = sign(log, text);
   io.stderr.write(`signed ${signature.bytes} bytes (${signature.algorithm}) → ${out}\n`);
-  // A tree's child logs are replayed with it, so each gets its own signature (read with the same checks).
-  for (const child of descendantLogFiles(resolve(io.cwd, log))) {
-    const childText = readInputText(child, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
-    const childOut = writeOutputFile(signaturePathOf(child), io.cwd, `${JSON.stringify(signLogBytes(Buffer.from(childText, 'utf8'), key))}\n`);
-    io.stderr.write(`signed subagent log → ${childOut}\n`);
-  }
+  // A tree's child logs are replayed with it, so each gets its own signature.
+  for (const child of descendantLogFiles(resolve(io.cwd, log))) io.stderr.write(`signed subagent log → ${sign(child, read(child)).out}\n`);
   return EXIT_OK;
 }
 
