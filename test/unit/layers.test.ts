@@ -10,7 +10,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 /** Bottom to top. */
 export const LAYER_RANKS: Record<string, number> = {
-  config: 0, messages: 0, reducer: 0, machine: 0,
+  config: 0, messages: 0, reducer: 0, machine: 0, errors: 0,
   context: 1,
   effects: 2, tools: 2,
   'fake-api': 3, replay: 3, mcp: 3, otel: 3, durable: 3,

@@ -1,0 +1,63 @@
+/**
+ * Model prices in US dollars per million tokens, for `total_cost_usd` (docs/agent-sdk.md) and the cost bounds
+ * (docs/bounds.md). Figures are Anthropic's published list prices for the standard (≤ 200k-token) context; a prompt
+ * cache write costs 1.25× the input price (5-minute cache), a cache read 0.1×. Models are matched by the longest
+ * prefix, so a dated id (`claude-sonnet-4-5-20250929`) finds its family. A table given in config replaces lookups
+ * for the models it names.
+ */
+
+export interface ModelPrice {
+  /** USD per million input tokens. */
+  inputPerMTok: number;
+  /** USD per million output tokens. */
+  outputPerMTok: number;
+  /** USD per million tokens written to the prompt cache. */
+  cacheWritePerMTok: number;
+  /** USD per million tokens read from the prompt cache. */
+  cacheReadPerMTok: number;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+function listPrice(inputPerMTok: number, outputPerMTok: number): ModelPrice {
+  return { inputPerMTok, outputPerMTok, cacheWritePerMTok: inputPerMTok * 1.25, cacheReadPerMTok: inputPerMTok * 0.1 };
+}
+
+/** Published list prices, by model-id prefix. */
+export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'claude-opus-4-6': listPrice(5, 25),
+  'claude-opus-4-5': listPrice(5, 25),
+  'claude-opus-4-1': listPrice(15, 75),
+  'claude-opus-4': listPrice(15, 75),
+  'claude-sonnet-4-6': listPrice(3, 15),
+  'claude-sonnet-4-5': listPrice(3, 15),
+  'claude-sonnet-4': listPrice(3, 15),
+  'claude-3-7-sonnet': listPrice(3, 15),
+  'claude-haiku-4-5': listPrice(1, 5),
+  'claude-3-5-haiku': listPrice(0.8, 4),
+};
+
+/** The price of `model` (longest matching prefix in `table`, then in the published list), or undefined if unknown. */
+export function priceOf(model: string, table: Readonly<Record<string, ModelPrice>> = {}): ModelPrice | undefined {
+  for (const source of [table, MODEL_PRICES]) {
+    const prefix = Object.keys(source).filter((key) => model.startsWith(key)).sort((a, b) => b.length - a.length)[0];
+    if (prefix !== undefined) return source[prefix];
+  }
+  return undefined;
+}
+
+/** What `usage` costs at `price`, in USD. */
+export function costOfUsage(usage: TokenUsage, price: ModelPrice): number {
+  const perToken = (perMTok: number) => perMTok / 1_000_000;
+  return (
+    usage.input_tokens * perToken(price.inputPerMTok) +
+    usage.output_tokens * perToken(price.outputPerMTok) +
+    (usage.cache_creation_input_tokens ?? 0) * perToken(price.cacheWritePerMTok) +
+    (usage.cache_read_input_tokens ?? 0) * perToken(price.cacheReadPerMTok)
+  );
+}
