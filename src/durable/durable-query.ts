@@ -39,7 +39,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
 
@@ -99,6 +99,8 @@ function jsonCopy<T>(value: T): T {
 class DurableRun {
   private state!: LoopState;
   private readonly queue: Effect[] = [];
+  /** The run's own memo of the chart's paths. */
+  private readonly stepper = createStepper({ memo: true });
   private readonly streamed: ToolUseBlock[] = [];
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
@@ -147,7 +149,7 @@ class DurableRun {
     const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params, abort }));
     this.onStep = combinedObserver(observers, this.options.onStep);
     this.closeObservers = () => observers.forEach((observer) => observer.close?.());
-    const started = initialState(entry.params, this.config);
+    const started = this.stepper.initialState(entry.params, this.config);
     this.state = started.state;
     const { config, deps, tools, signal, options } = this;
     this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
@@ -170,7 +172,7 @@ class DurableRun {
 
   private feed(event: LoopEvent): void {
     if (this.done) return;
-    const result = step(this.state, event, this.config);
+    const result = this.stepper.step(this.state, event, this.config);
     this.state = result.state;
     this.observe(event, result.effects);
     this.queue.push(...result.effects);

@@ -8,45 +8,74 @@
  * `actions/`), so they survive JSON export.
  *
  * The machine is run with xstate's pure `transition()` by `src/reducer/step.ts`; it never executes side effects:
- * its actions only write context and queue effects as data.
+ * its actions only write context and queue effects as data (named effect actions, see `wrapActions`).
  */
-import { assign, setup } from 'xstate';
+import { enqueueActions, setup } from 'xstate';
 import type { FeatureSwitches } from '../config/config.ts';
-import type { ContextLayer } from '../reducer/effects.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
+import { EFFECT_TYPES, type ContextLayer, type Effect, type EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../reducer/outcomes.ts';
 import { actionImplementations, type ActionName } from './actions/index.ts';
 import { guards, type GuardName } from './guards.ts';
 import type { ActionFn, GuardFn, MachineContext } from './machine-context.ts';
-import { traceAction, traceGuard } from './macrostep-trace.ts';
+import { tracerOf } from './macrostep-trace.ts';
 
 export const MACHINE_ID = 'agentLoop';
 const ITERATION_START = `#${MACHINE_ID}.iterationStart`;
 const terminal = (reason: TerminalReason) => `#${MACHINE_ID}.${reason}`;
 
 type AnyParams = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type ActionArgs = { context: MachineContext; event: LoopEvent };
 
+/** Guards and actions report to the context's tracer, when a caller put one there (`macrostep-trace.ts`). */
 function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
-  const wrapped: Record<string, (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean> = {};
+  const wrapped: Record<string, (args: ActionArgs, params: AnyParams) => boolean> = {};
   for (const [name, fn] of Object.entries(impls)) {
     wrapped[name] = ({ context, event }, params) => {
       const result = fn(context, event, params);
-      traceGuard(fn, params, result);
+      tracerOf(context)?.guard(fn, params, result);
       return result;
     };
   }
-  return wrapped as { [K in keyof T]: (args: { context: MachineContext; event: LoopEvent }, params: AnyParams) => boolean };
+  return wrapped as { [K in keyof T]: (args: ActionArgs, params: AnyParams) => boolean };
 }
 
+/**
+ * Each named action runs its implementation once and queues what it returned: an `assign` of the context fields
+ * and, in order, one effect action per effect (type = the effect's type, params = the effect). xstate resolves the
+ * assigns into the snapshot and hands the effect actions to its action executor, so `transition()` returns the
+ * step's effects as its action list.
+ */
 function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(impls)) {
-    wrapped[name] = assign(({ context, event }: { context: MachineContext; event: LoopEvent }, params: AnyParams) => {
-      traceAction(fn, params);
-      return fn(context, event, params);
+    wrapped[name] = enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
+      tracerOf(context)?.action(fn, params);
+      const { effects, ...patch } = fn(context, event, params);
+      enqueue.assign(() => patch);
+      if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
     });
   }
-  return wrapped as { [K in keyof T]: ReturnType<typeof assign<MachineContext, LoopEvent, AnyParams, LoopEvent, never>> };
+  return wrapped as { [K in keyof T]: ReturnType<typeof enqueueActions<MachineContext, LoopEvent, AnyParams, LoopEvent, never, never, never, never, never>> };
+}
+
+type EnqueueLoose = ((action: { type: EffectType; params: Effect }) => void) & { assign: (patch: () => Partial<MachineContext>) => void };
+
+/** The effect actions: named after the effect types, their params the effect. They do nothing when executed; a
+ * driver reads them from `transition()`'s action list and executes the effect itself. */
+const effectActions = Object.fromEntries(EFFECT_TYPES.map((type) => [type, () => undefined])) as Record<EffectType, () => void>;
+
+/**
+ * The machine starts from the context given as `input` (`initialState()` builds it). xstate's pure `transition()`
+ * builds a throwaway actor without input on every call; failing at once with one prebuilt error keeps that cheap
+ * (no stack trace, no entry action run on an undefined context).
+ */
+const MISSING_INPUT = Object.freeze(new TurnloopError('MACHINE_INPUT_MISSING', 'the loop machine starts from the context given as its input'));
+
+function contextFromInput(input: MachineContext | undefined): MachineContext {
+  if (input === undefined) throw MISSING_INPUT;
+  return input;
 }
 
 /** A transition back to the start of an iteration, labelled with its Continue reason. */
@@ -92,10 +121,10 @@ export const loopMachine = setup({
     output: {} as Terminal | null,
   },
   guards: wrapGuards(guards),
-  actions: wrapActions(actionImplementations),
+  actions: { ...wrapActions(actionImplementations), ...effectActions },
 }).createMachine({
   id: MACHINE_ID,
-  context: ({ input }) => input,
+  context: ({ input }) => contextFromInput(input as MachineContext | undefined),
   initial: 'iterationStart',
   output: ({ context }) => context.terminal,
   on: {
@@ -290,3 +319,4 @@ export const loopMachine = setup({
 });
 
 export type LoopMachine = typeof loopMachine;
+

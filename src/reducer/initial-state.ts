@@ -62,8 +62,8 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
 }
 
 /**
- * The machine's context for one step: the run's context plus the config and an empty outbox, built as one literal
- * of its final shape. Copying the run's context and then adding the two fields gave every step's context an extra
+ * The machine's context for one step: the run's context plus the config, built as one literal
+ * of its final shape. Copying the run's context and then adding the field gave every step's context an extra
  * out-of-object property store and a shape of its own: the `step()` fold of the bench log was 1.3× slower. Like
  * `copyLoopContext`, the annotation makes a missing or unknown field a compile error.
  */
@@ -95,12 +95,11 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     iter: c.iter,
     terminal: c.terminal,
     config,
-    outbox: [],
   };
   return machineContext;
 }
 
-/** The run's context out of the machine's (without the step's config and outbox). */
+/** The run's context out of the machine's (without the step's config). */
 export function toLoopContext(context: MachineContext): LoopContext {
   return copyLoopContext(context);
 }

@@ -23,22 +23,14 @@ function withUserContext(context: MachineContext): Message[] {
 }
 
 /**
- * The user-context message is built once per run and then reused: a model adapter that reuses its last
- * conversion by message identity (`incremental-api-messages.ts`) sees an unchanged first message for free,
- * instead of comparing several KB of CLAUDE.md on every request. Keyed by the run's params object, which every
- * step of a run shares (and which a JSON round trip replaces: the message is then built once more, identical).
- * A cache of a pure function's result: the request is the same JSON either way.
+ * Built anew for every request (a pure function of the params; no cache in the core). Its uuid is fixed per run,
+ * so every request carries the same bytes; a model adapter that reuses its last conversion compares it by value.
  */
-const userContextMessages = new WeakMap<object, { runId: string; message: Message | null }>();
-
 function userContextMessage(context: MachineContext): Message | null {
-  const cached = userContextMessages.get(context.params);
-  if (cached?.runId === context.runId) return cached.message;
   const entries = Object.entries(context.params.userContext ?? {});
+  if (entries.length === 0) return null;
   const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
-  const message = entries.length === 0 ? null : userMessage(`${context.runId}:context`, text, true);
-  userContextMessages.set(context.params, { runId: context.runId, message });
-  return message;
+  return userMessage(`${context.runId}:context`, text, true);
 }
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
