@@ -11,6 +11,7 @@
  * `turnloop/scenario` and `turnloop/claude` (see docs/architecture.md, "Entry points").
  */
 export * from './reducer/index.ts';
+export { TurnloopError, isTurnloopError } from './errors/turnloop-error.ts';
 export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './config/config.ts';
 export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
 export type * from './messages/types.ts';

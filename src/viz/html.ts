@@ -20,14 +20,14 @@ import type { LoopParams } from '../reducer/state.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
 import type { SessionForView } from './session.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const VIEWER_BUNDLE = 'viewer.bundle.js';
 
 /** The page script has not been bundled (a checkout where `npm run build` has not run). */
-export class ViewerBundleMissingError extends Error {
-  readonly code = 'VIEWER_BUNDLE_MISSING';
+export class ViewerBundleMissingError extends TurnloopError {
   constructor(readonly path: string) {
-    super(`the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
+    super('VIEWER_BUNDLE_MISSING', `the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
     this.name = 'ViewerBundleMissingError';
   }
 }

@@ -7,15 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { childLogFiles } from '../replay/child-logs.ts';
 import { parseSessionLog, type ChildRunForView, type SessionForView } from './session.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** A log of the tree that cannot be read as a session log; the message names the file. */
-export class TreeLogError extends Error {
-  readonly code = 'BAD_TREE_LOG';
+export class TreeLogError extends TurnloopError {
   constructor(
     readonly file: string,
     readonly reason: string,
   ) {
-    super(`${file}: ${reason}`);
+    super('BAD_TREE_LOG', `${file}: ${reason}`);
     this.name = 'TreeLogError';
   }
 }

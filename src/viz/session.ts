@@ -14,6 +14,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { parseSessionLogText, type ParsedSessionLog } from '../replay/parse-session-log.ts';
 import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface SessionForView {
   config: LoopConfig;
@@ -36,13 +37,12 @@ export interface ChildRunForView {
 }
 
 /** A line of the log that is not what the format says; `line` is 1-based. */
-export class SessionLogError extends Error {
-  readonly code = 'BAD_SESSION_LOG';
+export class SessionLogError extends TurnloopError {
   constructor(
     readonly line: number,
     readonly reason: string,
   ) {
-    super(`session log line ${line}: ${reason}`);
+    super('BAD_SESSION_LOG', `session log line ${line}: ${reason}`);
     this.name = 'SessionLogError';
   }
 }

@@ -14,6 +14,7 @@
  * are used up, and the loop decides from there (SPEC §4.5 "API errors are messages"). Aborts are not classified
  * here: the caller checks its signal first.
  */
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type ErrorClass = {
   kind: 'prompt_too_long' | 'media_size' | 'invalid_request' | 'overloaded' | 'retryable' | 'other';
@@ -24,10 +25,9 @@ export type ErrorClass = {
 };
 
 /** Thrown by the adapter when a stream ended without `message_stop`. */
-export class IncompleteStreamError extends Error {
-  readonly code = 'INCOMPLETE_STREAM';
+export class IncompleteStreamError extends TurnloopError {
   constructor() {
-    super('the response stream ended before message_stop');
+    super('INCOMPLETE_STREAM', 'the response stream ended before message_stop');
     this.name = 'IncompleteStreamError';
   }
 }

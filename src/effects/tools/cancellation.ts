@@ -10,16 +10,16 @@
 import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 import { onAbort } from '../abort-listeners.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type CancelKind = 'user_abort' | 'sibling_error' | 'discarded' | 'timeout';
 
-export class ToolCancellation extends Error {
-  readonly code = 'TOOL_CANCELLED';
+export class ToolCancellation extends TurnloopError {
   constructor(
     readonly kind: CancelKind,
     message: string,
   ) {
-    super(message);
+    super('TOOL_CANCELLED', message);
     this.name = 'ToolCancellation';
   }
 }

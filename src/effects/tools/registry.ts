@@ -8,11 +8,11 @@
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import { toolDefinitionForModel, type Tool } from './define-tool.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
-export class DuplicateToolNameError extends Error {
-  readonly code = 'DUPLICATE_TOOL_NAME';
+export class DuplicateToolNameError extends TurnloopError {
   constructor(readonly toolName: string) {
-    super(`two tools claim the name "${toolName}"`);
+    super('DUPLICATE_TOOL_NAME', `two tools claim the name "${toolName}"`);
     this.name = 'DuplicateToolNameError';
   }
 }
