@@ -135,7 +135,7 @@ function then<T, R>(value: T | PromiseLike<T>, map: (value: T) => R): MaybePromi
 
 /**
  * The stop hooks, in order. An abort stops waiting for the hook in progress; the answer then reports how many hooks
- * had answered (`hookCount`), which decides between "silent" and "interrupted" (SPEC §4.9.4). With no hooks the
+ * had answered (`hookCount`), which decides between "silent" and "interrupted" (docs/loop.md §4.9.4). With no hooks the
  * answer is ready at once.
  */
 export function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
@@ -263,7 +263,7 @@ export function executorWarning(error: unknown, newId: () => string): QueryItem 
   return { type: 'system', uuid: newId(), subtype: 'warning', content: `internal error: ${messageOf(error)}`, level: 'error' };
 }
 
-/** Starts a fire-and-forget hook: its outcome and failures are ignored (SPEC: these hooks never answer). */
+/** Starts a fire-and-forget hook: its outcome and failures are ignored (docs/loop.md §4.6: these hooks never answer). */
 export function fireAndForget(work: () => Promise<unknown> | unknown): void {
   Promise.resolve()
     .then(work)

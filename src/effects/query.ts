@@ -39,7 +39,7 @@ export function modelCallsPerTurn(limits: LoopConfig['limits']): number {
 }
 
 /**
- * The run's config. The model-call cap (SPEC §9.10) bounds a loop nothing else bounds; when the caller bounds it
+ * The run's config. The model-call cap (docs/loop.md §9.10) bounds a loop nothing else bounds; when the caller bounds it
  * with `maxTurns` and leaves `limits.maxModelCalls` at its default, the default grows to what `maxTurns` turns may
  * use, so it never ends a run that `maxTurns` allows. An explicit `maxModelCalls` is kept as given.
  */

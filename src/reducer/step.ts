@@ -5,7 +5,7 @@
  * snapshot without executing anything, and returns the effects the machine's actions queued, as data. Paths xstate
  * has taken once are memoized and followed again without it (`macrostep-memo.ts`); the result is the same. Same
  * inputs give deep-equal outputs; inputs are never mutated. A finished run (status `done`) ignores every event
- * and yields no effect (SPEC §9.8).
+ * and yields no effect (docs/loop.md §9.8).
  */
 import { createActor, initialTransition, type AnyActorScope } from 'xstate';
 import type { LoopConfig } from '../config/config.ts';

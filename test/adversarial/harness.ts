@@ -3,7 +3,7 @@
  * the real file tools in a temporary workspace, a real session recorder) and the invariants every case asserts:
  * - the run ends in one of the 10 terminals;
  * - every request sent to the API is well-formed: each tool_use id appears once and is answered exactly once by a
- *   tool_result in the next user message (SPEC §9.9), and no tool_result answers nothing;
+ *   tool_result in the next user message (docs/loop.md §9.9), and no tool_result answers nothing;
  * - model calls are bounded (no more requests than answers scripted, and at most the config's cap);
  * - no planted secret appears in the session log (what the run hands its caller in memory is the caller's own data:
  *   the model must see real file contents, so emitted items are not redacted; every output that leaves the

@@ -1,5 +1,5 @@
 /**
- * `turnloop demo`: the SPEC's worked example, offline. A sample project is copied to a temporary directory and
+ * `turnloop demo`: the worked example, offline. A sample project is copied to a temporary directory and
  * a scripted model (served by the loopback fake Messages API, reached through the real SDK) fixes its
  * null-pointer bug with the real built-in file tools. Shows the run live, the diff it applied, the terminal and
  * the session log.

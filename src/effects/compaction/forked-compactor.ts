@@ -1,5 +1,5 @@
 /**
- * Autocompact and reactive compact by a forked run of the loop itself (SPEC §6 layer 4): the history plus a
+ * Autocompact and reactive compact by a forked run of the loop itself (docs/loop.md §6 layer 4): the history plus a
  * summarisation prompt goes to the model with `querySource: 'compact'` (which never autocompacts nor hits the
  * blocking check), and the reply becomes the summary of the post-compact history.
  *

@@ -1,5 +1,5 @@
 /**
- * Why a tool call is cancelled (SPEC §7.5), carried as the `reason` of the call's own AbortSignal so that the
+ * Why a tool call is cancelled (docs/loop.md §7.5), carried as the `reason` of the call's own AbortSignal so that the
  * single result the call gets can say why. Rules:
  * - a loop abort with reason `'interrupt'` (the user typed a new message) cancels only tools whose
  *   `interruptBehavior` is `'cancel'`; any other loop abort cancels every tool;

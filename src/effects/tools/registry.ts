@@ -1,5 +1,5 @@
 /**
- * The tool registry: lookup by name or alias (SPEC §7.1). Invariants: names and aliases are unique across the
+ * The tool registry: lookup by name or alias (docs/loop.md §7.1). Invariants: names and aliases are unique across the
  * registry (a clash throws `DuplicateToolNameError` at construction); lookups are exact and case-sensitive; a
  * registry from `createToolRegistry` never changes after it is built. `createRefreshingToolRegistry` follows a tool
  * list that may change (MCP servers announce `tools/list_changed`), swapping its list only when definitions are

@@ -1,5 +1,5 @@
 /**
- * The streaming tool executor (SPEC §7.4, §7.5): runs tools while the model is still streaming.
+ * The streaming tool executor (docs/loop.md §7.4, §7.5): runs tools while the model is still streaming.
  *
  * Invariants:
  * - start rule: a tool starts when nothing runs, or when it and everything running are concurrency-safe (and

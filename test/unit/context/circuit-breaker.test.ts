@@ -1,5 +1,5 @@
 /**
- * SPEC §6 / §9.3 through the interpreter: an autocompactor that always fails is tried exactly three times in a
+ * docs/loop.md §6 / §9.3 through the interpreter: an autocompactor that always fails is tried exactly three times in a
  * run that stays over the autocompact threshold, then never again.
  */
 import { describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ const RESULT_CHARS = 24_000; // about 6,000 tokens per tool result: 300 turns �
 type ApiTurn = { role: string; content: Array<{ type: string; id?: string; tool_use_id?: string }> };
 type ApiBody = { model: string; messages: ApiTurn[] };
 
-/** Every tool_use of an assistant turn is answered once in the next user turn (SPEC §9.9). */
+/** Every tool_use of an assistant turn is answered once in the next user turn (docs/loop.md §9.9). */
 function unpairedToolUses(messages: ApiTurn[]): string[] {
   const problems: string[] = [];
   messages.forEach((turn, i) => {

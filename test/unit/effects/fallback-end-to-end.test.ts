@@ -1,5 +1,5 @@
 /**
- * Model fallback through the whole stack (SPEC §4.5): the model is overloaded twice, then streams a tool_use and is
+ * Model fallback through the whole stack (docs/loop.md §4.5): the model is overloaded twice, then streams a tool_use and is
  * overloaded mid-stream a third time; with `fallbackModel` set the loop answers the orphaned tool_use, warns, and sends the same
  * request to the fallback model, with a history in which every tool_use is paired.
  */

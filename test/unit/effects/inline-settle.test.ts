@@ -46,7 +46,7 @@ describe('synchronous work is fed inline', () => {
     const queued = await run({ runContextLayer: async (input) => viaPromise(input), collectAttachments: async () => [], stopHooks: true });
     expect(inline.terminal).toEqual({ reason: 'completed' });
     // The queued run has one stop hook (to take the asynchronous path): its result counts it, and a summary of the
-    // hooks that ran is shown (SPEC §4.9.4); apart from that the two runs are the same.
+    // hooks that ran is shown (docs/loop.md §4.9.4); apart from that the two runs are the same.
     const withoutHookCount = (events: LoopEvent[]) => events.map((e) => (e.type === 'stop_hooks_result' ? { ...e, hookCount: 0 } : e));
     expect(withoutHookCount(inline.events)).toEqual(withoutHookCount(queued.events));
     const withoutSummary = (items: typeof inline.items) => items.filter((i) => !(i.type === 'system' && i.subtype === 'stop_hook_summary'));

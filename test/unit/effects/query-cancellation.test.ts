@@ -1,6 +1,6 @@
 /**
  * Closing `query()` early or aborting its signal cancels in-flight work, and the run still ends in a terminal
- * whose history answers every tool_use exactly once (SPEC §7.5-7.6, §9.9).
+ * whose history answers every tool_use exactly once (docs/loop.md §7.5-7.6, §9.9).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

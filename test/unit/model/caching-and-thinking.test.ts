@@ -133,7 +133,7 @@ describe('extended thinking', () => {
     expect(api.rejections()).toEqual([]);
     expect(bodies.map((body) => body.thinking)).toEqual([thinking, thinking, thinking]);
     expect(api.log.every((entry) => String(entry.headers['anthropic-beta']).includes(INTERLEAVED_THINKING_BETA))).toBe(true);
-    // SPEC §10: no assistant turn sent ends with a thinking block.
+    // docs/loop.md §10: no assistant turn sent ends with a thinking block.
     for (const body of bodies) {
       for (const turn of body.messages.filter((m) => m.role === 'assistant')) expect(turn.content.at(-1)?.type).not.toMatch(/thinking/);
     }
