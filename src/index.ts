@@ -17,7 +17,6 @@ export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, P
 export type * from './messages/types.ts';
 export { loopMachine, MACHINE_ID } from './machine/loop-machine.ts';
 export { query, runQuery, type QueryOptions } from './api/query.ts';
-export { resolveQueryConfig } from './effects/query.ts';
 export type { QueryDeps, StepObserver, RunObserver, RunObserverFactory } from './effects/query-options.ts';
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';

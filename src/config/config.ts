@@ -44,7 +44,12 @@ export interface Limits {
   escalatedMaxTokens: number;
   /** Extension (docs/loop.md §9.10): stop-hook blocking continuations in one run before the loop stops. */
   maxStopHookBlocking: number;
-  /** Extension (docs/loop.md §9.10): model calls in one run before the loop stops. */
+  /**
+   * Extension (docs/loop.md §9.10): model calls in one run before the loop stops. One rule, so that the default
+   * never ends a run `maxTurns` allows: when a run sets `maxTurns` and its config overrides leave this unset, the
+   * run's cap is the larger of this default and `maxTurns` × the most calls one turn can make
+   * (`modelCallsPerTurn`). A value given (a full config gives one) is used as is.
+   */
   maxModelCalls: number;
 }
 

@@ -18,7 +18,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import type { StopHookResult } from './deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { LoopOptions, QueryDeps } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import { onAbort } from './abort-listeners.ts';
@@ -30,7 +30,7 @@ export interface ExecutorEnv {
   tools: ToolRuntime;
   /** The run's signal: aborted when the run is aborted or over. */
   signal: AbortSignal;
-  options: Pick<QueryOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
+  options: Pick<LoopOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
   /** The run's tool_use ids so far: each model message's ids are made unique against it (`uniqueToolUseIds`). */
   toolUseIds: ToolUseIdRegistry;
   /** `ModelCallOptions.runToken`: one object per run. */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { fakeAnswerListSchema } from '../fake-api/index.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { API_ERROR_KINDS } from '../messages/types.ts';
-import { configOverridesSchema } from './config-overrides-schema.ts';
+import { configOverridesSchema } from '../config/config-overrides-schema.ts';
 
 const count = z.number().int().nonnegative();
 const cacheControl = z.unknown().optional().describe('Accepted and ignored.');

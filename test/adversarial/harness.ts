@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import type { ConfigOverrides } from '../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../src/effects/model/index.ts';
-import { runQuery } from '../../src/effects/query.ts';
+import { runLoopToEnd } from '../../src/effects/run-loop.ts';
 import type { Tool } from '../../src/effects/tools/define-tool.ts';
 import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
 import type { FakeAnswerInput } from '../../src/fake-api/script-schema.ts';
@@ -121,7 +121,7 @@ export async function runHostile(options: HostileRunOptions): Promise<HostileRun
   const config = { sessionId: 'adversarial', retry: { maxRetries: 0 }, ...options.config } as ConfigOverrides;
   const recorder = createSessionRecorder(logPath, { config });
   try {
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: options.prompt ?? 'Look around the workspace.',
       config,
       tools: options.tools ?? createFileTools({ root: options.sandbox.root }),

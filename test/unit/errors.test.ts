@@ -67,6 +67,8 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   McpConnectError: ['srv', 'refused'],
   McpConfigError: ['mcp.json', ['servers: missing']],
   FakeScriptError: [[{ path: 'answers', message: 'missing' }]],
+  ConfigError: ['config.limits.x', 'not a config key'],
+  UnknownQueryOptionError: ['maxTurn'],
 };
 
 async function classOf(entry: { file: string; name: string }): Promise<new (...args: unknown[]) => Error> {

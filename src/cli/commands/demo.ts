@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
+import { runLoop } from '../../effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../fake-api/index.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { createSessionRecorder } from '../../replay/index.ts';
@@ -60,7 +60,7 @@ async function runDemo(io: CliIo, json: boolean, live: CliInspector | null): Pro
   const toolCalls: string[] = [];
   let terminal: Terminal;
   try {
-    const run = query({
+    const run = runLoop({
       prompt: DEMO_PROMPT,
       systemPrompt: [DEMO_SYSTEM_PROMPT],
       tools: createFileTools({ root: project }),

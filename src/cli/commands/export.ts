@@ -8,7 +8,7 @@ import { exportJson } from '../../viz/export-json.ts';
 import { exportMermaid } from '../../viz/export-mermaid.ts';
 import { exportScxml } from '../../viz/export-scxml.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../errors/did-you-mean.ts';
 import { writeOutputFile } from '../write-output.ts';
 
 export const EXPORT_FORMATS = {

@@ -10,7 +10,7 @@ import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
 import { withChildRuns } from '../../viz/session-tree.ts';
 import { createRedactor, secretValuesFromEnv } from '../../replay/redact.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../errors/did-you-mean.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
 

@@ -12,9 +12,9 @@ import type { Message, QueryItem } from '../../messages/types.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
 import type { Clock, Compactor, ModelCaller } from '../deps.ts';
-import type { QueryOptions } from '../query-options.ts';
+import type { RunLoopOptions } from '../query-options.ts';
 
-export type RunQuery = (options: QueryOptions) => Promise<{ items: QueryItem[]; terminal: Terminal }>;
+export type RunQuery = (options: RunLoopOptions) => Promise<{ items: QueryItem[]; terminal: Terminal }>;
 
 export interface ForkedCompactorOptions {
   config: LoopConfig;

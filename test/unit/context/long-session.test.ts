@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { fakeReadTool } from '../../helpers/read-tool.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
@@ -51,7 +51,7 @@ describe('a 300-turn session with large tool results', () => {
     }));
     api = await startFakeAnthropicApi({ model, compactionModel });
     const read = fakeReadTool((path) => `${path}\n${'x'.repeat(RESULT_CHARS)}`);
-    const result = await runQuery({
+    const result = await runLoopToEnd({
       prompt: 'Read every file.',
       tools: [read],
       config,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { defineTool } from '../../../src/effects/tools/index.ts';
 import { encodeSseEvent, replyToSseEvents, startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
@@ -42,7 +42,7 @@ describe('model fallback end to end', () => {
       inputSchema: z.object({ text: z.string() }),
       call: async ({ text }) => ({ content: text }),
     });
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: 'go',
       tools: [echo],
       fallbackModel: 'claude-haiku-4-5',

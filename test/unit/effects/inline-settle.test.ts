@@ -8,7 +8,7 @@ import { resolveConfig } from '../../../src/config/config.ts';
 import { createContextLayerRunner } from '../../../src/effects/context/default-context-layers.ts';
 import { createMemoryToolResultStore } from '../../../src/effects/context/result-store.ts';
 import type { ContextLayerRunner } from '../../../src/effects/deps.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { StepObserver } from '../../../src/effects/query-options.ts';
 import type { LoopEvent } from '../../../src/reducer/events.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
@@ -21,7 +21,7 @@ async function run(options: { runContextLayer: ContextLayerRunner; collectAttach
   const events: LoopEvent[] = [];
   const onStep: StepObserver = ({ event }) => void (event && events.push(event));
   let ids = 0;
-  const result = await runQuery({
+  const result = await runLoopToEnd({
     prompt: 'Read the files.',
     config,
     tools: scriptedToolRuntime(script.tools),
