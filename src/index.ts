@@ -11,12 +11,12 @@
  * `turnloop/scenario` and `turnloop/claude` (see docs/architecture.md, "Entry points").
  */
 export * from './reducer/index.ts';
+export { TurnloopError, isTurnloopError } from './errors/turnloop-error.ts';
 export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './config/config.ts';
 export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
 export type * from './messages/types.ts';
 export { loopMachine, MACHINE_ID } from './machine/loop-machine.ts';
 export { query, runQuery, type QueryOptions } from './api/query.ts';
-export { resolveQueryConfig } from './effects/query.ts';
 export type { QueryDeps, StepObserver, RunObserver, RunObserverFactory } from './effects/query-options.ts';
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';

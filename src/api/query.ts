@@ -1,5 +1,5 @@
 /**
- * The `query()` the package root exports: the engine's `query()` (`src/effects/query.ts`) plus the options that
+ * `query()`, the one the package root exports: the engine (`runLoop()`, `src/effects/run-loop.ts`) plus the options that
  * need a layer above the interpreter, such as `record` (session logs live in `src/replay`) and `telemetry`
  * (OpenTelemetry spans, `src/otel`, imported only when asked for). It sits at the top so that the interpreter never
  * imports upward.
@@ -10,14 +10,16 @@
  */
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import { query as engineQuery, runQuery as engineRunQuery } from '../effects/query.ts';
-import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
+import { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
+import type { LoopOptions, RunObserverFactory } from '../effects/query-options.ts';
+import { checkQueryOptionKeys } from './query-option-keys.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
 
-export interface QueryOptions extends EngineQueryOptions {
+/** The options of `query()`: the run's (`LoopOptions`) plus what needs a layer above the engine. */
+export interface QueryOptions extends LoopOptions {
   /**
    * Records the run as a session log (JSONL, see docs/replay.md): a file path or a writable, written append-only
    * line by line; secrets are redacted (add patterns with `redact`).
@@ -36,8 +38,17 @@ export interface QueryOptions extends EngineQueryOptions {
   inspect?: true | (InspectorOptions & { onUrl?: (url: string) => void; name?: string }) | Inspector;
 }
 
-/** The engine's options for `options`: the extras become run observers. */
-export async function engineOptionsOf(options: QueryOptions): Promise<EngineQueryOptions> {
+/**
+ * The engine's options for `options`, checked once here at the boundary: an unknown option or config key is an
+ * error naming it (with the key it was probably meant to be); the extras become run observers.
+ */
+export async function engineOptionsOf(options: QueryOptions): Promise<LoopOptions> {
+  checkQueryOptionKeys(options);
+  if (options.config !== undefined) {
+    // Loaded only when a config is given: the root import stays free of zod.
+    const { parseConfigOverrides } = await import('../config/parse-config-overrides.ts');
+    parseConfigOverrides(options.config);
+  }
   const { record, inspect, telemetry, ...engine } = options;
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
   const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
@@ -71,10 +82,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
 }
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  return yield* engineQuery(await engineOptionsOf(options));
+  return yield* runLoop(await engineOptionsOf(options));
 }
 
 /** Runs `query()` to its end and collects what it yielded. */
 export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  return engineRunQuery(await engineOptionsOf(options));
+  return runLoopToEnd(await engineOptionsOf(options));
 }

@@ -6,7 +6,7 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
 

@@ -29,8 +29,8 @@ import {
   type ExecutedEffect, type ExecutorEnv,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
-import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runQuery, toolRuntimeOf } from '../effects/query.ts';
-import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
+import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
+import type { LoopOptions, QueryDeps, RunLoopOptions, StepObserver } from '../effects/query-options.ts';
 import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
 import { ToolUseIdRegistry } from '../effects/unique-tool-use-ids.ts';
@@ -43,7 +43,7 @@ import { createStepper } from '../reducer/stepper.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
 
-export interface DurableQueryOptions extends Omit<QueryOptions, 'resumeFrom'> {
+export interface DurableQueryOptions extends LoopOptions {
   journal: Journal;
   /** Your version of what the run depends on beyond turnloop and the tools (checked on recovery). */
   codeVersion?: string;
@@ -139,8 +139,7 @@ class DurableRun {
     const entry = jsonCopy(
       await this.options.journal.run<StartEntry>('start', async () => {
         const toolNames = this.tools.definitions().map((tool) => tool.name);
-        const { journal: _journal, codeVersion: _codeVersion, idSeed: _idSeed, ...queryOptions } = this.options;
-        const params = loopParamsOf(queryOptions, initialMessages(queryOptions, this.deps.newId), this.deps.clock.now(), toolNames);
+        const params = loopParamsOf(this.options, initialMessages(this.options, this.deps.newId), this.deps.clock.now(), toolNames);
         return { params, fingerprint };
       }),
     );
@@ -296,11 +295,13 @@ class DurableRun {
  * // after a crash: durableQuery({ prompt: 'hi', tools, journal: new MemoryJournal(journal.entries) })
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  if ((options as QueryOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
+  if ((options as RunLoopOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
+  // The boundary check of config overrides, as in the root query(): a mistyped key fails here, named.
+  if (options.config !== undefined) (await import('../config/parse-config-overrides.ts')).parseConfigOverrides(options.config);
   const config = resolveRunConfig(options.config, options.maxTurns);
   const ids = options.idSeed === undefined ? null : new EntryScopedIds(options.idSeed);
   const given = ids ? { ...options.deps, newId: ids.next } : options.deps;
-  const deps = { ...createDefaultDeps(config, given, runQuery), ...given };
+  const deps = { ...createDefaultDeps(config, given, runLoopToEnd), ...given };
   const run = new DurableRun(options, config, deps, toolRuntimeOf(options, config, deps), ids);
   try {
     await run.start();

@@ -25,7 +25,7 @@ import {
   type ExecutorEnv, type ExecutorOutput, type MaybePromise,
 } from './effect-executors.ts';
 import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
-import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
+import type { QueryDeps, RunLoopOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = ExecutorOutput;
@@ -64,7 +64,7 @@ export class Interpreter {
   private readonly stepper = createStepper({ memo: true });
 
   constructor(
-    private readonly options: QueryOptions,
+    private readonly options: RunLoopOptions,
     private readonly config: LoopConfig,
     private readonly deps: QueryDeps,
     params: LoopParams,

@@ -1,5 +1,5 @@
 /**
- * The agent loop as one XState v5 statechart: the single source of truth for control flow (SPEC §4-5).
+ * The agent loop as one XState v5 statechart: the single source of truth for control flow (docs/loop.md §4-5).
  *
  * Reading guide: an iteration starts at `iterationStart`, runs the context pipeline, the blocking check, samples
  * the model, then either runs tools (`runningTools` → `afterTools` → `turnLimit` → `next_turn`) or climbs the
@@ -128,7 +128,7 @@ export const loopMachine = setup({
   initial: 'iterationStart',
   output: ({ context }) => context.terminal,
   on: {
-    // An abort anywhere not handled below ends the run as aborted while streaming (SPEC §4.7).
+    // An abort anywhere not handled below ends the run as aborted while streaming (docs/loop.md §4.7).
     abort: { target: '.abortingSampling', actions: 'noteAbort' },
     tool_use_summary_ready: { actions: 'recordToolUseSummary' },
   },
@@ -136,7 +136,7 @@ export const loopMachine = setup({
     iterationStart: { entry: 'startIteration', always: { target: 'contextPipeline' } },
 
     contextPipeline: {
-      description: 'SPEC §4.3: tool-result budget → snip → microcompact → context collapse → autocompact',
+      description: 'docs/loop.md §4.3: tool-result budget → snip → microcompact → context collapse → autocompact',
       initial: 'toolResultBudget',
       states: {
         ...layerStates('toolResultBudget', 'tool_result_budget', 'toolResultBudget', 'snip'),
@@ -176,7 +176,7 @@ export const loopMachine = setup({
         model_stream_fallback: { actions: 'discardAttempt' },
         model_overloaded: [
           { guard: 'canFallBack', actions: ['switchToFallbackModel', 'callModel'], description: 'fallback model, same request' },
-          { target: 'afterSampling', actions: 'recordOverloadedAsApiError', description: 'no fallback left: an API error (SPEC §4.5)' },
+          { target: 'afterSampling', actions: 'recordOverloadedAsApiError', description: 'no fallback left: an API error (docs/loop.md §4.5)' },
         ],
         model_error: [
           { guard: 'isImageError', target: terminal('image_error'), actions: 'failOnImageError' },
@@ -210,7 +210,7 @@ export const loopMachine = setup({
     },
 
     exitLadder: {
-      description: 'SPEC §4.9: no tool_use; first match wins',
+      description: 'docs/loop.md §4.9: no tool_use; first match wins',
       initial: 'promptTooLong',
       states: {
         promptTooLong: {
@@ -239,7 +239,7 @@ export const loopMachine = setup({
           },
         },
         unrecoveredPromptError: {
-          description: 'stop hooks are not run on prompt-too-long (SPEC §9.4); stop-failure hooks are',
+          description: 'stop hooks are not run on prompt-too-long (docs/loop.md §9.4); stop-failure hooks are',
           always: [
             { guard: 'withheldMediaError', target: terminal('image_error'), actions: ['releaseWithheld', 'runStopFailureHooks', 'recordApiErrorEnding'] },
             { guard: 'withheldPromptTooLong', target: terminal('prompt_too_long'), actions: ['releaseWithheld', 'runStopFailureHooks', 'recordApiErrorEnding'] },

@@ -1,5 +1,5 @@
 /**
- * The state a run starts from (SPEC §3): counters at their initial values, `turnCount` 1, no transition yet.
+ * The state a run starts from (docs/loop.md §3): counters at their initial values, `turnCount` 1, no transition yet.
  * Pure: ids derive from the run id; the start time comes from the params.
  */
 import type { LoopConfig } from '../config/config.ts';
@@ -9,7 +9,7 @@ import type { Message } from '../messages/types.ts';
 import { tokenCountWithEstimation } from './tokens.ts';
 import type { LoopContext, LoopParams } from './state.ts';
 
-/** A resumed history starts at its last compact boundary (SPEC §4.2). */
+/** A resumed history starts at its last compact boundary (docs/loop.md §4.2). */
 function messagesAfterCompactBoundary(messages: Message[]): Message[] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
@@ -27,7 +27,7 @@ function withSystemContext(systemPrompt: string[] | undefined, systemContext: Re
 export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
   const runId = params.runId ?? config.sessionId;
   const { messages: initialMessages, ...rest } = params;
-  // SPEC §11: a history from outside is paired before any request (synthetic results, strays and repeats dropped).
+  // docs/loop.md §11: a history from outside is paired before any request (synthetic results, strays and repeats dropped).
   const { messages: repaired } = repairToolPairing(messagesAfterCompactBoundary(initialMessages), {
     syntheticUuid: (n) => `${runId}:repair${n}`,
   });

@@ -19,15 +19,15 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
-import type { SessionForView } from './session.ts';
+import { parseSessionLog, type SessionForView } from './session.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const VIEWER_BUNDLE = 'viewer.bundle.js';
 
 /** The page script has not been bundled (a checkout where `npm run build` has not run). */
-export class ViewerBundleMissingError extends Error {
-  readonly code = 'VIEWER_BUNDLE_MISSING';
+export class ViewerBundleMissingError extends TurnloopError {
   constructor(readonly path: string) {
-    super(`the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
+    super('VIEWER_BUNDLE_MISSING', `the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
     this.name = 'ViewerBundleMissingError';
   }
 }
@@ -77,13 +77,36 @@ export function scriptSafeJson(value: unknown): string {
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
+/** `viewerData()` was given something that is neither a log's text nor `parseSessionLog()`'s result. */
+export class ViewerInputError extends TurnloopError {
+  constructor(readonly got: string) {
+    super('VIEWER_INPUT', `viewerData() takes a session log's text or parseSessionLog(text)'s result, got ${got}`);
+    this.name = 'ViewerInputError';
+  }
+}
+
+function describeInput(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object' || value === null) return typeof value;
+  const keys = Object.keys(value).slice(0, 5);
+  return `an object with ${keys.length > 0 ? keys.join(', ') : 'no keys'}${'header' in value ? ' (a parsed log from turnloop/replay: pass its text instead)' : ''}`;
+}
+
 /**
  * The data a viewer page embeds: the chart alone, or the chart and a session with its subagent runs (folded in
  * the page, which derives everything else, the starting history and the limits included, from each run's own
- * params and config).
+ * params and config). The session is a log's text (parsed here) or `parseSessionLog()`'s result.
+ *
+ * @example
+ * writeFileSync('view.html', renderViewerHtml(viewerData(readFileSync('run.jsonl', 'utf8'))));
  */
-export function viewerData(session: SessionForView | null, chart: Chart = buildChart()): ViewerData {
-  return { chart, session: session ? embeddedRun(session) : null, sessionId: session?.config.sessionId ?? null };
+export function viewerData(session: SessionForView | string | null, chart: Chart = buildChart()): ViewerData {
+  const view = typeof session === 'string' ? parseSessionLog(session) : session;
+  // Plain JavaScript can hand over anything: say what was expected rather than fail on a missing field.
+  if (view !== null && (typeof view !== 'object' || typeof view.config !== 'object' || !Array.isArray(view.events))) {
+    throw new ViewerInputError(describeInput(view));
+  }
+  return { chart, session: view ? embeddedRun(view) : null, sessionId: view?.config.sessionId ?? null };
 }
 
 

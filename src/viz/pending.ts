@@ -1,7 +1,7 @@
 /**
  * Which effects are still waiting for their answer event, for the viewer's "pending effects" panel. Effects
  * marked fire-and-forget in `src/reducer/effects.ts` are never pending; the others are answered by the events
- * below (SPEC §4, the effect catalogue). Pure; for display only.
+ * below (docs/loop.md §4, the effect catalogue). Pure; for display only.
  */
 import type { Effect, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';

@@ -7,15 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { childLogFiles } from '../replay/child-logs.ts';
 import { parseSessionLog, type ChildRunForView, type SessionForView } from './session.ts';
+import { SessionLogParseError } from '../replay/errors.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** A log of the tree that cannot be read as a session log; the message names the file. */
-export class TreeLogError extends Error {
-  readonly code = 'BAD_TREE_LOG';
+export class TreeLogError extends TurnloopError {
   constructor(
     readonly file: string,
     readonly reason: string,
   ) {
-    super(`${file}: ${reason}`);
+    super('BAD_TREE_LOG', `${file}: ${reason}`);
     this.name = 'TreeLogError';
   }
 }
@@ -28,7 +29,7 @@ const loadFile: LoadLog = (file) => {
   try {
     return parseSessionLog(text, file);
   } catch (error) {
-    throw new TreeLogError(file, (error as Error).message);
+    throw new TreeLogError(file, error instanceof SessionLogParseError ? `session log line ${error.line}: ${error.expected}` : (error as Error).message);
   }
 };
 

@@ -1,5 +1,5 @@
 /**
- * `step()` is a pure function of JSON data (SPEC §2, §9.8; STYLE "functional core"):
+ * `step()` is a pure function of JSON data (docs/loop.md §2, §9.8; STYLE "functional core"):
  * - deterministic: the same (state, event, config) gives deep-equal results;
  * - it never mutates its inputs (they are deep-frozen here, so a write throws);
  * - a JSON copy of the state (and event, and config) continues identically: same effects, same next state;
@@ -61,7 +61,7 @@ function checkEffectLog(effects: Effect[]) {
   if (terminated >= 0) expect(terminated).toBe(effects.length - 1);
 }
 
-describe('step() purity (SPEC §9.8)', () => {
+describe('step() purity (docs/loop.md §9.8)', () => {
   test.prop(
     {
       config: configArb,

@@ -1,12 +1,12 @@
 /**
- * `turnloop demo`: the SPEC's worked example, offline. A sample project is copied to a temporary directory and
+ * `turnloop demo`: the worked example, offline. A sample project is copied to a temporary directory and
  * a scripted model (served by the loopback fake Messages API, reached through the real SDK) fixes its
  * null-pointer bug with the real built-in file tools. Shows the run live, the diff it applied, the terminal and
  * the session log.
  */
 import { join } from 'node:path';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
+import { runLoop } from '../../effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../fake-api/index.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { createSessionRecorder } from '../../replay/index.ts';
@@ -60,7 +60,7 @@ async function runDemo(io: CliIo, json: boolean, live: CliInspector | null): Pro
   const toolCalls: string[] = [];
   let terminal: Terminal;
   try {
-    const run = query({
+    const run = runLoop({
       prompt: DEMO_PROMPT,
       systemPrompt: [DEMO_SYSTEM_PROMPT],
       tools: createFileTools({ root: project }),

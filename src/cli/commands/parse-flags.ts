@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParsedFlags<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>>;
 import { UsageError } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../errors/did-you-mean.ts';
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T): ParsedFlags<T> {
   try {

@@ -1,7 +1,7 @@
 /**
  * The production `ModelCaller` (src/effects/deps.ts) on the official `@anthropic-ai/sdk` client, streaming.
  *
- * Invariants (SPEC §1, §4.5 "API errors are messages"):
+ * Invariants (docs/loop.md §1, §4.5 "API errors are messages"):
  * - Yields `model_message` per finished block, then exactly one of `model_done` or `model_overloaded` (the latter
  *   only when a fallback model is set); or nothing more at all once the signal is aborted (the interpreter reports
  *   the abort). It never yields `model_error` and never throws for an API failure: `model_error` is left for
@@ -135,7 +135,7 @@ async function* callModel(
         }
         if (streaming && outcome.events > 0) {
           // A stream that broke after events arrived: the transport's fallback, the same request without streaming,
-          // at once (SPEC §4.5 "Streaming fallback"); the loop tombstones what the broken attempt showed.
+          // at once (docs/loop.md §4.5 "Streaming fallback"); the loop tombstones what the broken attempt showed.
           yield { kind: 'event', event: { type: 'model_stream_fallback' } };
           streaming = false;
           continue;

@@ -1,5 +1,5 @@
 /**
- * Sorts a failed model request into what the loop does about it (SPEC §1, §4.5). Pure: reads only the error.
+ * Sorts a failed model request into what the loop does about it (docs/loop.md §1, §4.5). Pure: reads only the error.
  *
  * | class             | when                                                                 | outcome                      |
  * |-------------------|----------------------------------------------------------------------|------------------------------|
@@ -11,9 +11,10 @@
  * | `other`           | anything else (401, 403, 404, 413 without a known text...)           | API-error message at once    |
  *
  * API failures are never thrown at the loop: every class ends as an API-error message once the retries (if any)
- * are used up, and the loop decides from there (SPEC §4.5 "API errors are messages"). Aborts are not classified
+ * are used up, and the loop decides from there (docs/loop.md §4.5 "API errors are messages"). Aborts are not classified
  * here: the caller checks its signal first.
  */
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type ErrorClass = {
   kind: 'prompt_too_long' | 'media_size' | 'invalid_request' | 'overloaded' | 'retryable' | 'other';
@@ -24,10 +25,9 @@ export type ErrorClass = {
 };
 
 /** Thrown by the adapter when a stream ended without `message_stop`. */
-export class IncompleteStreamError extends Error {
-  readonly code = 'INCOMPLETE_STREAM';
+export class IncompleteStreamError extends TurnloopError {
   constructor() {
-    super('the response stream ended before message_stop');
+    super('INCOMPLETE_STREAM', 'the response stream ended before message_stop');
     this.name = 'IncompleteStreamError';
   }
 }

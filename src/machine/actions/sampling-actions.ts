@@ -1,5 +1,5 @@
 /**
- * Actions of sampling the model (SPEC §4.5-8): the request, each finished block, withholding, the two fallbacks,
+ * Actions of sampling the model (docs/loop.md §4.5-8): the request, each finished block, withholding, the two fallbacks,
  * model errors, and what happens right after the reply.
  */
 import type { AssistantMessage, Message } from '../../messages/types.ts';
@@ -12,7 +12,7 @@ import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
 /**
- * SPEC §2: the user context is prepended to the messages of every request as one meta message, never stored in
+ * docs/loop.md §2: the user context is prepended to the messages of every request as one meta message, never stored in
  * the history, so compaction cannot summarise it away. Its uuid is fixed per run: every request carries the same
  * bytes (prompt-cache prefix).
  */
@@ -43,7 +43,7 @@ export function buildModelRequest(context: MachineContext): ModelRequest {
     system: params.systemPrompt ?? [],
     tools: params.tools ?? [],
   };
-  // SPEC §6: `remaining` only once a compaction happened (until then the API sees the whole history and counts).
+  // docs/loop.md §6: `remaining` only once a compaction happened (until then the API sees the whole history and counts).
   if (params.taskBudget) {
     const remaining = context.taskBudgetRemaining;
     request.task_budget = remaining === null ? { total: params.taskBudget.total } : { total: params.taskBudget.total, remaining };
@@ -131,7 +131,7 @@ function stripThinking(messages: Message[]): Message[] {
 }
 
 /**
- * Model fallback (SPEC §4.5): answer this attempt's unanswered tool_uses (a tool that already ran keeps its real
+ * Model fallback (docs/loop.md §4.5): answer this attempt's unanswered tool_uses (a tool that already ran keeps its real
  * result; the text claims nothing about whether a tool ran), drop the attempt, switch models, warn.
  */
 export const switchToFallbackModel: ActionFn = (context) => {
@@ -160,7 +160,7 @@ export const failOnModelError: ActionFn = (context, event) => {
 
 /**
  * Overloaded with no fallback left (the fallback model itself, or no call left under the cap): like any API
- * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (SPEC §4.5).
+ * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (docs/loop.md §4.5).
  */
 export const recordOverloadedAsApiError: ActionFn = (context, event) => {
   const out = new Outbox(context);
@@ -177,13 +177,13 @@ export const failOnImageError: ActionFn = (context, event) => {
   return out.patch();
 };
 
-/** SPEC §4.6: fire and forget, only when something was sampled. */
+/** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return {};
   return new Outbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
-/** SPEC §4.8: the previous iteration's summary, if it has arrived by now. */
+/** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */
 export const emitResolvedToolUseSummary: ActionFn = (context) => {
   const pending = context.pendingToolUseSummary;
   if (!pending || pending.summary === null) return {};
