@@ -17,12 +17,13 @@
  *   are not journaled). Other processes read a session through `exportSessionLog`.
  */
 import { randomUUID } from 'node:crypto';
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import { durableQuery, type DurableQueryOptions } from '../durable/durable-query.ts';
 import { exportDurableSessionLog, type ExportedSession } from '../durable/export-session-log.ts';
+import { expandGroups, GroupCommitJournal } from '../durable/group-commit-journal.ts';
 import type { Journal, JournalEntry } from '../durable/journal.ts';
 import { openFleetRegistry, type FleetRegistry } from './fleet-registry.ts';
 
@@ -109,10 +110,16 @@ export async function migrateDbosDatabase(systemDatabaseUrl: string): Promise<vo
   await DBOS.migrate(systemDatabaseUrl);
 }
 
-/** The durable driver's journal over DBOS steps: a step per entry, named like the entry. */
-const dbosJournal: Journal = {
+/** DBOS steps as a journal: one step (one Postgres commit) per call, named like the entry. */
+const dbosSteps: Journal = {
   run: (name, work) => DBOS.runStep(work, { name }),
 };
+
+/** The steps a session recorded so far: read through a client, outside the workflow, so the read is not a step. */
+export async function recordedSteps(client: DBOSClient, sessionId: string): Promise<JournalEntry[]> {
+  const steps = (await client.listWorkflowSteps(sessionId)) ?? [];
+  return steps.filter((step) => step.error === null).map((step) => ({ name: step.name, value: step.output }));
+}
 
 async function drive(options: DurableQueryOptions, sessionId: string, onItem: DbosSessionsOptions['onItem']): Promise<Terminal> {
   const run = durableQuery(options);
@@ -153,7 +160,8 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
         const requested = await registry?.abortOf(sessionId);
         if (requested != null) controller.abort(requested);
         const sessionOptions = options.session({ sessionId, input });
-        return await drive({ ...sessionOptions, journal: dbosJournal, signal: controller.signal }, sessionId, options.onItem);
+        const journal = new GroupCommitJournal(dbosSteps, await recordedSteps(stepsClient, sessionId));
+        return await drive({ ...sessionOptions, journal, signal: controller.signal }, sessionId, options.onItem);
       } finally {
         running.delete(sessionId);
       }
@@ -172,6 +180,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     runMigrations: options.runMigrations ?? true,
   });
   await DBOS.launch();
+  const stepsClient = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
   // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
   const queue = fleet
     ? await DBOS.registerQueue(SESSION_QUEUE, {
@@ -183,10 +192,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     : null;
   const stopFleet = registry && fleet ? await runFleetDuties(registry, executorId, fleet, timing, running) : null;
 
-  const journal = async (sessionId: string): Promise<JournalEntry[]> => {
-    const steps = (await DBOS.listWorkflowSteps(sessionId)) ?? [];
-    return steps.filter((step) => step.error === null).map((step) => ({ name: step.name, value: step.output }));
-  };
+  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
 
   return {
@@ -214,6 +220,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     async shutdown() {
       await stopFleet?.();
       await DBOS.shutdown();
+      await stepsClient.destroy();
       await registry?.close();
     },
   };

@@ -3,9 +3,10 @@
  * session code loaded. The workers of the fleet run what it enqueues (`launchDbosSessions({ fleet })`).
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { expandGroups } from '../durable/group-commit-journal.ts';
 import type { JournalEntry } from '../durable/journal.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import { dbosApplicationVersion, SESSION_QUEUE, SESSION_WORKFLOW } from './dbos-sessions.ts';
+import { dbosApplicationVersion, recordedSteps, SESSION_QUEUE, SESSION_WORKFLOW } from './dbos-sessions.ts';
 import { openFleetRegistry } from './fleet-registry.ts';
 
 export interface FleetClient {
@@ -19,6 +20,8 @@ export interface FleetClient {
   abort(sessionId: string, reason?: string): Promise<void>;
   /** The session's journal as recorded so far (DBOS's steps). */
   journal(sessionId: string): Promise<JournalEntry[]>;
+  /** How many steps (one Postgres commit each) the session recorded. */
+  commits(sessionId: string): Promise<number>;
   /** When the session was created, first dequeued and completed (epoch ms), from DBOS's status row. */
   times(sessionId: string): Promise<{ createdAt: number; dequeuedAt?: number; completedAt?: number } | null>;
   /** How many dead workers the fleet has adopted so far. */
@@ -40,10 +43,8 @@ export async function connectFleet(options: { systemDatabaseUrl: string; appName
     },
     status: async (sessionId) => (await client.getWorkflow(sessionId))?.status ?? null,
     result: (sessionId) => client.retrieveWorkflow<Terminal>(sessionId).getResult(),
-    async journal(sessionId) {
-      const steps = (await client.listWorkflowSteps(sessionId)) ?? [];
-      return steps.filter((step) => step.error === null).map((step) => ({ name: step.name, value: step.output }));
-    },
+    journal: async (sessionId) => expandGroups(await recordedSteps(client, sessionId)),
+    commits: async (sessionId) => (await recordedSteps(client, sessionId)).length,
     async times(sessionId) {
       const status = await client.getWorkflow(sessionId);
       return status ? { createdAt: status.createdAt, dequeuedAt: status.dequeuedAt, completedAt: status.completedAt } : null;

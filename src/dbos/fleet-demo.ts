@@ -9,7 +9,8 @@
  *   `toolReRuns`: executions repeated after a kill inside a tool's window (the idempotent tool dedupes them);
  * - `sameAsUninterrupted`: each session's log, exported from its journal in Postgres, replayed (hash-verified)
  *   to the transcript and terminal of an in-process run of the same session;
- * - `commitsPerTurn`: DBOS steps recorded per turn (each step is one Postgres commit);
+ * - `commitsPerTurn`: DBOS steps recorded per turn (each step is one Postgres commit), the session's last answer
+ *   and final commit included;
  * - `adoptions`: the fleet's own claims on dead workers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -174,7 +175,7 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
 
     // Check every session against an in-process run of the same session.
     let sameAsUninterrupted = 0;
-    let steps = 0;
+    let commits = 0;
     const msPerTurn: number[] = [];
     let toolRunsDuplicated = 0;
     let toolReRuns = 0;
@@ -185,7 +186,7 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
       const executed = readToolLog(join(dir, `${id}.exec.log`));
       toolReRuns += executed.length - new Set(executed).size;
       const entries = await client.journal(id);
-      steps += entries.length;
+      commits += await client.commits(id);
       const times = await client.times(id);
       if (times?.completedAt !== undefined && times.dequeuedAt !== undefined) msPerTurn.push((times.completedAt - times.dequeuedAt) / turns);
       if (statuses.get(id) !== 'SUCCESS') continue;
@@ -214,7 +215,7 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
       adoptions,
       wallMs,
       sessionsPerMinute: Math.round((ids.length / wallMs) * 60_000 * 10) / 10,
-      commitsPerTurn: Math.round((steps / (ids.length * turns)) * 100) / 100,
+      commitsPerTurn: Math.round((commits / (ids.length * turns)) * 100) / 100,
       msPerTurn: Math.round(median(msPerTurn) * 10) / 10,
       modelDelayMs,
       postgres: temp ? 'temporary' : 'given',
