@@ -36,8 +36,10 @@ export function dbosApplicationVersion(appName: string): string {
 }
 /** The DBOS workflow name of a session (a client enqueues it by name). */
 export const SESSION_WORKFLOW = 'turnloop.session';
-/** The queue a fleet's sessions wait in. */
-export const SESSION_QUEUE = 'turnloop.sessions';
+/** The queue a fleet's sessions wait in (DBOS wants queue names unique across the applications of a database). */
+export function sessionQueue(appName: string): string {
+  return `${appName}.sessions`;
+}
 
 export type SessionOptions = Omit<DurableQueryOptions, 'journal' | 'signal'>;
 
@@ -183,14 +185,14 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
   const stepsClient = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
   // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
   const queue = fleet
-    ? await DBOS.registerQueue(SESSION_QUEUE, {
+    ? await DBOS.registerQueue(sessionQueue(appName), {
         workerConcurrency: fleet.workerConcurrency ?? 8,
         ...(fleet.globalConcurrency !== undefined ? { globalConcurrency: fleet.globalConcurrency } : {}),
         minPollingIntervalMs: 100,
         onConflict: 'always_update',
       })
     : null;
-  const stopFleet = registry && fleet ? await runFleetDuties(registry, executorId, fleet, timing, running) : null;
+  const stopFleet = registry && fleet ? await runFleetDuties(registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
 
   const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
@@ -236,6 +238,7 @@ async function runFleetDuties(
   fleet: FleetOptions,
   timing: { heartbeatMs: number; deadAfterMs: number },
   running: Map<string, AbortController>,
+  queueName: string,
 ): Promise<() => Promise<void>> {
   const stopListening = await registry.listenForAborts((sessionId, reason) => running.get(sessionId)?.abort(reason));
   let stopped = false;
@@ -245,7 +248,7 @@ async function runFleetDuties(
     const executorIds = await registry.lineageOf(dead);
     const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: executorIds, workflowName: SESSION_WORKFLOW });
     const ids = pending.map((status) => status.workflowID);
-    if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName: SESSION_QUEUE });
+    if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName });
     fleet.onAdopt?.(dead, ids);
   };
   const tick = async () => {

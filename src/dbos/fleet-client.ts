@@ -6,7 +6,7 @@ import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { expandGroups } from '../durable/group-commit-journal.ts';
 import type { JournalEntry } from '../durable/journal.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import { dbosApplicationVersion, recordedSteps, SESSION_QUEUE, SESSION_WORKFLOW } from './dbos-sessions.ts';
+import { dbosApplicationVersion, recordedSteps, sessionQueue, SESSION_WORKFLOW } from './dbos-sessions.ts';
 import { openFleetRegistry } from './fleet-registry.ts';
 
 export interface FleetClient {
@@ -36,7 +36,7 @@ export async function connectFleet(options: { systemDatabaseUrl: string; appName
   return {
     async start(sessionId, input = null) {
       await client.enqueue(
-        { queueName: SESSION_QUEUE, workflowName: SESSION_WORKFLOW, workflowID: sessionId, appVersion: dbosApplicationVersion(appName) },
+        { queueName: sessionQueue(appName), workflowName: SESSION_WORKFLOW, workflowID: sessionId, appVersion: dbosApplicationVersion(appName) },
         sessionId,
         input,
       );

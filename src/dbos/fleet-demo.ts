@@ -9,8 +9,8 @@
  *   `toolReRuns`: executions repeated after a kill inside a tool's window (the idempotent tool dedupes them);
  * - `sameAsUninterrupted`: each session's log, exported from its journal in Postgres, replayed (hash-verified)
  *   to the transcript and terminal of an in-process run of the same session;
- * - `commitsPerTurn`: DBOS steps recorded per turn (each step is one Postgres commit), the session's last answer
- *   and final commit included;
+ * - `commitsPerTurn`: DBOS steps (one Postgres commit each) per turn, a turn being one model call and the tools it
+ *   asked for: a session of T tool turns has T + 1 model calls (its last one answers), and its stop hooks;
  * - `adoptions`: the fleet's own claims on dead workers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -215,7 +215,7 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
       adoptions,
       wallMs,
       sessionsPerMinute: Math.round((ids.length / wallMs) * 60_000 * 10) / 10,
-      commitsPerTurn: Math.round((commits / (ids.length * turns)) * 100) / 100,
+      commitsPerTurn: Math.round((commits / (ids.length * (turns + 1))) * 100) / 100,
       msPerTurn: Math.round(median(msPerTurn) * 10) / 10,
       modelDelayMs,
       postgres: temp ? 'temporary' : 'given',
