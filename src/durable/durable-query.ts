@@ -70,6 +70,12 @@ export interface EffectEntry {
   warning?: QueryItem;
 }
 
+/**
+ * Effects whose work touches nothing outside the process: a crash before the next commit only means running them
+ * again, so a journal may commit them together with the next entry (docs/durable.md, "Commits per turn").
+ */
+const LOCAL_EFFECTS: ReadonlySet<Effect['type']> = new Set(['context_layer', 'collect_attachments']);
+
 /** The text of the result of a non-idempotent tool call that a crash interrupted. */
 export function interruptedToolText(name: string): string {
   return `Error: the ${name} call was interrupted by a crash after it started, and the tool is not marked idempotent, so it was not run again. Whether it took effect is unknown; check before retrying.`;
@@ -141,7 +147,7 @@ class DurableRun {
         const toolNames = this.tools.definitions().map((tool) => tool.name);
         const params = loopParamsOf(this.options, initialMessages(this.options, this.deps.newId), this.deps.clock.now(), toolNames);
         return { params, fingerprint };
-      }),
+      }, { local: true }),
     );
     checkFingerprint(entry.fingerprint, fingerprint);
     const abort = (reason?: string) => this.controller.abort(reason ?? 'abort');
@@ -182,7 +188,7 @@ class DurableRun {
   }
 
   /** One journal entry: runs `work` live (or answers from the journal), then feeds what it recorded. */
-  private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent): Promise<void> {
+  private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent, local = false): Promise<void> {
     let live = false;
     const entry = jsonCopy(
       await this.options.journal.run<EffectEntry>(name, async () => {
@@ -195,7 +201,7 @@ class DurableRun {
           if (!fallback) throw error;
           return { events: [fallback()], warning: executorWarning(error, this.deps.newId) };
         }
-      }),
+      }, { local }),
     );
     if (entry.warning) this.items.push(entry.warning);
     // A replayed reply's tool_use ids were made unique when recorded; claiming them now only registers them.
@@ -208,7 +214,9 @@ class DurableRun {
   }
 
   private async execute(effect: Effect): Promise<void> {
-    if (isExecutedEffect(effect)) return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect));
+    if (isExecutedEffect(effect)) {
+      return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect), LOCAL_EFFECTS.has(effect.type));
+    }
     switch (effect.type) {
       case 'emit':
         this.items.push(effect.message);
@@ -307,11 +315,17 @@ export async function* durableQuery(options: DurableQueryOptions): AsyncGenerato
     await run.start();
     while (true) {
       for (const item of run.takeItems()) yield item;
-      if (run.done) return run.terminal as Terminal;
+      if (run.done) {
+        await options.journal.flush?.();
+        return run.terminal as Terminal;
+      }
       if (!(await run.advance())) break;
     }
     for (const item of run.takeItems()) yield item;
-    if (run.terminal) return run.terminal;
+    if (run.terminal) {
+      await options.journal.flush?.();
+      return run.terminal;
+    }
     throw new Error('the durable loop ran out of effects without reaching a terminal');
   } finally {
     run.close();

@@ -16,8 +16,18 @@
  */
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
+export interface JournalRunOptions {
+  /**
+   * The work touches nothing outside the process (it may be run again after a crash at no cost): a journal may
+   * hold its entry and commit it with the next one that is not local (`GroupCommitJournal`).
+   */
+  local?: boolean;
+}
+
 export interface Journal {
-  run<T>(name: string, work: () => Promise<T>): Promise<T>;
+  run<T>(name: string, work: () => Promise<T>, options?: JournalRunOptions): Promise<T>;
+  /** Commits whatever the journal still holds; called once when the run ends. */
+  flush?(): Promise<void>;
 }
 
 export interface JournalEntry {
