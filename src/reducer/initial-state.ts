@@ -6,6 +6,7 @@ import type { LoopConfig } from '../config/config.ts';
 import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
 import { repairToolPairing } from '../messages/repair-tool-pairing.ts';
 import type { Message } from '../messages/types.ts';
+import { userMessage } from './message-factory.ts';
 import { tokenCountWithEstimation } from './tokens.ts';
 import type { LoopContext, LoopParams } from './state.ts';
 
@@ -24,6 +25,13 @@ function withSystemContext(systemPrompt: string[] | undefined, systemContext: Re
   return entries.length === 0 ? prompt : [...prompt, entries.map(([key, value]) => `${key}: ${value}`).join('\n')];
 }
 
+/** The user context as one meta message with a uuid fixed per run (docs/loop.md §2); null without one. */
+export function userContextMessageOf(runId: string, userContext: Record<string, string> | undefined): Message | null {
+  const entries = Object.entries(userContext ?? {});
+  if (entries.length === 0) return null;
+  return userMessage(`${runId}:context`, entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n'), true);
+}
+
 export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
   const runId = params.runId ?? config.sessionId;
   const { messages: initialMessages, ...rest } = params;
@@ -39,6 +47,7 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     querySource: params.querySource ?? 'sdk',
     messages,
     historyRevision: 0,
+    userContextMessage: userContextMessageOf(runId, params.userContext),
     autoCompactTracking: null,
     maxOutputTokensRecoveryCount: 0,
     hasAttemptedReactiveCompact: false,
@@ -75,6 +84,7 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
@@ -117,6 +127,7 @@ function copyLoopContext(c: LoopContext): LoopContext {
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
