@@ -55,7 +55,15 @@ export interface EffectProtocolEntry {
   discards: EffectType[];
 }
 
-type MetaNode = { path: string[]; meta?: Record<string, unknown>; type: string; states: Record<string, MetaNode>; always?: unknown[] };
+type MetaNode = {
+  path: string[];
+  meta?: Record<string, unknown>;
+  type: string;
+  states: Record<string, MetaNode>;
+  always?: unknown[];
+  transitions: Map<string, unknown[]>;
+  parent?: MetaNode;
+};
 
 function* nodesOf(node: MetaNode): Generator<MetaNode> {
   yield node;
@@ -94,13 +102,45 @@ function deriveProtocol(root: MetaNode, waiting: Readonly<Record<string, AwaitDe
   return Object.freeze(table);
 }
 
-const root = loopMachine.root as unknown as MetaNode;
+/** The protocol a chart declares: its waiting states and one row per effect type it names. */
+export function deriveEffectProtocol(machine: { root: unknown }): {
+  waitingStates: Readonly<Record<string, AwaitDeclaration>>;
+  effects: Readonly<Record<EffectType, EffectProtocolEntry>>;
+} {
+  const root = machine.root as MetaNode;
+  const waitingStates = deriveWaitingStates(root);
+  return { waitingStates, effects: deriveProtocol(root, waitingStates) as Readonly<Record<EffectType, EffectProtocolEntry>> };
+}
+
+const derived = deriveEffectProtocol(loopMachine);
 
 /** Every waiting state (by `a.b` path) and what it awaits, as the chart declares it. */
-export const WAITING_STATES = deriveWaitingStates(root);
+export const WAITING_STATES = derived.waitingStates;
 
 /** The protocol table, one row per effect type (a test checks that none is missing). */
-export const EFFECT_PROTOCOL = deriveProtocol(root, WAITING_STATES) as Readonly<Record<EffectType, EffectProtocolEntry>>;
+export const EFFECT_PROTOCOL = derived.effects;
+
+/**
+ * What is wrong with a chart's protocol declarations (nothing, for the loop machine: a test holds it): a state
+ * that rests (atomic, not final, no eventless transition) without `meta.awaits`, a declaration on a state that
+ * never rests, or a declared answer the state does not accept (itself or through an ancestor).
+ */
+export function protocolProblems(machine: { root: unknown }): string[] {
+  const problems: string[] = [];
+  for (const node of nodesOf(machine.root as MetaNode)) {
+    const path = node.path.join('.');
+    const rests = node.type === 'atomic' && (node.always ?? []).length === 0;
+    const awaits = node.meta?.['awaits'] as AwaitDeclaration | undefined;
+    if (rests && !awaits) problems.push(`${path} waits but declares no meta.awaits`);
+    if (!rests && awaits) problems.push(`${path} declares meta.awaits but never rests`);
+    for (const answer of awaits?.answers ?? []) {
+      let accepted = false;
+      for (let n: MetaNode | undefined = node; n && !accepted; n = n.parent) accepted = n.transitions.has(answer);
+      if (!accepted) problems.push(`${path} does not accept its answer ${answer}`);
+    }
+  }
+  return problems;
+}
 
 /** A state value as a path: `sampling`, `{ exitLadder: 'stopHooks' }` → `exitLadder.stopHooks`. */
 export function statePath(value: LoopState['value']): string {

@@ -50,15 +50,18 @@ function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
  */
 function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(impls)) {
-    wrapped[name] = enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
-      tracerOf(context)?.action(fn, params);
-      const { effects, ...patch } = fn(context, event, params);
-      enqueue.assign(() => patch);
-      if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
-    });
-  }
+  for (const [name, fn] of Object.entries(impls)) wrapped[name] = loopAction(fn);
   return wrapped as { [K in keyof T]: ReturnType<typeof enqueueActions<MachineContext, LoopEvent, AnyParams, LoopEvent, never, never, never, never, never>> };
+}
+
+/** One action implementation as the machine runs it (see `wrapActions`); for a chart that adds its own actions. */
+export function loopAction(fn: ActionFn<AnyParams>) {
+  return enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
+    tracerOf(context)?.action(fn, params);
+    const { effects, ...patch } = fn(context, event, params);
+    enqueue.assign(() => patch);
+    if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
+  });
 }
 
 type EnqueueLoose = ((action: { type: EffectType; params: Effect }) => void) & { assign: (patch: () => Partial<MachineContext>) => void };

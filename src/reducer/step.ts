@@ -17,7 +17,7 @@ import type { MachineContext } from '../machine/machine-context.ts';
 import { acceptedEventTypes, isKnownEventType, knownEventTypes } from '../machine/accepted-events.ts';
 import { statePath } from '../machine/effect-protocol.ts';
 import { withTracer, type MachineTracer } from '../machine/macrostep-trace.ts';
-import { EFFECT_TYPES, type Effect } from './effects.ts';
+import type { Effect } from './effects.ts';
 import type { LoopEvent, LoopEventType } from './events.ts';
 import { UnknownEventError } from './unknown-event-error.ts';
 import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
@@ -44,11 +44,15 @@ export interface IgnoredEvent {
 type Snapshot = ReturnType<LoopMachine['resolveState']>;
 type ExecutableAction = { type: string; params?: unknown };
 
-/** The effects among the actions xstate returned: the effect actions, in order; their params are the effects. */
+/**
+ * The effects among the actions xstate returned, in order: the effect actions, named after their effect's type with
+ * the effect as params. (The machine's own named actions resolve to assigns, which xstate never returns.)
+ */
 function effectsOf(actions: readonly ExecutableAction[]): Effect[] {
   const effects: Effect[] = [];
   for (const action of actions) {
-    if ((EFFECT_TYPES as readonly string[]).includes(action.type)) effects.push(action.params as Effect);
+    const params = action.params as { type?: unknown } | undefined;
+    if (params?.type === action.type) effects.push(params as Effect);
   }
   return effects;
 }

@@ -4,48 +4,12 @@
  * declarations to the chart: a waiting state without a declaration, an effect type without a row, or an answer the
  * state would not accept fails here.
  */
-import { setup, type AnyStateMachine } from 'xstate';
+import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { fallbackEventOf } from '../../src/effects/effect-executors.ts';
-import { answersEffect, awaitedEffectTypes, EFFECT_PROTOCOL, WAITING_STATES } from '../../src/machine/effect-protocol.ts';
+import { answersEffect, awaitedEffectTypes, EFFECT_PROTOCOL, protocolProblems, WAITING_STATES } from '../../src/machine/effect-protocol.ts';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
 import { EFFECT_TYPES, type Effect } from '../../src/reducer/effects.ts';
-
-type Node = {
-  path: string[];
-  type: string;
-  meta?: Record<string, unknown>;
-  states: Record<string, Node>;
-  always?: unknown[];
-  transitions: Map<string, unknown[]>;
-  parent?: Node;
-};
-
-function* nodesOf(node: Node): Generator<Node> {
-  yield node;
-  for (const child of Object.values(node.states)) yield* nodesOf(child);
-}
-
-/** Events a state handles itself or through an ancestor. */
-function acceptedBy(node: Node): Set<string> {
-  const events = new Set<string>();
-  for (let n: Node | undefined = node; n; n = n.parent) for (const type of n.transitions.keys()) events.add(type);
-  return events;
-}
-
-/** What is wrong with the protocol declarations of `machine`'s chart (nothing for the real one). */
-function protocolProblems(machine: AnyStateMachine): string[] {
-  const problems: string[] = [];
-  for (const node of nodesOf(machine.root as unknown as Node)) {
-    const path = node.path.join('.');
-    const waits = node.type === 'atomic' && (node.always ?? []).length === 0;
-    const awaits = node.meta?.['awaits'] as { effects: string[]; answers: string[] } | undefined;
-    if (waits && !awaits) problems.push(`${path} waits but declares no meta.awaits`);
-    if (!waits && awaits) problems.push(`${path} declares meta.awaits but never rests`);
-    for (const answer of awaits?.answers ?? []) if (!acceptedBy(node).has(answer)) problems.push(`${path} does not accept its answer ${answer}`);
-  }
-  return problems;
-}
 
 describe('the effect protocol', () => {
   it('every waiting state declares what it awaits, and accepts every answer it declares', () => {
