@@ -11,7 +11,7 @@ import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { TraceCollector } from '../machine/macrostep-trace.ts';
 import type { LoopEvent } from './events.ts';
-import { toMachineContext } from './initial-state.ts';
+import { toScratchContext } from './initial-state.ts';
 import { MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
 import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
@@ -39,7 +39,7 @@ export function createStepper(options: StepperOptions = {}): Stepper {
     step(state, event, config) {
       checkEventType(event);
       if (state.status === 'done') return { state, effects: [] };
-      const followed = memo.follow(state.value, toMachineContext(state.context, config), event);
+      const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
       if (followed) {
         const { end } = followed;
         return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
