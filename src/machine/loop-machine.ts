@@ -14,11 +14,12 @@ import { enqueueActions, setup } from 'xstate';
 import type { FeatureSwitches } from '../config/config.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { EFFECT_TYPES, type ContextLayer, type Effect, type EffectType } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
 import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../reducer/outcomes.ts';
 import { actionImplementations, type ActionName } from './actions/index.ts';
 import { guards, type GuardName } from './guards.ts';
 import type { ActionFn, GuardFn, MachineContext } from './machine-context.ts';
+import type { AwaitDeclaration, EffectDeclarations } from './effect-protocol.ts';
 import { tracerOf } from './macrostep-trace.ts';
 
 export const MACHINE_ID = 'agentLoop';
@@ -49,15 +50,18 @@ function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
  */
 function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(impls)) {
-    wrapped[name] = enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
-      tracerOf(context)?.action(fn, params);
-      const { effects, ...patch } = fn(context, event, params);
-      enqueue.assign(() => patch);
-      if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
-    });
-  }
+  for (const [name, fn] of Object.entries(impls)) wrapped[name] = loopAction(fn);
   return wrapped as { [K in keyof T]: ReturnType<typeof enqueueActions<MachineContext, LoopEvent, AnyParams, LoopEvent, never, never, never, never, never>> };
+}
+
+/** One action implementation as the machine runs it (see `wrapActions`); for a chart that adds its own actions. */
+export function loopAction(fn: ActionFn<AnyParams>) {
+  return enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
+    tracerOf(context)?.action(fn, params);
+    const { effects, ...patch } = fn(context, event, params);
+    enqueue.assign(() => patch);
+    if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
+  });
 }
 
 type EnqueueLoose = ((action: { type: EffectType; params: Effect }) => void) & { assign: (patch: () => Partial<MachineContext>) => void };
@@ -77,6 +81,25 @@ function contextFromInput(input: MachineContext | undefined): MachineContext {
   if (input === undefined) throw MISSING_INPUT;
   return input;
 }
+
+/**
+ * The effect protocol, declared where it happens: a waiting state's `meta.awaits` names the effects it waits on and
+ * the events that answer them (`effect-protocol.ts` derives the table everything else reads).
+ */
+function awaits(effects: EffectType[], answers: LoopEventType[]): { awaits: AwaitDeclaration } {
+  return { awaits: { effects, answers } };
+}
+
+/** The effects no state waits on (the root's `meta.effects`). */
+const effectDeclarations: EffectDeclarations = {
+  fireAndForget: ['emit', 'request_start', 'run_stop_failure_hooks', 'run_post_sampling_hooks', 'discard_tools', 'terminated'],
+  answeredAnyTime: [
+    { effect: 'start_tool_use_summary', answers: ['tool_use_summary_ready'], match: { eventField: 'summaryId', effectPath: 'summaryId' } },
+    // Streaming: each queued tool answers with its own result, or the executor's end covers what is left.
+    { effect: 'enqueue_tool', answers: ['tool_result', 'tools_finished'], match: { eventField: 'toolUseId', effectPath: 'toolUse.id' } },
+  ],
+  discards: [{ effect: 'discard_tools', discarded: ['enqueue_tool', 'finish_tools'] }],
+};
 
 /** A transition back to the start of an iteration, labelled with its Continue reason. */
 function continueWith(reason: ContinueReason, action: ActionName, guard?: GuardName) {
@@ -102,7 +125,10 @@ function layerStates(name: string, layer: ContextLayer, feature: keyof FeatureSw
         { target: next },
       ],
     },
-    [`${name}Pending`]: { on: { context_layer_result: { target: next, actions: 'applyContextLayer' as const } } },
+    [`${name}Pending`]: {
+      meta: awaits(['context_layer'], ['context_layer_result']),
+      on: { context_layer_result: { target: next, actions: 'applyContextLayer' as const } },
+    },
   };
 }
 
@@ -127,6 +153,7 @@ export const loopMachine = setup({
   context: ({ input }) => contextFromInput(input as MachineContext | undefined),
   initial: 'iterationStart',
   output: ({ context }) => context.terminal,
+  meta: { effects: effectDeclarations },
   on: {
     // An abort anywhere not handled below ends the run as aborted while streaming (docs/loop.md §4.7).
     abort: { target: '.abortingSampling', actions: 'noteAbort' },
@@ -150,6 +177,7 @@ export const loopMachine = setup({
           ],
         },
         autocompactPending: {
+          meta: awaits(['autocompact'], ['autocompact_result']),
           on: {
             autocompact_result: [
               { guard: 'compactionSucceeded', target: `#${MACHINE_ID}.blockingCheck`, actions: 'applyAutocompact' },
@@ -169,6 +197,8 @@ export const loopMachine = setup({
     },
 
     sampling: {
+      // The root's abort also ends the wait (the call is cancelled).
+      meta: awaits(['call_model'], ['model_done', 'model_error', 'model_overloaded', 'abort']),
       on: {
         model_message: { actions: 'recordAssistantMessage' },
         tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
@@ -202,6 +232,7 @@ export const loopMachine = setup({
     },
 
     drainingAbortedTools: {
+      meta: awaits(['finish_tools'], ['tools_finished']),
       on: {
         tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
         tools_finished: { target: terminal('aborted_streaming'), actions: ['answerOrphanToolUses', 'emitInterruptedMessage'] },
@@ -217,6 +248,7 @@ export const loopMachine = setup({
           always: [{ guard: 'canDrainCollapse', target: 'collapseDrain', actions: 'requestCollapseDrain' }, { target: 'reactiveCompact' }],
         },
         collapseDrain: {
+          meta: awaits(['collapse_drain'], ['collapse_drain_result']),
           on: {
             collapse_drain_result: [
               continueWith('collapse_drain_retry', 'continueCollapseDrainRetry', 'drainCommitted'),
@@ -231,6 +263,7 @@ export const loopMachine = setup({
           ],
         },
         reactiveCompactPending: {
+          meta: awaits(['reactive_compact'], ['reactive_compact_result']),
           on: {
             reactive_compact_result: [
               continueWith('reactive_compact_retry', 'continueReactiveCompactRetry', 'compactionSucceeded'),
@@ -262,6 +295,7 @@ export const loopMachine = setup({
         },
         stopHooks: {
           description: 'an abort waits for the hooks: silent if none had answered, interrupted if some had',
+          meta: awaits(['run_stop_hooks'], ['stop_hooks_result']),
           on: {
             stop_hooks_result: [
               { guard: 'abortedBeforeStopHookAnswered', target: 'tokenBudget', actions: 'summarizeStopHooks' },
@@ -284,6 +318,8 @@ export const loopMachine = setup({
     },
 
     runningTools: {
+      // Non-streaming: run_tools; streaming: finish_tools after the queued tools.
+      meta: awaits(['run_tools', 'finish_tools'], ['tools_finished']),
       on: {
         tool_result: { guard: 'isKnownToolUse', actions: 'recordToolResult' },
         tools_finished: { target: 'afterTools', actions: 'answerOrphanToolUses' },
@@ -301,6 +337,7 @@ export const loopMachine = setup({
     },
 
     collectingAttachments: {
+      meta: awaits(['collect_attachments'], ['attachments_collected', 'abort']),
       on: {
         attachments_collected: { target: 'turnLimit', actions: 'appendAttachments' },
         abort: { target: terminal('aborted_tools'), actions: ['noteAbort', 'emitToolInterruption'] },

@@ -1,7 +1,8 @@
 /**
  * The effect catalogue: everything the pure reducer asks the outside world to do. Effects are JSON data with a
  * stable id (`<runId>:e<n>`, derived from the run, never random). The interpreter in `src/effects` executes them
- * and answers with events (`./events.ts`); effects marked "fire and forget" get no answer.
+ * and answers with events (`./events.ts`). Which events answer which effect, and which effects get no answer (fire
+ * and forget), the chart declares: `src/machine/effect-protocol.ts` is the table; the notes below only describe.
  *
  * Messages inside effects are shared by reference with the state (never copied): treat them as read-only.
  */

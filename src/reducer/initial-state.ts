@@ -4,8 +4,10 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
+import type { Effect } from './effects.ts';
 import { repairToolPairing } from '../messages/repair-tool-pairing.ts';
 import type { Message } from '../messages/types.ts';
+import { userMessage } from './message-factory.ts';
 import { tokenCountWithEstimation } from './tokens.ts';
 import type { LoopContext, LoopParams } from './state.ts';
 
@@ -24,6 +26,13 @@ function withSystemContext(systemPrompt: string[] | undefined, systemContext: Re
   return entries.length === 0 ? prompt : [...prompt, entries.map(([key, value]) => `${key}: ${value}`).join('\n')];
 }
 
+/** The user context as one meta message with a uuid fixed per run (docs/loop.md §2); null without one. */
+export function userContextMessageOf(runId: string, userContext: Record<string, string> | undefined): Message | null {
+  const entries = Object.entries(userContext ?? {});
+  if (entries.length === 0) return null;
+  return userMessage(`${runId}:context`, entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n'), true);
+}
+
 export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
   const runId = params.runId ?? config.sessionId;
   const { messages: initialMessages, ...rest } = params;
@@ -39,6 +48,7 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     querySource: params.querySource ?? 'sdk',
     messages,
     historyRevision: 0,
+    userContextMessage: userContextMessageOf(runId, params.userContext),
     autoCompactTracking: null,
     maxOutputTokensRecoveryCount: 0,
     hasAttemptedReactiveCompact: false,
@@ -75,6 +85,7 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
@@ -99,6 +110,48 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
   return machineContext;
 }
 
+/**
+ * The context a memoized step writes action results into (`macrostep-memo.ts`): the machine's context with an
+ * `effects` slot from the start, so writing an action's result (which carries its effects) never changes the
+ * object's shape (an added property made every followed step slower, as described above). Only the run's fields
+ * are copied out of it (`toLoopContext`).
+ */
+export type ScratchContext = MachineContext & { effects: Effect[] | undefined };
+
+export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchContext {
+  const machineContext: ScratchContext = {
+    runId: c.runId,
+    seq: c.seq,
+    params: c.params,
+    querySource: c.querySource,
+    messages: c.messages,
+    historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
+    autoCompactTracking: c.autoCompactTracking,
+    maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
+    hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
+    maxOutputTokensOverride: c.maxOutputTokensOverride,
+    pendingToolUseSummary: c.pendingToolUseSummary,
+    stopHookActive: c.stopHookActive,
+    turnCount: c.turnCount,
+    transition: c.transition,
+    tokenBudget: c.tokenBudget,
+    taskBudgetRemaining: c.taskBudgetRemaining,
+    currentModel: c.currentModel,
+    tokens: c.tokens,
+    outputTokens: c.outputTokens,
+    modelCalls: c.modelCalls,
+    stopHookBlockingCount: c.stopHookBlockingCount,
+    toolUseContext: c.toolUseContext,
+    lastUsage: c.lastUsage,
+    iter: c.iter,
+    terminal: c.terminal,
+    config,
+    effects: undefined,
+  };
+  return machineContext;
+}
+
 /** The run's context out of the machine's (without the step's config). */
 export function toLoopContext(context: MachineContext): LoopContext {
   return copyLoopContext(context);
@@ -117,6 +170,7 @@ function copyLoopContext(c: LoopContext): LoopContext {
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,

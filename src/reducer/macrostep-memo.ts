@@ -64,9 +64,9 @@ export class MacrostepMemo {
    *
    * `context` must be a fresh object the caller owns: each action's patch is written into it in place (where
    * xstate would copy it once per action), and after a miss it is half-updated, so throw it away. Actions never
-   * keep the context object itself, only values read from it, so no one else sees it change. The patch's
-   * `effects` lands on that scratch object too; no guard or action reads it, and the caller copies out only the
-   * run's fields (`toLoopContext`).
+   * keep the context object itself, only values read from it, so no one else sees it change. An action's
+   * `effects` land in the scratch's own slot too (`toScratchContext`); no guard or action reads it, and the caller
+   * copies out only the run's fields (`toLoopContext`).
    */
   follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
     let node: PathNode | null | undefined = this.rootsOf(value)?.get(event.type);

@@ -88,6 +88,13 @@ export interface LoopContext {
    * skip comparing what an append cannot have changed.
    */
   historyRevision: number;
+  /**
+   * The user context (`params.userContext`) as the one meta message every request starts with (docs/loop.md §2),
+   * built once when the run starts: every request carries the same object, so a model adapter that reuses its last
+   * conversion by identity sees an unchanged first message. Null without a user context. Absent in a state from
+   * before this field: it is then built per request (the same message).
+   */
+  userContextMessage?: Message | null;
   autoCompactTracking: AutoCompactTracking | null;
   maxOutputTokensRecoveryCount: number;
   hasAttemptedReactiveCompact: boolean;

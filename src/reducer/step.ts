@@ -14,25 +14,45 @@ import { initialTransition, transition } from 'xstate';
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine, type LoopMachine } from '../machine/loop-machine.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
+import { acceptedEventTypes, isKnownEventType, knownEventTypes } from '../machine/accepted-events.ts';
+import { statePath } from '../machine/effect-protocol.ts';
 import { withTracer, type MachineTracer } from '../machine/macrostep-trace.ts';
-import { EFFECT_TYPES, type Effect } from './effects.ts';
-import type { LoopEvent } from './events.ts';
+import type { Effect } from './effects.ts';
+import type { LoopEvent, LoopEventType } from './events.ts';
+import { UnknownEventError } from './unknown-event-error.ts';
 import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
 import type { LoopParams, LoopState } from './state.ts';
 
 export interface StepResult {
   state: LoopState;
   effects: Effect[];
+  /**
+   * Present when the event changed nothing because the state at rest does not accept its type at all (e.g.
+   * `model_done` while the run waits for a context layer). Absent on every other step, including an accepted
+   * event whose guards enabled no transition and any event after the end (status `done`).
+   */
+  ignored?: IgnoredEvent;
+}
+
+/** What `step()` ignored and why: the event's type, the state (as an `a.b` path) and the event types it accepts. */
+export interface IgnoredEvent {
+  event: LoopEventType;
+  state: string;
+  accepts: readonly LoopEventType[];
 }
 
 type Snapshot = ReturnType<LoopMachine['resolveState']>;
 type ExecutableAction = { type: string; params?: unknown };
 
-/** The effects among the actions xstate returned: the effect actions, in order; their params are the effects. */
+/**
+ * The effects among the actions xstate returned, in order: the effect actions, named after their effect's type with
+ * the effect as params. (The machine's own named actions resolve to assigns, which xstate never returns.)
+ */
 function effectsOf(actions: readonly ExecutableAction[]): Effect[] {
   const effects: Effect[] = [];
   for (const action of actions) {
-    if ((EFFECT_TYPES as readonly string[]).includes(action.type)) effects.push(action.params as Effect);
+    const params = action.params as { type?: unknown } | undefined;
+    if (params?.type === action.type) effects.push(params as Effect);
   }
   return effects;
 }
@@ -57,10 +77,31 @@ export function initialState(params: LoopParams, config: LoopConfig): StepResult
   return resultOf(snapshot, actions);
 }
 
-/** Feeds one event to the machine. Events the current state does not handle leave the state unchanged. */
+/**
+ * Feeds one event to the machine.
+ *
+ * - An event of a type the machine does not know throws `UnknownEventError` (code `UNKNOWN_EVENT`), in any state.
+ * - A finished run (status `done`) returns the same state and no effects.
+ * - An event the current state does not accept leaves the state unchanged and says so in `ignored` (drivers feed
+ *   late events on purpose, e.g. a tool's result after the run moved on, so this is not an error).
+ */
 export function step(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  return transitionOf(loopMachine, state, event, config) ?? { state, effects: [] };
+  return transitionOf(loopMachine, state, event, config) ?? unchangedBy(state, event);
+}
+
+/** Throws `UnknownEventError` unless the machine handles events of this type somewhere. */
+export function checkEventType(event: LoopEvent): void {
+  const type = (event as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !isKnownEventType(type)) throw new UnknownEventError(type, knownEventTypes());
+}
+
+/** The result of an event that enabled no transition: `ignored` when the state does not accept its type at all. */
+export function unchangedBy(state: LoopState, event: LoopEvent): StepResult {
+  const path = statePath(state.value);
+  const accepts = acceptedEventTypes(path);
+  return accepts.includes(event.type) ? { state, effects: [] } : { state, effects: [], ignored: { event: event.type, state: path, accepts } };
 }
 
 /**

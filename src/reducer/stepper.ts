@@ -11,10 +11,10 @@ import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { TraceCollector } from '../machine/macrostep-trace.ts';
 import type { LoopEvent } from './events.ts';
-import { toMachineContext } from './initial-state.ts';
+import { toScratchContext } from './initial-state.ts';
 import { MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
-import { initialState, resultFromContext, step, transitionOf, type StepResult } from './step.ts';
+import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
 
 export interface StepperOptions {
   /** Memoize the machine's paths (for drivers that fold many events: replay, the interpreter, the viewer). */
@@ -37,17 +37,18 @@ export function createStepper(options: StepperOptions = {}): Stepper {
     initialState,
     stats: () => ({ ...memo.stats }),
     step(state, event, config) {
+      checkEventType(event);
       if (state.status === 'done') return { state, effects: [] };
-      const followed = memo.follow(state.value, toMachineContext(state.context, config), event);
+      const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
       if (followed) {
         const { end } = followed;
-        return end.unchanged ? { state, effects: [] } : resultFromContext(end.value, end.done, followed.context, followed.effects);
+        return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
       }
       const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
       memo.add(state.value, event, trace, next
         ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
         : { value: state.value, done: false, unchanged: true });
-      return next ?? { state, effects: [] };
+      return next ?? unchangedBy(state, event);
     },
   };
 }

@@ -5,6 +5,7 @@
 import type { AssistantMessage, Message } from '../../messages/types.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
+import { userContextMessageOf } from '../../reducer/initial-state.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
 import { usageTokens } from '../../reducer/tokens.ts';
 import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
@@ -22,15 +23,9 @@ function withUserContext(context: MachineContext): Message[] {
   return message ? ([message] as Message[]).concat(context.messages) : context.messages;
 }
 
-/**
- * Built anew for every request (a pure function of the params; no cache in the core). Its uuid is fixed per run,
- * so every request carries the same bytes; a model adapter that reuses its last conversion compares it by value.
- */
+/** The run's user-context message, built once at the start (`LoopContext.userContextMessage`). */
 function userContextMessage(context: MachineContext): Message | null {
-  const entries = Object.entries(context.params.userContext ?? {});
-  if (entries.length === 0) return null;
-  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
-  return userMessage(`${context.runId}:context`, text, true);
+  return context.userContextMessage !== undefined ? context.userContextMessage : userContextMessageOf(context.runId, context.params.userContext);
 }
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
