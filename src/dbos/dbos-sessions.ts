@@ -16,7 +16,7 @@
  * - Stream events and emitted messages reach `onItem` in the worker running the session (a side channel: they
  *   are not journaled). Other processes read a session through `exportSessionLog`.
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { loadDbos } from './load-dbos.ts';
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
@@ -75,13 +75,9 @@ export interface DbosSessions {
 
 /** Creates DBOS's tables in the database (or brings them up to date), once, before workers launch. */
 export async function migrateDbosDatabase(systemDatabaseUrl: string): Promise<void> {
-  await DBOS.migrate(systemDatabaseUrl);
+  await (await loadDbos()).migrate(systemDatabaseUrl);
 }
 
-/** The durable driver's journal over DBOS steps: a step per entry, named like the entry. */
-const dbosJournal: Journal = {
-  run: (name, work) => DBOS.runStep(work, { name }),
-};
 
 async function drive(options: DurableQueryOptions, sessionId: string, onItem: DbosSessionsOptions['onItem']): Promise<Terminal> {
   const run = durableQuery(options);
@@ -99,6 +95,12 @@ async function drive(options: DurableQueryOptions, sessionId: string, onItem: Db
  * const terminal = await sessions.result('session-42');
  */
 export async function launchDbosSessions(options: DbosSessionsOptions): Promise<DbosSessions> {
+  // Loaded here, not at import: without the optional peer, this says what to install.
+  const DBOS = await loadDbos();
+  /** The durable driver's journal over DBOS steps: a step per entry, named like the entry. */
+  const dbosJournal: Journal = {
+    run: (name, work) => DBOS.runStep(work, { name }),
+  };
   const running = new Map<string, AbortController>();
   const workflow = DBOS.registerWorkflow(
     async (sessionId: string, input: unknown): Promise<Terminal> => {
