@@ -5,21 +5,11 @@
  * package root imports it only when `query()` is called.
  */
 import { closestName } from '../errors/did-you-mean.ts';
-import { TurnloopError } from '../errors/turnloop-error.ts';
+import { ConfigError } from './config-error.ts';
 import { configOverridesSchema } from './config-overrides-schema.ts';
 import type { ConfigOverrides } from './config.ts';
 
-/** A config override that is not part of the config, or has the wrong type. */
-export class ConfigError extends TurnloopError {
-  constructor(
-    /** Where in the config: `config.limits.maxModelCall`. */
-    readonly path: string,
-    readonly expected: string,
-  ) {
-    super('INVALID_CONFIG', `${path}: ${expected}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
 

@@ -17,7 +17,8 @@
  *   are not journaled). Other processes read a session through `exportSessionLog`.
  */
 import { randomUUID } from 'node:crypto';
-import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { loadDbosModule, loadDbos, type Dbos } from './load-dbos.ts';
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
@@ -109,13 +110,13 @@ export interface DbosSessions {
 
 /** Creates DBOS's tables in the database (or brings them up to date), once, before workers launch. */
 export async function migrateDbosDatabase(systemDatabaseUrl: string): Promise<void> {
-  await DBOS.migrate(systemDatabaseUrl);
+  await (await loadDbos()).migrate(systemDatabaseUrl);
 }
 
 /** DBOS steps as a journal: one step (one Postgres commit) per call, named like the entry. */
-const dbosSteps: Journal = {
-  run: (name, work) => DBOS.runStep(work, { name }),
-};
+function dbosSteps(DBOS: Dbos): Journal {
+  return { run: (name, work) => DBOS.runStep(work, { name }) };
+}
 
 /** The steps a session recorded so far: read through a client, outside the workflow, so the read is not a step. */
 export async function recordedSteps(client: DBOSClient, sessionId: string): Promise<JournalEntry[]> {
@@ -139,6 +140,9 @@ async function drive(options: DurableQueryOptions, sessionId: string, onItem: Db
  * const terminal = await sessions.result('session-42');
  */
 export async function launchDbosSessions(options: DbosSessionsOptions): Promise<DbosSessions> {
+  // Loaded here, not at import: without the optional peer, this says what to install.
+  const { DBOS, DBOSClient } = await loadDbosModule();
+  const steps = dbosSteps(DBOS);
   const appName = options.appName ?? 'turnloop';
   const fleet = options.fleet;
   const executorId = options.executorId ?? (fleet ? `turnloop-${randomUUID()}` : 'turnloop-worker');
@@ -162,7 +166,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
         const requested = await registry?.abortOf(sessionId);
         if (requested != null) controller.abort(requested);
         const sessionOptions = options.session({ sessionId, input });
-        const journal = new GroupCommitJournal(dbosSteps, await recordedSteps(stepsClient, sessionId));
+        const journal = new GroupCommitJournal(steps, await recordedSteps(stepsClient, sessionId));
         return await drive({ ...sessionOptions, journal, signal: controller.signal }, sessionId, options.onItem);
       } finally {
         running.delete(sessionId);
@@ -192,7 +196,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
         onConflict: 'always_update',
       })
     : null;
-  const stopFleet = registry && fleet ? await runFleetDuties(registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
+  const stopFleet = registry && fleet ? await runFleetDuties(DBOS, registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
 
   const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
@@ -233,6 +237,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
  * function. See `fleet-registry.ts` for why a session never runs on two workers at once.
  */
 async function runFleetDuties(
+  DBOS: Dbos,
   registry: FleetRegistry,
   me: string,
   fleet: FleetOptions,

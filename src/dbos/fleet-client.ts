@@ -2,12 +2,12 @@
  * A fleet's client: starts, watches and aborts sessions with nothing but the database URL — no DBOS launched, no
  * session code loaded. The workers of the fleet run what it enqueues (`launchDbosSessions({ fleet })`).
  */
-import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { expandGroups } from '../durable/group-commit-journal.ts';
 import type { JournalEntry } from '../durable/journal.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import { dbosApplicationVersion, recordedSteps, sessionQueue, SESSION_WORKFLOW } from './dbos-sessions.ts';
 import { openFleetRegistry } from './fleet-registry.ts';
+import { loadDbosModule } from './load-dbos.ts';
 
 export interface FleetClient {
   /** Enqueues a session; any worker of the fleet runs it. A second start of the same id is the same session. */
@@ -31,6 +31,7 @@ export interface FleetClient {
 
 export async function connectFleet(options: { systemDatabaseUrl: string; appName?: string }): Promise<FleetClient> {
   const appName = options.appName ?? 'turnloop';
+  const { DBOSClient } = await loadDbosModule();
   const registry = await openFleetRegistry(options.systemDatabaseUrl, appName);
   const client = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
   return {

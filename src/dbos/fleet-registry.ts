@@ -11,7 +11,8 @@
  * - An abort is a row first (so a session started, adopted or recovered later still sees it), then a
  *   notification to every listening worker.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './load-dbos.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const ABORT_CHANNEL = 'turnloop_fleet_abort';
@@ -71,7 +72,8 @@ export interface FleetRegistry {
 }
 
 export async function openFleetRegistry(databaseUrl: string, app: string): Promise<FleetRegistry> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  const { Pool, Client } = await loadPg();
+  const pool = new Pool({ connectionString: databaseUrl, max: 3 });
   pool.on('error', () => undefined); // an idle client's connection lost; the next query reconnects
   // Several workers launching at once on a new database race on CREATE … IF NOT EXISTS; one lock orders them.
   const client = await pool.connect();
@@ -141,7 +143,7 @@ export async function openFleetRegistry(databaseUrl: string, app: string): Promi
       return rows[0]?.reason ?? null;
     },
     async listenForAborts(onAbort) {
-      const listener = new pg.Client({ connectionString: databaseUrl });
+      const listener = new Client({ connectionString: databaseUrl });
       listener.on('error', () => undefined);
       await listener.connect();
       listeners.push(listener);

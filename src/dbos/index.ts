@@ -6,3 +6,4 @@ export {
 export { connectFleet, type FleetClient } from './fleet-client.ts';
 export { ExecutorIdTakenError } from './fleet-registry.ts';
 export { startTempPostgres, findPostgresBin, PostgresNotFoundError, type TempPostgres } from './temp-postgres.ts';
+export { DbosUnavailableError } from './load-dbos.ts';

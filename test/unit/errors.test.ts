@@ -35,6 +35,7 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   StoreOutsideWorkspaceError: ['/x', 'outside'],
   InvalidEventError: [[{ path: 'type', message: 'unknown' }]],
   PostgresNotFoundError: [],
+  DbosUnavailableError: [],
   OtlpConfigError: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a URL'],
   ScenarioFileError: ['s.json', null, 'an object'],
   JournalDivergenceError: [0, 'a', 'b'],

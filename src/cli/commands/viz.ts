@@ -60,7 +60,8 @@ function readLog(path: string, io: CliIo): SessionForView {
   try {
     session = parseSessionLog(text, path);
   } catch (error) {
-    throw new UsageError(`${path}: ${error instanceof SessionLogParseError ? `session log line ${error.line}: ${error.expected}` : (error as Error).message}`);
+    // The parser's error already names the file and the line (`run.jsonl:2: expected …`).
+    throw new UsageError(error instanceof SessionLogParseError ? error.message : `${path}: ${(error as Error).message}`);
   }
   if (session.recorded) {
     // The page shows the states step() re-derives; say so when they are not the ones that were recorded.
