@@ -15,8 +15,10 @@ export class TreeLogError extends TurnloopError {
   constructor(
     readonly file: string,
     readonly reason: string,
+    /** The line of the file, when the log could be read up to it. */
+    readonly line?: number,
   ) {
-    super('BAD_TREE_LOG', `${file}: ${reason}`);
+    super('BAD_TREE_LOG', `${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
     this.name = 'TreeLogError';
   }
 }
@@ -29,7 +31,8 @@ const loadFile: LoadLog = (file) => {
   try {
     return parseSessionLog(text, file);
   } catch (error) {
-    throw new TreeLogError(file, error instanceof SessionLogParseError ? `session log line ${error.line}: ${error.expected}` : (error as Error).message);
+    if (error instanceof SessionLogParseError) throw new TreeLogError(file, error.expected, error.line);
+    throw new TreeLogError(file, (error as Error).message);
   }
 };
 

@@ -35,6 +35,8 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   StoreOutsideWorkspaceError: ['/x', 'outside'],
   InvalidEventError: [[{ path: 'type', message: 'unknown' }]],
   PostgresNotFoundError: [],
+  ExecutorIdTakenError: ['worker-1', 'adopted'],
+  UnknownEventError: ['bogus', ['model_done']],
   DbosUnavailableError: [],
   OtlpConfigError: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a URL'],
   ScenarioFileError: ['s.json', null, 'an object'],
