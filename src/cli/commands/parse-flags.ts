@@ -26,3 +26,11 @@ export function positiveInteger(flag: string, value: string | undefined): number
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag} expects a positive integer, got '${value}'`);
   return n;
 }
+
+/** A non-negative integer flag value (0 allowed), or a UsageError naming the flag. */
+export function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} expects a whole number of 0 or more, got '${value}'`);
+  return n;
+}
