@@ -164,8 +164,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer in headless Chromium' : 
     const v1 = await viewport();
     expect(v1.tx).toBeCloseTo(v0.tx - 100, 0);
     expect(v1.ty).toBeCloseTo(v0.ty - 50, 0);
-    // Fit shows the whole chart inside the pane.
-    await page.click('#fit');
+    // "Whole" shows the whole chart inside the pane.
+    await page.click('#overview');
     const fitted = await page.evaluate(() => {
       const v = window.turnloopViewer!.chart.viewport();
       const svg = document.getElementById('chart')!;
