@@ -20,6 +20,7 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
+import { turnloopCommand } from '../invocation.ts';
 import { nonNegativeInteger, parseFlags, positiveInteger } from './parse-flags.ts';
 import { DEFAULT_CONFIG } from '../../config/config.ts';
 import { checkBaseUrl, InvalidBaseUrlError } from '../../effects/model/base-url.ts';
@@ -232,7 +233,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       const apiError = finalApiError(terminal, lastAssistant);
       const ending = apiError ? ` (ended on an API error: ${apiError.text})` : '';
       io.stdout.write(`${style.bold((failed ? style.red : style.green)(`terminal: ${terminal.reason}${terminalDetail(terminal)}${ending}`))}\n`);
-      if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (turnloop replay ${shownLog})`)}\n`);
+      if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (${turnloopCommand(io.env)} replay ${shownLog})`)}\n`);
     }
     return failed ? EXIT_FAILURE_TERMINAL : EXIT_OK;
   } finally {
