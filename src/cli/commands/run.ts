@@ -149,7 +149,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const maxRetries = nonNegativeInteger('max-retries', values['max-retries']);
   const baseURL = checkedBaseUrl(values['base-url'], io.env.ANTHROPIC_BASE_URL);
   const root = resolve(io.cwd, values.cwd ?? '.');
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--cwd: no such directory: ${root}`);
+  if (!existsSync(root)) throw new UsageError(`--cwd: no such directory: ${root}`);
+  if (!statSync(root).isDirectory()) throw new UsageError(`--cwd: ${root} is a file, not a directory; expected the project directory the tools may see`);
   const apiKey = io.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new UsageError(MISSING_KEY_MESSAGE);
 

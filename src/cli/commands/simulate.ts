@@ -2,10 +2,11 @@
  * `turnloop simulate <scenario.json>`: one deterministic loop run against a scripted environment, the model
  * reached through the real adapter and SDK talking to the loopback fake API (see docs/scenarios.md).
  */
-import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { EXIT_BAD_INPUT, EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { styleFor } from '../render/style.ts';
 import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
+import { scenarioProblems, type ScenarioProblem } from '../../scenario/scenario-problems.ts';
 import { readInputText } from '../read-input.ts';
 import { checkOutputPath } from '../write-output.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
@@ -29,7 +30,9 @@ Options:
                       e.g. --example completed
   --json              machine-readable result: terminal, transitions, modelCalls, requests, emitted,
                       toolCalls, stopHookCalls, compactions, scriptExhausted, rejections (requests the
-                      fake API refused as the real API would), agentRuns (the subagents' child runs)
+                      fake API refused as the real API would), agentRuns (the subagents' child runs);
+                      for a scenario that does not validate, every problem at once (exit 2):
+                      {"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}
   --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
                       beside it, in <file minus .jsonl>.agents/
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
@@ -51,6 +54,13 @@ function scenarioFile(positionals: string[], example: string | undefined): strin
   return positionals[0];
 }
 
+/** A scenario that does not validate, under --json: `{"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}`. */
+function reportProblems(io: CliIo, file: string, problems: ScenarioProblem[]): number {
+  io.stdout.write(`${JSON.stringify({ error: 'INVALID_SCENARIO', file, problems }, null, 2)}\n`);
+  io.stderr.write(`turnloop simulate: ${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} (listed on stdout)\n`);
+  return EXIT_BAD_INPUT;
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('simulate', expandInspectArgs(args), {
     ...INSPECT_FLAGS,
@@ -61,7 +71,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
     example: { type: 'string' },
   });
   const file = scenarioFile(positionals, values.example);
-  readInputText(file, io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
+  const text = readInputText(file, io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
+  // With --json every problem is reported at once; without, the first one is thrown below as one clear message.
+  const problems = values.json ? scenarioProblems(text, file) : [];
+  if (problems.length > 0) return reportProblems(io, file, problems);
   const scenario = loadScenario(file, io.cwd);
   const record = values.record === undefined ? undefined : checkOutputPath(values.record, io.cwd);
 
