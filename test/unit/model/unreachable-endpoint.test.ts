@@ -90,6 +90,19 @@ describe('a refused connection', () => {
     expect(isUnreachable(classifyModelError({ status: 500, message: 'boom' }))).toBe(false);
   });
 
+  it('reads an unresolvable host and a dual-stack refusal (AggregateError) from the error chain the SDK wraps', () => {
+    const wrapped = (cause: unknown) => Object.assign(new Error('Connection error.'), { cause: Object.assign(new TypeError('fetch failed'), { cause }) });
+    const notFound = classifyModelError(wrapped(Object.assign(new Error('getaddrinfo ENOTFOUND api.example.invalid'), { code: 'ENOTFOUND' })));
+    expect(notFound.connection).toEqual({ cause: 'getaddrinfo ENOTFOUND api.example.invalid', code: 'ENOTFOUND' });
+    expect(isUnreachable(notFound)).toBe(true);
+    const dual = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:9'), new Error('connect ECONNREFUSED 127.0.0.1:9')], ''), { code: 'ECONNREFUSED' });
+    expect(classifyModelError(wrapped(dual)).connection).toEqual({ cause: 'connect ECONNREFUSED ::1:9', code: 'ECONNREFUSED' });
+    // A reset mid-way is worth the full backoff: not unreachable.
+    const reset = classifyModelError(wrapped(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })));
+    expect(reset.connection?.code).toBe('ECONNRESET');
+    expect(isUnreachable(reset)).toBe(false);
+  });
+
   it("explains fetch's blocked ports (the issue's http://127.0.0.1:9) and treats them as unreachable", async () => {
     const error = await fetch('http://127.0.0.1:9/').then(
       () => undefined,
