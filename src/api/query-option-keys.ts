@@ -11,7 +11,7 @@ import type { QueryOptions } from './query.ts';
 const OTHER_KEYS = [
   'messages', 'prompt', 'tools', 'canUseTool', 'stopHooks', 'stopFailureHooks', 'postSamplingHooks', 'signal', 'config',
   'deps', 'onStep', 'stepGate', 'observers', 'agents', 'childObservers', 'childDeps', 'forkObservers',
-  'record', 'telemetry', 'inspect',
+  'record', 'telemetry', 'inspect', 'onRetry',
 ] as const satisfies ReadonlyArray<keyof QueryOptions>;
 
 export const QUERY_OPTION_KEYS: ReadonlyArray<keyof QueryOptions> = [...LOOP_PARAM_KEYS, ...OTHER_KEYS];

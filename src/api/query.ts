@@ -17,6 +17,7 @@ import type { RedactOptions } from '../replay/redact.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../effects/model/anthropic-model-caller.ts';
 
 /** The options of `query()`: the run's (`LoopOptions`) plus what needs a layer above the engine. */
 export interface QueryOptions extends LoopOptions {
@@ -36,6 +37,12 @@ export interface QueryOptions extends LoopOptions {
    * as is, so code can `pause()`, `step()` and `resume()` it. Forked compaction runs show as their own sessions.
    */
   inspect?: true | (InspectorOptions & { onUrl?: (url: string) => void; name?: string }) | Inspector;
+  /**
+   * Told before each retry of a failed model request: what failed, where (and why, when no HTTP answer came),
+   * retry k of n and the wait, so a caller need not wait in silence through the backoff. Applies to the default
+   * Anthropic caller; a `deps.callModel` of your own reports its own retries (`createAnthropicModelCaller({ onRetry })`).
+   */
+  onRetry?: (notice: ModelRetryNotice) => void;
 }
 
 /**
@@ -49,7 +56,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<LoopOption
     const { parseConfigOverrides } = await import('../config/parse-config-overrides.ts');
     parseConfigOverrides(options.config);
   }
-  const { record, inspect, telemetry, ...engine } = options;
+  const { record, inspect, telemetry, onRetry, ...engine } = options;
+  if (onRetry !== undefined && engine.deps?.callModel === undefined) {
+    engine.deps = { ...engine.deps, callModel: createAnthropicModelCaller({ onRetry }) };
+  }
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
   const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
   if (record !== undefined) {

@@ -134,6 +134,14 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
   },
+  {
+    id: 'cliUnreachableRetries',
+    original: 'A request that gets no HTTP answer (connection refused, host not found) is retried on the full schedule: 10 retries, backoff from 0.5 s doubling to 32 s, about 2.7 minutes before the error shows.',
+    turnloop: '`query()` keeps that schedule. `turnloop run` retries a refused connection or an unresolvable host only twice (about 1.5 s) unless `--max-retries N` is given; every retry line and the final error name the URL and the cause. Any other failure (5xx, 429, 529, timeouts, resets) keeps the full schedule.',
+    why: 'At a terminal such an error is almost always a mistyped or dead `ANTHROPIC_BASE_URL`, which no wait fixes; a newcomer should learn that in seconds (issue 31).',
+    configSwitch: null,
+    test: { file: 'test/unit/cli/run-unreachable.test.ts', name: 'a refused connection fails in seconds after 2 retries, each line and the final message naming the URL and the cause' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

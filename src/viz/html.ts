@@ -111,7 +111,7 @@ export function viewerData(session: SessionForView | string | null, chart: Chart
 
 
 const LEGEND = `
-<div id="legend" aria-label="legend">
+<details id="legend" open><summary>Legend</summary>
   <div><span class="sw sw-active"></span>active state</div>
   <div><span class="sw sw-parent"></span>its compound parent</div>
   <div><span class="sw sw-taken"></span>transition taken by this step</div>
@@ -120,14 +120,14 @@ const LEGEND = `
   <div><span class="sw sw-continue"></span>Continue (back to iterationStart)</div>
   <div><span class="sw sw-final"></span>terminal (final state)</div>
   <div class="legend-note">timeline: → state change · ↺ stayed · ↻ Continue · ⚒ tool call · ■ terminal · · ignored · ▸ subagent run (click to open)</div>
-</div>`;
+</details>`;
 
 const KEYS = `
 <details id="keys"><summary>Keyboard</summary><ul class="plain mono">
   <li>← / → previous / next step · Shift+← / → previous / next state change</li>
   <li>Home / End first / last · PageUp / PageDown 100 steps</li>
   <li>c / C next / previous Continue · t / T next / previous tool call</li>
-  <li>/ search · f fit · . follow the active state</li>
+  <li>/ search · f fit (legible) · o whole chart · . follow the active state</li>
   <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
   <li>timeline (focused): ↑ ↓ PageUp PageDown Home End; on a subagent's group: → Enter open, ← close, Space toggle</li>
 </ul></details>`;
@@ -215,7 +215,8 @@ export function renderViewerHtml(data: ViewerData, extension?: PageExtension): s
     "base-uri 'none'",
   ].join('; ');
   const chartTools =
-    '<span class="chart-tools"><button id="fit" type="button" title="fit the chart to the pane (f)">Fit</button>' +
+    '<span class="chart-tools"><button id="fit" type="button" title="fit the chart to the pane, never below a legible 60% (f)">Fit</button>' +
+    '<button id="overview" type="button" title="the whole chart, however small (o)">Whole</button>' +
     '<button id="zoom-out" type="button" title="zoom out (−)" aria-label="zoom out">−</button><span id="zoom-level" class="mono"></span>' +
     '<button id="zoom-in" type="button" title="zoom in (+)" aria-label="zoom in">+</button><button id="actual-size" type="button" title="1:1 (0)">1:1</button>' +
     `<label title="keep the active state in view (.)"><input id="follow" type="checkbox"${hasSession ? ' checked' : ''}> follow active state</label></span>`;

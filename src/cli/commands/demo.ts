@@ -5,6 +5,7 @@
  * the session log.
  */
 import { join } from 'node:path';
+import { turnloopCommand } from '../invocation.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
 import { runLoop } from '../../effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../fake-api/index.ts';
@@ -107,7 +108,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const paint = ok ? style.green : style.red;
     io.stdout.write(`\n${style.bold(paint(`terminal: ${outcome.terminal.reason}${terminalDetail(outcome.terminal)}`))}`);
     io.stdout.write(` after ${outcome.modelCalls} model calls and ${outcome.toolCalls.length} tool calls (${outcome.toolCalls.join(', ')})\n`);
-    io.stdout.write(`session log: ${outcome.sessionLog}\n  replay it:  turnloop replay ${outcome.sessionLog}\n`);
+    const turnloop = turnloopCommand(io.env);
+    io.stdout.write(`session log: ${outcome.sessionLog}\n  replay it:  ${turnloop} replay ${outcome.sessionLog}\n  view it:    ${turnloop} viz ${outcome.sessionLog} --out turnloop-demo.html\n`);
     io.stdout.write(`the fixed project stays in ${outcome.project}\n`);
   }
   await live?.finish();
