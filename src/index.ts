@@ -19,6 +19,7 @@ export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
 export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';
 export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './effects/model/anthropic-model-caller.ts';
+export { InvalidBaseUrlError } from './effects/model/base-url.ts';
 export { defineTool, createToolRuntime } from './effects/tools/index.ts';
 export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool, CreateToolRuntimeOptions } from './effects/tools/index.ts';
 

@@ -37,6 +37,7 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   PostgresNotFoundError: [],
   ExecutorIdTakenError: ['worker-1', 'adopted'],
   UnknownEventError: ['bogus', ['model_done']],
+  InvalidBaseUrlError: ['localhost:9', 'ANTHROPIC_BASE_URL', 'it has no scheme'],
   DbosUnavailableError: [],
   OtlpConfigError: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a URL'],
   ScenarioFileError: ['s.json', null, 'an object'],

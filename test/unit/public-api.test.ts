@@ -8,7 +8,7 @@ import * as internal from '../../src/internal/index.ts';
 import * as testing from '../../src/testing/index.ts';
 
 const INTERNALS = [
-  'stepWithXState', 'loopMachine', 'MACHINE_ID', 'EFFECT_TYPES', 'partitionToolCalls', 'decideTokenBudget', 'estimateTokens',
+  'createStepper', 'loopMachine', 'MACHINE_ID', 'EFFECT_TYPES', 'partitionToolCalls', 'decideTokenBudget', 'estimateTokens',
   'estimateMessageTokens', 'tokenCountWithEstimation', 'usageTokens', 'contextThresholds', 'defaultMaxOutputTokens', 'modelInfo',
   'MISSING_CREDENTIALS_MESSAGE', 'toolDefinitionForModel', 'createToolRegistry', 'runLoop', 'runLoopToEnd', 'resolveRunConfig',
   'resolveQueryConfig',
@@ -17,7 +17,7 @@ const INTERNALS = [
 describe('the public API', () => {
   it('the root exports exactly what an embedder uses', () => {
     expect(Object.keys(root).sort()).toEqual([
-      'CONTINUE_REASONS', 'ConfigError', 'DEFAULT_CONFIG', 'DEFAULT_MODEL', 'TERMINAL_REASONS', 'TurnloopError', 'UnknownQueryOptionError',
+      'CONTINUE_REASONS', 'ConfigError', 'DEFAULT_CONFIG', 'DEFAULT_MODEL', 'InvalidBaseUrlError', 'TERMINAL_REASONS', 'TurnloopError', 'UnknownQueryOptionError',
       'counterIds', 'createAnthropicModelCaller', 'createToolRuntime', 'defineTool', 'initialState', 'isTurnloopError', 'query',
       'randomIds', 'resolveConfig', 'runQuery', 'step', 'systemClock', 'virtualClock',
     ]);
