@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { LoopConfig } from '../../src/config/config.ts';
 import { resolveConfig } from '../../dist/config/config.js';
 import type { ModelCaller, ModelStreamItem } from '../../src/effects/deps.ts';
-import { runQuery } from '../../dist/effects/query.js';
+import { runLoopToEnd as runQuery } from '../../dist/effects/run-loop.js';
 import { defineTool } from '../../dist/effects/tools/index.js';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
