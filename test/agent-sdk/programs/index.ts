@@ -1,0 +1,25 @@
+/** Every SDK program of the side-by-side suite, in the order the suite runs them. */
+import type { SdkProgram } from '../harness/sdk-program.ts';
+import { apiErrorEnding } from './api-error.ts';
+import { canUseToolAllowAndDeny } from './can-use-tool.ts';
+import { interruptMidAnswer } from './interrupt.ts';
+import { maxTurnsWithToolCall } from './max-turns.ts';
+import { partialMessages } from './partial-messages.ts';
+import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
+import { resumeFinishedSession } from './resume.ts';
+import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
+import { subagentTask } from './subagent.ts';
+import { textAnswer } from './text-answer.ts';
+
+export const PROGRAMS: readonly SdkProgram[] = [
+  textAnswer,
+  canUseToolAllowAndDeny,
+  maxTurnsWithToolCall,
+  preToolUseHookDenies,
+  sdkMcpServerTool,
+  apiErrorEnding,
+  partialMessages,
+  resumeFinishedSession,
+  interruptMidAnswer,
+  subagentTask,
+];
