@@ -56,9 +56,10 @@ export function messageShapes(messages: readonly SDKMessage[]): Shape[] {
           return block.type;
         });
         const id = m.type === 'assistant' ? m.message?.id : undefined;
-        if (id !== undefined && lastAssistant?.id === id && lastAssistant.parent === parent(m)) {
-          lastAssistant.blocks.push(...blocks);
-          shapes[lastAssistant.index] = `assistant${lastAssistant.parent} [${lastAssistant.blocks.join(', ')}]`;
+        const same = lastAssistant;
+        if (id !== undefined && same && same.id === id && same.parent === parent(m)) {
+          same.blocks.push(...blocks);
+          shapes[same.index] = `assistant${same.parent} [${same.blocks.join(', ')}]`;
         } else {
           shapes.push(`${m.type}${parent(m)} [${blocks.join(', ')}]`);
           lastAssistant = id === undefined ? undefined : { id, parent: parent(m), blocks, index: shapes.length - 1 };
