@@ -66,7 +66,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run' };
     if (readOnly || (mode === 'acceptEdits' && EDIT_TOOLS.has(tool.name))) return { behavior: 'allow' };
     if (mode === 'dontAsk' || !options.ask) {
-      return { behavior: 'deny', message: `Permission to use ${tool.name} has not been granted` };
+      return { behavior: 'deny', message: mode === 'dontAsk' ? 'dontAsk mode: calls that no rule allows are denied' : 'the call needs approval and the program gave no canUseTool' };
     }
     const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: asRecord(input), tool_use_id: toolUseId }, signal);
     if (answer.behavior === 'allow') {
