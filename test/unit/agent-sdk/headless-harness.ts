@@ -22,7 +22,7 @@ export interface Program {
   /** Lines written before anything else (default: `initialize`, then one user message `prompt`). */
   opening?: Line[];
   /** Called for every line turnloop writes; return lines to send back. */
-  onLine?: (line: Line, send: (reply: Line) => void) => void;
+  onLine?: (line: Line, send: (reply: Line) => void, closeInput: () => void) => void;
   /** Results to wait for before closing stdin (default 1). */
   results?: number;
 }
@@ -67,7 +67,7 @@ export async function runHeadless(argv: string[], program: Program & { prompt?: 
           if (raw.trim() === '') continue;
           const line = JSON.parse(raw) as Line;
           lines.push(line);
-          program.onLine?.(line, send);
+          program.onLine?.(line, send, () => stdin.end());
           if (line.type === 'result' && ++results >= wanted) stdin.end();
         }
         return true;
