@@ -21,6 +21,7 @@ import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
+import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { packageVersion } from './version.ts';
 
@@ -192,7 +193,7 @@ export class HeadlessSession {
         config,
         deps: { callModel: deps.callModel },
         onStep: (step) => {
-          finalMessages = step.state.context.messages;
+          finalMessages = conversationOf(step.state);
         },
         childObservers: (link) => [...(recordChildren ? recordChildren(link) : []), forwardChild(link)],
         ...(settings.logPath ? { record: { target: settings.logPath, onError: (error: Error) => deps.warn(`session log ${settings.logPath} stopped: ${error.message}`) } } : {}),

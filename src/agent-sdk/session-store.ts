@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import type { Message } from '../messages/types.ts';
+import type { LoopState } from '../reducer/state.ts';
 import { replay } from '../replay/replay.ts';
 
 export const SESSIONS_DIR = '.turnloop/sessions';
@@ -44,6 +45,16 @@ export function latestSessionId(cwd: string): string | undefined {
   return logs[0]?.id;
 }
 
+/**
+ * The conversation a run's state holds: the carried history plus what the last iteration collected and had not
+ * merged yet when the run ended (the final answer, the results of tools that ran before a stop).
+ */
+export function conversationOf(state: LoopState): Message[] {
+  const { messages, iter } = state.context;
+  const known = new Set(messages.map((m) => m.uuid));
+  return [...messages, ...[...iter.assistantMessages, ...iter.toolResults].filter((m) => !known.has(m.uuid))];
+}
+
 /** The conversation a finished session ended with (its last run's final messages), for the next turn. */
 export function loadConversation(cwd: string, sessionId: string): Message[] {
   if (!isSafeSessionId(sessionId)) throw new SessionNotFoundError(`--resume: '${sessionId}' is not a session id`);
@@ -53,5 +64,5 @@ export function loadConversation(cwd: string, sessionId: string): Message[] {
   if (replayed.terminal === null) {
     throw new SessionNotFoundError(`--resume: session ${sessionId} did not finish (its log ends mid-run); continue it with 'turnloop resume ${path}'`);
   }
-  return replayed.finalState.context.messages;
+  return conversationOf(replayed.finalState);
 }
