@@ -25,6 +25,18 @@ describe('headless stream-json protocol', () => {
     expect(result.usage.output_tokens).toBe(assistant.message.usage.output_tokens);
   });
 
+  it('writes a reply with several blocks as one assistant message per block, sharing message.id, as the real executable does', async () => {
+    const cwd = tempProject();
+    const script = { model: [{ content: [{ type: 'thinking' as const, thinking: 'hmm', signature: 's' }, { type: 'text' as const, text: 'a' }, { type: 'text' as const, text: 'b' }] }] };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd });
+    const assistants = run.lines.filter((l) => l.type === 'assistant');
+    expect(assistants.map((a) => a.message.content.map((b: { type: string }) => b.type))).toEqual([['thinking'], ['text'], ['text']]);
+    expect(new Set(assistants.map((a) => a.message.id)).size).toBe(1);
+    expect(new Set(assistants.map((a) => a.uuid)).size).toBe(3);
+    // The result is the text of the last assistant message (its last block here).
+    expect(run.lines.at(-1)?.result).toBe('b');
+  });
+
   it('records the session as a turnloop session log named by its id, which replays to the same ending', async () => {
     const cwd = tempProject();
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, TEXT)], { cwd });
