@@ -5,6 +5,7 @@
  * request markers, our system notes) maps to nothing: it never reaches stdout. Pure.
  */
 import type { AssistantMessage, QueryItem, UserMessage } from '../messages/types.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../reducer/message-factory.ts';
 import type { JsonObject } from './json-lines.ts';
 
 export interface MessageFrame {
@@ -42,10 +43,18 @@ function assistantFrame(item: AssistantMessage, frame: MessageFrame): JsonObject
   };
 }
 
+/** Our interruption notes in the real executable's words (what SDK programs look for). */
+const INTERRUPT_WORDS: Record<string, string> = {
+  [INTERRUPTED_TEXT]: '[Request interrupted by user]',
+  [INTERRUPTED_DURING_TOOLS_TEXT]: '[Request interrupted by user for tool use]',
+};
+
 function userFrame(item: UserMessage, frame: MessageFrame): JsonObject {
+  const { content } = item.message;
+  const interrupt = typeof content === 'string' ? INTERRUPT_WORDS[content] : undefined;
   return {
     type: 'user',
-    message: { role: 'user', content: item.message.content },
+    message: { role: 'user', content: interrupt ? [{ type: 'text', text: interrupt }] : content },
     parent_tool_use_id: frame.parentToolUseId,
     ...(item.isMeta ? { isSynthetic: true } : {}),
     uuid: item.uuid,
