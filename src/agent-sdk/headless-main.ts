@@ -147,6 +147,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       async onInitialize(request) {
         initialize = request;
         hookRegistry = request.hooks ?? {};
+        const configured = Object.keys((request as { mcpServers?: Record<string, unknown> }).mcpServers ?? {});
+        if (configured.length > 0) warn(`MCP servers are not connected in this mode yet (${configured.join(', ')}): their tools are missing`);
         if (request.sdkMcpServers && request.sdkMcpServers.length > 0) {
           warn(`in-process SDK MCP servers are not connected yet (${request.sdkMcpServers.join(', ')}): their tools are missing`);
           mcpServers = request.sdkMcpServers.map((name) => ({ name, status: 'failed' }));
