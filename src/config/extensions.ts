@@ -8,6 +8,8 @@
  * file and the exact title given to `it(...)`), run `npm run docs:fidelity`, commit both files.
  */
 
+import { AGENT_SDK_EXTENSIONS } from './agent-sdk-extensions.ts';
+
 export interface Extension {
   /** Stable name, cited in code comments as "Extension `<id>`". */
   id: string;
@@ -32,6 +34,8 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/api-error-endings.test.ts', name: 'a 401 answer (an API-error message) ends completed with the error on the Terminal, after stop-failure hooks' },
   },
+  // The headless executable's (src/agent-sdk/), kept in their own file.
+  ...AGENT_SDK_EXTENSIONS,
   {
     id: 'maxStopHookBlocking',
     original: 'No bound: a stop hook that always blocks loops forever.',

@@ -62,7 +62,7 @@ export function initialMessages(options: QueryOptions, newId: () => string): Mes
 export function loopParamsOf(options: QueryOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
   const {
     prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
-    signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
+    signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool, preToolHooks: _pre, postToolHooks: _post,
     observers: _observers, forkObservers: _forkObservers, agents: _agents, childObservers: _childObservers, childDeps: _childDeps, agentTree: _agentTree, ...json
   } = options;
   return { ...json, messages, tools: toolNames, startedAt };
@@ -79,6 +79,8 @@ export function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: Q
     timeoutMs: config.toolTimeoutMs,
     maxConcurrency: config.limits.maxToolConcurrency,
     canUseTool: options.canUseTool,
+    ...(options.preToolHooks ? { preToolHooks: options.preToolHooks } : {}),
+    ...(options.postToolHooks ? { postToolHooks: options.postToolHooks } : {}),
     runChild: childRunnerOf(options, deps),
   });
 }

@@ -1,0 +1,123 @@
+/** Sessions of the headless mode: resume a finished conversation, fork it, continue the latest; subagents; -p. */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
+import { agentRunKey } from '../../../src/config/wire.ts';
+import { runCli } from '../cli/capture-io.ts';
+import { runHeadless, SDK_ARGS, writeScript, tempProject, type Line } from './headless-harness.ts';
+
+const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
+
+/** The user texts of the conversation the model saw last (from the session log's final messages via the result). */
+function userTexts(lines: Line[]): string[] {
+  return lines.filter((l) => l.type === 'user').map((l) => JSON.stringify(l.message.content));
+}
+
+describe('headless sessions', () => {
+  it('--resume continues a finished conversation with the new prompt and keeps the id', async () => {
+    const cwd = tempProject();
+    const first = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [say('the answer is 42')] }, 'one.json')], { cwd, prompt: 'what is the answer?' });
+    const id = first.lines.find((l) => l.subtype === 'init')!.session_id as string;
+    // The second process must send the whole first turn to the model: the fake API records what it was sent.
+    const api = await startFakeAnthropicApi({ model: [say('you asked about the answer')] });
+    try {
+      const second = await runHeadlessWithApi(api.baseURL, [...SDK_ARGS, '--resume', id], cwd, 'what did I ask?');
+      expect(second.lines.find((l) => l.subtype === 'init')?.session_id).toBe(id);
+      expect(second.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'you asked about the answer', session_id: id });
+      const sent = JSON.stringify((api.requests[0] as { messages: unknown[] }).messages);
+      expect(sent).toContain('what is the answer?');
+      expect(sent).toContain('the answer is 42');
+      expect(sent).toContain('what did I ask?');
+    } finally {
+      await api.close();
+    }
+    expect(readdirSync(join(cwd, '.turnloop/sessions'))).toEqual([`${id}.jsonl`]);
+  });
+
+  it('--fork-session continues under a new id and leaves the original log', async () => {
+    const cwd = tempProject();
+    const first = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [say('one')] }, 'one.json')], { cwd });
+    const id = first.lines.find((l) => l.subtype === 'init')!.session_id as string;
+    const fork = await runHeadless([...SDK_ARGS, '--resume', id, '--fork-session', '--fake-api', writeScript(cwd, { model: [say('two')] }, 'two.json')], { cwd });
+    const forkId = fork.lines.find((l) => l.subtype === 'init')!.session_id as string;
+    expect(forkId).not.toBe(id);
+    expect(readdirSync(join(cwd, '.turnloop/sessions')).sort()).toEqual([`${id}.jsonl`, `${forkId}.jsonl`].sort());
+  });
+
+  it('--continue takes the latest session; --resume of an unknown id is bad input (exit 2)', async () => {
+    const cwd = tempProject();
+    const first = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [say('one')] }, 'one.json')], { cwd });
+    const id = first.lines.find((l) => l.subtype === 'init')!.session_id;
+    const next = await runHeadless([...SDK_ARGS, '--continue', '--fake-api', writeScript(cwd, { model: [say('two')] }, 'two.json')], { cwd });
+    expect(next.lines.find((l) => l.subtype === 'init')?.session_id).toBe(id);
+    const missing = await runHeadless([...SDK_ARGS, '--resume', 'no-such-session', '--fake-api', writeScript(cwd, { model: [] })], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no session no-such-session');
+  });
+
+  it("a Task subagent's messages carry the Task call's id as parent_tool_use_id", async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'look', prompt: 'find the thing', subagent_type: 'general-purpose' } }] },
+        say('the subagent found it'),
+      ],
+      agentRuns: { [agentRunKey(['toolu_task'])]: [say('found it in src/')] },
+    };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd });
+    const child = run.lines.filter((l) => l.parent_tool_use_id === 'toolu_task');
+    expect(child.map((l) => l.type)).toContain('assistant');
+    expect(child.find((l) => l.type === 'assistant')?.message.content[0].text).toBe('found it in src/');
+    const taskResult = run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content);
+    expect(taskResult[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_task', content: 'found it in src/' });
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'the subagent found it' });
+    expect(userTexts(child)).toEqual([]);
+  });
+});
+
+async function runHeadlessWithApi(baseURL: string, argv: string[], cwd: string, prompt: string) {
+  const { PassThrough } = await import('node:stream');
+  const { main } = await import('../../../src/cli/main.ts');
+  const stdin = new PassThrough();
+  const out: string[] = [];
+  stdin.write(`${JSON.stringify({ type: 'control_request', request_id: 'i', request: { subtype: 'initialize' } })}\n`);
+  stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt }, parent_tool_use_id: null })}\n`);
+  stdin.end();
+  await main(argv, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => true }, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: baseURL }, cwd, stdin });
+  return { lines: out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line) };
+}
+
+describe('turnloop -p (the shell form)', () => {
+  it('prints the answer as text, or the result as json; exit 1 after an error', async () => {
+    const cwd = tempProject();
+    const text = await runCli(['-p', 'hello', '--fake-api', writeScript(cwd, { model: [say('hi there')] })], { cwd });
+    expect(text).toMatchObject({ code: 0, stdout: 'hi there\n' });
+    const json = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [say('hi there')] })], { cwd });
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', subtype: 'success', result: 'hi there', is_error: false });
+    const failed = await runCli(['-p', 'hello', '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain('401');
+  });
+
+  it('stream-json output writes init, the messages and the result as lines', async () => {
+    const cwd = tempProject();
+    const run = await runCli(['-p', 'hello', '--output-format=stream-json', '--verbose', '--fake-api', writeScript(cwd, { model: [say('hi')] })], { cwd });
+    expect(run.stdout.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['system', 'assistant', 'result']);
+  });
+
+  it('bad values are bad input with a clear message (exit 2)', async () => {
+    const run = await runCli(['-p', 'hello', '--max-turns', 'zero'], { cwd: tempProject() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--max-turns expects a positive integer, got 'zero'");
+    const mode = await runCli(['-p', 'hello', '--permission-mode', 'yolo'], { cwd: tempProject() });
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain("--permission-mode expects one of");
+  });
+
+  it('subcommands still work: turnloop export is not taken for the headless mode', async () => {
+    const run = await runCli(['export', '--format', 'json']);
+    expect(run.code).toBe(0);
+  });
+});
