@@ -133,7 +133,7 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'agentToolTaskInput',
     original: "The Task tool's `subagent_type` picks one of the configured agent definitions and its `model` (sonnet, opus, haiku) overrides that agent's model.",
-    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type` and `model` in its input, so recorded Task calls validate, and runs its own prompt, tools and model.',
+    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type`, `model` and `run_in_background` in its input, so recorded Task calls validate, and runs its own prompt, tools and model, always to its end (never in the background).',
     why: 'Agents are defined in code, one tool each; imported Claude Code sessions call them with the Task input as recorded.',
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
