@@ -4,6 +4,7 @@
  *
  * For each program:
  * - the facts the issue states (and the ones seen since, docs/agent-sdk-conformance.md) hold for both executables;
+ * - the executable asks the API for nothing but `POST /v1/messages`;
  * - the SDK never fails inside itself: it ends normally, or with its own "returned an error result" error after an
  *   error result, never with a TypeError or a hang;
  * - turnloop's sequence of messages, reduced to its structure (harness/message-shape.ts), equals claude's, up to
@@ -113,6 +114,7 @@ describe.each(PROGRAMS.map((program) => [program.name, program] as const))('%s',
       const run = runs.get(name)?.[engine];
       if (!run) throw new Error('no run');
       expectSdkEndedCleanly(run);
+      expect(run.unrouted, 'requests the fake API has no route for').toEqual([]);
       FACTS[name](run);
     });
   }

@@ -39,6 +39,8 @@ export interface ProgramRun {
   stderr: string;
   /** The fake API's log: method-independent paths and bodies, in arrival order. */
   requests: FakeApi['log'];
+  /** Requests for anything but `POST /v1/messages` (answered 404). */
+  unrouted: FakeApi['unrouted'];
   /** Scripted answers nobody asked for. */
   unusedAnswers: number;
   wallMs: number;
@@ -84,6 +86,7 @@ export async function runProgram(program: SdkProgram, engine: EngineName): Promi
     ...(error === undefined ? {} : { error }),
     stderr,
     requests: api.log,
+    unrouted: api.unrouted,
     unusedAnswers: api.remaining(),
     wallMs: performance.now() - started,
   };
