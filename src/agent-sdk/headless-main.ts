@@ -20,6 +20,7 @@ import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { selectSdkTools } from './sdk-tools.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
@@ -60,6 +61,7 @@ function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; 
 export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
   const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
   let fake: FakeApi | null = null;
+  let sdkMcp: SdkMcpConnection | null = null;
   try {
     const args = parseHeadlessArgs(argv);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
@@ -150,8 +152,9 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         const configured = Object.keys((request as { mcpServers?: Record<string, unknown> }).mcpServers ?? {});
         if (configured.length > 0) warn(`MCP servers are not connected in this mode yet (${configured.join(', ')}): their tools are missing`);
         if (request.sdkMcpServers && request.sdkMcpServers.length > 0) {
-          warn(`in-process SDK MCP servers are not connected yet (${request.sdkMcpServers.join(', ')}): their tools are missing`);
-          mcpServers = request.sdkMcpServers.map((name) => ({ name, status: 'failed' }));
+          sdkMcp = await connectSdkMcpServers(request.sdkMcpServers, askProgram, warn);
+          extraTools.push(...sdkMcp.tools);
+          mcpServers = sdkMcp.servers;
         }
       },
       session: sessionOnce,
@@ -164,6 +167,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     io.stderr.write(`turnloop: ${message}\n`);
     return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
   } finally {
+    await (sdkMcp as SdkMcpConnection | null)?.close();
     await fake?.close();
   }
 }
