@@ -40,7 +40,8 @@ export interface SessionSettings {
   systemPrompt: string[];
   /** Tool names asked for that turnloop does not have (listed in `init`). */
   unknownTools: readonly string[];
-  mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  /** Read at each turn's `init` (servers connect during `initialize`). */
+  mcpServers(): ReadonlyArray<{ name: string; status: string }>;
 }
 
 export interface SessionHooks {
@@ -108,7 +109,7 @@ export class HeadlessSession {
       claude_code_version: `turnloop-${packageVersion()}`,
       cwd: settings.cwd,
       tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
-      mcp_servers: settings.mcpServers,
+      mcp_servers: settings.mcpServers(),
       model: this.model ?? resolveConfig({}).model,
       permissionMode: this.permissionMode,
       slash_commands: [],
