@@ -119,6 +119,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           allowedTools: args.allowedTools,
           disallowedTools: args.disallowedTools,
           partialMessages: args.includePartialMessages,
+          quickRetries: fake !== null,
           ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
           systemPrompt: [...systemPrompt, ...append],
           unknownTools: selection.unknown,

@@ -183,3 +183,15 @@ describe('headless endings: budget, hooks after tools, modes', () => {
     }
   });
 });
+
+describe('headless offline runs', () => {
+  it('a script that runs out ends the turn with an API-error result, without minutes of backoff', async () => {
+    const cwd = tempProject();
+    const started = Date.now();
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], { cwd });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.code).toBe(1);
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true });
+    expect(run.lines.at(-1)?.errors[0]).toContain('fake API script exhausted');
+  });
+});
