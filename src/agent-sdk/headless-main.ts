@@ -20,7 +20,9 @@ import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { selectSdkTools } from './sdk-tools.ts';
+import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 
@@ -60,6 +62,8 @@ function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; 
 export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
   const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
   let fake: FakeApi | null = null;
+  let sdkMcp: SdkMcpConnection | null = null;
+  let commandMcp: CommandLineMcp | null = null;
   try {
     const args = parseHeadlessArgs(argv);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
@@ -68,7 +72,6 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
-    if (args.mcpConfigs.length > 0) warn('--mcp-config: MCP servers of the command line are not connected in this mode yet; their tools are missing');
     const { sessionId, history } = sessionIdentity(args, io.cwd);
     let callModel;
     if (args.fakeApi !== undefined) {
@@ -82,6 +85,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const selection = selectSdkTools({ root: io.cwd, ...(args.tools ? { tools: args.tools } : {}), disallowedTools: args.disallowedTools });
     for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
 
+    commandMcp = await connectCommandLineMcp(mcpServersOfFlags(args.mcpConfigs, io.cwd, warn), io.env, warn);
     const streaming = args.inputFormat === 'stream-json';
     const write = streaming || args.outputFormat === 'stream-json' ? (message: JsonObject) => io.stdout.write(`${JSON.stringify(message)}\n`) : () => undefined;
     const channel = new ControlChannel(write);
@@ -89,7 +93,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     let hookRegistry: HookRegistry = {};
     let initialize: InitializeRequest = {};
     let session: HeadlessSession | null = null;
-    let mcpServers: Array<{ name: string; status: string }> = [];
+    let mcpServers: Array<{ name: string; status: string }> = [...commandMcp.servers];
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
       ask: askProgram,
@@ -115,14 +119,15 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           allowedTools: args.allowedTools,
           disallowedTools: args.disallowedTools,
           partialMessages: args.includePartialMessages,
+          quickRetries: fake !== null,
           ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
           systemPrompt: [...systemPrompt, ...append],
           unknownTools: selection.unknown,
-          mcpServers,
+          mcpServers: () => mcpServers,
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...extraTools],
+          tools: () => [...selection.tools, ...extraTools, ...(commandMcp?.tools() ?? [])],
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
@@ -147,11 +152,17 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       async onInitialize(request) {
         initialize = request;
         hookRegistry = request.hooks ?? {};
-        const configured = Object.keys((request as { mcpServers?: Record<string, unknown> }).mcpServers ?? {});
-        if (configured.length > 0) warn(`MCP servers are not connected in this mode yet (${configured.join(', ')}): their tools are missing`);
+        const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
+        if (configured && Object.keys(configured).length > 0) {
+          const more = await connectCommandLineMcp(configured, io.env, warn);
+          const earlier = commandMcp;
+          commandMcp = { tools: () => [...(earlier?.tools() ?? []), ...more.tools()], servers: [...(earlier?.servers ?? []), ...more.servers], close: async () => { await earlier?.close(); await more.close(); } };
+          mcpServers = [...commandMcp.servers];
+        }
         if (request.sdkMcpServers && request.sdkMcpServers.length > 0) {
-          warn(`in-process SDK MCP servers are not connected yet (${request.sdkMcpServers.join(', ')}): their tools are missing`);
-          mcpServers = request.sdkMcpServers.map((name) => ({ name, status: 'failed' }));
+          sdkMcp = await connectSdkMcpServers(request.sdkMcpServers, askProgram, warn);
+          extraTools.push(...sdkMcp.tools);
+          mcpServers = [...mcpServers, ...sdkMcp.servers];
         }
       },
       session: sessionOnce,
@@ -164,6 +175,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     io.stderr.write(`turnloop: ${message}\n`);
     return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
   } finally {
+    await (sdkMcp as SdkMcpConnection | null)?.close();
+    await (commandMcp as CommandLineMcp | null)?.close();
     await fake?.close();
   }
 }

@@ -40,7 +40,13 @@ export interface SessionSettings {
   systemPrompt: string[];
   /** Tool names asked for that turnloop does not have (listed in `init`). */
   unknownTools: readonly string[];
-  mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  /**
+   * Offline (a fake-API script): retries back off in milliseconds, not seconds, so a script that runs out (the fake
+   * API then answers 500) ends the turn in about a second instead of minutes of backoff.
+   */
+  quickRetries?: boolean;
+  /** Read at each turn's `init` (servers connect during `initialize`). */
+  mcpServers(): ReadonlyArray<{ name: string; status: string }>;
 }
 
 export interface SessionHooks {
@@ -108,7 +114,7 @@ export class HeadlessSession {
       claude_code_version: `turnloop-${packageVersion()}`,
       cwd: settings.cwd,
       tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
-      mcp_servers: settings.mcpServers,
+      mcp_servers: settings.mcpServers(),
       model: this.model ?? resolveConfig({}).model,
       permissionMode: this.permissionMode,
       slash_commands: [],
@@ -126,7 +132,11 @@ export class HeadlessSession {
     const startedAt = Date.now();
     const controller = new AbortController();
     this.current = { controller, interrupted: false };
-    const config = resolveConfig({ sessionId: settings.sessionId, ...(this.model ? { model: this.model } : {}) });
+    const config = resolveConfig({
+      sessionId: settings.sessionId,
+      ...(this.model ? { model: this.model } : {}),
+      ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
+    });
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };

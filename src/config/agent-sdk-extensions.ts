@@ -30,4 +30,12 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/headless-endings.test.ts', name: 'a deny becomes an is_error tool_result with the message and a permission_denials entry' },
   },
+  {
+    id: 'sdkBypassAsRoot',
+    original: 'Refuses `--permission-mode bypassPermissions` (and `--dangerously-skip-permissions`) when run as root.',
+    turnloop: 'Runs in that mode as any user: every call runs without asking.',
+    why: 'Offline test runs of SDK programs often run as root (CI containers); the mode is the caller\'s explicit choice.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-endings.test.ts', name: 'bypassPermissions runs every call without asking, also as root (the real executable refuses root)' },
+  },
 ];

@@ -1,4 +1,6 @@
 /** How turns end in the headless mode: permissions, maxTurns, API errors, interrupts, hooks; exit codes. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initialize, runHeadless, SDK_ARGS, type Line, types, userLine, writeScript, tempProject } from './headless-harness.ts';
 
@@ -127,5 +129,69 @@ describe('headless endings', () => {
     });
     expect(toolResults(run.lines)[0].is_error).toBe(true);
     expect(run.lines.at(-1)).toMatchObject({ type: 'result', permission_denials: [{ tool_name: 'Bash' }] });
+  });
+});
+
+describe('headless endings: budget, hooks after tools, modes', () => {
+  it('--max-budget-usd stops the turn once its cost reaches the cap: error_max_budget_usd, exit 1', async () => {
+    const cwd = tempProject();
+    const run = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, errors: ['Reached maximum budget ($0.000001)'] });
+    expect(run.lines.filter((l) => l.type === 'assistant')).toHaveLength(1);
+  });
+
+  it('PostToolUse additionalContext reaches the model; a Stop hook that blocks continues the loop with its reason', async () => {
+    const cwd = tempProject();
+    const script = { model: [...BASH_THEN_DONE.model, { content: [{ type: 'text' as const, text: 'really done' }] }] };
+    let stops = 0;
+    const run = await runHeadless([...SDK_ARGS, '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      opening: [initialize({ hooks: { PostToolUse: [{ matcher: 'Bash', hookCallbackIds: ['post'] }], Stop: [{ hookCallbackIds: ['stop'] }] } }), userLine('go')],
+      onLine: (line, send) => {
+        if (line.type !== 'control_request') return;
+        const id = line.request.callback_id;
+        const response = id === 'post'
+          ? { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the shell said hi' } }
+          : stops++ === 0 ? { decision: 'block', reason: 'check once more' } : {};
+        if (id === 'post') expect(line.request.input).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'from-bash' });
+        send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response } });
+      },
+    });
+    expect(stops).toBe(2);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'really done', num_turns: 3 });
+    // What the model was shown is in the session log's conversation.
+    const log = readFileSync(join(cwd, '.turnloop/sessions', `${run.lines.at(-1)!.session_id}.jsonl`), 'utf8');
+    expect(log).toContain('the shell said hi');
+    expect(log).toContain('check once more');
+  });
+
+  it('bypassPermissions runs every call without asking, also as root (the real executable refuses root)', async () => {
+    const cwd = tempProject();
+    const run = await runHeadless([...SDK_ARGS, '--permission-mode', 'bypassPermissions', '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+    expect(run.lines.some((l) => l.type === 'control_request')).toBe(false);
+    expect(toolResults(run.lines)[0]).toMatchObject({ content: 'from-bash' });
+  });
+
+  it('plan mode denies a call that changes things; dontAsk denies what no rule allows', async () => {
+    const cwd = tempProject();
+    for (const mode of ['plan', 'dontAsk']) {
+      const run = await runHeadless([...SDK_ARGS, '--permission-mode', mode, '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+      expect(run.lines.some((l) => l.type === 'control_request')).toBe(false);
+      expect(toolResults(run.lines)[0].is_error).toBe(true);
+      expect(run.lines.at(-1)?.permission_denials).toHaveLength(1);
+    }
+  });
+});
+
+describe('headless offline runs', () => {
+  it('a script that runs out ends the turn with an API-error result, without minutes of backoff', async () => {
+    const cwd = tempProject();
+    const started = Date.now();
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], { cwd });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.code).toBe(1);
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true });
+    expect(run.lines.at(-1)?.errors[0]).toContain('fake API script exhausted');
   });
 });

@@ -73,6 +73,12 @@ describe('headless sessions', () => {
     expect(taskResult[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_task', content: 'found it in src/' });
     expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'the subagent found it' });
     expect(userTexts(child)).toEqual([]);
+    // The session log and the subagent's log beside it replay and draw like any other.
+    const log = join(cwd, '.turnloop/sessions', `${run.lines.at(-1)!.session_id}.jsonl`);
+    const replayed = await runCli(['replay', log], { cwd });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    const drawn = await runCli(['viz', log, '--out', join(cwd, 'view.html')], { cwd });
+    expect(drawn.code, drawn.stderr).toBe(0);
   });
 });
 
