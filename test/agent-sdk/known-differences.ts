@@ -47,6 +47,18 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       why: "turnloop sends the subagent's assistant messages inside the Task call, not its prompt",
     },
   ],
+  'an API error ending': [
+    {
+      onlyIn: 'claude',
+      lines: ['result success is_error=true terminal_reason=api_error num_turns=1 denials=[]'],
+      why: "claude's result after an API error says terminal_reason api_error and has no errors array",
+    },
+    {
+      onlyIn: 'turnloop',
+      lines: ['result success is_error=true terminal_reason=completed num_turns=1 errors=1 denials=[]'],
+      why: "turnloop's says terminal_reason completed (the loop's own Terminal) and carries the error text in errors too",
+    },
+  ],
   'an interrupt': [
     {
       onlyIn: 'claude',
@@ -60,6 +72,11 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
     },
   ],
 };
+
+/** The lines of one program's differences that `engine` sends (each must still be seen, or the entry is stale). */
+export function differenceLines(program: string, engine: EngineName): Shape[] {
+  return (KNOWN_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.lines);
+}
 
 export function comparableShapes(program: string, engine: EngineName, shapes: readonly Shape[]): Shape[] {
   const differences = [...EVERYWHERE, ...(KNOWN_DIFFERENCES[program] ?? [])];
