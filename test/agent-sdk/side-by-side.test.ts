@@ -15,6 +15,7 @@ import type { SDKMessage, SDKResultMessage } from '@anthropic-ai/claude-agent-sd
 import { ENGINES, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun, type SdkProgram } from './harness/sdk-program.ts';
 import { KNOWN_DIFFERENCES, comparableShapes, differenceLines } from './known-differences.ts';
+import { bypassPermissions } from './programs/bypass-permissions.ts';
 import { PROGRAMS } from './programs/index.ts';
 
 const results = (run: ProgramRun) => run.messages.filter((m): m is SDKResultMessage => m.type === 'result');
@@ -140,6 +141,30 @@ afterAll(() => {
     console.log(`\n## ${name}`);
     for (const engine of ENGINES) console.log(`${engine} (${Math.round(both[engine]?.wallMs ?? 0)} ms):\n  ${both[engine]?.shapes.join('\n  ')}`);
   }
+});
+
+// Not side by side: the real claude refuses the bypass mode as root (the suite runs as root); turnloop runs it
+// (Extension sdkBypassAsRoot). Each engine is held to its own behaviour.
+describe('bypassPermissions as root', () => {
+  it('claude refuses to start: the SDK reports the exit and the reason, no request is made', async () => {
+    const run = await runProgram(bypassPermissions, 'claude');
+    expect(run.error).toMatch(/exited with code 1.*cannot be used with root\/sudo privileges/);
+    expect(run.requests).toEqual([]);
+    expect(run.observed).toEqual({ fileCreated: false });
+  });
+  it('turnloop runs the Bash call without asking and succeeds', async () => {
+    const run = await runProgram(bypassPermissions, 'turnloop');
+    expectSdkEndedCleanly(run);
+    expect(run.error).toBeUndefined();
+    expect(run.observed).toEqual({ fileCreated: true });
+    expect(run.shapes).toEqual([
+      'system init',
+      'assistant [thinking, tool_use Bash#0]',
+      'user [tool_result#0]',
+      'assistant [text]',
+      'result success is_error=false terminal_reason=completed num_turns=2 denials=[]',
+    ]);
+  });
 });
 
 it('every program has its facts', () => {
