@@ -82,6 +82,10 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(toolResult(run.messages, 'toolu_task_1')?.is_error ?? false).toBe(false);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
   },
+  'streaming input, two user messages': (run) => {
+    expect(run.observed).toEqual({ secondRequestRoles: ['user', 'assistant', 'user'], sessions: 1 });
+    expect(results(run).map((r) => [r.subtype, r.num_turns])).toEqual([['success', 1], ['success', 1]]);
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

@@ -8,6 +8,7 @@ import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { resumeFinishedSession } from './resume.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
+import { streamingInputTwoTurns } from './streaming-input.ts';
 import { subagentTask } from './subagent.ts';
 import { textAnswer } from './text-answer.ts';
 
@@ -22,4 +23,5 @@ export const PROGRAMS: readonly SdkProgram[] = [
   resumeFinishedSession,
   interruptMidAnswer,
   subagentTask,
+  streamingInputTwoTurns,
 ];
