@@ -61,6 +61,9 @@ function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; 
 /** Runs the headless mode; the exit code. */
 export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
   const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
+  // The model adapter loads the Anthropic SDK on its first call; start loading it now, while the program sends
+  // `initialize` and its first message, so the first turn does not wait for it.
+  void import('@anthropic-ai/sdk').catch(() => undefined);
   let fake: FakeApi | null = null;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
