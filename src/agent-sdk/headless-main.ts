@@ -21,7 +21,7 @@ import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
-import { selectSdkTools } from './sdk-tools.ts';
+import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
@@ -61,6 +61,9 @@ function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; 
 /** Runs the headless mode; the exit code. */
 export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
   const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
+  // The model adapter loads the Anthropic SDK on its first call; start loading it now, while the program sends
+  // `initialize` and its first message, so the first turn does not wait for it.
+  void import('@anthropic-ai/sdk').catch(() => undefined);
   let fake: FakeApi | null = null;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
@@ -82,7 +85,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
     }
-    const selection = selectSdkTools({ root: io.cwd, ...(args.tools ? { tools: args.tools } : {}), disallowedTools: args.disallowedTools });
+    let initialize: InitializeRequest = {};
+    const selection = selectSdkTools({
+      root: io.cwd,
+      ...(args.tools ? { tools: args.tools } : {}),
+      disallowedTools: args.disallowedTools,
+      agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
+    });
     for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
 
     commandMcp = await connectCommandLineMcp(mcpServersOfFlags(args.mcpConfigs, io.cwd, warn), io.env, warn);
@@ -91,7 +100,6 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const channel = new ControlChannel(write);
     const askProgram = (request: JsonObject, signal?: AbortSignal) => channel.request(request as JsonObject & { subtype: string }, signal);
     let hookRegistry: HookRegistry = {};
-    let initialize: InitializeRequest = {};
     let session: HeadlessSession | null = null;
     let mcpServers: Array<{ name: string; status: string }> = [...commandMcp.servers];
     const extraTools: Tool[] = [];

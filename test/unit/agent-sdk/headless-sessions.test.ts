@@ -1,5 +1,5 @@
 /** Sessions of the headless mode: resume a finished conversation, fork it, continue the latest; subagents; -p. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
@@ -79,6 +79,36 @@ describe('headless sessions', () => {
     expect(replayed.code, replayed.stderr).toBe(0);
     const drawn = await runCli(['viz', log, '--out', join(cwd, 'view.html')], { cwd });
     expect(drawn.code, drawn.stderr).toBe(0);
+  });
+});
+
+describe('the program\'s agents', () => {
+  it('Task runs the agent subagent_type names, with its prompt, tools and model; an unknown type is an error result', async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        {
+          content: [
+            { type: 'tool_use' as const, id: 'toolu_a', name: 'Task', input: { description: 'review', prompt: 'review src', subagent_type: 'reviewer' } },
+            { type: 'tool_use' as const, id: 'toolu_b', name: 'Task', input: { description: 'x', prompt: 'x', subagent_type: 'no-such-agent' } },
+          ],
+        },
+        say('reviewed'),
+      ],
+      agentRuns: { [agentRunKey(['toolu_a'])]: [say('looks fine')] },
+    };
+    const agents = { reviewer: { description: 'Reviews code', prompt: 'You review code and say what is wrong.', tools: ['Read', 'Grep'], model: 'haiku' } };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, opening: [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', agents } }, { type: 'user', message: { role: 'user', content: 'review' }, parent_tool_use_id: null }] });
+    const child = run.lines.find((l) => l.type === 'assistant' && l.parent_tool_use_id === 'toolu_a');
+    expect(child?.message.model).toBe('claude-haiku-4-5');
+    const results = run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content);
+    expect(results.find((r: Line) => r.tool_use_id === 'toolu_a')).toMatchObject({ content: 'looks fine' });
+    expect(results.find((r: Line) => r.tool_use_id === 'toolu_b')).toMatchObject({ is_error: true, content: expect.stringContaining("Agent type 'no-such-agent' not found. Available agents: general-purpose, reviewer") });
+    // The agent's own system prompt and tools reached its model call (the child log records its request).
+    const childLogs = readdirSync(join(cwd, '.turnloop/sessions'), { recursive: true }).map(String).filter((p) => p.includes('toolu_a'));
+    expect(childLogs.length).toBe(1);
+    const childLog = readFileSync(join(cwd, '.turnloop/sessions', childLogs[0]), 'utf8');
+    expect(childLog).toContain('You review code and say what is wrong.');
   });
 });
 
