@@ -59,6 +59,7 @@ const median = (values: number[]) => {
 };
 
 assertLoopbackOnly();
+const startLoad = (await import('node:os')).loadavg()[0];
 const samples: Record<EngineName, Sample[]> = { claude: [], turnloop: [] };
 await measure('turnloop'); // warm the file cache for both (not counted)
 await measure('claude');
@@ -66,13 +67,19 @@ for (let i = 0; i < RUNS; i++) for (const engine of ENGINES) samples[engine].pus
 
 const row = (label: string, key: keyof Sample) => {
   const [c, t] = ENGINES.map((engine) => median(samples[engine].map((s) => s[key])));
-  return `| ${label} | ${Math.round(c)} ms | ${Math.round(t)} ms | ${(c / t).toFixed(1)}x |`;
+  const spread = (engine: EngineName) => {
+    const values = samples[engine].map((s) => s[key]);
+    return `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
+  };
+  return `| ${label} | ${Math.round(c)} ms (${spread('claude')}) | ${Math.round(t)} ms (${spread('turnloop')}) | ${(c / t).toFixed(1)}x |`;
 };
+
 const { loadavg, cpus } = await import('node:os');
 console.log(`### The Agent SDK through claude and through turnloop (offline, median of ${RUNS} runs)
 
 SDK 0.3.334, claude 2.1.334 (native), turnloop from dist/; one fake API on 127.0.0.1 per run; script: ${TOOL_TURNS} Read
-calls then a text answer (${TOOL_TURNS + 1} model turns). ${cpus().length} cores, load ${loadavg()[0].toFixed(2)} at the end.
+calls then a text answer (${TOOL_TURNS + 1} model turns). ${cpus().length} cores, load ${startLoad.toFixed(2)} at the start,
+${loadavg()[0].toFixed(2)} at the end. Medians, with the range of the runs in brackets.
 
 | measure | claude | turnloop | claude / turnloop |
 |---|---|---|---|
