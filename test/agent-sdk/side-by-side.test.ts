@@ -51,6 +51,10 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(JSON.stringify(toolResult(run.messages, 'toolu_read_1')?.content)).toContain('Secrets stay closed.');
     expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Read']);
   },
+  'hooks on every event of a turn': (run) => {
+    expect(run.observed).toEqual({ calls: ['UserPromptSubmit', 'PreToolUse:Read', 'PostToolUse:Read', 'Stop'], contextReachedModel: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
+  },
   'a tool of an in-process SDK MCP server': (run) => {
     expect(run.observed).toEqual({ calls: [{ a: 2, b: 3 }] });
     const answered = toolResult(run.messages, 'toolu_add_1');

@@ -2,6 +2,7 @@
 import type { SdkProgram } from '../harness/sdk-program.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
+import { hookEvents } from './hook-events.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
 import { partialMessages } from './partial-messages.ts';
@@ -17,6 +18,7 @@ export const PROGRAMS: readonly SdkProgram[] = [
   canUseToolAllowAndDeny,
   maxTurnsWithToolCall,
   preToolUseHookDenies,
+  hookEvents,
   sdkMcpServerTool,
   apiErrorEnding,
   partialMessages,
