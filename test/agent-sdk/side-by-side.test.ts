@@ -35,6 +35,10 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(denied).toMatchObject({ is_error: true });
     expect(JSON.stringify(denied?.content)).toContain('The user refused this command.');
   },
+  'acceptEdits mode and disallowedTools': (run) => {
+    expect(run.observed).toEqual({ asked: ['Bash'], edited: true, commandRan: false, globOffered: false, writeOffered: true });
+    expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);
+  },
   'maxTurns: 1 with a tool call': (run) => {
     expect(lastResult(run)).toMatchObject({
       subtype: 'error_max_turns',

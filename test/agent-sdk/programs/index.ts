@@ -1,5 +1,6 @@
 /** Every SDK program of the side-by-side suite, in the order the suite runs them. */
 import type { SdkProgram } from '../harness/sdk-program.ts';
+import { acceptEditsMode } from './accept-edits.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
@@ -16,6 +17,7 @@ import { textAnswer } from './text-answer.ts';
 export const PROGRAMS: readonly SdkProgram[] = [
   textAnswer,
   canUseToolAllowAndDeny,
+  acceptEditsMode,
   maxTurnsWithToolCall,
   preToolUseHookDenies,
   hookEvents,
