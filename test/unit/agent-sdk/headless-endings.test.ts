@@ -105,6 +105,21 @@ describe('headless endings', () => {
     expect(run.lines.at(-1)?.permission_denials).toHaveLength(1);
   });
 
+  it("a PreToolUse hook's updatedInput replaces the call's input and its allow skips the question", async () => {
+    const cwd = tempProject();
+    const run = await runHeadless([...SDK_ARGS, '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], {
+      cwd,
+      opening: [initialize({ hooks: { PreToolUse: [{ matcher: 'Bash|Write', hookCallbackIds: ['rewrite'] }] } }), userLine('run it')],
+      onLine: (line, send) => {
+        if (line.type !== 'control_request') return;
+        const response = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo rewritten' } } };
+        send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response } });
+      },
+    });
+    expect(run.lines.filter((l) => l.type === 'control_request').map((l) => l.request.subtype)).toEqual(['hook_callback']);
+    expect(toolResults(run.lines)[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'rewritten' });
+  });
+
   it('a UserPromptSubmit hook that blocks ends the turn without a model call', async () => {
     const cwd = tempProject();
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], {
