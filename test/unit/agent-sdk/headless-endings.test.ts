@@ -56,13 +56,13 @@ describe('headless endings', () => {
     expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_turns', is_error: true, num_turns: 2, errors: ['Reached maximum number of turns (1)'], terminal_reason: 'max_turns' });
   });
 
-  it('an API error ends with is_error, the error text and an errors array; exit 1', async () => {
+  it('an API error ends as the real executable ends it: success subtype, is_error, the text as result, reason api_error; exit 1', async () => {
     const cwd = tempProject();
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
     expect(run.code).toBe(1);
     const result = run.lines.at(-1)!;
-    expect(result).toMatchObject({ type: 'result', is_error: true, api_error_status: 401, terminal_reason: 'completed' });
-    expect(result.errors).toEqual([result.result]);
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: true, api_error_status: 401, terminal_reason: 'api_error' });
+    expect(result.result).toContain('401');
     expect(run.lines.find((l) => l.type === 'assistant')?.error).toBe('authentication_failed');
   });
 
@@ -206,7 +206,7 @@ describe('headless offline runs', () => {
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], { cwd });
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.code).toBe(1);
-    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true });
-    expect(run.lines.at(-1)?.errors[0]).toContain('fake API script exhausted');
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true, terminal_reason: 'api_error' });
+    expect(run.lines.at(-1)?.result).toContain('fake API script exhausted');
   });
 });
