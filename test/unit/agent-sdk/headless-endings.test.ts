@@ -80,7 +80,7 @@ describe('headless endings', () => {
       },
     });
     expect(run.lines.find((l) => l.type === 'control_response' && l.response.request_id === 'int-1')?.response.subtype).toBe('success');
-    expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: ['[Request interrupted by user]'] });
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: ['[Request interrupted by user]'], num_turns: 2 });
     expect(run.lines.filter((l) => l.type === 'user').at(-1)?.message.content).toEqual([{ type: 'text', text: '[Request interrupted by user]' }]);
     expect(run.code).toBe(1);
   });
