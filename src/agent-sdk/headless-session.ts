@@ -225,6 +225,8 @@ export class HeadlessSession {
         if (item.type === 'request_start') {
           numTurns += 1;
           requestAt = Date.now();
+          // As the real executable, with partial messages: a status line before each request's events.
+          if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
         } else if (item.type === 'assistant') {
           lastAssistant = item;
           if (requestAt !== null) apiMs += Date.now() - requestAt;
