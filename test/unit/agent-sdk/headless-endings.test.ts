@@ -210,3 +210,33 @@ describe('headless offline runs', () => {
     expect(run.lines.at(-1)?.result).toContain('fake API script exhausted');
   });
 });
+
+describe('headless acceptEdits', () => {
+  it('runs Write and a plain filesystem command unasked, and asks about any other command', async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        {
+          content: [
+            { type: 'tool_use' as const, id: 'toolu_w', name: 'Write', input: { file_path: 'a.txt', content: 'x' } },
+            { type: 'tool_use' as const, id: 'toolu_t', name: 'Bash', input: { command: 'touch command-ran.txt' } },
+            { type: 'tool_use' as const, id: 'toolu_n', name: 'Bash', input: { command: 'node -e "1"' } },
+          ],
+        },
+        { content: [{ type: 'text' as const, text: 'done' }] },
+      ],
+    };
+    const asked: string[] = [];
+    await runHeadless([...SDK_ARGS, '--permission-mode', 'acceptEdits', '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      onLine: (line, send) => {
+        if (line.type !== 'control_request') return;
+        asked.push(line.request.tool_use_id);
+        send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: { behavior: 'deny', message: 'no' } } });
+      },
+    });
+    expect(asked).toEqual(['toolu_n']);
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(cwd, 'command-ran.txt'), 'utf8')).toBe('');
+  });
+});
