@@ -128,6 +128,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           disallowedTools: args.disallowedTools,
           partialMessages: args.includePartialMessages,
           quickRetries: fake !== null,
+          forwardSubagentText: () => (initialize as { forwardSubagentText?: unknown }).forwardSubagentText === true,
           ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
           systemPrompt: [...systemPrompt, ...append],
           unknownTools: selection.unknown,

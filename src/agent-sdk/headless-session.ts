@@ -45,6 +45,8 @@ export interface SessionSettings {
    * API then answers 500) ends the turn in about a second instead of minutes of backoff.
    */
   quickRetries?: boolean;
+  /** Whether a subagent's own messages are written too (the `initialize` request's `forwardSubagentText`). */
+  forwardSubagentText?: () => boolean;
   /** Read at each turn's `init` (servers connect during `initialize`). */
   mcpServers(): ReadonlyArray<{ name: string; status: string }>;
 }
@@ -155,12 +157,21 @@ export class HeadlessSession {
         controller.abort('budget');
       }
     };
+    // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
+    // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
     const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
       onStep: (step) => {
+        const frame = this.frame(link.toolUseIds.at(-1) ?? null);
+        if (step.event === null) {
+          const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
+          const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
+          if (mapped) deps.write(mapped);
+        }
         for (const effect of step.effects) {
           if (effect.type !== 'emit') continue;
           if (effect.message.type === 'assistant') countAssistant(effect.message);
-          const mapped = toSdkMessage(effect.message, this.frame(link.toolUseIds.at(-1) ?? null), { partialMessages: false });
+          if (!settings.forwardSubagentText?.()) continue;
+          const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
           if (mapped) deps.write(mapped);
         }
       },
@@ -214,6 +225,8 @@ export class HeadlessSession {
         if (item.type === 'request_start') {
           numTurns += 1;
           requestAt = Date.now();
+          // As the real executable, with partial messages: a status line before each request's events.
+          if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
         } else if (item.type === 'assistant') {
           lastAssistant = item;
           if (requestAt !== null) apiMs += Date.now() - requestAt;
@@ -233,7 +246,9 @@ export class HeadlessSession {
     if (finalMessages) this.history = finalMessages;
     const result = resultMessage({
       terminal,
-      numTurns: terminal.reason === 'max_turns' ? Math.max(numTurns, terminal.turnCount) : numTurns,
+      // As the real executable counts: the turn that was cut short counts again (maxTurns 1 with a tool call
+      // gives 2; one interrupted request gives 2).
+      numTurns: terminal.reason === 'max_turns' ? Math.max(numTurns, terminal.turnCount) : interrupted ? numTurns + 1 : numTurns,
       ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
       ...(budgetExceeded ? { budgetExceeded } : {}),
       interrupted,

@@ -1,7 +1,8 @@
 /**
  * Claude Code's permission rules for an SDK run (docs/agent-sdk.md): `disallowedTools` deny first; `allowedTools`
  * allow; then the mode: `bypassPermissions` allows everything, `plan` allows only read-only calls, `acceptEdits`
- * allows file edits (Edit, Write), `dontAsk` denies what no rule allowed; otherwise a read-only call is allowed and
+ * allows file edits (Edit, Write) and plain filesystem commands (mkdir, touch, rm, mv, cp...), `dontAsk` denies
+ * what no rule allowed; otherwise a read-only call is allowed and
  * any other call is asked about: through a `can_use_tool` control request when the program gave `canUseTool`
  * (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for the result's `permission_denials`.
  */
@@ -19,6 +20,18 @@ export function isPermissionMode(value: unknown): value is PermissionMode {
 
 /** Tools whose calls change files (what `acceptEdits` allows). */
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+/**
+ * Shell commands `acceptEdits` runs unasked, as Claude Code does: simple filesystem commands. Only a plain command
+ * (no operators, redirections or substitutions) whose program is one of these.
+ */
+const FILESYSTEM_COMMANDS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp']);
+
+export function isFilesystemCommand(command: unknown): boolean {
+  if (typeof command !== 'string' || /[;&|<>`$()\n\\]/.test(command)) return false;
+  const program = command.trim().split(/\s+/)[0];
+  return program !== undefined && FILESYSTEM_COMMANDS.has(program);
+}
+
 /** Tools that ask inside (a subagent's own calls are checked one by one). */
 const ASKED_INSIDE = new Set(['Task', 'Agent']);
 
@@ -64,7 +77,10 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
     if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run' };
-    if (readOnly || (mode === 'acceptEdits' && EDIT_TOOLS.has(tool.name))) return { behavior: 'allow' };
+    if (readOnly) return { behavior: 'allow' };
+    if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && isFilesystemCommand((input as { command?: unknown } | null)?.command)))) {
+      return { behavior: 'allow' };
+    }
     if (mode === 'dontAsk' || !options.ask) {
       return { behavior: 'deny', message: mode === 'dontAsk' ? 'dontAsk mode: calls that no rule allows are denied' : 'the call needs approval and the program gave no canUseTool' };
     }

@@ -1,9 +1,10 @@
 /**
  * The `result` message that ends each turn, from our Terminal (docs/agent-sdk.md has the table):
- * `completed` → `success` (with `is_error: true` and the error text as `result` when the run ended on an API
- * error, as the real executable reports it); `max_turns` → `error_max_turns`; a spend-cap stop →
- * `error_max_budget_usd`; every other ending → `error_during_execution`. Invariant: every error result carries an
- * `errors` array (the SDK joins it and crashes without it) and every result its `terminal_reason`. Pure.
+ * `completed` → `success` (with `is_error: true`, the error text as `result` and `terminal_reason: 'api_error'`
+ * when the run ended on an API error, as the real executable reports it); `max_turns` → `error_max_turns`; a
+ * spend-cap stop → `error_max_budget_usd`; every other ending → `error_during_execution`. Invariant: every result
+ * of an error subtype carries an `errors` array (the SDK joins it and crashes without it) and every result its
+ * `terminal_reason`. Pure.
  */
 import type { AssistantMessage } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
@@ -84,8 +85,9 @@ export function resultMessage(summary: TurnSummary): JsonObject {
     session_id: summary.sessionId,
   };
   if (subtype === 'success') {
-    const result = apiError ? apiError.text : finalText(summary.lastAssistant);
-    return { ...common, result, ...(apiError ? { api_error_status: apiError.status ?? null, errors: [apiError.text] } : {}) };
+    if (!apiError) return { ...common, result: finalText(summary.lastAssistant) };
+    // As the real executable: the error text is the result, the reason `api_error` (the SDK reads `result` here).
+    return { ...common, terminal_reason: 'api_error', result: apiError.text, api_error_status: apiError.status ?? null };
   }
   return { ...common, errors };
 }

@@ -1,7 +1,8 @@
 /**
  * The stream-json protocol on stdin (docs/agent-sdk.md): the `initialize` control request, then `user` messages,
  * each running the next turn of the conversation in order; `interrupt`, `set_permission_mode` and `set_model` act
- * at once, even while a turn runs; any other control request is answered with an error response (never left
+ * at once, even while a turn runs; `mcp_status` lists the MCP servers; any other control request is answered with
+ * an error response (never left
  * unanswered); `control_response`s settle our own requests. The driver ends when stdin has closed and the last
  * queued turn has written its result.
  */
@@ -88,6 +89,9 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
           session.model = typeof request.model === 'string' && request.model !== 'default' ? request.model : undefined;
           respond(requestId, {});
         });
+        return;
+      case 'mcp_status':
+        void initializing.then(() => options.session()).then((session) => respond(requestId, { mcpServers: [...session.settings.mcpServers()] }));
         return;
       default:
         refuse(requestId, `turnloop does not support the control request '${String(request.subtype)}'`);

@@ -56,13 +56,13 @@ describe('headless endings', () => {
     expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_turns', is_error: true, num_turns: 2, errors: ['Reached maximum number of turns (1)'], terminal_reason: 'max_turns' });
   });
 
-  it('an API error ends with is_error, the error text and an errors array; exit 1', async () => {
+  it('an API error ends as the real executable ends it: success subtype, is_error, the text as result, reason api_error; exit 1', async () => {
     const cwd = tempProject();
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
     expect(run.code).toBe(1);
     const result = run.lines.at(-1)!;
-    expect(result).toMatchObject({ type: 'result', is_error: true, api_error_status: 401, terminal_reason: 'completed' });
-    expect(result.errors).toEqual([result.result]);
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: true, api_error_status: 401, terminal_reason: 'api_error' });
+    expect(result.result).toContain('401');
     expect(run.lines.find((l) => l.type === 'assistant')?.error).toBe('authentication_failed');
   });
 
@@ -80,7 +80,7 @@ describe('headless endings', () => {
       },
     });
     expect(run.lines.find((l) => l.type === 'control_response' && l.response.request_id === 'int-1')?.response.subtype).toBe('success');
-    expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: ['[Request interrupted by user]'] });
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming', errors: ['[Request interrupted by user]'], num_turns: 2 });
     expect(run.lines.filter((l) => l.type === 'user').at(-1)?.message.content).toEqual([{ type: 'text', text: '[Request interrupted by user]' }]);
     expect(run.code).toBe(1);
   });
@@ -103,6 +103,21 @@ describe('headless endings', () => {
     expect(seen[0]).toMatchObject({ callback_id: 'hook_0', tool_use_id: 'toolu_1', input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo from-bash' } } });
     expect(toolResults(run.lines)[0].content).toContain('hooks say no');
     expect(run.lines.at(-1)?.permission_denials).toHaveLength(1);
+  });
+
+  it("a PreToolUse hook's updatedInput replaces the call's input and its allow skips the question", async () => {
+    const cwd = tempProject();
+    const run = await runHeadless([...SDK_ARGS, '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], {
+      cwd,
+      opening: [initialize({ hooks: { PreToolUse: [{ matcher: 'Bash|Write', hookCallbackIds: ['rewrite'] }] } }), userLine('run it')],
+      onLine: (line, send) => {
+        if (line.type !== 'control_request') return;
+        const response = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo rewritten' } } };
+        send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response } });
+      },
+    });
+    expect(run.lines.filter((l) => l.type === 'control_request').map((l) => l.request.subtype)).toEqual(['hook_callback']);
+    expect(toolResults(run.lines)[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'rewritten' });
   });
 
   it('a UserPromptSubmit hook that blocks ends the turn without a model call', async () => {
@@ -191,7 +206,37 @@ describe('headless offline runs', () => {
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], { cwd });
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.code).toBe(1);
-    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true });
-    expect(run.lines.at(-1)?.errors[0]).toContain('fake API script exhausted');
+    expect(run.lines.at(-1)).toMatchObject({ type: 'result', is_error: true, terminal_reason: 'api_error' });
+    expect(run.lines.at(-1)?.result).toContain('fake API script exhausted');
+  });
+});
+
+describe('headless acceptEdits', () => {
+  it('runs Write and a plain filesystem command unasked, and asks about any other command', async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        {
+          content: [
+            { type: 'tool_use' as const, id: 'toolu_w', name: 'Write', input: { file_path: 'a.txt', content: 'x' } },
+            { type: 'tool_use' as const, id: 'toolu_t', name: 'Bash', input: { command: 'touch command-ran.txt' } },
+            { type: 'tool_use' as const, id: 'toolu_n', name: 'Bash', input: { command: 'node -e "1"' } },
+          ],
+        },
+        { content: [{ type: 'text' as const, text: 'done' }] },
+      ],
+    };
+    const asked: string[] = [];
+    await runHeadless([...SDK_ARGS, '--permission-mode', 'acceptEdits', '--permission-prompt-tool', 'stdio', '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      onLine: (line, send) => {
+        if (line.type !== 'control_request') return;
+        asked.push(line.request.tool_use_id);
+        send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: { behavior: 'deny', message: 'no' } } });
+      },
+    });
+    expect(asked).toEqual(['toolu_n']);
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(cwd, 'command-ran.txt'), 'utf8')).toBe('');
   });
 });

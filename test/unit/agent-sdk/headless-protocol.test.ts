@@ -117,6 +117,8 @@ describe('headless stream-json protocol', () => {
     expect(firstEvent).toBeGreaterThan(0);
     expect(firstEvent).toBeLessThan(kinds.indexOf('assistant'));
     expect(run.lines[firstEvent].event.type).toBe('message_start');
+    // As the real executable: a system/status 'requesting' right before the request's events.
+    expect(run.lines[firstEvent - 1]).toMatchObject({ type: 'system', subtype: 'status', status: 'requesting' });
     expect(run.lines.filter((l) => l.type === 'stream_event').every((l) => l.parent_tool_use_id === null && l.uuid)).toBe(true);
   });
 

@@ -9,11 +9,6 @@ import { runHeadless, SDK_ARGS, writeScript, tempProject, type Line } from './he
 
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
-/** The user texts of the conversation the model saw last (from the session log's final messages via the result). */
-function userTexts(lines: Line[]): string[] {
-  return lines.filter((l) => l.type === 'user').map((l) => JSON.stringify(l.message.content));
-}
-
 describe('headless sessions', () => {
   it('--resume continues a finished conversation with the new prompt and keeps the id', async () => {
     const cwd = tempProject();
@@ -66,13 +61,18 @@ describe('headless sessions', () => {
       agentRuns: { [agentRunKey(['toolu_task'])]: [say('found it in src/')] },
     };
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd });
+    // As the real executable: the subagent's prompt inside the Task call, not its own messages.
     const child = run.lines.filter((l) => l.parent_tool_use_id === 'toolu_task');
-    expect(child.map((l) => l.type)).toContain('assistant');
-    expect(child.find((l) => l.type === 'assistant')?.message.content[0].text).toBe('found it in src/');
+    expect(child.map((l) => l.type)).toEqual(['user']);
+    expect(child[0].message.content).toContain('find the thing');
     const taskResult = run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content);
     expect(taskResult[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_task', content: 'found it in src/' });
     expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'the subagent found it' });
-    expect(userTexts(child)).toEqual([]);
+    // With forwardSubagentText, its messages come too.
+    const forwarded = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script, 'again.json')], { cwd, opening: [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', forwardSubagentText: true } }, { type: 'user', message: { role: 'user', content: 'look' }, parent_tool_use_id: null }] });
+    const inside = forwarded.lines.filter((l) => l.parent_tool_use_id === 'toolu_task');
+    expect(inside.map((l) => l.type)).toEqual(['user', 'assistant']);
+    expect(inside[1].message.content[0].text).toBe('found it in src/');
     // The session log and the subagent's log beside it replay and draw like any other.
     const log = join(cwd, '.turnloop/sessions', `${run.lines.at(-1)!.session_id}.jsonl`);
     const replayed = await runCli(['replay', log], { cwd });
@@ -98,7 +98,7 @@ describe('the program\'s agents', () => {
       agentRuns: { [agentRunKey(['toolu_a'])]: [say('looks fine')] },
     };
     const agents = { reviewer: { description: 'Reviews code', prompt: 'You review code and say what is wrong.', tools: ['Read', 'Grep'], model: 'haiku' } };
-    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, opening: [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', agents } }, { type: 'user', message: { role: 'user', content: 'review' }, parent_tool_use_id: null }] });
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, opening: [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', agents, forwardSubagentText: true } }, { type: 'user', message: { role: 'user', content: 'review' }, parent_tool_use_id: null }] });
     const child = run.lines.find((l) => l.type === 'assistant' && l.parent_tool_use_id === 'toolu_a');
     expect(child?.message.model).toBe('claude-haiku-4-5');
     const results = run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content);
@@ -131,10 +131,17 @@ describe('turnloop -p (the shell form)', () => {
     expect(text).toMatchObject({ code: 0, stdout: 'hi there\n' });
     const json = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [say('hi there')] })], { cwd });
     expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', subtype: 'success', result: 'hi there', is_error: false });
+    // An API-error ending: its text on stdout, exit 1 (as claude -p).
     const failed = await runCli(['-p', 'hello', '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toBe('');
-    expect(failed.stderr).toContain('401');
+    expect(failed.stdout).toContain('401');
+    const failedJson = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
+    expect(JSON.parse(failedJson.stdout)).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error' });
+    // Another error ending: its errors on stderr.
+    const maxed = await runCli(['-p', 'hello', '--max-turns', '1', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, { model: [{ content: [{ type: 'tool_use', id: 't', name: 'Glob', input: { pattern: '*' } }] }] })], { cwd });
+    expect(maxed.code).toBe(1);
+    expect(maxed.stdout).toBe('');
+    expect(maxed.stderr).toContain('Reached maximum number of turns (1)');
   });
 
   it('stream-json output writes init, the messages and the result as lines', async () => {

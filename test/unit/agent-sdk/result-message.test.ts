@@ -46,10 +46,11 @@ describe('result message', () => {
     });
   }
 
-  it('a completed run that ended on an API error is a success subtype with is_error, the text as result, and errors', () => {
+  it('a completed run that ended on an API error is a success subtype with is_error, the text as result, reason api_error', () => {
     const apiError = { kind: 'other' as const, text: 'API error 529 overloaded_error: Overloaded', status: 529 };
     const result = resultMessage(summary({ reason: 'completed', apiError }));
-    expect(result).toMatchObject({ subtype: 'success', is_error: true, result: apiError.text, errors: [apiError.text], api_error_status: 529 });
+    expect(result).toMatchObject({ subtype: 'success', is_error: true, result: apiError.text, api_error_status: 529, terminal_reason: 'api_error' });
+    expect(result).not.toHaveProperty('errors');
   });
 
   it('a budget stop is error_max_budget_usd whatever the terminal', () => {

@@ -50,12 +50,13 @@ describe('SDK MCP servers over mcp_message', () => {
     const cwd = tempProject();
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [{ content: [{ type: 'text' as const, text: 'ok' }] }] })], {
       cwd,
-      opening: [initialize({ sdkMcpServers: ['gone'] }), userLine('hi')],
+      opening: [initialize({ sdkMcpServers: ['gone'] }), { type: 'control_request', request_id: 'st', request: { subtype: 'mcp_status' } }, userLine('hi')],
       onLine: (line, send) => {
         if (line.type === 'control_request') send({ type: 'control_response', response: { subtype: 'error', request_id: line.request_id, error: 'no such server' } });
       },
     });
     expect(run.lines.find((l) => l.subtype === 'init')?.mcp_servers).toEqual([{ name: 'gone', status: 'failed' }]);
+    expect(run.lines.find((l) => l.type === 'control_response' && l.response.request_id === 'st')?.response).toMatchObject({ subtype: 'success', response: { mcpServers: [{ name: 'gone', status: 'failed' }] } });
     expect(run.stderr).toContain("SDK MCP server 'gone' could not be reached");
     expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'ok' });
   });
