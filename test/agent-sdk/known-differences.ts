@@ -19,12 +19,7 @@ export const EVERYWHERE: readonly KnownDifference[] = [
   {
     onlyIn: 'claude',
     lines: ['system thinking_tokens'],
-    why: 'claude reports an estimate of the thinking tokens streamed so far (thinking-token-count beta) before a reply with thinking; turnloop does not estimate them',
-  },
-  {
-    onlyIn: 'claude',
-    lines: ['system status'],
-    why: "with includePartialMessages claude announces `status: 'requesting'` before each request; turnloop sends no status messages",
+    why: 'claude reports an estimate of the thinking tokens streamed so far (thinking-token-count beta) before a reply with thinking; turnloop does not estimate them (Extension sdkNoProgressMessages)',
   },
 ];
 
@@ -34,41 +29,7 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
     {
       onlyIn: 'claude',
       lines: ['system task_started', 'system task_updated', 'system task_notification'],
-      why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages",
-    },
-    {
-      onlyIn: 'claude',
-      lines: ['user (in #0) [text]'],
-      why: "claude sends the subagent's prompt as a user message inside the Task call (and, run in the foreground, none of the subagent's assistant messages)",
-    },
-    {
-      onlyIn: 'turnloop',
-      lines: ['assistant (in #0) [text]'],
-      why: "turnloop sends the subagent's assistant messages inside the Task call, not its prompt",
-    },
-  ],
-  'an API error ending': [
-    {
-      onlyIn: 'claude',
-      lines: ['result success is_error=true terminal_reason=api_error num_turns=1 denials=[]'],
-      why: "claude's result after an API error says terminal_reason api_error and has no errors array",
-    },
-    {
-      onlyIn: 'turnloop',
-      lines: ['result success is_error=true terminal_reason=completed num_turns=1 errors=1 denials=[]'],
-      why: "turnloop's says terminal_reason completed (the loop's own Terminal) and carries the error text in errors too",
-    },
-  ],
-  'an interrupt': [
-    {
-      onlyIn: 'claude',
-      lines: ['result error_during_execution is_error=true terminal_reason=aborted_streaming num_turns=2 errors=1 denials=[]'],
-      why: 'claude counts the interrupted request as a second turn (num_turns 2 after one request); turnloop counts one',
-    },
-    {
-      onlyIn: 'turnloop',
-      lines: ['result error_during_execution is_error=true terminal_reason=aborted_streaming num_turns=1 errors=1 denials=[]'],
-      why: 'the same result as claude but for num_turns (see above)',
+      why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
     },
   ],
 };

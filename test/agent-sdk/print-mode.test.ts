@@ -9,15 +9,6 @@ import type { FakeScriptInput } from './harness/fake-api.ts';
 import { runPrintMode, type PrintRun } from './harness/print-mode.ts';
 import { text } from './programs/script-parts.ts';
 
-/**
- * Where turnloop -p still differs from claude -p (docs/agent-sdk-conformance.md): after an API error, claude prints
- * the error on stdout and says terminal_reason api_error; turnloop prints it on stderr and says completed.
- * The tests pin both sides, so a fix shows up as a failure that asks for this list to shrink.
- */
-const KNOWN_PRINT_DIFFERENCES = {
-  errorTextOn: { claude: 'stdout', turnloop: 'stderr' },
-  errorTerminalReason: { claude: 'api_error', turnloop: 'completed' },
-} as const;
 const ANSWER = 'The answer is 4.';
 
 type CaseName = 'text answer' | 'API error ending';
@@ -51,7 +42,7 @@ describe.each(Object.keys(CASES) as CaseName[])('-p with %s', (name) => {
       const run = runs.get(key(engine, name, 'text'))!;
       expect(run.exitCode).toBe(CASES[name].exitCode);
       if (name === 'text answer') expect(run.stdout).toBe(`${ANSWER}\n`);
-      else expect(run[KNOWN_PRINT_DIFFERENCES.errorTextOn[engine]]).toMatch(/403/);
+      else expect(run.stdout).toMatch(/403/);
     });
     it(`${engine} -p --output-format json prints one result object`, () => {
       const run = runs.get(key(engine, name, 'json'))!;
@@ -59,14 +50,10 @@ describe.each(Object.keys(CASES) as CaseName[])('-p with %s', (name) => {
       const facts = jsonFacts(run);
       expect(facts).toMatchObject({ type: 'result', subtype: 'success', num_turns: 1, resultIsText: true, exitCode: CASES[name].exitCode });
       if (name === 'text answer') expect(JSON.parse(run.stdout).result).toBe(ANSWER);
-      else expect(facts.terminal_reason).toBe(KNOWN_PRINT_DIFFERENCES.errorTerminalReason[engine]);
+      else expect(facts.terminal_reason).toBe('api_error');
     });
   }
-  it('turnloop -p json has the same result fields as claude -p json (but the known terminal_reason after an error)', () => {
-    const comparable = (engine: EngineName) => {
-      const { terminal_reason, ...rest } = jsonFacts(runs.get(key(engine, name, 'json'))!);
-      return name === 'API error ending' ? rest : { terminal_reason, ...rest };
-    };
-    expect(comparable('turnloop')).toEqual(comparable('claude'));
+  it('turnloop -p json has the same result fields as claude -p json', () => {
+    expect(jsonFacts(runs.get(key('turnloop', name, 'json'))!)).toEqual(jsonFacts(runs.get(key('claude', name, 'json'))!));
   });
 });

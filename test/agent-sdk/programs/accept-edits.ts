@@ -1,6 +1,6 @@
 /**
- * `permissionMode: 'acceptEdits'`: a file edit (Write) runs without asking; a command (Bash) is still asked for,
- * and `canUseTool` denies it. A tool in `disallowedTools` (Glob) is not offered to the model at all.
+ * `permissionMode: 'acceptEdits'`: a file edit (Write) and a plain filesystem command (`touch`) run without
+ * asking; another command (`node -e`) is still asked for, and `canUseTool` denies it. A tool in `disallowedTools` (Glob) is not offered to the model at all.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ export const acceptEditsMode: SdkProgram = {
   script: ({ cwd }) => ({
     model: [
       toolCall('toolu_write_1', 'Write', { file_path: join(cwd, 'edit.txt'), content: 'edited\n' }),
-      // An interpreter, not one of the filesystem commands (touch, mkdir, ...) claude also accepts in this mode.
+      toolCall('toolu_touch_1', 'Bash', { command: 'touch touched.txt', description: 'Create an empty file' }),
+      // An interpreter, not one of the filesystem commands (touch, mkdir, ...) accepted in this mode.
       toolCall('toolu_bash_1', 'Bash', { command: `node -e "require('fs').writeFileSync('command-ran.txt', '')"`, description: 'Create a file' }),
       text('The edit went through; the command did not.'),
     ],
@@ -37,6 +38,7 @@ export const acceptEditsMode: SdkProgram = {
       seen,
     );
     observed.edited = existsSync(join(dirs.cwd, 'edit.txt'));
+    observed.touched = existsSync(join(dirs.cwd, 'touched.txt'));
     observed.commandRan = existsSync(join(dirs.cwd, 'command-ran.txt'));
     const tools = (api.log[0]?.body as { tools?: Array<{ name: string }> } | undefined)?.tools ?? [];
     observed.globOffered = tools.some((tool) => tool.name === 'Glob');
