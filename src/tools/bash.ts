@@ -7,7 +7,7 @@
  * - output is capped (`maxOutputChars`): what floods past the cap is read and dropped, so the pipe never blocks
  *   the command and memory stays bounded.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
- * siblings, SPEC §7.5).
+ * siblings, docs/loop.md §7.5).
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
