@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The installed-package suite packs and installs the tarball: its own script, `npm run test:package`.
-    exclude: ['test/perf/**', '**/node_modules/**', 'test/package/**'],
+    // The Agent SDK suite is a package of its own with the real executable: `npm run test:agent-sdk`.
+    exclude: ['test/perf/**', '**/node_modules/**', 'test/package/**', 'test/agent-sdk/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

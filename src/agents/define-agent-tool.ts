@@ -45,6 +45,8 @@ const agentInput = z.strictObject({
   // transcripts) validate. This tool is one agent with its own model: they are accepted and not acted on.
   subagent_type: z.string().optional().describe('The kind of agent to use (this tool is one agent: informational)'),
   model: z.string().optional().describe("A model for the agent (this tool runs its own model: informational)"),
+  // Claude Code 2.1.33x's Task also takes `run_in_background`; this tool always waits for the agent's report.
+  run_in_background: z.boolean().optional().describe('Claude Code may run the agent in the background; this tool always runs it to its end'),
 });
 
 export function defineAgentTool(spec: AgentToolSpec): Tool<z.output<typeof agentInput>> {

@@ -9,7 +9,7 @@ import { LOOP_PARAM_KEYS } from '../effects/query-options.ts';
 import type { QueryOptions } from './query.ts';
 
 const OTHER_KEYS = [
-  'messages', 'prompt', 'tools', 'canUseTool', 'stopHooks', 'stopFailureHooks', 'postSamplingHooks', 'signal', 'config',
+  'messages', 'prompt', 'tools', 'canUseTool', 'preToolHooks', 'postToolHooks', 'stopHooks', 'stopFailureHooks', 'postSamplingHooks', 'signal', 'config',
   'deps', 'onStep', 'stepGate', 'observers', 'agents', 'childObservers', 'childDeps', 'forkObservers',
   'record', 'telemetry', 'inspect', 'onRetry',
 ] as const satisfies ReadonlyArray<keyof QueryOptions>;

@@ -8,6 +8,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Standard input, for the headless mode (`src/agent-sdk/`); default `process.stdin`. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 export const EXIT_OK = 0;

@@ -6,6 +6,7 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
+import { isHeadlessInvocation } from '../agent-sdk/headless-args.ts';
 import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
@@ -47,6 +48,11 @@ export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
   const [name, ...rest] = args;
+  // Claude Code's headless command line (the Agent SDK, `claude -p` pipelines): before the subcommands.
+  if (isHeadlessInvocation(args)) {
+    const { runHeadlessCli } = await import('../agent-sdk/headless-main.ts');
+    return runHeadlessCli(args, { ...io, stdin: rawIo.stdin ?? process.stdin });
+  }
   if (name === '--version' || name === '-v' || name === '-V') {
     io.stdout.write(`${packageVersion()}\n`);
     return 0;

@@ -8,6 +8,8 @@
  * file and the exact title given to `it(...)`), run `npm run docs:fidelity`, commit both files.
  */
 
+import { AGENT_SDK_EXTENSIONS } from './agent-sdk-extensions.ts';
+
 export interface Extension {
   /** Stable name, cited in code comments as "Extension `<id>`". */
   id: string;
@@ -32,6 +34,8 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/api-error-endings.test.ts', name: 'a 401 answer (an API-error message) ends completed with the error on the Terminal, after stop-failure hooks' },
   },
+  // The headless executable's (src/agent-sdk/), kept in their own file.
+  ...AGENT_SDK_EXTENSIONS,
   {
     id: 'maxStopHookBlocking',
     original: 'No bound: a stop hook that always blocks loops forever.',
@@ -129,7 +133,7 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'agentToolTaskInput',
     original: "The Task tool's `subagent_type` picks one of the configured agent definitions and its `model` (sonnet, opus, haiku) overrides that agent's model.",
-    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type` and `model` in its input, so recorded Task calls validate, and runs its own prompt, tools and model.',
+    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type`, `model` and `run_in_background` in its input, so recorded Task calls validate, and runs its own prompt, tools and model, always to its end (never in the background).',
     why: 'Agents are defined in code, one tool each; imported Claude Code sessions call them with the Task input as recorded.',
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },

@@ -22,7 +22,7 @@ import type {
   ToolUseSummarizer,
 } from './deps.ts';
 import type { Tool } from './tools/define-tool.ts';
-import type { CanUseTool } from './tools/call-deps.ts';
+import type { CanUseTool, PostToolHook, PreToolHook } from './tools/call-deps.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 
 export interface QueryDeps {
@@ -95,6 +95,9 @@ export interface LoopOptions extends LoopParamOptions {
   tools?: readonly Tool[] | ToolRuntime | (() => readonly Tool[]);
   /** Permission check for each tool call (with `Tool[]`); a deny becomes an error result with the reason. */
   canUseTool?: CanUseTool;
+  /** Hooks around each tool call (with `Tool[]`): before permission is decided, and after the call. */
+  preToolHooks?: readonly PreToolHook[];
+  postToolHooks?: readonly PostToolHook[];
   stopHooks?: StopHook[];
   stopFailureHooks?: StopFailureHook[];
   postSamplingHooks?: PostSamplingHook[];

@@ -69,6 +69,8 @@ export function toolRuntimeOf(options: RunLoopOptions, config: LoopConfig, deps:
     timeoutMs: config.toolTimeoutMs,
     maxConcurrency: config.limits.maxToolConcurrency,
     canUseTool: options.canUseTool,
+    ...(options.preToolHooks ? { preToolHooks: options.preToolHooks } : {}),
+    ...(options.postToolHooks ? { postToolHooks: options.postToolHooks } : {}),
     runChild: childRunnerOf(options, deps),
   });
 }

@@ -78,6 +78,8 @@ export interface FakeApi {
   requests: unknown[];
   /** Every received request with its routing and headers, in order. */
   log: FakeRequestRecord[];
+  /** Requests for anything but `POST /v1/messages` (answered 404), in order: what a client asked that no script serves. */
+  unrouted: Array<{ method: string; path: string }>;
   /** Answers not yet served, both lists together. */
   remaining(): number;
   /** True once a request found its list empty. */
@@ -113,6 +115,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
   const cache = createPromptCache();
   const requests: unknown[] = [];
   const log: FakeRequestRecord[] = [];
+  const unrouted: FakeApi['unrouted'] = [];
   const timers = new Set<NodeJS.Timeout>();
   let exhausted = false;
   let served = 0;
@@ -129,6 +132,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/messages') {
+      unrouted.push({ method: req.method ?? '', path });
       return sendError(res, { status: 404, error: { type: 'not_found_error', message: `no route ${req.method} ${path}` } });
     }
     const raw = await readBody(req);
@@ -221,6 +225,7 @@ export async function startFakeAnthropicApi(script: FakeScriptInput, options: Fa
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     log,
+    unrouted,
     remaining: () => queues.model.length + queues.compactionModel.length + [...agentRuns.values()].reduce((sum, lane) => sum + lane.answers.length, 0),
     get exhausted() {
       return exhausted;

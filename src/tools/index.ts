@@ -21,6 +21,8 @@ export function createFileTools(options: FileToolsOptions): Tool[] {
 }
 
 export { createEditTool, createGlobTool, createGrepTool, createReadTool };
+export { createBashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS, type BashToolOptions } from './bash.ts';
+export { createWriteTool } from './write.ts';
 export { compileGlob, matchGlob } from './glob-match.ts';
 export { NotRegularFileError } from './open-confined.ts';
 export { PathNotFoundError, PathOutsideRootError, confinePath } from './confine-path.ts';

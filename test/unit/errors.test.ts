@@ -73,6 +73,9 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   FakeScriptError: [[{ path: 'answers', message: 'missing' }]],
   ConfigError: ['config.limits.x', 'not a config key'],
   UnknownQueryOptionError: ['maxTurn'],
+  ControlRequestError: ['can_use_tool', 'stdin was closed'],
+  HeadlessArgsError: ['--max-turns expects a positive integer'],
+  SessionNotFoundError: ['--resume: no session x'],
 };
 
 async function classOf(entry: { file: string; name: string }): Promise<new (...args: unknown[]) => Error> {

@@ -20,6 +20,7 @@ export const LAYER_RANKS: Record<string, number> = {
   viz: 6,
   inspector: 6,
   api: 7, internal: 7,
+  'agent-sdk': 7.5,
   cli: 8,
 };
 

@@ -12,8 +12,16 @@ import { routedModelCaller, text } from './agent-tree.ts';
 
 describe('agent tool input', () => {
   it("accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model", async () => {
+    await expectTaskCallRunsItsAgent({});
+  });
+
+  it("accepts Claude Code's Task input with run_in_background and runs the agent to its end", async () => {
+    await expectTaskCallRunsItsAgent({ run_in_background: false });
+  });
+
+  async function expectTaskCallRunsItsAgent(extra: Record<string, unknown>): Promise<void> {
     const task = defineAgentTool({ name: 'Task', description: 'Runs a subagent', model: 'claude-sonnet-4-5' });
-    const taskCall = { type: 'tool_use', id: 'toolu_t', name: 'Task', input: { description: 'Draft', prompt: 'draft it', subagent_type: 'Plan', model: 'haiku' } };
+    const taskCall = { type: 'tool_use', id: 'toolu_t', name: 'Task', input: { description: 'Draft', prompt: 'draft it', subagent_type: 'Plan', model: 'haiku', ...extra } };
     const routed = routedModelCaller({ sdk: [{ content: [taskCall] as AssistantContentBlock[] }, text('done')], 'agent:Task': [text('the draft')] });
     const models = new Map<string, string>();
     const callModel = (async function* (request, options) {
@@ -27,5 +35,5 @@ describe('agent tool input', () => {
     expect(results[0]).toMatchObject({ tool_use_id: 'toolu_t', content: 'the draft' });
     expect(results[0].is_error).not.toBe(true);
     expect(models.get('agent:Task')).toBe('claude-sonnet-4-5');
-  });
+  }
 });

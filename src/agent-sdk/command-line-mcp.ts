@@ -1,0 +1,59 @@
+/**
+ * The MCP servers a program configures for the executable itself (stdio and HTTP): `--mcp-config` (a file or the
+ * JSON text the SDK writes, `{"mcpServers": {...}}`) and the `mcpServers` of the `initialize` request (the SDK's
+ * default delivery). They connect through `turnloop/mcp`; `sdk` entries are the in-process servers of
+ * `sdk-mcp-servers.ts` and are skipped here. A config that cannot be read or a server that cannot start is named
+ * on stderr and reported `failed` in `init`: the turn runs without its tools, as the real executable does.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Tool } from '../effects/tools/define-tool.ts';
+import type { McpToolSet } from '../mcp/mcp-tools.ts';
+
+export interface CommandLineMcp {
+  tools(): Tool[];
+  servers: Array<{ name: string; status: 'connected' | 'failed' }>;
+  close(): Promise<void>;
+}
+
+/** The `mcpServers` object of each `--mcp-config` value (a path or JSON text). */
+export function mcpServersOfFlags(values: readonly string[], cwd: string, warn: (text: string) => void): Record<string, unknown> {
+  const servers: Record<string, unknown> = {};
+  for (const value of values) {
+    try {
+      const text = value.trimStart().startsWith('{') || !existsSync(resolve(cwd, value)) ? value : readFileSync(resolve(cwd, value), 'utf8');
+      const parsed = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
+      Object.assign(servers, parsed.mcpServers ?? {});
+    } catch (error) {
+      warn(`--mcp-config: cannot read ${value.slice(0, 80)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return servers;
+}
+
+export async function connectCommandLineMcp(configured: Record<string, unknown>, env: Record<string, string | undefined>, warn: (text: string) => void): Promise<CommandLineMcp> {
+  const sets: McpToolSet[] = [];
+  const servers: CommandLineMcp['servers'] = [];
+  const names = Object.keys(configured).filter((name) => (configured[name] as { type?: unknown } | null)?.type !== 'sdk');
+  if (names.length > 0) {
+    const [{ mcpTools }, { parseMcpConfig }] = await Promise.all([import('../mcp/mcp-tools.ts'), import('../mcp/server-config.ts')]);
+    // One connection per server, so one that fails leaves the others up.
+    for (const name of names) {
+      try {
+        const specs = parseMcpConfig(JSON.stringify({ mcpServers: { [name]: configured[name] } }), `the MCP server ${name}`, env);
+        sets.push(await mcpTools({ servers: specs }));
+        servers.push({ name, status: 'connected' });
+      } catch (error) {
+        warn(`the MCP server '${name}' is not connected: ${error instanceof Error ? error.message : String(error)}`);
+        servers.push({ name, status: 'failed' });
+      }
+    }
+  }
+  return {
+    tools: () => sets.flatMap((set) => set.tools),
+    servers,
+    async close() {
+      await Promise.all(sets.map((set) => set.close()));
+    },
+  };
+}

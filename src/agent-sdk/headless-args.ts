@@ -1,0 +1,164 @@
+/**
+ * The headless command line of Claude Code, as the Agent SDK's `query()` and `claude -p` pipelines write it
+ * (docs/agent-sdk.md): `--flag=value` and `--flag value` both work. Flags turnloop does not implement are collected
+ * (the caller names them once on stderr) and ignored: the SDK adds flags with every release, and refusing them
+ * would break every upgrade. Bad values of the flags we do implement are a `HeadlessArgsError` (exit 2).
+ */
+import { TurnloopError } from '../errors/turnloop-error.ts';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface HeadlessArgs {
+  outputFormat: OutputFormat;
+  inputFormat: 'text' | 'stream-json';
+  /** `-p "<prompt>"` (the shell form) or the prompt given as a positional argument. */
+  prompt?: string;
+  print: boolean;
+  verbose: boolean;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  model?: string;
+  fallbackModel?: string;
+  permissionMode?: string;
+  /** `stdio`: ask the SDK program (`can_use_tool` control requests); anything else is an MCP tool we do not run. */
+  permissionPromptTool?: string;
+  allowedTools: string[];
+  disallowedTools: string[];
+  /** `--tools`: the built-in tools offered; `['default']` or absent = all. */
+  tools?: string[];
+  resume?: string;
+  sessionId?: string;
+  forkSession: boolean;
+  continueLatest: boolean;
+  includePartialMessages: boolean;
+  mcpConfigs: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  addDirs: string[];
+  noSessionPersistence: boolean;
+  /** turnloop's own: a fake-API script (the format `turnloop resume --fake-api` takes) for an offline run. */
+  fakeApi?: string;
+  /** Flags we accept and ignore, each named once (with its value if it had one). */
+  ignored: string[];
+}
+
+export class HeadlessArgsError extends TurnloopError {
+  constructor(message: string) {
+    super('HEADLESS_ARGS', message);
+    this.name = 'HeadlessArgsError';
+  }
+}
+
+/** Flags that take a value (implemented or not): `--flag value` then consumes the next argument. */
+const VALUE_FLAGS = new Set([
+  'output-format', 'input-format', 'max-turns', 'max-budget-usd', 'task-budget', 'model', 'fallback-model', 'agent', 'betas',
+  'json-schema', 'debug-file', 'permission-prompt-tool', 'permission-prompts', 'permission-mode', 'resume', 'channels',
+  'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'mcp-config', 'setting-sources',
+  'project-config-root', 'add-dir', 'plugin-dir', 'plugin-dir-no-mcp', 'resume-session-at', 'resume-drops-turn',
+  'session-id', 'initialize-fields', 'managed-settings', 'max-thinking-tokens', 'thinking', 'thinking-display', 'effort',
+  'system-prompt', 'append-system-prompt', 'settings', 'fake-api', 'cwd',
+]);
+
+/** Flags that never take a value. */
+const BOOLEAN_FLAGS = new Set([
+  'verbose', 'debug', 'continue', 'strict-mcp-config', 'allow-dangerously-skip-permissions', 'dangerously-skip-permissions',
+  'include-hook-events', 'include-partial-messages', 'session-mirror', 'await-initialize', 'fork-session',
+  'no-session-persistence', 'managed-settings-in-initialize', 'print',
+]);
+
+/** Flags turnloop implements; every other known or unknown flag lands in `ignored`. */
+const IMPLEMENTED = new Set([
+  'output-format', 'input-format', 'max-turns', 'max-budget-usd', 'model', 'fallback-model', 'permission-mode',
+  'permission-prompt-tool', 'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'resume',
+  'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
+  'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
+  'dangerously-skip-permissions',
+]);
+
+/** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
+export function isHeadlessInvocation(argv: readonly string[]): boolean {
+  const first = argv.find((arg) => arg !== '--debug');
+  if (first === undefined) return false;
+  return first === '-p' || first === '--print' || /^--(output-format|input-format)(=|$)/.test(first);
+}
+
+function toolList(value: string): string[] {
+  // `--allowedTools "Read,Bash(git:*)"` or space-separated; a pattern's parentheses may hold commas of their own.
+  return value.match(/[^,\s(]+(?:\([^)]*\))?/g) ?? [];
+}
+
+function positiveNumber(flag: string, value: string, integer: boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new HeadlessArgsError(`--${flag} expects a positive ${integer ? 'integer' : 'number'}, got '${value}'`);
+  }
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new HeadlessArgsError(`--${flag} expects one of ${allowed.join(', ')}, got '${value}'`);
+}
+
+/** Parses the headless command line. Pure: no I/O; unknown flags are returned, not printed. */
+export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
+  const args: HeadlessArgs = {
+    outputFormat: 'text', inputFormat: 'text', print: false, verbose: false, allowedTools: [], disallowedTools: [],
+    forkSession: false, continueLatest: false, includePartialMessages: false, mcpConfigs: [], addDirs: [],
+    noSessionPersistence: false, ignored: [],
+  };
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-p') { args.print = true; continue; }
+    if (!arg.startsWith('--') || arg === '--') { positionals.push(arg); continue; }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
+    const takesValue = VALUE_FLAGS.has(name) || (!BOOLEAN_FLAGS.has(name) && argv[i + 1] !== undefined && !argv[i + 1].startsWith('-') && !IMPLEMENTED.has(name) && !args.print);
+    if (value === undefined && takesValue && VALUE_FLAGS.has(name)) {
+      if (argv[i + 1] === undefined) throw new HeadlessArgsError(`--${name} expects a value`);
+      value = argv[++i];
+    } else if (value === undefined && takesValue) {
+      value = argv[++i];
+    }
+    if (!IMPLEMENTED.has(name)) {
+      args.ignored.push(value === undefined ? `--${name}` : `--${name} ${value}`);
+      continue;
+    }
+    applyFlag(args, name, value ?? '');
+  }
+  if (positionals.length > 0) args.prompt = positionals.join(' ');
+  return args;
+}
+
+function applyFlag(args: HeadlessArgs, name: string, value: string): void {
+  switch (name) {
+    case 'output-format': args.outputFormat = oneOf(name, value, ['text', 'json', 'stream-json'] as const); break;
+    case 'input-format': args.inputFormat = oneOf(name, value, ['text', 'stream-json'] as const); break;
+    case 'max-turns': args.maxTurns = positiveNumber(name, value, true); break;
+    case 'max-budget-usd': args.maxBudgetUsd = positiveNumber(name, value, false); break;
+    case 'model': args.model = value; break;
+    case 'fallback-model': args.fallbackModel = value; break;
+    case 'permission-mode': args.permissionMode = value; break;
+    case 'permission-prompt-tool': args.permissionPromptTool = value; break;
+    case 'allowedTools': case 'allowed-tools': args.allowedTools.push(...toolList(value)); break;
+    case 'disallowedTools': case 'disallowed-tools': args.disallowedTools.push(...toolList(value)); break;
+    case 'tools': args.tools = value === '' ? [] : toolList(value); break;
+    case 'resume': args.resume = value; break;
+    case 'session-id': args.sessionId = value; break;
+    case 'fork-session': args.forkSession = true; break;
+    case 'continue': args.continueLatest = true; break;
+    case 'include-partial-messages': args.includePartialMessages = true; break;
+    case 'mcp-config': args.mcpConfigs.push(value); break;
+    case 'system-prompt': args.systemPrompt = value; break;
+    case 'append-system-prompt': args.appendSystemPrompt = value; break;
+    case 'add-dir': args.addDirs.push(value); break;
+    case 'no-session-persistence': args.noSessionPersistence = true; break;
+    case 'fake-api': args.fakeApi = value; break;
+    case 'verbose': args.verbose = true; break;
+    case 'print': args.print = true; break;
+    case 'dangerously-skip-permissions': args.permissionMode = 'bypassPermissions'; break;
+    case 'debug': break;
+  }
+}

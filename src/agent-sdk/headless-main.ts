@@ -1,0 +1,197 @@
+/**
+ * `turnloop` as Claude Code's headless executable (docs/agent-sdk.md): the Agent SDK's command line
+ * (`--output-format stream-json --verbose --input-format stream-json ...`, the stream-json protocol on stdin and
+ * stdout) and the shell form `turnloop -p "<prompt>" [--output-format text|json|stream-json]`. Offline with
+ * `--fake-api <script.json>` (the fake-API script `turnloop resume --fake-api` takes), else the real API
+ * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). Exit codes: 0, 1 after an error result, 2 bad input.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isTurnloopError } from '../errors/turnloop-error.ts';
+import { createAnthropicModelCaller } from '../effects/model/anthropic-model-caller.ts';
+import type { Tool } from '../effects/tools/define-tool.ts';
+import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
+import type { Message } from '../messages/types.ts';
+import { ControlChannel } from './control-channel.ts';
+import { HeadlessArgsError, parseHeadlessArgs, type HeadlessArgs } from './headless-args.ts';
+import { HeadlessSession, type SessionHooks } from './headless-session.ts';
+import type { JsonObject } from './json-lines.ts';
+import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
+import { runPrintMode } from './print-mode.ts';
+import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
+import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
+import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
+import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
+
+export interface HeadlessIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export const EXIT_BAD_INPUT = 2;
+
+const DEFAULT_SYSTEM_PROMPT = [
+  'You are a coding agent running headless for a program (through turnloop).',
+  'Use the tools to inspect and change the working directory; keep changes small and finish with a short summary.',
+].join(' ');
+
+function readFakeScript(path: string, cwd: string): FakeScriptInput {
+  try {
+    const data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8')) as FakeScriptInput & { tools?: unknown };
+    return { model: data.model ?? [], ...(data.compactionModel ? { compactionModel: data.compactionModel } : {}), ...(data.agentRuns ? { agentRuns: data.agentRuns } : {}) };
+  } catch (error) {
+    throw new HeadlessArgsError(`--fake-api: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[] } {
+  const continued = args.resume ?? (args.continueLatest ? latestSessionId(cwd) : undefined);
+  const history = continued === undefined ? [] : loadConversation(cwd, continued);
+  const sessionId = args.sessionId ?? (continued !== undefined && !args.forkSession ? continued : randomUUID());
+  if (!isSafeSessionId(sessionId)) throw new HeadlessArgsError(`--session-id: '${sessionId}' is not usable as a session id (letters, digits, '.', '_', '-')`);
+  return { sessionId, history };
+}
+
+/** Runs the headless mode; the exit code. */
+export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
+  const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
+  // The model adapter loads the Anthropic SDK on its first call; start loading it now, while the program sends
+  // `initialize` and its first message, so the first turn does not wait for it.
+  void import('@anthropic-ai/sdk').catch(() => undefined);
+  let fake: FakeApi | null = null;
+  let sdkMcp: SdkMcpConnection | null = null;
+  let commandMcp: CommandLineMcp | null = null;
+  try {
+    const args = parseHeadlessArgs(argv);
+    if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
+    const mode = args.permissionMode ?? 'default';
+    if (!isPermissionMode(mode)) throw new HeadlessArgsError(`--permission-mode expects one of default, acceptEdits, plan, bypassPermissions, dontAsk, got '${mode}'`);
+    if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
+      warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
+    }
+    const { sessionId, history } = sessionIdentity(args, io.cwd);
+    let callModel;
+    if (args.fakeApi !== undefined) {
+      fake = await startFakeAnthropicApi(readFakeScript(args.fakeApi, io.cwd));
+      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL });
+    } else {
+      const apiKey = io.env.ANTHROPIC_API_KEY;
+      if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
+      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
+    }
+    let initialize: InitializeRequest = {};
+    const selection = selectSdkTools({
+      root: io.cwd,
+      ...(args.tools ? { tools: args.tools } : {}),
+      disallowedTools: args.disallowedTools,
+      agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
+    });
+    for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
+
+    commandMcp = await connectCommandLineMcp(mcpServersOfFlags(args.mcpConfigs, io.cwd, warn), io.env, warn);
+    const streaming = args.inputFormat === 'stream-json';
+    const write = streaming || args.outputFormat === 'stream-json' ? (message: JsonObject) => io.stdout.write(`${JSON.stringify(message)}\n`) : () => undefined;
+    const channel = new ControlChannel(write);
+    const askProgram = (request: JsonObject, signal?: AbortSignal) => channel.request(request as JsonObject & { subtype: string }, signal);
+    let hookRegistry: HookRegistry = {};
+    let session: HeadlessSession | null = null;
+    let mcpServers: Array<{ name: string; status: string }> = [...commandMcp.servers];
+    const extraTools: Tool[] = [];
+    const hookContext = (): HookContext => ({
+      ask: askProgram,
+      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, permission_mode: session?.permissionMode ?? mode }),
+      warn,
+    });
+    const hooks = (): SessionHooks => ({
+      preToolHooks: hookRegistry.PreToolUse ? [sdkPreToolHook(hookRegistry, hookContext())] : [],
+      postToolHooks: hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [],
+      stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
+    });
+    const makeSession = () => {
+      const systemPrompt = initialize.systemPrompt ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
+      const append = [initialize.appendSystemPrompt, args.appendSystemPrompt].filter((p): p is string => typeof p === 'string' && p !== '');
+      return new HeadlessSession(
+        {
+          sessionId,
+          cwd: io.cwd,
+          ...(args.model ? { model: args.model } : {}),
+          permissionMode: mode as PermissionMode,
+          ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
+          ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
+          allowedTools: args.allowedTools,
+          disallowedTools: args.disallowedTools,
+          partialMessages: args.includePartialMessages,
+          quickRetries: fake !== null,
+          forwardSubagentText: () => (initialize as { forwardSubagentText?: unknown }).forwardSubagentText === true,
+          ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
+          systemPrompt: [...systemPrompt, ...append],
+          unknownTools: selection.unknown,
+          mcpServers: () => mcpServers,
+        },
+        {
+          callModel,
+          tools: () => [...selection.tools, ...extraTools, ...(commandMcp?.tools() ?? [])],
+          write,
+          warn,
+          ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
+          hooks,
+        },
+        history,
+      );
+    };
+    const sessionOnce = async () => (session ??= makeSession());
+
+    if (!streaming) {
+      const prompt = args.prompt ?? (await readAll(io.stdin));
+      if (prompt.trim() === '') throw new HeadlessArgsError('-p expects a prompt (an argument, or text on stdin)');
+      return await runPrintMode(await sessionOnce(), prompt, args.outputFormat, io);
+    }
+    if (args.outputFormat !== 'stream-json') throw new HeadlessArgsError('--input-format stream-json needs --output-format stream-json');
+    const { lastResultIsError } = await driveStreamJson({
+      input: io.stdin,
+      write,
+      warn,
+      channel,
+      async onInitialize(request) {
+        initialize = request;
+        hookRegistry = request.hooks ?? {};
+        const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
+        if (configured && Object.keys(configured).length > 0) {
+          const more = await connectCommandLineMcp(configured, io.env, warn);
+          const earlier = commandMcp;
+          commandMcp = { tools: () => [...(earlier?.tools() ?? []), ...more.tools()], servers: [...(earlier?.servers ?? []), ...more.servers], close: async () => { await earlier?.close(); await more.close(); } };
+          mcpServers = [...commandMcp.servers];
+        }
+        if (request.sdkMcpServers && request.sdkMcpServers.length > 0) {
+          sdkMcp = await connectSdkMcpServers(request.sdkMcpServers, askProgram, warn);
+          extraTools.push(...sdkMcp.tools);
+          mcpServers = [...mcpServers, ...sdkMcp.servers];
+        }
+      },
+      session: sessionOnce,
+      hookContext,
+      hooks: () => hookRegistry,
+    });
+    return lastResultIsError ? 1 : 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`turnloop: ${message}\n`);
+    return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
+  } finally {
+    await (sdkMcp as SdkMcpConnection | null)?.close();
+    await (commandMcp as CommandLineMcp | null)?.close();
+    await fake?.close();
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks).toString('utf8');
+}

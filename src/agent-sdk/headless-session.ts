@@ -1,0 +1,267 @@
+/**
+ * One SDK session: a conversation whose turns each run our `query()` from the whole history so far, and whose
+ * output is the Agent SDK's messages. A turn writes `system`/`init`, then the mapped messages of the main thread
+ * and of its subagents (with `parent_tool_use_id`), then exactly one `result` (docs/agent-sdk.md). The program's
+ * permissions, hooks and model choice apply through the options given here; they may change between turns
+ * (`set_permission_mode`, `set_model`). Every turn is recorded to the session's log unless persistence is off.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { query } from '../api/query.ts';
+import { modelInfo, resolveConfig } from '../config/config.ts';
+import type { ModelCaller, StopHook } from '../effects/deps.ts';
+import type { RunObserverFactory } from '../effects/query-options.ts';
+import type { PostToolHook, PreToolHook } from '../effects/tools/call-deps.ts';
+import type { Tool } from '../effects/tools/define-tool.ts';
+import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import { recordChildrenBeside } from '../replay/child-logs.ts';
+import type { JsonObject } from './json-lines.ts';
+import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
+import { resultMessage, type PermissionDenial } from './result-message.ts';
+import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
+import { conversationOf } from './session-store.ts';
+import { TurnUsage } from './turn-usage.ts';
+import { packageVersion } from './version.ts';
+
+export interface SessionSettings {
+  sessionId: string;
+  cwd: string;
+  model?: string;
+  permissionMode: PermissionMode;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  allowedTools: readonly string[];
+  disallowedTools: readonly string[];
+  partialMessages: boolean;
+  /** The session log, or undefined with `--no-session-persistence`. */
+  logPath?: string;
+  systemPrompt: string[];
+  /** Tool names asked for that turnloop does not have (listed in `init`). */
+  unknownTools: readonly string[];
+  /**
+   * Offline (a fake-API script): retries back off in milliseconds, not seconds, so a script that runs out (the fake
+   * API then answers 500) ends the turn in about a second instead of minutes of backoff.
+   */
+  quickRetries?: boolean;
+  /** Whether a subagent's own messages are written too (the `initialize` request's `forwardSubagentText`). */
+  forwardSubagentText?: () => boolean;
+  /** Read at each turn's `init` (servers connect during `initialize`). */
+  mcpServers(): ReadonlyArray<{ name: string; status: string }>;
+}
+
+export interface SessionHooks {
+  preToolHooks: PreToolHook[];
+  postToolHooks: PostToolHook[];
+  stopHooks: StopHook[];
+}
+
+export interface SessionDeps {
+  callModel: ModelCaller;
+  tools(): readonly Tool[];
+  write(message: JsonObject): void;
+  warn(text: string): void;
+  /** Asks the program whether a call may run (`can_use_tool`); absent: such calls are denied. */
+  ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+  hooks(): SessionHooks;
+}
+
+export interface TurnOutcome {
+  result: JsonObject;
+  isError: boolean;
+}
+
+/** A user message's content as our history holds it. */
+export function userContentOf(content: unknown): string | UserContentBlock[] {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content as UserContentBlock[];
+  return String(content ?? '');
+}
+
+export class HeadlessSession {
+  history: Message[];
+  permissionMode: PermissionMode;
+  model: string | undefined;
+  private current: { controller: AbortController; interrupted: boolean } | null = null;
+
+  constructor(
+    readonly settings: SessionSettings,
+    private readonly deps: SessionDeps,
+    history: Message[] = [],
+  ) {
+    this.history = history;
+    this.permissionMode = settings.permissionMode;
+    this.model = settings.model;
+  }
+
+  /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */
+  interrupt(): boolean {
+    if (!this.current) return false;
+    this.current.interrupted = true;
+    this.current.controller.abort('user');
+    return true;
+  }
+
+  private frame(parentToolUseId: string | null): MessageFrame {
+    return { sessionId: this.settings.sessionId, parentToolUseId, newUuid: randomUUID };
+  }
+
+  initMessage(): JsonObject {
+    const { settings } = this;
+    return {
+      type: 'system',
+      subtype: 'init',
+      apiKeySource: 'none',
+      claude_code_version: `turnloop-${packageVersion()}`,
+      cwd: settings.cwd,
+      tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
+      mcp_servers: settings.mcpServers(),
+      model: this.model ?? resolveConfig({}).model,
+      permissionMode: this.permissionMode,
+      slash_commands: [],
+      output_style: 'default',
+      skills: [],
+      plugins: [],
+      uuid: randomUUID(),
+      session_id: settings.sessionId,
+    };
+  }
+
+  /** Runs one turn for `content` (after the program's UserPromptSubmit hooks, whose context comes as `extra`). */
+  async runTurn(content: string | UserContentBlock[], options: { uuid?: string; extraContext?: string } = {}): Promise<TurnOutcome> {
+    const { settings, deps } = this;
+    const startedAt = Date.now();
+    const controller = new AbortController();
+    this.current = { controller, interrupted: false };
+    const config = resolveConfig({
+      sessionId: settings.sessionId,
+      ...(this.model ? { model: this.model } : {}),
+      ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
+    });
+    const usage = new TurnUsage((model) => {
+      const info = modelInfo(config, model);
+      return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
+    });
+    const denials: PermissionDenial[] = [];
+    let numTurns = 0;
+    let apiMs = 0;
+    let requestAt: number | null = null;
+    let lastAssistant: AssistantMessage | undefined;
+    let budgetExceeded: { maxBudgetUsd: number } | undefined;
+    let finalMessages: Message[] | null = null;
+    const countAssistant = (message: AssistantMessage) => {
+      usage.add(message);
+      if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
+        budgetExceeded = { maxBudgetUsd: settings.maxBudgetUsd };
+        controller.abort('budget');
+      }
+    };
+    // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
+    // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
+    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
+      onStep: (step) => {
+        const frame = this.frame(link.toolUseIds.at(-1) ?? null);
+        if (step.event === null) {
+          const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
+          const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
+          if (mapped) deps.write(mapped);
+        }
+        for (const effect of step.effects) {
+          if (effect.type !== 'emit') continue;
+          if (effect.message.type === 'assistant') countAssistant(effect.message);
+          if (!settings.forwardSubagentText?.()) continue;
+          const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
+          if (mapped) deps.write(mapped);
+        }
+      },
+    });
+    const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
+    const messages: Message[] = [...this.history, { type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } }];
+    if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
+    if (settings.logPath) {
+      mkdirSync(dirname(settings.logPath), { recursive: true });
+      // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
+      if (existsSync(settings.logPath)) rmSync(settings.logPath);
+    }
+    const hooks = deps.hooks();
+    deps.write(this.initMessage());
+    let terminal: Terminal;
+    try {
+      const generator = query({
+        messages,
+        systemPrompt: settings.systemPrompt,
+        tools: () => deps.tools(),
+        canUseTool: createSdkCanUseTool({
+          mode: () => this.permissionMode,
+          allowedTools: settings.allowedTools,
+          disallowedTools: settings.disallowedTools,
+          ...(deps.ask ? { ask: deps.ask } : {}),
+          onDenial: (denial) => denials.push(denial),
+        }),
+        preToolHooks: [
+          ...hooks.preToolHooks.map((hook): PreToolHook => async (input) => {
+            const result = await hook(input);
+            if (result && result.decision === 'deny') denials.push({ tool_name: input.toolName, tool_use_id: input.toolUseId, tool_input: (input.input ?? {}) as Record<string, unknown> });
+            return result;
+          }),
+        ],
+        postToolHooks: hooks.postToolHooks,
+        stopHooks: hooks.stopHooks,
+        ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+        querySource: 'sdk',
+        signal: controller.signal,
+        config,
+        deps: { callModel: deps.callModel },
+        onStep: (step) => {
+          finalMessages = conversationOf(step.state);
+        },
+        childObservers: (link) => [...(recordChildren ? recordChildren(link) : []), forwardChild(link)],
+        ...(settings.logPath ? { record: { target: settings.logPath, onError: (error: Error) => deps.warn(`session log ${settings.logPath} stopped: ${error.message}`) } } : {}),
+      });
+      let next = await generator.next();
+      while (!next.done) {
+        const item = next.value;
+        if (item.type === 'request_start') {
+          numTurns += 1;
+          requestAt = Date.now();
+          // As the real executable, with partial messages: a status line before each request's events.
+          if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
+        } else if (item.type === 'assistant') {
+          lastAssistant = item;
+          if (requestAt !== null) apiMs += Date.now() - requestAt;
+          requestAt = null;
+          countAssistant(item);
+        }
+        const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });
+        if (mapped) deps.write(mapped);
+        next = await generator.next();
+      }
+      terminal = next.value;
+    } catch (error) {
+      terminal = { reason: 'model_error', error: { message: error instanceof Error ? error.message : String(error) } };
+    }
+    const interrupted = this.current.interrupted;
+    this.current = null;
+    if (finalMessages) this.history = finalMessages;
+    const result = resultMessage({
+      terminal,
+      // As the real executable counts: the turn that was cut short counts again (maxTurns 1 with a tool call
+      // gives 2; one interrupted request gives 2).
+      numTurns: terminal.reason === 'max_turns' ? Math.max(numTurns, terminal.turnCount) : interrupted ? numTurns + 1 : numTurns,
+      ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+      ...(budgetExceeded ? { budgetExceeded } : {}),
+      interrupted,
+      ...(lastAssistant ? { lastAssistant } : {}),
+      usage: usage.usage,
+      modelUsage: usage.modelUsage,
+      totalCostUsd: usage.costUsd,
+      durationMs: Date.now() - startedAt,
+      durationApiMs: apiMs,
+      permissionDenials: denials,
+      sessionId: settings.sessionId,
+      uuid: randomUUID(),
+    });
+    return { result, isError: result.is_error === true };
+  }
+}

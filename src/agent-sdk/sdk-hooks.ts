@@ -1,0 +1,138 @@
+/**
+ * The SDK program's hooks (registered by `initialize` as callback ids per event and matcher) as our hooks: each
+ * matching callback is a `hook_callback` control request, and its answer maps onto our hook results:
+ * PreToolUse `permissionDecision` / `updatedInput` / `additionalContext` / `decision: 'block'`; PostToolUse
+ * `additionalContext` / `decision: 'block'`; Stop `decision: 'block'`; `continue: false` ends the loop with
+ * `stopReason`. UserPromptSubmit runs before a turn (see `runPromptHooks`). A failing callback is reported on
+ * stderr and changes nothing (the SDK's `onFailure: 'continue'`).
+ */
+import type { PostToolHook, PreToolHook, PreToolHookResult } from '../effects/tools/call-deps.ts';
+import type { StopHook } from '../effects/deps.ts';
+import type { Message } from '../messages/types.ts';
+import type { JsonObject } from './json-lines.ts';
+
+export interface HookMatcher {
+  matcher?: string;
+  hookCallbackIds: string[];
+}
+
+export type HookRegistry = Partial<Record<string, HookMatcher[]>>;
+
+export interface HookContext {
+  ask(request: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
+  /** The fields every hook input carries: session_id, transcript_path, cwd, permission_mode. */
+  base(): JsonObject;
+  warn(text: string): void;
+}
+
+/** Claude Code's matcher: absent, empty or `*` match all; else a tool name, `A|B`, or a regular expression. */
+export function matcherMatches(matcher: string | undefined, toolName: string): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(toolName);
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(toolName);
+  } catch {
+    return false;
+  }
+}
+
+async function callHooks(hooks: HookRegistry, event: string, subject: string, input: JsonObject, context: HookContext, toolUseId?: string, signal?: AbortSignal): Promise<JsonObject[]> {
+  const ids = (hooks[event] ?? []).filter((m) => matcherMatches(m.matcher, subject)).flatMap((m) => m.hookCallbackIds);
+  const answers: JsonObject[] = [];
+  for (const id of ids) {
+    try {
+      answers.push(await context.ask({ subtype: 'hook_callback', callback_id: id, input: { ...context.base(), hook_event_name: event, ...input }, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, signal));
+    } catch (error) {
+      context.warn(`${event} hook ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return answers;
+}
+
+function specific(answer: JsonObject): JsonObject {
+  return (answer.hookSpecificOutput as JsonObject | undefined) ?? {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function joined(parts: Array<string | undefined>): string | undefined {
+  const present = parts.filter((p): p is string => p !== undefined);
+  return present.length === 0 ? undefined : present.join('\n');
+}
+
+export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreToolHook {
+  return async ({ toolName, input, toolUseId, signal }) => {
+    const answers = await callHooks(hooks, 'PreToolUse', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId }, context, toolUseId, signal);
+    const result: PreToolHookResult = {};
+    for (const answer of answers) {
+      const own = specific(answer);
+      const decision = own.permissionDecision ?? (answer.decision === 'block' ? 'deny' : answer.decision === 'approve' ? 'allow' : undefined);
+      // A deny from any hook wins over an allow from another.
+      if (decision === 'deny' || (decision !== undefined && result.decision !== 'deny')) {
+        result.decision = decision as PreToolHookResult['decision'];
+        result.reason = text(own.permissionDecisionReason) ?? text(answer.reason) ?? result.reason;
+      }
+      if (own.updatedInput !== undefined) result.updatedInput = own.updatedInput;
+      result.additionalContext = joined([result.additionalContext, text(own.additionalContext)]);
+      if (answer.continue === false) {
+        result.preventContinuation = true;
+        result.stopReason = text(answer.stopReason) ?? result.stopReason;
+      }
+    }
+    if (result.additionalContext === undefined) delete result.additionalContext;
+    return result;
+  };
+}
+
+export function sdkPostToolHook(hooks: HookRegistry, context: HookContext): PostToolHook {
+  return async ({ toolName, input, toolUseId, result, signal }) => {
+    const answers = await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
+    const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
+    const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
+    const stop = answers.find((a) => a.continue === false);
+    return {
+      ...(additionalContext ? { additionalContext } : {}),
+      ...(blockingError ? { blockingError } : {}),
+      ...(stop ? { preventContinuation: true, ...(text(stop.stopReason) ? { stopReason: text(stop.stopReason) } : {}) } : {}),
+    };
+  };
+}
+
+function lastAssistantText(messages: Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.type === 'assistant') return m.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  }
+  return undefined;
+}
+
+export function sdkStopHook(hooks: HookRegistry, context: HookContext): StopHook {
+  return async ({ messages, stopHookActive, signal }) => {
+    const last = lastAssistantText(messages);
+    const answers = await callHooks(hooks, 'Stop', '', { stop_hook_active: stopHookActive, ...(last !== undefined ? { last_assistant_message: last } : {}) }, context, undefined, signal);
+    const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a Stop hook' : undefined)));
+    const stop = answers.find((a) => a.continue === false);
+    return {
+      ...(blockingError ? { blockingError } : {}),
+      ...(stop ? { preventContinuation: true, ...(text(stop.stopReason) ? { stopReason: text(stop.stopReason) } : {}) } : {}),
+    };
+  };
+}
+
+export interface PromptHookOutcome {
+  /** Set when a hook blocked the prompt (`decision: 'block'` or `continue: false`): the turn does not run. */
+  blocked?: string;
+  additionalContext?: string;
+}
+
+export async function runPromptHooks(hooks: HookRegistry, context: HookContext, prompt: string): Promise<PromptHookOutcome> {
+  const answers = await callHooks(hooks, 'UserPromptSubmit', '', { prompt }, context);
+  const block = answers.find((a) => a.decision === 'block' || a.continue === false);
+  const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
+  return {
+    ...(block ? { blocked: text(block.reason) ?? text(block.stopReason) ?? 'The prompt was blocked by a UserPromptSubmit hook' } : {}),
+    ...(additionalContext ? { additionalContext } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The built-in tools an SDK program expects, under Claude Code's names and input shapes: Read, Write, Edit, Glob,
+ * Grep and Bash working in the session's directory, and Task (a subagent with the others, or one of the program's
+ * agents by `subagent_type`). `--tools` selects among
+ * them (`default` or absent: all); a name in `--disallowedTools` without a pattern removes that tool, as Claude
+ * Code removes it. A name we do not have is returned in `unknown` (reported in `init` and on stderr).
+ */
+import { defineAgentTool } from '../agents/define-agent-tool.ts';
+import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
+import { createBashTool } from '../tools/bash.ts';
+import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/index.ts';
+import { createWriteTool } from '../tools/write.ts';
+
+export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
+
+export interface SdkToolSelection {
+  tools: Tool[];
+  /** Names the program asked for that turnloop does not have. */
+  unknown: string[];
+}
+
+function taskSystemPrompt(root: string): string {
+  return [
+    'You are a subagent of a coding agent. You get one task; do it with the tools below and nothing else.',
+    `The working directory is ${root}. When you are done, answer with what you found or changed, concretely:`,
+    'your answer is all the agent that started you will see.',
+  ].join('\n');
+}
+
+/** An agent the program defines (the SDK's `agents` option, sent in `initialize`). */
+export interface SdkAgentDefinition {
+  description?: string;
+  prompt?: string;
+  tools?: string[];
+  model?: string;
+}
+
+/** The SDK's model aliases of an agent definition; `inherit` or absent: the parent's. */
+const MODEL_ALIASES: Record<string, string> = { sonnet: 'claude-sonnet-4-6', opus: 'claude-opus-4-6', haiku: 'claude-haiku-4-5' };
+
+/**
+ * Task as Claude Code has it: `subagent_type` picks one of the program's agents (its prompt, tools and model), or
+ * the general-purpose agent when absent or `general-purpose`; an unknown type is an error result naming the known.
+ */
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>): Tool {
+  const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools });
+  const schema = general.inputSchema;
+  return defineTool({
+    name: 'Task',
+    description: 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
+    inputSchema: schema,
+    isConcurrencySafe: () => true,
+    interruptBehavior: 'cancel',
+    call: (input, ctx): Promise<ToolCallResult> | ToolCallResult => {
+      const type = input.subagent_type;
+      if (type === undefined || type === 'general-purpose') return general.call(input, ctx) as Promise<ToolCallResult>;
+      const definition = agents()[type];
+      if (!definition) {
+        return { content: `Agent type '${type}' not found. Available agents: ${['general-purpose', ...Object.keys(agents())].join(', ')}`, isError: true };
+      }
+      const tools = definition.tools ? childTools.filter((tool) => definition.tools!.includes(tool.name)) : childTools;
+      const model = definition.model && definition.model !== 'inherit' ? MODEL_ALIASES[definition.model] ?? definition.model : undefined;
+      const agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}) });
+      return agent.call(input, ctx) as Promise<ToolCallResult>;
+    },
+  });
+}
+
+export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>> }): SdkToolSelection {
+  const { root } = options;
+  const files: Record<string, Tool> = {
+    Bash: createBashTool({ root }),
+    Glob: createGlobTool(root),
+    Grep: createGrepTool(root),
+    Read: createReadTool(root),
+    Edit: createEditTool(root),
+    Write: createWriteTool(root),
+  };
+  const removed = new Set(options.disallowedTools.filter((rule) => !rule.includes('(')));
+  const asked = options.tools === undefined || options.tools.includes('default') ? [...BUILTIN_TOOL_NAMES] : [...options.tools];
+  const unknown = asked.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name) && name !== 'default' && name !== 'Agent');
+  const chosen = asked.filter((name) => !removed.has(name));
+  const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
+  const tools: Tool[] = [];
+  if (chosen.includes('Task') || chosen.includes('Agent')) {
+    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({}))));
+  }
+  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
+  return { tools, unknown };
+}

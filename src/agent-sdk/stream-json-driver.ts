@@ -1,0 +1,160 @@
+/**
+ * The stream-json protocol on stdin (docs/agent-sdk.md): the `initialize` control request, then `user` messages,
+ * each running the next turn of the conversation in order; `interrupt`, `set_permission_mode` and `set_model` act
+ * at once, even while a turn runs; `mcp_status` lists the MCP servers; any other control request is answered with
+ * an error response (never left
+ * unanswered); `control_response`s settle our own requests. The driver ends when stdin has closed and the last
+ * queued turn has written its result.
+ */
+import type { UserContentBlock } from '../messages/types.ts';
+import { ControlChannel } from './control-channel.ts';
+import { readJsonLines, type JsonObject } from './json-lines.ts';
+import { isPermissionMode } from './permission-modes.ts';
+import { runPromptHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { userContentOf, type HeadlessSession } from './headless-session.ts';
+
+/** What `initialize` carried that the session needs. */
+export interface InitializeRequest {
+  hooks?: HookRegistry;
+  sdkMcpServers?: string[];
+  systemPrompt?: string[];
+  appendSystemPrompt?: string;
+  agents?: Record<string, unknown>;
+}
+
+export interface StreamJsonDriverOptions {
+  input: NodeJS.ReadableStream;
+  write(message: JsonObject): void;
+  warn(text: string): void;
+  channel: ControlChannel;
+  /** Called once for `initialize`; its result is the response payload. Runs before any turn starts. */
+  onInitialize(request: InitializeRequest): Promise<void>;
+  /** The session, created after `initialize` (or at the first user message when none came). */
+  session(): Promise<HeadlessSession>;
+  hookContext(): HookContext;
+  hooks(): HookRegistry;
+}
+
+const INITIALIZE_RESPONSE = {
+  commands: [],
+  agents: [],
+  output_style: 'default',
+  available_output_styles: ['default'],
+  models: [],
+  account: {},
+};
+
+function textOf(content: string | UserContentBlock[]): string {
+  return typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+/** Runs the protocol to its end; resolves with whether the last result was an error. */
+export async function driveStreamJson(options: StreamJsonDriverOptions): Promise<{ lastResultIsError: boolean }> {
+  const { write, warn, channel } = options;
+  const queue: JsonObject[] = [];
+  let wake: (() => void) | null = null;
+  let inputClosed = false;
+  let initializing: Promise<void> = Promise.resolve();
+  let running: HeadlessSession | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  const respond = (requestId: unknown, response: JsonObject) => write({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response } });
+  const refuse = (requestId: unknown, error: string) => write({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error } });
+
+  const onControlRequest = (message: JsonObject) => {
+    const requestId = message.request_id;
+    const request = (message.request ?? {}) as JsonObject;
+    switch (request.subtype) {
+      case 'initialize':
+        initializing = options.onInitialize(request as InitializeRequest).then(
+          () => respond(requestId, INITIALIZE_RESPONSE),
+          (error: unknown) => refuse(requestId, error instanceof Error ? error.message : String(error)),
+        );
+        return;
+      case 'interrupt':
+        running?.interrupt();
+        respond(requestId, { still_queued: [] });
+        return;
+      case 'set_permission_mode':
+        if (!isPermissionMode(request.mode)) return refuse(requestId, `unsupported permission mode '${String(request.mode)}' (turnloop supports default, acceptEdits, plan, bypassPermissions, dontAsk)`);
+        void options.session().then((session) => {
+          session.permissionMode = request.mode as typeof session.permissionMode;
+          respond(requestId, { mode: request.mode });
+        });
+        return;
+      case 'set_model':
+        void options.session().then((session) => {
+          session.model = typeof request.model === 'string' && request.model !== 'default' ? request.model : undefined;
+          respond(requestId, {});
+        });
+        return;
+      case 'mcp_status':
+        void initializing.then(() => options.session()).then((session) => respond(requestId, { mcpServers: [...session.settings.mcpServers()] }));
+        return;
+      default:
+        refuse(requestId, `turnloop does not support the control request '${String(request.subtype)}'`);
+    }
+  };
+
+  const reading = readJsonLines(options.input, {
+    onObject(message, lineNumber) {
+      switch (message.type) {
+        case 'control_response':
+          if (!channel.handleResponse(message)) warn(`stdin line ${lineNumber}: a control_response that answers no pending request`);
+          return;
+        case 'control_request':
+          onControlRequest(message);
+          return;
+        case 'control_cancel_request':
+        case 'keep_alive':
+        case 'update_environment_variables':
+          return;
+        case 'user':
+          queue.push(message);
+          notify();
+          return;
+        default:
+          warn(`stdin line ${lineNumber}: ignored a message of type '${String(message.type)}'`);
+      }
+    },
+    onMalformed(lineNumber, reason) {
+      warn(`stdin line ${lineNumber} is not a JSON object (${reason}); skipped`);
+    },
+  }).catch((error: unknown) => warn(`reading stdin failed: ${error instanceof Error ? error.message : String(error)}`)).finally(() => {
+    inputClosed = true;
+    channel.close('stdin was closed before the program answered');
+    notify();
+  });
+
+  let lastResultIsError = false;
+  while (true) {
+    const next = queue.shift();
+    if (!next) {
+      if (inputClosed) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      continue;
+    }
+    await initializing;
+    const session = await options.session();
+    const content = userContentOf((next.message as JsonObject | undefined)?.content);
+    const promptHooks = await runPromptHooks(options.hooks(), options.hookContext(), textOf(content));
+    if (promptHooks.blocked) {
+      const result = { type: 'result', subtype: 'error_during_execution', is_error: true, errors: [promptHooks.blocked], terminal_reason: 'hook_stopped', num_turns: 0, duration_ms: 0, duration_api_ms: 0, stop_reason: null, total_cost_usd: 0, usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, modelUsage: {}, permission_denials: [], uuid: crypto.randomUUID(), session_id: session.settings.sessionId };
+      write(result);
+      lastResultIsError = true;
+      continue;
+    }
+    running = session;
+    const outcome = await session.runTurn(content, {
+      ...(typeof next.uuid === 'string' ? { uuid: next.uuid } : {}),
+      ...(promptHooks.additionalContext ? { extraContext: promptHooks.additionalContext } : {}),
+    });
+    running = null;
+    write(outcome.result);
+    lastResultIsError = outcome.isError;
+  }
+  await reading;
+  return { lastResultIsError };
+}

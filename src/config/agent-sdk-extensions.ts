@@ -1,0 +1,49 @@
+/**
+ * The Extensions of the headless executable (`src/agent-sdk/`, docs/agent-sdk.md): where `turnloop` driven by the
+ * Claude Agent SDK or run as `turnloop -p` differs from the real `claude` executable. Listed in `EXTENSIONS`
+ * (`./extensions.ts`), which generates `docs/fidelity.md`.
+ */
+import type { Extension } from './extensions.ts';
+
+export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
+  {
+    id: 'sdkUnknownFlagsIgnored',
+    original: "`claude` refuses an option it does not know (\"unknown option\") and exits.",
+    turnloop: 'Names every flag it does not implement once on stderr (with its value) and runs without it.',
+    why: 'The SDK adds flags with every release; refusing them would break every SDK upgrade.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-protocol.test.ts', name: 'names flags it does not implement once on stderr and runs anyway' },
+  },
+  {
+    id: 'sdkSessionLog',
+    original: 'A session is a transcript JSONL under `~/.claude/projects/<cwd>/<session id>.jsonl`, appended turn by turn.',
+    turnloop: 'A session is a turnloop session log `.turnloop/sessions/<session id>.jsonl` under the working directory (replay, viz, inspect read it); each turn is a run from the whole conversation, and its log replaces the previous turn\'s.',
+    why: 'Every SDK session becomes replayable and drawable with the tools turnloop already has.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-protocol.test.ts', name: 'records the session as a turnloop session log named by its id, which replays to the same ending' },
+  },
+  {
+    id: 'sdkPermissionDenialText',
+    original: 'A call denied by `canUseTool` gets an is_error tool_result whose text is the deny message as given.',
+    turnloop: 'The text is `Permission to use <tool> was denied: <message>` (the engine words every denial so).',
+    why: 'One wording for every denial (hooks, rules, the program), so the model always learns which tool was refused.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-endings.test.ts', name: 'a deny becomes an is_error tool_result with the message and a permission_denials entry' },
+  },
+  {
+    id: 'sdkBypassAsRoot',
+    original: 'Refuses `--permission-mode bypassPermissions` (and `--dangerously-skip-permissions`) when run as root.',
+    turnloop: 'Runs in that mode as any user: every call runs without asking.',
+    why: 'Offline test runs of SDK programs often run as root (CI containers); the mode is the caller\'s explicit choice.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-endings.test.ts', name: 'bypassPermissions runs every call without asking, also as root (the real executable refuses root)' },
+  },
+  {
+    id: 'sdkNoProgressMessages',
+    original: 'Also writes progress notes: `system/thinking_tokens` (an estimate of the thinking streamed) for replies with thinking, and `system/task_started`, `task_updated`, `task_notification` around a subagent.',
+    turnloop: 'Writes none of them; a subagent shows as its prompt inside the Task call (and its messages with `forwardSubagentText`), and its answer as the Task\'s tool_result.',
+    why: 'They carry estimates and timings, not the conversation; the session log and its subagent logs hold every step.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/headless-protocol.test.ts', name: 'without it writes no stream_event, and never writes our own items (request markers, attachments)' },
+  },
+];

@@ -1,0 +1,31 @@
+/** Every SDK program of the side-by-side suite, in the order the suite runs them. */
+import type { SdkProgram } from '../harness/sdk-program.ts';
+import { acceptEditsMode } from './accept-edits.ts';
+import { apiErrorEnding } from './api-error.ts';
+import { canUseToolAllowAndDeny } from './can-use-tool.ts';
+import { hookEvents } from './hook-events.ts';
+import { interruptMidAnswer } from './interrupt.ts';
+import { maxTurnsWithToolCall } from './max-turns.ts';
+import { partialMessages } from './partial-messages.ts';
+import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
+import { resumeFinishedSession } from './resume.ts';
+import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
+import { streamingInputTwoTurns } from './streaming-input.ts';
+import { subagentTask } from './subagent.ts';
+import { textAnswer } from './text-answer.ts';
+
+export const PROGRAMS: readonly SdkProgram[] = [
+  textAnswer,
+  canUseToolAllowAndDeny,
+  acceptEditsMode,
+  maxTurnsWithToolCall,
+  preToolUseHookDenies,
+  hookEvents,
+  sdkMcpServerTool,
+  apiErrorEnding,
+  partialMessages,
+  resumeFinishedSession,
+  interruptMidAnswer,
+  subagentTask,
+  streamingInputTwoTurns,
+];

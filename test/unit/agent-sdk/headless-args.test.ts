@@ -1,0 +1,42 @@
+/** The headless command line: both flag spellings, tool lists, ignored flags, bad values. */
+import { describe, expect, it } from 'vitest';
+import { isHeadlessInvocation, parseHeadlessArgs } from '../../../src/agent-sdk/headless-args.ts';
+
+describe('headless args', () => {
+  it('reads the flags the SDK writes, as --flag=value and --flag value', () => {
+    const args = parseHeadlessArgs([
+      '--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--max-turns=3', '--model', 'claude-haiku-4-5',
+      '--permission-prompt-tool=stdio', '--allowedTools', 'Read,Bash(git log:*)', '--disallowedTools=Write', '--tools', 'Read,Bash',
+      '--resume', 'abc', '--fork-session', '--include-partial-messages', '--max-budget-usd=0.25', '--permission-mode', 'plan',
+      '--no-session-persistence', '--fake-api', 'script.json',
+    ]);
+    expect(args).toMatchObject({
+      outputFormat: 'stream-json', inputFormat: 'stream-json', verbose: true, maxTurns: 3, model: 'claude-haiku-4-5', permissionPromptTool: 'stdio',
+      allowedTools: ['Read', 'Bash(git log:*)'], disallowedTools: ['Write'], tools: ['Read', 'Bash'], resume: 'abc', forkSession: true,
+      includePartialMessages: true, maxBudgetUsd: 0.25, permissionMode: 'plan', noSessionPersistence: true, fakeApi: 'script.json', ignored: [],
+    });
+  });
+
+  it('collects flags it does not implement, with their values, without refusing them', () => {
+    const args = parseHeadlessArgs(['--output-format', 'stream-json', '--setting-sources', 'user,project', '--thinking=adaptive', '--await-initialize', '--future-flag', 'x']);
+    expect(args.ignored).toEqual(['--setting-sources user,project', '--thinking adaptive', '--await-initialize', '--future-flag x']);
+  });
+
+  it('the shell form takes the prompt as a positional', () => {
+    expect(parseHeadlessArgs(['-p', 'fix the bug', '--output-format', 'json'])).toMatchObject({ print: true, prompt: 'fix the bug', outputFormat: 'json' });
+  });
+
+  it('bad values name the flag and what it expects', () => {
+    expect(() => parseHeadlessArgs(['--max-turns', '0'])).toThrow("--max-turns expects a positive integer, got '0'");
+    expect(() => parseHeadlessArgs(['--output-format', 'yaml'])).toThrow('--output-format expects one of text, json, stream-json');
+    expect(() => parseHeadlessArgs(['--model'])).toThrow('--model expects a value');
+  });
+
+  it('is chosen by -p, --print, --output-format or --input-format first; never for a subcommand', () => {
+    expect(isHeadlessInvocation(['-p', 'x'])).toBe(true);
+    expect(isHeadlessInvocation(['--output-format', 'stream-json'])).toBe(true);
+    expect(isHeadlessInvocation(['--input-format=stream-json'])).toBe(true);
+    expect(isHeadlessInvocation(['run', '-p'])).toBe(false);
+    expect(isHeadlessInvocation(['--version'])).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+/** Claude Code's permission modes and rules, decided without the program where they can be. */
+import { describe, expect, it } from 'vitest';
+import { isFilesystemCommand, ruleMatches } from '../../../src/agent-sdk/permission-modes.ts';
+
+describe('permission rules', () => {
+  it('match a tool by name, a Bash command exactly or by prefix, an MCP server by its prefix', () => {
+    expect(ruleMatches('Bash', 'Bash', { command: 'anything' })).toBe(true);
+    expect(ruleMatches('Bash(git status)', 'Bash', { command: 'git status' })).toBe(true);
+    expect(ruleMatches('Bash(git status)', 'Bash', { command: 'git status --short' })).toBe(false);
+    expect(ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm run test' })).toBe(true);
+    expect(ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm runner' })).toBe(false);
+    expect(ruleMatches('mcp__calc', 'mcp__calc__add', {})).toBe(true);
+    expect(ruleMatches('mcp__calc', 'mcp__calculator__add', {})).toBe(false);
+    expect(ruleMatches('Read', 'Write', {})).toBe(false);
+  });
+
+  it('acceptEdits runs plain filesystem commands unasked, as Claude Code does, and nothing chained to them', () => {
+    expect(isFilesystemCommand('touch command-ran.txt')).toBe(true);
+    expect(isFilesystemCommand('mkdir -p a/b')).toBe(true);
+    expect(isFilesystemCommand('node -e "1"')).toBe(false);
+    expect(isFilesystemCommand('touch x; curl evil')).toBe(false);
+    expect(isFilesystemCommand('rm $(cat list)')).toBe(false);
+    expect(isFilesystemCommand('cp a b > c')).toBe(false);
+  });
+});
