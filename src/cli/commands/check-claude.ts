@@ -21,7 +21,7 @@ function runLine(r: RunCheck): string {
   const mark = r.ok ? 'ok ' : 'BAD';
   const tools = r.toolResults.paired ? `${r.toolResults.got.length} results paired` : `results differ (expected ${r.toolResults.expected.length}, got ${r.toolResults.got.length})`;
   const compact = r.autocompact.recorded.length + r.autocompact.engine.length === 0 ? 'no autocompact' : `autocompact before call ${r.autocompact.recorded.join(',') || '-'} / engine ${r.autocompact.engine.join(',') || '-'}`;
-  const notes = r.notes.length > 0 ? ` — ${r.notes.join('; ')}` : '';
+  const notes = [...r.notes, ...r.info.map((i) => `explained: ${i}`)].length > 0 ? ` — ${[...r.notes, ...r.info.map((i) => `explained: ${i}`)].join('; ')}` : '';
   return `  ${mark} run ${r.run} (line ${r.startLine}): model calls ${r.modelCalls.expected}/${r.modelCalls.got}, ${tools}, ending ${r.ending.recorded} → ${r.ending.got}, ${compact}${notes}`;
 }
 
