@@ -134,6 +134,14 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
   },
+  {
+    id: 'shellLikeSiblingCancel',
+    original: 'Only an error of the tool named Bash cancels its siblings, and only in the streaming executor (`StreamingToolExecutor.ts:354-363`); the non-streaming batches cancel nothing on an error.',
+    turnloop: 'The same by default (`isShellLike` defaults to `name === "Bash"`); a tool defined with `isShellLike: true` (a shell of another name) cancels its siblings too, in both paths.',
+    why: 'A custom shell tool has the same implicit dependency chains between commands as Bash; the flag lets its author say so.',
+    configSwitch: null,
+    test: { file: 'test/unit/tools/run-batches.test.ts', name: "a shell-like tool's error cancels its siblings and every later call of the run" },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */
