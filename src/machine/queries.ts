@@ -11,6 +11,18 @@ export function isCompactSource(querySource: string): boolean {
   return querySource === 'compact' || querySource === 'session_memory';
 }
 
+/**
+ * Which runs a switched-on layer applies to, as in the original (Claude Code 2.1.88): the per-message tool-result
+ * budget needs a replacement state that only interactive runs and their agents have, never an SDK run
+ * (`query.ts:369-392`, `QueryEngine.ts:427`); time-based microcompact runs on the main thread only
+ * (`services/compact/microCompact.ts:243-251, 422-431`).
+ */
+export function layerAppliesTo(feature: string, querySource: string): boolean {
+  if (feature === 'toolResultBudget') return querySource !== 'sdk';
+  if (feature === 'microcompact') return querySource.startsWith('repl_main_thread');
+  return true;
+}
+
 export function isSubagent(querySource: string): boolean {
   return querySource.startsWith('agent:');
 }
