@@ -17,6 +17,7 @@ import type { Message } from '../messages/types.ts';
 import { checkConfig, driveRun } from './drive-run.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
 import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
+import { configForVersion, constantsForVersion } from './version-constants.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
 import { finalTextOf } from '../effects/child-runs.ts';
@@ -54,6 +55,8 @@ export interface TranscriptCheck {
   };
   lines: number;
   skipped: Record<string, number>;
+  /** The release that wrote the lines and the context constants its runs were checked under (`version-constants.ts`). */
+  constants: string;
   runs: RunCheck[];
   ok: boolean;
 }
@@ -85,7 +88,7 @@ function emittedToolResultIds(emitted: readonly Message[]): string[] {
 
 /** Checks one run. */
 export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): RunCheck {
-  const config = checkConfig(run);
+  const config = configForVersion(checkConfig(run), run.version);
   const driven = driveRun(run, { querySource, config });
   const missed = explainMissedCompactions(run, driven.missedCompactions, driven.callTokens, contextThresholds(run.model, config).autocompact);
   const explained = new Set(missed.filter((m) => m.explained).map((m) => m.call));
@@ -117,7 +120,9 @@ export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): Ru
 /** Checks every run of a parsed transcript. */
 export function checkTranscript(transcript: Transcript, querySource = 'repl_main_thread'): TranscriptCheck {
   const runs = splitRuns(transcript).map((run) => checkRun(run, querySource));
-  return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, runs, ok: runs.every((r) => r.ok) };
+  const choice = constantsForVersion(transcript.version);
+  const constants = choice.row ? `Claude Code ${choice.version}: ${choice.row.rule}` : (choice.assumed as string);
+  return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, constants, runs, ok: runs.every((r) => r.ok) };
 }
 
 /** A subagent's run set; a linked one must also end with the text its parent recorded as the Task result. */

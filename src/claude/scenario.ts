@@ -35,6 +35,7 @@ import type { RecordedRun, RunStep } from './runs.ts';
 import { checkConfig, driveRun } from './drive-run.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
 import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
+import { configForVersion, constantsForVersion } from './version-constants.ts';
 
 /** An imported scenario: the input format of `turnloop simulate`. */
 export type ClaudeScenario = ScenarioInput;
@@ -96,10 +97,21 @@ function compactionAnswers(run: RecordedRun, skipped: ReadonlySet<number>) {
   });
 }
 
+/** The thresholds of the release that wrote the run, as scenario config (none for the reference's). */
+function versionThresholds(run: RecordedRun): { thresholds?: Record<string, number | boolean> } {
+  const { row } = constantsForVersion(run.version);
+  return row && Object.keys(row.thresholds).length > 0 ? { thresholds: { ...row.thresholds } } : {};
+}
+
+function constantsNote(run: RecordedRun): string {
+  const choice = constantsForVersion(run.version);
+  return choice.row ? ` Context constants of Claude Code ${choice.version}: ${choice.row.rule}.` : ` ${choice.assumed}.`;
+}
+
 /** The recorded automatic compactions the engine misses only by the transcript's unrecorded context. */
 function unreachableCompactions(run: RecordedRun, outcome: RecordedOutcome, querySource: string): MissedCompaction[] {
   if (outcome.autocompactBeforeCalls.length === 0) return [];
-  const config = checkConfig(run);
+  const config = configForVersion(checkConfig(run), run.version);
   const driven = driveRun(run, { querySource, config });
   return explainMissedCompactions(run, driven.missedCompactions, driven.callTokens, contextThresholds(run.model, config).autocompact).filter((m) => m.explained);
 }
@@ -172,12 +184,12 @@ export function runToScenario(run: RecordedRun, file: string, querySource = 'rep
   const replies = modelScript(run);
   const compactionAgent = querySource === 'compact';
   const compactions = compactionAgent ? replies : compactionAnswers(run, skipped);
-  const notes = unreachable.map((m) => ` Not expected: ${describeMissedCompaction(m)}.`).join('');
+  const notes = unreachable.map((m) => ` Not expected: ${describeMissedCompaction(m)}.`).join('') + constantsNote(run);
   return {
     name: `${basename(file, '.jsonl')} run ${run.index}`,
     description: descriptionOf(run, outcome, file) + notes,
     source: { file, run: run.index, startLine: run.startLine },
-    config: { sessionId: `claude-import-run${run.index}`, model: run.model },
+    config: { sessionId: `claude-import-run${run.index}`, model: run.model, ...versionThresholds(run) },
     params: { messages: toMessageParams([...run.history, ...run.prompt]), querySource },
     model: compactionAgent ? [] : replies,
     ...(compactions.length > 0 ? { compactionModel: compactions } : {}),

@@ -66,6 +66,11 @@ export interface ContextThresholdConfig {
   autocompactBuffer: number;
   /** The blocking limit lies this many tokens below the effective window. */
   blockingBuffer: number;
+  /**
+   * Measure the blocking limit from the whole context window instead of the effective one (Claude Code 2.1.x
+   * releases up to at least 2.1.39 did; see `src/claude/version-constants.ts`). Default false, as the reference.
+   */
+  blockingFromWindow: boolean;
   /** Warning and error levels lie this far below their threshold. */
   warningBuffer: number;
 }
@@ -178,7 +183,7 @@ export const DEFAULT_CONFIG: LoopConfig = {
     maxModelCalls: 1_000,
   },
   retry: { maxRetries: 10, maxOverloadedRetries: 3, baseDelayMs: 500, maxDelayMs: 32_000 },
-  thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, warningBuffer: 20_000 },
+  thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, blockingFromWindow: false, warningBuffer: 20_000 },
   toolResultBudget: { perResultChars: 50_000, perMessageChars: 200_000, previewChars: 2_000 },
   microcompact: {
     keepRecent: 5,

@@ -36,7 +36,7 @@ function subagentLabel(check: TranscriptCheck): string {
 
 function report(check: TranscriptCheck): string {
   const skipped = Object.entries(check.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
-  return [`${check.file} (${check.querySource}${subagentLabel(check)}, ${check.lines} lines; skipped: ${skipped})`, ...check.runs.map(runLine)].join('\n');
+  return [`${check.file} (${check.querySource}${subagentLabel(check)}, ${check.lines} lines; skipped: ${skipped})`, `  constants: ${check.constants}`, ...check.runs.map(runLine)].join('\n');
 }
 
 function notCheckableLines(session: SessionCheck): string[] {
