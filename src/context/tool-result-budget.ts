@@ -34,6 +34,14 @@ export interface ToolResultBudgetInput {
   decisions: ToolResultDecisions;
   /** Tools whose results are never replaced. */
   exemptTools?: readonly string[];
+  /**
+   * Each tool's declared `maxResultSizeChars`: a result is replaced on its own above min(declared, perResultChars),
+   * and a tool declaring an unbounded size (Infinity) is exempt, as the original's persistence threshold
+   * (Claude Code 2.1.88 `utils/toolResultStorage.ts:55-78`).
+   */
+  maxResultChars?: Readonly<Record<string, number>>;
+  /** False: only the per-result limits apply (an SDK run has no per-message budget). Default true. */
+  perMessage?: boolean;
   /** Where the full text of a result will be stored; must be a pure function of the id. */
   pointerFor: (toolUseId: string) => string;
 }
@@ -47,6 +55,8 @@ export interface ToolResultBudgetOutcome extends ContextLayerOutcome {
 
 interface FreshResult {
   toolUseId: string;
+  /** Above this many characters the result is replaced on its own. */
+  limit: number;
   text: string | null;
   chars: number;
   order: number;
@@ -109,7 +119,10 @@ const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
  */
 export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
   const { messages, config, decisions, pointerFor } = input;
-  const exempt = new Set(input.exemptTools ?? []);
+  const declared = input.maxResultChars ?? {};
+  const exempt = new Set([...(input.exemptTools ?? []), ...Object.keys(declared).filter((name) => !Number.isFinite(declared[name]))]);
+  const perResultLimit = (name: string | undefined) =>
+    name !== undefined && Object.hasOwn(declared, name) ? Math.min(declared[name], config.perResultChars) : config.perResultChars;
   const { first, names } = lastResponse(messages);
 
   const edits: MessageEdit[] = [];
@@ -135,7 +148,7 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
       const name = names.get(id);
       if (text === null || (name !== undefined && exempt.has(name))) continue;
       total += chars;
-      candidates.push({ toolUseId: id, text, chars, order: candidates.length });
+      candidates.push({ toolUseId: id, text, chars, order: candidates.length, limit: perResultLimit(name) });
     }
   }
 
@@ -152,14 +165,14 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
   const bySize = [...candidates].sort((a, b) => b.chars - a.chars || a.order - b.order);
   const remaining: FreshResult[] = [];
   for (const result of bySize) {
-    if (result.chars <= config.perResultChars) {
+    if (result.chars <= result.limit) {
       remaining.push(result);
       continue;
     }
     replace(result);
     total -= result.chars;
   }
-  for (const result of remaining) {
+  for (const result of input.perMessage === false ? [] : remaining) {
     if (total <= config.perMessageChars) break;
     replace(result);
     total -= result.chars; // its full size, not the size it shrinks by (toolResultStorage.ts:683-690)

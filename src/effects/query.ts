@@ -120,7 +120,7 @@ export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, T
   const config = resolveRunConfig(options.config, options.maxTurns);
   const forkObservers = options.forkObservers ?? [];
   const runFork: typeof runQuery = forkObservers.length === 0 ? runQuery : (fork) => runQuery({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
-  const deps = { ...createDefaultDeps(config, options.deps, runFork), ...options.deps };
+  const deps = { ...createDefaultDeps(config, options.deps, runFork, Array.isArray(options.tools) ? (options.tools as readonly Tool[]) : undefined, options.querySource ?? 'sdk'), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);

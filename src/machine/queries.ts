@@ -12,15 +12,22 @@ export function isCompactSource(querySource: string): boolean {
 }
 
 /**
- * Which runs a switched-on layer applies to, as in the original (Claude Code 2.1.88): the per-message tool-result
- * budget needs a replacement state that only interactive runs and their agents have, never an SDK run
- * (`query.ts:369-392`, `QueryEngine.ts:427`); time-based microcompact runs on the main thread only
- * (`services/compact/microCompact.ts:243-251, 422-431`).
+ * Which runs a switched-on layer applies to, as in the original (Claude Code 2.1.88): time-based microcompact runs
+ * on the main thread only (`services/compact/microCompact.ts:243-251, 422-431`), never in an SDK run or an agent.
+ * (The tool-result layer always runs: its per-tool limits apply everywhere; only its per-message step is off for
+ * SDK runs, see `perMessageBudgetApplies`.)
  */
 export function layerAppliesTo(feature: string, querySource: string): boolean {
-  if (feature === 'toolResultBudget') return querySource !== 'sdk';
   if (feature === 'microcompact') return querySource.startsWith('repl_main_thread');
   return true;
+}
+
+/**
+ * The per-message tool-result budget needs a replacement state that interactive runs and their agents have, never
+ * an SDK run (Claude Code 2.1.88 `query.ts:369-392`, `QueryEngine.ts:427`: `querySource: 'sdk'`).
+ */
+export function perMessageBudgetApplies(querySource: string): boolean {
+  return querySource !== 'sdk';
 }
 
 export function isSubagent(querySource: string): boolean {
