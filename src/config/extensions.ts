@@ -142,6 +142,14 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/tools/run-batches.test.ts', name: "a shell-like tool's error cancels its siblings and every later call of the run" },
   },
+  {
+    id: 'timeBasedMicrocompactOn',
+    original: 'Time-based microcompact sits behind a server-side flag whose built-in default is off (`services/compact/timeBasedMCConfig.ts`: enabled false, 60 minutes, keep 5); what first-party users get is decided by the server.',
+    turnloop: 'On by default (`features.microcompact`), with the same 60 minutes and keep 5; it only ever runs in main-thread runs (`querySource` starting with `repl_main_thread`), never in SDK runs (the default source) nor in agents.',
+    why: "The flag's served value is not public; the rule only clears results whose prompt cache has expired, so it never costs a cache miss.",
+    configSwitch: 'features.microcompact',
+    test: { file: 'test/unit/query-source-layers.test.ts', name: 'time-based microcompact is on by default for the main thread (Extension timeBasedMicrocompactOn)' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

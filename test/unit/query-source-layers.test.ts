@@ -41,6 +41,11 @@ describe('context layers per query source (query.ts:369-392, microCompact.ts:243
     expect(layersFor('agent:explore')).toEqual(['tool_result_budget']);
   });
 
+  it('time-based microcompact is on by default for the main thread (Extension timeBasedMicrocompactOn)', () => {
+    const run = drive(params('hi', { querySource: 'repl_main_thread' }), testConfig(), { model: [reply(assistantText('ok'))] });
+    expect(effectsOf(run, 'context_layer').map((e) => e.layer)).toContain('microcompact');
+  });
+
   it('per-message budget: interactive runs and agents, never an SDK run', async () => {
     expect(await replacedFor('repl_main_thread')).toBe(1);
     expect(await replacedFor('agent:explore')).toBe(1);
