@@ -9,7 +9,6 @@ import {
   currentTokenCount,
   modelCallsExhausted,
   isCompactSource,
-  layerAppliesTo,
   lastAssistantMessage,
   nextTurnExceedsMaxTurns,
   thresholdsFor,
@@ -20,7 +19,7 @@ import {
 // --- context pipeline and blocking check (SPEC §4.3-4) ---
 
 const isLayerEnabled: GuardFn<{ feature: keyof FeatureSwitches }> = (context, _event, params) =>
-  context.config.features[params.feature] && layerAppliesTo(params.feature, context.querySource);
+  context.config.features[params.feature];
 
 /**
  * Autocompact: enabled, not while context collapse owns the headroom (SPEC §6), not a compaction run, breaker

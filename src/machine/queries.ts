@@ -12,14 +12,12 @@ export function isCompactSource(querySource: string): boolean {
 }
 
 /**
- * Which runs a switched-on layer applies to, as in the original (Claude Code 2.1.88): time-based microcompact runs
- * on the main thread only (`services/compact/microCompact.ts:243-251, 422-431`), never in an SDK run or an agent.
- * (The tool-result layer always runs: its per-tool limits apply everywhere; only its per-message step is off for
- * SDK runs, see `perMessageBudgetApplies`.)
+ * Time-based microcompact clears results on the main thread only, never in an SDK run or an agent (Claude Code
+ * 2.1.88 `services/compact/microCompact.ts:243-251, 422-431`). Decided by the layer's runner, not the chart: the
+ * layer is still asked for, so session logs recorded before this rule replay unchanged.
  */
-export function layerAppliesTo(feature: string, querySource: string): boolean {
-  if (feature === 'microcompact') return querySource.startsWith('repl_main_thread');
-  return true;
+export function timeBasedMicrocompactApplies(querySource: string): boolean {
+  return querySource.startsWith('repl_main_thread');
 }
 
 /**

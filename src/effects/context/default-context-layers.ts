@@ -12,7 +12,7 @@ import { snipHistory } from '../../context/snip.ts';
 import { budgetToolResults } from '../../context/tool-result-budget.ts';
 import type { Message } from '../../messages/types.ts';
 import { contextThresholds } from '../../reducer/thresholds.ts';
-import { perMessageBudgetApplies } from '../../machine/queries.ts';
+import { perMessageBudgetApplies, timeBasedMicrocompactApplies } from '../../machine/queries.ts';
 import type { ContextLayerInput, ContextLayerOutcome, ContextLayerRunner } from '../deps.ts';
 import { createCollapseCell, type CollapseCell } from './collapse-cell.ts';
 import type { ToolResultStore } from './result-store.ts';
@@ -26,7 +26,10 @@ export interface ContextLayerRunnerOptions {
   exemptTools?: readonly string[];
   /** Each tool's declared `maxResultSizeChars` (Infinity = exempt), see `budgetToolResults`. */
   maxResultChars?: Readonly<Record<string, number>>;
-  /** The run's query source: an SDK run gets no per-message budget (`perMessageBudgetApplies`). */
+  /**
+   * The run's query source: an SDK run gets no per-message budget (`perMessageBudgetApplies`), and only main-thread
+   * runs are microcompacted (`timeBasedMicrocompactApplies`). Absent: every layer applies.
+   */
   querySource?: string;
   /** Shared with `createCollapseDrainer`; a fresh one by default. */
   collapse?: CollapseCell;
@@ -93,6 +96,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
         });
       case 'microcompact':
         if (!config.features.microcompact) return NOTHING;
+        if (options.querySource !== undefined && !timeBasedMicrocompactApplies(options.querySource)) return NOTHING;
         return microcompact({
           messages: input.messages,
           now: input.now,
