@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 
@@ -25,7 +25,7 @@ describe('quiet engine messages, real SDK (query.ts:820-825, 1223-1250, 1308-133
         { id: 'msg_rest', content: [{ type: 'text', text: 'and the second half.' }] },
       ],
     });
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: 'go',
       config: resolveConfig({}),
       deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }), clock: virtualClock(), newId: counterIds('q') },
@@ -53,7 +53,7 @@ describe('quiet engine messages, real SDK (query.ts:820-825, 1223-1250, 1308-133
         { id: 'msg_2', content: [{ type: 'text', text: 'More work.' }], usage: { input_tokens: 10, output_tokens: 5_000 } },
       ],
     });
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: 'go',
       tokenBudget: 1_000,
       config: resolveConfig({}),

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 
@@ -28,7 +28,7 @@ describe('non-streaming fallback end to end, real SDK (claude.ts:807-872)', () =
         { id: 'msg_whole', content: [{ type: 'text', text: 'The whole answer.' }] },
       ],
     }, { models: { models: config.models } });
-    const result = await runQuery({
+    const result = await runLoopToEnd({
       prompt: 'go',
       config,
       deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }), clock: virtualClock(), newId: counterIds('sf') },
