@@ -8,12 +8,16 @@
  * - ending: completed → `completed`, interrupted during tools → `aborted_tools`, interrupted while the model
  *   streamed → `aborted_streaming`; a transcript that stops mid-run accepts any non-terminal stop;
  * - autocompact: the model call before which the engine compacted vs where the transcript has an automatic
- *   compact boundary.
+ *   compact boundary; a recorded compaction the engine missed only because the transcript does not record all the
+ *   context Claude Code counted, as measured on the previous call, is explained (`unrecorded-context.ts`).
  * A run reproduces when all four agree. A session is checked as a tree (`session.ts`): the main thread, then each
  * subagent (2.x `subagents/` file or 1.0.x inline sidechain) as its own run set. Pure: no I/O besides reading the files.
  */
 import type { Message } from '../messages/types.ts';
-import { driveRun } from './drive-run.ts';
+import { checkConfig, driveRun } from './drive-run.ts';
+import { contextThresholds } from '../reducer/thresholds.ts';
+import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
+import { configForVersion, constantsForVersion } from './version-constants.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
 import { finalTextOf } from '../effects/child-runs.ts';
@@ -27,10 +31,12 @@ export interface RunCheck {
   modelCalls: { expected: number; got: number };
   toolResults: { expected: string[]; got: string[]; paired: boolean };
   ending: { recorded: string; expected: string; got: string };
-  autocompact: { recorded: number[]; engine: number[]; same: boolean };
+  autocompact: { recorded: number[]; engine: number[]; same: boolean; missed: MissedCompaction[] };
   /** The text the engine's run ended with (what a subagent hands its parent as the Task result), or null. */
   finalText: string | null;
   notes: string[];
+  /** Differences that are explained (they do not fail the run). */
+  info: string[];
 }
 
 export interface TranscriptCheck {
@@ -49,6 +55,8 @@ export interface TranscriptCheck {
   };
   lines: number;
   skipped: Record<string, number>;
+  /** The release that wrote the lines and the context constants its runs were checked under (`version-constants.ts`). */
+  constants: string;
   runs: RunCheck[];
   ok: boolean;
 }
@@ -80,7 +88,10 @@ function emittedToolResultIds(emitted: readonly Message[]): string[] {
 
 /** Checks one run. */
 export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): RunCheck {
-  const driven = driveRun(run, { querySource });
+  const config = configForVersion(checkConfig(run), run.version);
+  const driven = driveRun(run, { querySource, config });
+  const missed = explainMissedCompactions(run, driven.missedCompactions, driven.callTokens, contextThresholds(run.model, config).autocompact);
+  const explained = new Set(missed.filter((m) => m.explained).map((m) => m.call));
   const recordedRun = recordedOutcome(run);
   const expectedResults = run.steps.flatMap((s) => (s.kind === 'tool_result' ? [s.toolUseId] : []));
   const got = emittedToolResultIds(driven.emitted);
@@ -89,25 +100,29 @@ export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): Ru
   const expectedTerminal = EXPECTED_TERMINAL[run.ending];
   const endingOk = run.ending === 'incomplete' ? driven.state.status !== 'done' || terminal === 'completed' : terminal === expectedTerminal;
   const recorded = recordedRun.autocompactBeforeCalls;
-  const sameCompaction = recorded.join() === driven.engineCompactions.join();
+  const sameCompaction = recorded.filter((call) => !explained.has(call)).join() === driven.engineCompactions.join();
+  const notes = [...missed.filter((m) => !m.explained).map(describeMissedCompaction), ...driven.notes];
   const modelCalls = { expected: recordedRun.modelCalls, got: driven.state.context.modelCalls };
   return {
     run: run.index,
     startLine: run.startLine,
-    ok: modelCalls.expected === modelCalls.got && paired && endingOk && sameCompaction && driven.notes.length === 0,
+    ok: modelCalls.expected === modelCalls.got && paired && endingOk && sameCompaction && notes.length === 0,
     modelCalls,
     toolResults: { expected: expectedResults, got, paired },
     ending: { recorded: run.ending, expected: expectedTerminal, got: terminal },
-    autocompact: { recorded, engine: driven.engineCompactions, same: sameCompaction },
+    autocompact: { recorded, engine: driven.engineCompactions, same: sameCompaction, missed },
     finalText: finalTextOf(driven.emitted),
-    notes: driven.notes,
+    notes,
+    info: missed.filter((m) => m.explained).map(describeMissedCompaction),
   };
 }
 
 /** Checks every run of a parsed transcript. */
 export function checkTranscript(transcript: Transcript, querySource = 'repl_main_thread'): TranscriptCheck {
   const runs = splitRuns(transcript).map((run) => checkRun(run, querySource));
-  return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, runs, ok: runs.every((r) => r.ok) };
+  const choice = constantsForVersion(transcript.version);
+  const constants = choice.row ? `Claude Code ${choice.version}: ${choice.row.rule}` : (choice.assumed as string);
+  return { file: transcript.file, querySource, lines: transcript.lines, skipped: transcript.skipped, constants, runs, ok: runs.every((r) => r.ok) };
 }
 
 /** A subagent's run set; a linked one must also end with the text its parent recorded as the Task result. */

@@ -25,6 +25,10 @@ export interface DrivenRun {
   fedResults: string[];
   /** 1-based model call before which the engine autocompacted (successfully or not). */
   engineCompactions: number[];
+  /** The engine's token count (what autocompact compares) before each model call, in call order. */
+  callTokens: number[];
+  /** 1-based model calls before which the transcript compacts automatically and the engine did not. */
+  missedCompactions: number[];
   /** Model calls the engine made beyond the recording (answered with an abort, or left pending). */
   extraCalls: number;
   /** Notes on anything the recording could not answer. */
@@ -41,7 +45,7 @@ export function checkConfig(run: RecordedRun, sessionId = 'claude-transcript'): 
 export function driveRun(run: RecordedRun, options: { querySource?: string; config?: LoopConfig; maxSteps?: number } = {}): DrivenRun {
   const config = options.config ?? checkConfig(run);
   const steps: RunStep[] = [...run.steps];
-  const out: DrivenRun = { state: undefined as unknown as LoopState, emitted: [], fedResults: [], engineCompactions: [], extraCalls: 0, notes: [] };
+  const out: DrivenRun = { state: undefined as unknown as LoopState, emitted: [], fedResults: [], engineCompactions: [], callTokens: [], missedCompactions: [], extraCalls: 0, notes: [] };
   const { initialState, step } = createStepper({ memo: true });
   const started = initialState({ messages: [...run.history, ...run.prompt], querySource: options.querySource ?? 'repl_main_thread', startedAt: 0 }, config);
   let state = started.state;
@@ -100,7 +104,10 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
         break;
       }
       case 'call_model': {
-        if (nextIs('compact')) out.notes.push(`the transcript compacts before model call ${effect.modelCall}, the engine did not`);
+        const { tokens, iter } = state.context;
+        out.callTokens.push(Math.max(0, tokens.reported + tokens.estimatedSince - iter.tokensFreed));
+        // Judged by the caller (check.ts): the transcript may not record all the context Claude Code counted.
+        if (nextIs('compact')) out.missedCompactions.push(effect.modelCall);
         while (nextIs('compact')) steps.shift();
         const s = steps.shift();
         if (s?.kind === 'reply') {

@@ -46,6 +46,8 @@ export interface RecordedRun {
   steps: RunStep[];
   ending: RecordedEnding;
   model: string;
+  /** The Claude Code version that wrote the run (the transcript's `version` field), or null when none is recorded. */
+  version: string | null;
 }
 
 function replyHasToolUse(reply: RecordedReply): boolean {
@@ -96,7 +98,7 @@ export function splitRuns(transcript: Transcript): RecordedRun[] {
   for (const entry of transcript.entries as TranscriptEntry[]) {
     if (entry.kind === 'assistant') {
       if (!run) {
-        run = { index: runs.length + 1, startLine: pendingStart || entry.line, history, prompt: pendingPrompt, steps: [], ending: 'incomplete', model: entry.message.message.model };
+        run = { index: runs.length + 1, startLine: pendingStart || entry.line, history, prompt: pendingPrompt, steps: [], ending: 'incomplete', model: entry.message.message.model, version: transcript.version };
         pendingPrompt = [];
         pendingStart = 0;
       }

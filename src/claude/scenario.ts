@@ -21,6 +21,10 @@
  *   each of their calls is a child run scripted by its subagent's recorded run (`agentRunScript`).
  * - Not carried over: user lines Claude Code attached after tool results (skill expansions, hook context; simulate
  *   has no attachment script). They change what the model reads, not the number of calls or the ending.
+ * - A recorded automatic compaction the engine cannot reach from the recorded lines alone, short of its threshold
+ *   only by the context the transcript does not record (`unrecorded-context.ts`), is not expected: the scenario
+ *   expects what the engine does with the recorded data, its compaction answer is left out, and its description
+ *   says so with the numbers.
  */
 import { basename } from 'node:path';
 import type { ScenarioExpect, ScenarioInput } from '../scenario/scenario-schema.ts';
@@ -28,6 +32,10 @@ import type { AssistantContentBlock, UserMessage } from '../messages/types.ts';
 import { assistantParamBlock, toMessageParams, toolResultContent } from './message-params.ts';
 import { recordedOutcome, type RecordedOutcome } from './recorded-outcome.ts';
 import type { RecordedRun, RunStep } from './runs.ts';
+import { checkConfig, driveRun } from './drive-run.ts';
+import { contextThresholds } from '../reducer/thresholds.ts';
+import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
+import { configForVersion, constantsForVersion } from './version-constants.ts';
 
 /** An imported scenario: the input format of `turnloop simulate`. */
 export type ClaudeScenario = ScenarioInput;
@@ -80,10 +88,32 @@ function toolScripts(run: RecordedRun, except: ReadonlySet<string> = new Set()):
 }
 
 /** The compaction model's answers: the summary Claude Code wrote at each automatic compaction. */
-function compactionAnswers(run: RecordedRun) {
-  return run.steps.flatMap((step) =>
-    step.kind === 'compact' && step.trigger !== 'manual' ? [{ content: [{ type: 'text' as const, text: textOf(step.summary) || 'Conversation compacted.' }] }] : [],
-  );
+function compactionAnswers(run: RecordedRun, skipped: ReadonlySet<number>) {
+  let replies = 0;
+  return run.steps.flatMap((step) => {
+    if (step.kind === 'reply') replies += 1;
+    if (step.kind !== 'compact' || step.trigger === 'manual' || skipped.has(replies + 1)) return [];
+    return [{ content: [{ type: 'text' as const, text: textOf(step.summary) || 'Conversation compacted.' }] }];
+  });
+}
+
+/** The thresholds of the release that wrote the run, as scenario config (none for the reference's). */
+function versionThresholds(run: RecordedRun): { thresholds?: Record<string, number | boolean> } {
+  const { row } = constantsForVersion(run.version);
+  return row && Object.keys(row.thresholds).length > 0 ? { thresholds: { ...row.thresholds } } : {};
+}
+
+function constantsNote(run: RecordedRun): string {
+  const choice = constantsForVersion(run.version);
+  return choice.row ? ` Context constants of Claude Code ${choice.version}: ${choice.row.rule}.` : ` ${choice.assumed}.`;
+}
+
+/** The recorded automatic compactions the engine misses only by the transcript's unrecorded context. */
+function unreachableCompactions(run: RecordedRun, outcome: RecordedOutcome, querySource: string): MissedCompaction[] {
+  if (outcome.autocompactBeforeCalls.length === 0) return [];
+  const config = configForVersion(checkConfig(run), run.version);
+  const driven = driveRun(run, { querySource, config });
+  return explainMissedCompactions(run, driven.missedCompactions, driven.callTokens, contextThresholds(run.model, config).autocompact).filter((m) => m.explained);
 }
 
 /**
@@ -143,19 +173,23 @@ export function agentRunScript(run: RecordedRun, toolUseId: string): AgentRunInp
  * scenario.abort // { during: 'tools', atModelCall: 1, reason: 'user' }
  */
 export function runToScenario(run: RecordedRun, file: string, querySource = 'repl_main_thread', agents: ScenarioAgentsInput = []): ScenarioInput {
-  const outcome = recordedOutcome(run);
+  const recorded = recordedOutcome(run);
+  const unreachable = unreachableCompactions(run, recorded, querySource);
+  const skipped = new Set(unreachable.map((m) => m.call));
+  const outcome = { ...recorded, autocompactBeforeCalls: recorded.autocompactBeforeCalls.filter((call) => !skipped.has(call)) };
   const agentNames = new Set(agents.map((a) => a.name));
   const agentRuns = agents.reduce((n, a) => n + (a.runs?.length ?? 0), 0);
   // The fake API serves requests sent with querySource `compact` from `compactionModel`: a compaction agent's
   // own replies go there (such a run never autocompacts itself).
   const replies = modelScript(run);
   const compactionAgent = querySource === 'compact';
-  const compactions = compactionAgent ? replies : compactionAnswers(run);
+  const compactions = compactionAgent ? replies : compactionAnswers(run, skipped);
+  const notes = unreachable.map((m) => ` Not expected: ${describeMissedCompaction(m)}.`).join('') + constantsNote(run);
   return {
     name: `${basename(file, '.jsonl')} run ${run.index}`,
-    description: descriptionOf(run, outcome, file),
+    description: descriptionOf(run, outcome, file) + notes,
     source: { file, run: run.index, startLine: run.startLine },
-    config: { sessionId: `claude-import-run${run.index}`, model: run.model },
+    config: { sessionId: `claude-import-run${run.index}`, model: run.model, ...versionThresholds(run) },
     params: { messages: toMessageParams([...run.history, ...run.prompt]), querySource },
     model: compactionAgent ? [] : replies,
     ...(compactions.length > 0 ? { compactionModel: compactions } : {}),

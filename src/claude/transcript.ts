@@ -33,6 +33,8 @@ export interface Transcript {
   /** Skipped lines by type (`progress`, `system:turn_duration`, …). */
   skipped: Record<string, number>;
   lines: number;
+  /** The first `version` field of its lines (the Claude Code release that wrote them), or null. */
+  version: string | null;
 }
 
 export type Json = Record<string, unknown>;
@@ -129,8 +131,10 @@ export function transcriptOf(lines: readonly TranscriptLine[], file: string): Tr
   const entries: TranscriptEntry[] = [];
   const skipped: Record<string, number> = {};
   const skip = (type: string) => void (skipped[type] = (skipped[type] ?? 0) + 1);
+  let version: string | null = null;
   for (const { line: lineNo, json: o } of lines) {
     const type = typeof o.type === 'string' ? o.type : '(no type)';
+    if (version === null && typeof o.version === 'string') version = o.version;
     if (type === 'user' || type === 'assistant') {
       const message = o.message as Json | undefined;
       if (!message || typeof message !== 'object') throw new TranscriptFormatError(file, lineNo, `expected a "message" object on a ${type} line`);
@@ -146,7 +150,7 @@ export function transcriptOf(lines: readonly TranscriptLine[], file: string): Tr
       skip(type === 'system' ? `system:${String(o.subtype ?? '?')}` : type);
     }
   }
-  return { file, entries, skipped, lines: lines.length };
+  return { file, entries, skipped, lines: lines.length, version };
 }
 
 /** Parses transcript text (every line, whatever thread it belongs to). */

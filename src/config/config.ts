@@ -71,6 +71,11 @@ export interface ContextThresholdConfig {
   autocompactBuffer: number;
   /** The blocking limit lies this many tokens below the effective window. */
   blockingBuffer: number;
+  /**
+   * Measure the blocking limit from the whole context window instead of the effective one (Claude Code 2.1.x
+   * releases up to at least 2.1.39 did; see `src/claude/version-constants.ts`). Default false, as the reference.
+   */
+  blockingFromWindow: boolean;
   /** Warning and error levels lie this far below their threshold. */
   warningBuffer: number;
 }
@@ -140,13 +145,24 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_CONFIG: LoopConfig = {
   sessionId: 'session',
   model: DEFAULT_MODEL,
+  // The original's output table (Claude Code 2.1.88 `utils/context.ts:149-209`, `getModelMaxOutputTokens`): default
+  // `max_tokens` and upper limit per model family; every window 200,000 (`utils/context.ts:9`). A dated or
+  // provider-prefixed name takes the longest family it contains (`modelInfo`).
   models: {
-    'claude-sonnet-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
-    'claude-opus-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-opus-4-6': { contextWindow: 200_000, maxOutputTokens: 64_000, maxOutputTokensUpperLimit: 128_000 },
+    'claude-sonnet-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 128_000 },
+    'claude-opus-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
     'claude-sonnet-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
-    'claude-opus-4-1': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 32_000 },
+    'claude-sonnet-4': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
     'claude-haiku-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-opus-4-1': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 32_000 },
+    'claude-opus-4': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 32_000 },
+    'claude-3-7-sonnet': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
+    'claude-3-5-sonnet': { contextWindow: 200_000, maxOutputTokens: 8_192, maxOutputTokensUpperLimit: 8_192 },
     'claude-3-5-haiku': { contextWindow: 200_000, maxOutputTokens: 8_192, maxOutputTokensUpperLimit: 8_192 },
+    'claude-3-opus': { contextWindow: 200_000, maxOutputTokens: 4_096, maxOutputTokensUpperLimit: 4_096 },
+    'claude-3-sonnet': { contextWindow: 200_000, maxOutputTokens: 8_192, maxOutputTokensUpperLimit: 8_192 },
+    'claude-3-haiku': { contextWindow: 200_000, maxOutputTokens: 4_096, maxOutputTokensUpperLimit: 4_096 },
   },
   defaultModelInfo: { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },
   features: {
@@ -172,12 +188,14 @@ export const DEFAULT_CONFIG: LoopConfig = {
     maxModelCalls: 1_000,
   },
   retry: { maxRetries: 10, maxOverloadedRetries: 3, baseDelayMs: 500, maxDelayMs: 32_000 },
-  thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, warningBuffer: 20_000 },
+  thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, blockingFromWindow: false, warningBuffer: 20_000 },
   toolResultBudget: { perResultChars: 50_000, perMessageChars: 200_000, previewChars: 2_000 },
   microcompact: {
     keepRecent: 5,
     idleGapMs: 60 * 60 * 1000,
-    compactableTools: ['Read', 'Bash', 'Grep', 'Glob', 'WebSearch', 'WebFetch', 'Edit', 'Write'],
+    // The original's set (Claude Code 2.1.88 `services/compact/microCompact.ts:41-49`): Read, the shell tools
+    // (`utils/shell/shellToolUtils.ts:6`: Bash, PowerShell), Grep, Glob, WebSearch, WebFetch, Edit, Write.
+    compactableTools: ['Read', 'Bash', 'PowerShell', 'Grep', 'Glob', 'WebSearch', 'WebFetch', 'Edit', 'Write'],
   },
   snip: { triggerRatio: 0.9, keepRecentMessages: 20 },
   toolTimeoutMs: 0,
@@ -211,7 +229,19 @@ export function resolveConfig(overrides: ConfigOverrides = {}, base: LoopConfig 
   return merged as unknown as LoopConfig;
 }
 
+/**
+ * A model's row: its exact name, else the longest family name it contains (`claude-opus-4-1-20250805` →
+ * `claude-opus-4-1`, as the original matches families), else `fallback`.
+ */
+export function lookupModelInfo(models: Record<string, ModelInfo>, fallback: ModelInfo, model: string): ModelInfo {
+  const exact = models[model];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const family of Object.keys(models)) if (model.includes(family) && (best === undefined || family.length > best.length)) best = family;
+  return best === undefined ? fallback : models[best];
+}
+
 export function modelInfo(config: LoopConfig, model: string): ModelInfo {
-  const info = config.models[model] ?? config.defaultModelInfo;
+  const info = lookupModelInfo(config.models, config.defaultModelInfo, model);
   return config.contextWindow > 0 ? { ...info, contextWindow: config.contextWindow } : info;
 }

@@ -146,6 +146,22 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/cli/run-unreachable.test.ts', name: 'a refused connection fails in seconds after 2 retries, each line and the final message naming the URL and the cause' },
   },
+  {
+    id: 'shellLikeSiblingCancel',
+    original: 'Only an error of the tool named Bash cancels its siblings, and only in the streaming executor (`StreamingToolExecutor.ts:354-363`); the non-streaming batches cancel nothing on an error.',
+    turnloop: 'The same by default (`isShellLike` defaults to `name === "Bash"`); a tool defined with `isShellLike: true` (a shell of another name) cancels its siblings too, in both paths.',
+    why: 'A custom shell tool has the same implicit dependency chains between commands as Bash; the flag lets its author say so.',
+    configSwitch: null,
+    test: { file: 'test/unit/tools/run-batches.test.ts', name: "a shell-like tool's error cancels its siblings and every later call of the run" },
+  },
+  {
+    id: 'timeBasedMicrocompactOn',
+    original: 'Time-based microcompact sits behind a server-side flag whose built-in default is off (`services/compact/timeBasedMCConfig.ts`: enabled false, 60 minutes, keep 5); what first-party users get is decided by the server.',
+    turnloop: 'On by default (`features.microcompact`), with the same 60 minutes and keep 5; it only ever runs in main-thread runs (`querySource` starting with `repl_main_thread`), never in SDK runs (the default source) nor in agents.',
+    why: "The flag's served value is not public; the rule only clears results whose prompt cache has expired, so it never costs a cache miss.",
+    configSwitch: 'features.microcompact',
+    test: { file: 'test/unit/query-source-layers.test.ts', name: 'time-based microcompact is on by default for the main thread (Extension timeBasedMicrocompactOn)' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

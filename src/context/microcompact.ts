@@ -2,10 +2,13 @@
  * Layer 2 of the context pipeline: time-based microcompact (docs/loop.md §6). This is a pure function; time is passed in.
  *
  * Invariants:
- * - Runs only when `now - lastAssistantAt > idleGapMs` (by then the prompt cache has expired, so rewriting old
- *   results costs no cache). Without a known `lastAssistantAt` it does nothing.
+ * - Runs when `now - lastAssistantAt >= idleGapMs` (by then the prompt cache has expired, so rewriting old
+ *   results costs no cache); a gap threshold of 0 clears before every request. Without a known `lastAssistantAt`
+ *   it does nothing. (Original, Claude Code 2.1.88: `services/compact/microCompact.ts:438-441`, skipped only when
+ *   the gap is below the threshold.)
  * - Only results of tools named in `compactableTools` are touched, matched by tool_use id; the `keepRecent` most
- *   recent of them stay verbatim; older ones become `CLEARED_TOOL_RESULT`. Clearing is idempotent.
+ *   recent of them stay verbatim (at least 1, `microCompact.ts:456-460`); older ones become `CLEARED_TOOL_RESULT`.
+ *   Clearing is idempotent.
  * - Only `tool_result` content is edited (`replace_tool_result`), so assistant messages — and their thinking blocks
  *   — are never touched, and pairing is unchanged.
  *
@@ -58,7 +61,7 @@ function resultChars(block: ToolResultBlock): number {
  */
 export function microcompact(input: MicrocompactInput): ContextLayerOutcome {
   const { messages, now, lastAssistantAt, config } = input;
-  if (lastAssistantAt === undefined || now - lastAssistantAt <= config.idleGapMs) return { edits: [], tokensFreed: 0 };
+  if (lastAssistantAt === undefined || now - lastAssistantAt < config.idleGapMs) return { edits: [], tokensFreed: 0 };
 
   const compactable = new Set(config.compactableTools);
   const compactableIds = new Set<string>();
@@ -72,7 +75,8 @@ export function microcompact(input: MicrocompactInput): ContextLayerOutcome {
     for (const block of toolResultsOf(message)) if (compactableIds.has(block.tool_use_id)) results.push(block);
   }
 
-  const clearUpTo = Math.max(0, results.length - Math.max(0, config.keepRecent));
+  // Keeping none would leave the model no working context at all.
+  const clearUpTo = Math.max(0, results.length - Math.max(1, config.keepRecent));
   const edits: MessageEdit[] = [];
   let freedChars = 0;
   for (const block of results.slice(0, clearUpTo)) {

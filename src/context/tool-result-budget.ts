@@ -7,8 +7,12 @@
  *   earlier responses are never revisited). They form one API message (the API merges consecutive user messages),
  *   so the per-message budget applies to all of them together. The cost of a step follows the last tool batch,
  *   never the history.
- * - A result longer than `perResultChars` is always replaced; then, while the fresh results together exceed
- *   `perMessageChars`, the largest remaining one is replaced (ties: the earlier one first).
+ * - A result longer than `perResultChars` is always replaced (the original does this when the tool answers); then,
+ *   while the other fresh results together exceed `perMessageChars`, the largest remaining one is replaced (ties:
+ *   the earlier one first), each counted at its FULL size, as the original selects (Claude Code 2.1.88
+ *   `utils/toolResultStorage.ts:670-692`): no more results are replaced than that count says.
+ * - What the count leaves out, as the original's (`toolResultStorage.ts:557-580, 837-847`): results already
+ *   replaced, results of exempt tools and results carrying images or documents.
  * - A replacement is a preview: the first `previewChars` characters, then one line pointing at the stored text.
  * - Decisions are frozen per tool_use id: an id found in `decisions` gets exactly that content again (byte for
  *   byte), is never stored twice and never re-decided, so the prompt-cache prefix never changes.
@@ -30,6 +34,14 @@ export interface ToolResultBudgetInput {
   decisions: ToolResultDecisions;
   /** Tools whose results are never replaced. */
   exemptTools?: readonly string[];
+  /**
+   * Each tool's declared `maxResultSizeChars`: a result is replaced on its own above min(declared, perResultChars),
+   * and a tool declaring an unbounded size (Infinity) is exempt, as the original's persistence threshold
+   * (Claude Code 2.1.88 `utils/toolResultStorage.ts:55-78`).
+   */
+  maxResultChars?: Readonly<Record<string, number>>;
+  /** False: only the per-result limits apply (an SDK run has no per-message budget). Default true. */
+  perMessage?: boolean;
   /** Where the full text of a result will be stored; must be a pure function of the id. */
   pointerFor: (toolUseId: string) => string;
 }
@@ -43,6 +55,8 @@ export interface ToolResultBudgetOutcome extends ContextLayerOutcome {
 
 interface FreshResult {
   toolUseId: string;
+  /** Above this many characters the result is replaced on its own. */
+  limit: number;
   text: string | null;
   chars: number;
   order: number;
@@ -105,7 +119,10 @@ const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
  */
 export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
   const { messages, config, decisions, pointerFor } = input;
-  const exempt = new Set(input.exemptTools ?? []);
+  const declared = input.maxResultChars ?? {};
+  const exempt = new Set([...(input.exemptTools ?? []), ...Object.keys(declared).filter((name) => !Number.isFinite(declared[name]))]);
+  const perResultLimit = (name: string | undefined) =>
+    name !== undefined && Object.hasOwn(declared, name) ? Math.min(declared[name], config.perResultChars) : config.perResultChars;
   const { first, names } = lastResponse(messages);
 
   const edits: MessageEdit[] = [];
@@ -121,7 +138,6 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
       const text = resultText(block);
       const frozen = Object.hasOwn(decisions, id) ? decisions[id] : undefined;
       if (frozen !== undefined) {
-        total += frozen.length;
         if (block.content !== frozen) {
           edits.push({ op: 'replace_tool_result', toolUseId: id, content: frozen });
           if (text !== null) tokensFreed += Math.max(0, tokensOf(text.length) - tokensOf(frozen.length));
@@ -129,10 +145,10 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
         continue;
       }
       const chars = text?.length ?? 0;
-      total += chars;
       const name = names.get(id);
       if (text === null || (name !== undefined && exempt.has(name))) continue;
-      candidates.push({ toolUseId: id, text, chars, order: candidates.length });
+      total += chars;
+      candidates.push({ toolUseId: id, text, chars, order: candidates.length, limit: perResultLimit(name) });
     }
   }
 
@@ -143,19 +159,23 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
     edits.push({ op: 'replace_tool_result', toolUseId: result.toolUseId, content: preview });
     toStore.push({ toolUseId: result.toolUseId, content: result.text! });
     newDecisions[result.toolUseId] = preview;
-    total += preview.length - result.chars;
     tokensFreed += tokensOf(result.chars) - tokensOf(preview.length);
   };
 
   const bySize = [...candidates].sort((a, b) => b.chars - a.chars || a.order - b.order);
   const remaining: FreshResult[] = [];
   for (const result of bySize) {
-    if (result.chars > config.perResultChars) replace(result);
-    else remaining.push(result);
+    if (result.chars <= result.limit) {
+      remaining.push(result);
+      continue;
+    }
+    replace(result);
+    total -= result.chars;
   }
-  for (const result of remaining) {
+  for (const result of input.perMessage === false ? [] : remaining) {
     if (total <= config.perMessageChars) break;
     replace(result);
+    total -= result.chars; // its full size, not the size it shrinks by (toolResultStorage.ts:683-690)
   }
   return { edits, tokensFreed: Math.max(0, tokensFreed), toStore, newDecisions };
 }

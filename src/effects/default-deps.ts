@@ -11,6 +11,11 @@ import type { ToolUseSummarizer } from './deps.ts';
 import { createAnthropicModelCaller } from './model/index.ts';
 import type { QueryDeps } from './query-options.ts';
 import { randomIds, systemClock } from './system-clock.ts';
+import type { Tool } from './tools/define-tool.ts';
+
+function declaredResultSizes(tools: readonly Tool[]): Record<string, number> {
+  return Object.fromEntries(tools.map((tool) => [tool.name, tool.maxResultSizeChars]));
+}
 
 /** A short, model-free summary of the tools a turn used ("Read ×2, Edit"). */
 export const summarizeToolUsesByName: ToolUseSummarizer = async ({ toolUseIds, messages }) => {
@@ -26,13 +31,24 @@ export const summarizeToolUsesByName: ToolUseSummarizer = async ({ toolUseIds, m
   return parts.length > 0 ? `Used ${parts.join(', ')}` : `Used ${toolUseIds.length} tool(s)`;
 };
 
-export function createDefaultDeps(config: LoopConfig, overrides: Partial<QueryDeps> | undefined, runQuery: RunQuery): QueryDeps {
+/**
+ * `tools`: the run's tools when given as a list; their declared `maxResultSizeChars` set the tool-result budget's
+ * per-tool limits (an unbounded one, like Read's, exempts the tool). `querySource`: the run's (no per-message budget for
+ * an SDK run).
+ */
+export function createDefaultDeps(
+  config: LoopConfig,
+  overrides: Partial<QueryDeps> | undefined,
+  runQuery: RunQuery,
+  tools?: readonly Tool[],
+  querySource?: string,
+): QueryDeps {
   const callModel = overrides?.callModel ?? createAnthropicModelCaller();
   const compactor = createForkedCompactor({ config, callModel, runQuery, ...(overrides?.clock ? { clock: overrides.clock } : {}) });
   const collapse = createCollapseCell();
   return {
     callModel,
-    runContextLayer: createContextLayerRunner({ config, store: createFileToolResultStore(), collapse }),
+    runContextLayer: createContextLayerRunner({ config, store: createFileToolResultStore(), collapse, ...(tools ? { maxResultChars: declaredResultSizes(tools) } : {}), ...(querySource === undefined ? {} : { querySource }) }),
     autocompact: compactor,
     reactiveCompact: compactor,
     drainCollapse: createCollapseDrainer(collapse),

@@ -112,7 +112,7 @@ export async function* runLoop(options: RunLoopOptions): AsyncGenerator<QueryIte
   const config = resolveRunConfig(options.config, options.maxTurns);
   const forkObservers = options.forkObservers ?? [];
   const runFork: typeof runLoopToEnd = forkObservers.length === 0 ? runLoopToEnd : (fork) => runLoopToEnd({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
-  const deps = { ...createDefaultDeps(config, options.deps, runFork), ...options.deps };
+  const deps = { ...createDefaultDeps(config, options.deps, runFork, Array.isArray(options.tools) ? (options.tools as readonly Tool[]) : undefined, options.querySource ?? 'sdk'), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
   const params = loopParamsOf(options, initialMessages(options, deps.newId), deps.clock.now(), toolNames);

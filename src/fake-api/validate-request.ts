@@ -9,7 +9,7 @@
  * - The first broken rule wins; rules run in the order of `REQUEST_RULES`.
  * - The context window is not checked here: it needs the token count of the answer (see `server.ts`).
  */
-import type { ModelInfo } from '../config/config.ts';
+import { lookupModelInfo, type ModelInfo } from '../config/config.ts';
 
 export interface ModelTable {
   models: Record<string, ModelInfo>;
@@ -59,7 +59,7 @@ const MAX_CACHE_BREAKPOINTS = 4;
 const MIN_THINKING_BUDGET = 1024;
 
 export function modelInfoFor(table: ModelTable, model: string): ModelInfo {
-  return table.models[model] ?? table.defaultModelInfo;
+  return lookupModelInfo(table.models, table.defaultModelInfo, model);
 }
 
 /** The first rule the request breaks, or null when the real API would accept it. */

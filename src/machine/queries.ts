@@ -11,6 +11,23 @@ export function isCompactSource(querySource: string): boolean {
   return querySource === 'compact' || querySource === 'session_memory';
 }
 
+/**
+ * Time-based microcompact clears results on the main thread only, never in an SDK run or an agent (Claude Code
+ * 2.1.88 `services/compact/microCompact.ts:243-251, 422-431`). Decided by the layer's runner, not the chart: the
+ * layer is still asked for, so session logs recorded before this rule replay unchanged.
+ */
+export function timeBasedMicrocompactApplies(querySource: string): boolean {
+  return querySource.startsWith('repl_main_thread');
+}
+
+/**
+ * The per-message tool-result budget needs a replacement state that interactive runs and their agents have, never
+ * an SDK run (Claude Code 2.1.88 `query.ts:369-392`, `QueryEngine.ts:427`: `querySource: 'sdk'`).
+ */
+export function perMessageBudgetApplies(querySource: string): boolean {
+  return querySource !== 'sdk';
+}
+
 export function isSubagent(querySource: string): boolean {
   return querySource.startsWith('agent:');
 }

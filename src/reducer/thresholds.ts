@@ -29,7 +29,7 @@ export function contextThresholds(model: string, config: LoopConfig): ContextThr
   const outputReservation = Math.min(defaultMaxOutputTokens(model, config), config.thresholds.maxOutputReservation);
   const effectiveWindow = info.contextWindow - outputReservation;
   const autocompact = effectiveWindow - config.thresholds.autocompactBuffer;
-  const blocking = effectiveWindow - config.thresholds.blockingBuffer;
+  const blocking = (config.thresholds.blockingFromWindow ? info.contextWindow : effectiveWindow) - config.thresholds.blockingBuffer;
   return {
     contextWindow: info.contextWindow,
     outputReservation,

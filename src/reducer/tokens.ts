@@ -1,68 +1,74 @@
 /**
- * Token accounting (docs/loop.md §6). The last usage the API reported is authoritative; only what came after it is
- * estimated, conservatively (characters / 4, rounded up, per message). This is a pure function of its inputs.
+ * Token accounting (docs/loop.md §6), as the original counts: the last API response's usage is authoritative; what
+ * came after it is estimated at characters / 4, rounded to the nearest token, per block, with no per-message
+ * overhead. This is a pure function of its inputs.
+ *
+ * Original (Claude Code 2.1.88): `services/tokenEstimation.ts:203-208` (round(chars / 4)), `:327-431` (per
+ * message, per block; image and document blocks 2,000 each; tool_use = name + JSON input), `utils/tokens.ts:226-261`
+ * (usage of the last response + estimate of every message after its FIRST block).
  */
 import type { Message, Usage } from '../messages/types.ts';
 
-/** Characters per token of the estimate. Lower = more conservative. */
+/** Characters per token of the estimate. */
 export const CHARS_PER_TOKEN = 4;
-
-/** Fixed cost per message (role and framing). */
-const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** Tokens an image or document block is counted as, whatever its size (the API bills them by area/pages). */
 const MEDIA_BLOCK_TOKENS = 2_000;
 
-function blockChars(block: unknown): number {
-  if (block === null || typeof block !== 'object') return String(block ?? '').length;
+/** `round(chars / 4)`: the original's rough estimate of one piece of text. */
+export function estimateTextTokens(chars: number): number {
+  return Math.round(chars / CHARS_PER_TOKEN);
+}
+
+function blockTokens(block: unknown): number {
+  if (typeof block === 'string') return estimateTextTokens(block.length);
+  if (block === null || typeof block !== 'object') return 0;
   const b = block as Record<string, unknown>;
   switch (b.type) {
     case 'text':
-      return String(b.text ?? '').length;
+      return estimateTextTokens(String(b.text ?? '').length);
     case 'thinking':
-      return String(b.thinking ?? '').length;
+      return estimateTextTokens(String(b.thinking ?? '').length);
     case 'redacted_thinking':
-      return String(b.data ?? '').length;
+      return estimateTextTokens(String(b.data ?? '').length);
     case 'tool_use':
-      return String(b.name ?? '').length + JSON.stringify(b.input ?? {}).length;
-    case 'tool_result': {
-      const content = b.content;
-      if (typeof content === 'string') return content.length;
-      if (Array.isArray(content)) return content.reduce((sum: number, part) => sum + blockChars(part), 0);
-      return 0;
-    }
+      return estimateTextTokens(String(b.name ?? '').length + JSON.stringify(b.input ?? {}).length);
+    case 'tool_result':
+      return contentTokens(b.content);
     case 'image':
     case 'document':
-      return MEDIA_BLOCK_TOKENS * CHARS_PER_TOKEN;
+      return MEDIA_BLOCK_TOKENS;
     default:
-      return JSON.stringify(b).length;
+      return estimateTextTokens(JSON.stringify(b).length);
   }
+}
+
+function contentTokens(content: unknown): number {
+  if (typeof content === 'string') return estimateTextTokens(content.length);
+  if (!Array.isArray(content)) return 0;
+  let total = 0;
+  for (const block of content) total += blockTokens(block);
+  return total;
 }
 
 /** Estimated tokens of one message as the model would see it (0 for messages never sent to the API). */
 export function estimateMessageTokens(message: Message): number {
-  let chars: number;
   switch (message.type) {
-    case 'user': {
-      const content = message.message.content;
-      chars = typeof content === 'string' ? content.length : content.reduce((sum, block) => sum + blockChars(block), 0);
-      break;
-    }
+    case 'user':
+      return contentTokens(message.message.content);
     case 'assistant':
-      if (message.apiError) return 0;
-      chars = message.message.content.reduce((sum, block) => sum + blockChars(block), 0);
-      break;
+      // API-error messages are never sent to the model.
+      return message.apiError ? 0 : contentTokens(message.message.content);
     case 'attachment':
-      chars = JSON.stringify(message.attachment).length;
-      break;
-    case 'system':
-      // Only compaction summaries/boundaries reach the API (as user text); count them all, to stay conservative.
-      chars = message.content.length;
-      break;
+      return estimateTextTokens(JSON.stringify(message.attachment).length);
+    case 'system': {
+      // Only a compaction summary carried by a boundary reaches the API (as user text, to-api-messages.ts).
+      const summary = message.subtype === 'compact_boundary' ? message.data?.summary : undefined;
+      return typeof summary === 'string' ? estimateTextTokens(summary.length) : 0;
+    }
     default:
       return 0;
   }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS;
 }
 
 /** Estimated tokens of a list of messages. */
@@ -83,11 +89,10 @@ export function usageTokens(usage: Usage): number {
 }
 
 /**
- * The context size of a history: the usage reported with the last API response plus an estimate of everything
- * after that response began. A response spans several messages (one per block) and, with streaming tool
- * execution, tool results can land between its blocks; so the count anchors at the response's FIRST block:
- * its input (+ cache) usage, plus the larger of the reported output and the estimate of the response's blocks,
- * plus the estimate of every other message after it. Walks back only that far: the cost follows the tail.
+ * The context size of a history: the usage reported with the last API response plus an estimate of every message
+ * after that response's FIRST block. A response spans several messages (one per block) and tool results can land
+ * between them; the original anchors at the first block, so the response's later blocks are estimated on top of
+ * the output the usage already counts (utils/tokens.ts:226-261). Walks back only that far: the cost follows the tail.
  */
 export function tokenCountWithEstimation(messages: readonly Message[]): number {
   let last = -1;
@@ -107,14 +112,5 @@ export function tokenCountWithEstimation(messages: readonly Message[]): number {
     if (m.type === 'assistant' && m.message.id === responseId) first = i;
     else if (m.type === 'assistant' && !m.apiError) break;
   }
-  const usage = anchor.message.usage as Usage;
-  let responseEstimate = 0;
-  let othersEstimate = 0;
-  for (let i = first; i < messages.length; i++) {
-    const m = messages[i];
-    const tokens = estimateMessageTokens(m);
-    if (m.type === 'assistant' && m.message.id === responseId) responseEstimate += tokens;
-    else othersEstimate += tokens;
-  }
-  return usageTokens(usage) - usage.output_tokens + Math.max(usage.output_tokens, responseEstimate) + othersEstimate;
+  return usageTokens(anchor.message.usage as Usage) + estimateTokens(messages.slice(first + 1));
 }

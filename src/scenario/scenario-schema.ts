@@ -93,6 +93,13 @@ export const toolSchema = z.strictObject({
   concurrencySafe: z.boolean().default(false),
   readOnly: z.boolean().default(false),
   interruptBehavior: z.enum(['cancel', 'block']).default('block'),
+  maxResultSizeChars: z
+    .union([count.positive(), z.literal('unbounded')])
+    .optional()
+    .describe(
+      "Results above min(this, toolResultBudget.perResultChars) characters are replaced by a preview; 'unbounded' never. " +
+        'Default: the size Claude Code declares for a built-in tool of that name (Bash 30,000, Grep 20,000, Read unbounded, ...), else 50,000.',
+    ),
   inputSchema: z
     .record(z.string(), z.unknown())
     .default({ type: 'object' })
@@ -123,6 +130,10 @@ export const abortScriptSchema = z
     during: z.enum(['sampling', 'tools', 'stop_hooks']),
     atModelCall: count.positive().default(1).describe('Abort in the phase that belongs to this model call (1 = the first).'),
     reason: z.enum(['interrupt', 'user']).default('user').describe("'interrupt': the user typed a new message."),
+    afterBlock: count
+      .positive()
+      .optional()
+      .describe("With during 'sampling': abort once the k-th block of that reply has streamed (the later blocks never arrive)."),
   })
   .describe('Abort the run deterministically when the given phase starts.');
 

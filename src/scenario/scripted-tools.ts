@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ToolCallResult, ToolResultContent } from '../effects/tools/define-tool.ts';
 import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
 import type { ScenarioTool } from './scenario-schema.ts';
+import { CLAUDE_CODE_RESULT_SIZES } from '../config/tool-result-sizes.ts';
 
 /** An invocation that reached the tool itself. */
 export interface ToolCallRecord {
@@ -18,6 +19,14 @@ export interface ToolCallRecord {
 }
 
 export const NO_RESULT_LEFT = '(no scripted result left)';
+
+/** The scenario's declared result size, else the one Claude Code declares for a built-in tool of that name. */
+function resultSize(spec: ScenarioTool): { maxResultSizeChars?: number } {
+  if (spec.maxResultSizeChars === 'unbounded') return { maxResultSizeChars: Number.POSITIVE_INFINITY };
+  if (spec.maxResultSizeChars !== undefined) return { maxResultSizeChars: spec.maxResultSizeChars };
+  const builtIn = Object.hasOwn(CLAUDE_CODE_RESULT_SIZES, spec.name) ? CLAUDE_CODE_RESULT_SIZES[spec.name] : undefined;
+  return builtIn === undefined ? {} : { maxResultSizeChars: builtIn };
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -88,6 +97,7 @@ export function scriptedTool(spec: ScenarioTool, onCall: (call: ToolCallRecord) 
     isConcurrencySafe: () => spec.concurrencySafe,
     isReadOnly: () => spec.readOnly,
     interruptBehavior: spec.interruptBehavior,
+    ...resultSize(spec),
     async call(input, ctx): Promise<ToolCallResult> {
       const scripted = results[calls];
       calls += 1;

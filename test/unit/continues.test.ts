@@ -137,7 +137,7 @@ describe('continue transitions and their state writes (docs/loop.md §5)', () =>
     expect(emittedBy(run, record)).toEqual([]);
   });
 
-  it('max_output_tokens_recovery: a cut-off reply is kept and followed by a meta prompt to resume mid-thought', () => {
+  it('max_output_tokens_recovery: a cut-off reply is kept and followed by a meta prompt to resume mid-thought, never emitted (query.ts:1223-1250)', () => {
     const run = drive(params(), testConfig(), {
       model: [reply(assistantText('First try.')), reply([truncated, cutOff]), reply(assistantText('...wer, finished.'))],
       stopHooks: [{ blockingErrors: ['add tests'] }],
@@ -145,7 +145,9 @@ describe('continue transitions and their state writes (docs/loop.md §5)', () =>
     expect(continueReasons(run)).toEqual(['stop_hook_blocking', 'max_output_tokens_recovery']);
     const record = only(run, 'max_output_tokens_recovery');
     expect(record.transition).toEqual({ reason: 'max_output_tokens_recovery', attempt: 1 });
-    const [prompt] = emittedBy(run, record);
+    // The prompt goes to the model only: the original never yields it.
+    expect(emittedBy(run, record)).toEqual([]);
+    const prompt = record.after.context.messages.at(-1);
     expect(prompt).toMatchObject({ type: 'user', isMeta: true });
     expectWrites(record, {
       messages: [...record.before.context.messages, truncated, cutOff, prompt],
@@ -187,7 +189,7 @@ describe('continue transitions and their state writes (docs/loop.md §5)', () =>
     expect(run.terminal?.reason).toBe('completed');
   });
 
-  it('token_budget_continuation: below 90% of the token budget the turn goes on with a meta nudge', () => {
+  it('token_budget_continuation: below 90% of the token budget the turn goes on with a meta nudge, never emitted (query.ts:1308-1330)', () => {
     const work = assistantText('Some work.');
     const run = drive(params('build it', { tokenBudget: 10_000 }), testConfig(), {
       model: [reply(tooLong), reply(work, { usage: usage(100, 1_000) }), reply(assistantText('More work.'), { usage: usage(100, 9_000) })],
@@ -195,7 +197,8 @@ describe('continue transitions and their state writes (docs/loop.md §5)', () =>
     });
     expect(continueReasons(run)).toEqual(['reactive_compact_retry', 'token_budget_continuation']);
     const record = only(run, 'token_budget_continuation');
-    const [nudge] = emittedBy(run, record);
+    expect(emittedBy(run, record)).toEqual([]);
+    const nudge = record.after.context.messages.at(-1);
     expect(nudge).toMatchObject({ type: 'user', isMeta: true });
     expect(JSON.stringify(nudge)).toContain('10%');
     expectWrites(record, {

@@ -2,9 +2,10 @@
  * Token counting (docs/loop.md §6 "token count with estimation") and tool batching (docs/loop.md §7.3), the two pure helpers of
  * the reducer that the loop's decisions (thresholds, blocking check, concurrent batches) rest on:
  * - the last API response's usage (input + cache reads + cache writes + output) is authoritative;
- * - only what comes after that response is estimated, characters / 4 rounded up, so one more character can only
- *   add a token, never remove one;
- * - the response itself counts as the larger of its reported output and the estimate of its blocks;
+ * - only what comes after that response's first block is estimated, characters / 4 rounded to the nearest token,
+ *   per block, with no per-message overhead (Claude Code 2.1.88 `services/tokenEstimation.ts:203-208, 327-431`);
+ * - the response's later blocks are estimated on top of its reported output (`utils/tokens.ts:226-261` anchors at
+ *   the response's first block and estimates everything after it);
  * - API-error messages are never sent to the model, so they add nothing;
  * - consecutive concurrency-safe calls form one concurrent batch; every other call runs alone, in order.
  */
@@ -26,14 +27,15 @@ describe('token count with estimation (docs/loop.md §6)', () => {
     expect(tokenCountWithEstimation(history)).toBe(1_550);
   });
 
-  it('messages after the response are estimated and added; characters / 4, rounded up', () => {
+  it('messages after the response are estimated and added; characters / 4, rounded, no overhead (tokenEstimation.ts:203-208)', () => {
     const base: Message[] = [userText('hi'), assistantText('ok', { id: 'r1', usage: usage(1_000, 50) })];
     const withText = (chars: number) => tokenCountWithEstimation([...base, userText(text(chars), `u${chars}`)]);
-    expect(withText(4)).toBeGreaterThan(1_050);
-    expect(withText(5) - withText(4)).toBe(1);
-    expect(withText(8) - withText(5)).toBe(0);
-    expect(withText(400) - withText(4)).toBe(99);
-    expect(estimateTokens([userText(text(5), 'a')])).toBe(estimateTokens([userText(text(8), 'b')]));
+    expect(withText(4)).toBe(1_051);
+    expect(withText(5)).toBe(1_051);
+    expect(withText(6)).toBe(1_052); // 1.5 rounds up
+    expect(withText(9)).toBe(1_052);
+    expect(withText(400)).toBe(1_150);
+    expect(estimateTokens([userText(text(1), 'a')])).toBe(0);
   });
 
   it('a tool result is estimated by its content, string or blocks', () => {
@@ -42,9 +44,9 @@ describe('token count with estimation (docs/loop.md §6)', () => {
     expect(long - short).toBe(100);
   });
 
-  it('the response counts as the larger of its reported output and its blocks; API errors add nothing', () => {
+  it('a one-block response counts as its reported usage, however long its text; API errors add nothing (tokens.ts:226-261)', () => {
     const long = assistantText(text(4_000), { id: 'r1', usage: usage(1_000, 10) });
-    expect(tokenCountWithEstimation([userText('hi'), long])).toBeGreaterThanOrEqual(1_000 + 1_000);
+    expect(tokenCountWithEstimation([userText('hi'), long])).toBe(1_010);
     const small = assistantText('ok', { id: 'r1', usage: usage(1_000, 500) });
     expect(tokenCountWithEstimation([userText('hi'), small])).toBe(1_500);
     expect(tokenCountWithEstimation([userText('hi'), small, apiError('max_output_tokens')])).toBe(1_500);
@@ -72,7 +74,7 @@ describe('every kind of content counts by its size (docs/loop.md §6: characters
     ['tool_result as text blocks', (n: number) => userBlocks([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: text(n) }] }], `b${n}`)],
     ['a user string', (n: number) => userText(text(n), `s${n}`)],
     ['an attachment', (n: number) => attachment({ type: 'queued_command', prompt: text(n) }, `a${n}`)],
-    ['a system message', (n: number) => ({ type: 'system', uuid: `y${n}`, subtype: 'compact_boundary', content: text(n) }) as Message],
+    ['a compaction summary on a boundary', (n: number) => ({ type: 'system', uuid: `y${n}`, subtype: 'compact_boundary', content: 'compacted', data: { summary: text(n) } }) as Message],
   ])('%s: 400 more characters are 100 more tokens', (_label, make) => {
     expect(growth(make)).toBe(100);
   });
@@ -93,13 +95,16 @@ describe('the anchor of the count is the first block of the last response with u
     expect(tokenCountWithEstimation(history)).toBe(1_050 + estimateTokens([history[1]]));
   });
 
-  it('all blocks of the response count together against its reported output, even with a tool result between them', () => {
+  it('everything after the response\'s first block is estimated on top of its usage, even its own later blocks (tokens.ts:232-256)', () => {
     const first = assistantToolUse('t1', 'Read', { path: text(2_000) }, { id: 'r1', uuid: 'b1' });
     const result = toolResultMessage('t1', text(400));
-    const last = assistantText('done', { id: 'r1', uuid: 'b2', usage: usage(1_000, 10) });
-    const count = tokenCountWithEstimation([userText('hi'), first, result, last]);
-    expect(count).toBe(1_000 + estimateTokens([first, last]) + estimateTokens([result]));
-    expect(estimateTokens([first, last])).toBeGreaterThan(10);
+    const last = assistantText(text(40), { id: 'r1', uuid: 'b2', usage: usage(1_000, 10) });
+    expect(tokenCountWithEstimation([userText('hi'), first, result, last])).toBe(1_010 + 100 + 10);
+  });
+
+  it('a message that never reaches the API counts nothing: a system note, a boundary without a summary', () => {
+    expect(estimateTokens([{ type: 'system', uuid: 's', subtype: 'warning', content: text(400) } as Message])).toBe(0);
+    expect(estimateTokens([{ type: 'system', uuid: 'b', subtype: 'compact_boundary', content: text(400) } as Message])).toBe(0);
   });
 
   it('a later reply without usage is estimated on top, not hidden in the previous reply’s output', () => {
@@ -119,8 +124,8 @@ describe('the anchor of the count is the first block of the last response with u
 
   it('a response whose first block opens the history is counted from that block', () => {
     const first = assistantText(text(4_000), { id: 'r1', uuid: 'b1' });
-    const last = assistantText('done', { id: 'r1', uuid: 'b2', usage: usage(1_000, 10) });
-    expect(tokenCountWithEstimation([first, last])).toBe(1_000 + estimateTokens([first, last]));
+    const last = assistantText(text(40), { id: 'r1', uuid: 'b2', usage: usage(1_000, 10) });
+    expect(tokenCountWithEstimation([first, last])).toBe(1_010 + 10);
   });
 
   it('an API error carrying usage is not the anchor, and attachments after the anchor are estimated', () => {

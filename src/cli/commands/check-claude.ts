@@ -23,7 +23,7 @@ function runLine(r: RunCheck): string {
   const mark = r.ok ? 'ok ' : 'BAD';
   const tools = r.toolResults.paired ? `${r.toolResults.got.length} results paired` : `results differ (expected ${r.toolResults.expected.length}, got ${r.toolResults.got.length})`;
   const compact = r.autocompact.recorded.length + r.autocompact.engine.length === 0 ? 'no autocompact' : `autocompact before call ${r.autocompact.recorded.join(',') || '-'} / engine ${r.autocompact.engine.join(',') || '-'}`;
-  const notes = r.notes.length > 0 ? ` — ${r.notes.join('; ')}` : '';
+  const notes = [...r.notes, ...r.info.map((i) => `explained: ${i}`)].length > 0 ? ` — ${[...r.notes, ...r.info.map((i) => `explained: ${i}`)].join('; ')}` : '';
   return `  ${mark} run ${r.run} (line ${r.startLine}): model calls ${r.modelCalls.expected}/${r.modelCalls.got}, ${tools}, ending ${r.ending.recorded} → ${r.ending.got}, ${compact}${notes}`;
 }
 
@@ -38,7 +38,7 @@ function subagentLabel(check: TranscriptCheck): string {
 
 function report(check: TranscriptCheck): string {
   const skipped = Object.entries(check.skipped).map(([type, n]) => `${type}×${n}`).join(', ') || 'none';
-  return [`${check.file} (${check.querySource}${subagentLabel(check)}, ${check.lines} lines; skipped: ${skipped})`, ...check.runs.map(runLine)].join('\n');
+  return [`${check.file} (${check.querySource}${subagentLabel(check)}, ${check.lines} lines; skipped: ${skipped})`, `  constants: ${check.constants}`, ...check.runs.map(runLine)].join('\n');
 }
 
 function notCheckableLines(session: SessionCheck): string[] {

@@ -12,6 +12,7 @@ import { snipHistory } from '../../context/snip.ts';
 import { budgetToolResults } from '../../context/tool-result-budget.ts';
 import type { Message } from '../../messages/types.ts';
 import { contextThresholds } from '../../reducer/thresholds.ts';
+import { perMessageBudgetApplies, timeBasedMicrocompactApplies } from '../../machine/queries.ts';
 import type { ContextLayerInput, ContextLayerOutcome, ContextLayerRunner } from '../deps.ts';
 import { createCollapseCell, type CollapseCell } from './collapse-cell.ts';
 import type { ToolResultStore } from './result-store.ts';
@@ -23,6 +24,13 @@ export interface ContextLayerRunnerOptions {
   model?: () => string;
   /** Tools with an unbounded result size: layer 0 never replaces their results. */
   exemptTools?: readonly string[];
+  /** Each tool's declared `maxResultSizeChars` (Infinity = exempt), see `budgetToolResults`. */
+  maxResultChars?: Readonly<Record<string, number>>;
+  /**
+   * The run's query source: an SDK run gets no per-message budget (`perMessageBudgetApplies`), and only main-thread
+   * runs are microcompacted (`timeBasedMicrocompactApplies`). Absent: every layer applies.
+   */
+  querySource?: string;
   /** Shared with `createCollapseDrainer`; a fresh one by default. */
   collapse?: CollapseCell;
   /** Earlier tool-result decisions (e.g. restored on resume); updated in place. */
@@ -50,6 +58,8 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
       config: config.toolResultBudget,
       decisions,
       exemptTools: options.exemptTools,
+      ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
+      perMessage: options.querySource === undefined || perMessageBudgetApplies(options.querySource),
       pointerFor: (id) => store.pointerFor(config.sessionId, id),
     });
     if (outcome.toStore.length === 0) {
@@ -86,6 +96,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
         });
       case 'microcompact':
         if (!config.features.microcompact) return NOTHING;
+        if (options.querySource !== undefined && !timeBasedMicrocompactApplies(options.querySource)) return NOTHING;
         return microcompact({
           messages: input.messages,
           now: input.now,

@@ -9,12 +9,14 @@
  *   whether anything had arrived (which makes the retry a streaming fallback).
  * - A failure releases the blocks that had finished before it; a block that never finished never becomes a message.
  * - `nonStreamingAttempt` sends the same request with `stream: false` (the transport's fallback after a broken
- *   stream) and releases the reply's blocks as the streamed path would, through the same accumulator.
+ *   stream), shaped as `non-streaming-request.ts` says (explicit timeout, capped `max_tokens`), and releases the
+ *   reply's blocks as the streamed path would, through the same accumulator.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelStreamItem } from '../deps.ts';
 import type { ApiRequest } from './build-request.ts';
 import { IncompleteStreamError } from './classify-error.ts';
+import { nonStreamingRequest } from './non-streaming-request.ts';
 import { StreamAccumulator } from './stream-to-messages.ts';
 
 export type AttemptOutcome =
@@ -71,8 +73,10 @@ export async function* nonStreamingAttempt(
   const accumulator = new StreamAccumulator(options.newId, request.body.model);
   let message: Anthropic.Message;
   try {
-    const body = { ...request.body, stream: false } as unknown as Anthropic.MessageCreateParamsNonStreaming;
-    message = await client.messages.create(body, { signal, headers: request.headers });
+    const fallback = nonStreamingRequest(request);
+    const body = fallback.body as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    // The explicit timeout is what lets the SDK send a non-streaming request of more than ~21k output tokens.
+    message = await client.messages.create(body, { signal, headers: fallback.headers, timeout: fallback.timeoutMs });
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted' };
     return { kind: 'failed', error, events: 0 };

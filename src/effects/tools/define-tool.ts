@@ -81,7 +81,11 @@ export interface ToolSpec<S extends z.ZodType> {
   isReadOnly?: (input: z.output<S>) => boolean;
   interruptBehavior?: InterruptBehavior;
   maxResultSizeChars?: number;
-  /** An error of this tool cancels its siblings (docs/loop.md §7.5). */
+  /**
+   * An error of this tool cancels its sibling calls (docs/loop.md §7.5). Default: only a tool named `Bash`, as in
+   * the original (Claude Code 2.1.88 `services/tools/StreamingToolExecutor.ts:354-363`); `true` on another tool is
+   * Extension `shellLikeSiblingCancel`.
+   */
   isShellLike?: boolean;
   /**
    * Running the call twice has the effect of running it once (read-only, or deduplicated by `idempotencyKey`).
@@ -118,6 +122,8 @@ export interface Tool<Input = unknown> {
 }
 
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
+/** The one tool whose error cancels its siblings by default (its commands often depend on each other). */
+export const BASH_TOOL_NAME = 'Bash';
 
 /** Evaluates a predicate on raw input; any doubt answers false. */
 function totalPredicate<I>(schema: z.ZodType<I>, predicate: ((input: I) => boolean) | undefined) {
@@ -156,7 +162,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     ...(spec.inputJSONSchema ? { inputJSONSchema: spec.inputJSONSchema } : {}),
     interruptBehavior: spec.interruptBehavior ?? 'block',
     maxResultSizeChars: spec.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
-    isShellLike: spec.isShellLike ?? false,
+    isShellLike: spec.isShellLike ?? spec.name === BASH_TOOL_NAME,
     idempotent: spec.idempotent ?? false,
     isConcurrencySafe: totalPredicate(schema, spec.isConcurrencySafe),
     isReadOnly: totalPredicate(schema, spec.isReadOnly),

@@ -54,10 +54,13 @@ export const continueMaxOutputTokensEscalate: ActionFn = (context) => ({
   transition: { reason: 'max_output_tokens_escalate' },
 });
 
+/**
+ * The recovery prompt is added to the history but never emitted, like the withheld error it answers: the original
+ * keeps both from its caller (Claude Code 2.1.88 `query.ts:1223-1250`).
+ */
 export const continueMaxOutputTokensRecovery: ActionFn = (context) => {
   const out = new Outbox(context);
   const prompt = userMessage(out.id('m'), recoveryPrompt(), true);
-  out.emit(prompt);
   const attempt = context.maxOutputTokensRecoveryCount + 1;
   return {
     ...out.patch(),
@@ -90,8 +93,8 @@ export const continueTokenBudget: ActionFn = (context) => {
   const decision = tokenBudgetDecision(context);
   if (decision.action !== 'continue') return {};
   const out = new Outbox(context);
+  // Added to the history, never emitted (Claude Code 2.1.88 `query.ts:1308-1330`).
   const nudge = userMessage(out.id('m'), tokenBudgetNudge(decision.pct, decision.turnTokens, decision.budget), true);
-  out.emit(nudge);
   return {
     ...out.patch(),
     ...CLEARED,

@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
 import { userContextMessageOf } from '../../reducer/initial-state.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
-import { usageTokens } from '../../reducer/tokens.ts';
+import { estimateTokens, usageTokens } from '../../reducer/tokens.ts';
 import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
@@ -99,7 +99,9 @@ export const recordUsage: ActionFn = (context, event) => {
   return {
     iter: { ...context.iter, usage },
     lastUsage: usage,
-    tokens: { reported: usageTokens(usage), estimatedSince: 0 },
+    // The original anchors the count at the response's first block: its later blocks are estimated on top of the
+    // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
+    tokens: { reported: usageTokens(usage), estimatedSince: estimateTokens(context.iter.assistantMessages.slice(1)) },
     outputTokens: context.outputTokens + usage.output_tokens,
   };
 };

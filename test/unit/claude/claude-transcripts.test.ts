@@ -6,6 +6,8 @@ import { main } from '../../../src/cli/main.ts';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { checkClaudeSession, checkTranscript } from '../../../src/claude/check.ts';
 import { splitRuns } from '../../../src/claude/runs.ts';
+import { checkConfig, driveRun } from '../../../src/claude/drive-run.ts';
+import { explainMissedCompactions } from '../../../src/claude/unrecorded-context.ts';
 import { parseTranscript, readTranscript, TranscriptFormatError } from '../../../src/claude/transcript.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
@@ -29,11 +31,26 @@ describe('check-claude: the engine reproduces the shared Claude Code transcripts
     }
   });
 
-  it('fires autocompact at the same model call as Claude Code did (fa812bfe, auto boundary, preTokens 167117)', () => {
+  it('reaches the autocompact threshold at the model call Claude Code compacted before (fa812bfe, auto boundary, preTokens 167117)', () => {
+    // With the original's count (usage + round(chars / 4), utils/tokens.ts:226-261) the recorded lines give 166,997
+    // before call 83: 3 short of 167,000. Claude Code counted 167,117 (its attachments are not in the file); the
+    // previous call's prompt shows 107 tokens of such unrecorded context, which the check adds (unrecorded-context.ts).
     const [main] = checkClaudeSession(join(DIR, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'), { subagents: false }).transcripts;
     const compacted = main.runs.filter((r) => r.autocompact.recorded.length > 0);
     expect(compacted).toHaveLength(1);
-    expect(compacted[0].autocompact.engine).toEqual(compacted[0].autocompact.recorded);
+    expect(compacted[0].autocompact.recorded).toEqual([83]);
+    expect(compacted[0].autocompact.missed).toEqual([{ call: 83, trigger: 'auto', engineTokens: 166_997, unrecorded: 107, threshold: 167_000, explained: true }]);
+    expect(compacted[0].autocompact.engine).toEqual([]);
+    expect(compacted[0].ok).toBe(true);
+  });
+
+  it('does not explain a missed compaction the unrecorded context cannot cover, nor one that was not automatic', () => {
+    const [main] = checkClaudeSession(join(DIR, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'), { subagents: false }).transcripts;
+    const run = splitRuns(readTranscript(join(DIR, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl')))[2];
+    const callTokens = main.runs[2].autocompact.missed.length > 0 ? driveRun(run, { config: checkConfig(run) }).callTokens : [];
+    expect(explainMissedCompactions(run, [83], callTokens, 167_200)[0].explained).toBe(false);
+    expect(explainMissedCompactions(run, [83], callTokens, 166_990)[0].explained).toBe(false); // the engine was over: it should have compacted
+    expect(explainMissedCompactions(run, [1], callTokens, 167_000)[0]).toMatchObject({ unrecorded: null, explained: false });
   });
 
   it('maps interrupts to the aborted terminals', () => {

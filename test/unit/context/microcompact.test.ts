@@ -17,7 +17,7 @@ function rounds(n: number, name = 'Read'): Message[] {
 describe('microcompact (layer 2)', () => {
   it('does nothing before the idle gap has passed, or when the last reply time is unknown', () => {
     const messages = rounds(8);
-    expect(microcompact({ messages, now: t0 + HOUR, lastAssistantAt: t0, config }).edits).toEqual([]);
+    expect(microcompact({ messages, now: t0 + HOUR - 1, lastAssistantAt: t0, config }).edits).toEqual([]);
     expect(microcompact({ messages, now: t0 + 5 * HOUR, lastAssistantAt: undefined, config }).edits).toEqual([]);
   });
 
@@ -58,5 +58,28 @@ describe('microcompact (layer 2)', () => {
     const stamped = { ...assistant('a', 'r', text('hi')), timestamp: t0 } as Message;
     expect(lastAssistantTimestamp([user('u', 'x'), stamped, user('v', 'y')])).toBe(t0);
     expect(lastAssistantTimestamp([user('u', 'x'), assistant('a', 'r', text('hi'))])).toBeUndefined();
+  });
+
+  it('fires at exactly the idle gap, the gap being a minimum (microCompact.ts:438-441)', () => {
+    const out = microcompact({ messages: rounds(8), now: t0 + HOUR, lastAssistantAt: t0, config });
+    expect(out.edits).toHaveLength(3);
+  });
+
+  it('with a gap threshold of 0 clears before every request, even with no time passed', () => {
+    const out = microcompact({ messages: rounds(8), now: t0, lastAssistantAt: t0, config: { ...config, idleGapMs: 0 } });
+    expect(out.edits).toHaveLength(3);
+  });
+
+  it('keeps at least the latest compactable result whatever keepRecent says (microCompact.ts:456-460)', () => {
+    const messages = rounds(3);
+    const out = microcompact({ messages, now: t0 + 2 * HOUR, lastAssistantAt: t0, config: { ...config, keepRecent: 0 } });
+    const after = apply(messages, out.edits);
+    expect(['t1', 't2', 't3'].map((id) => resultContent(after, id) === CLEARED_TOOL_RESULT)).toEqual([true, true, false]);
+  });
+
+  it('clears the shell tools, PowerShell included, and Glob, as the original set (microCompact.ts:41-49)', () => {
+    for (const name of ['Read', 'Bash', 'PowerShell', 'Grep', 'Glob', 'WebSearch', 'WebFetch', 'Edit', 'Write']) {
+      expect(microcompact({ messages: rounds(6, name), now: t0 + 2 * HOUR, lastAssistantAt: t0, config }).edits).toHaveLength(1);
+    }
   });
 });

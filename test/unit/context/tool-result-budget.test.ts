@@ -100,3 +100,33 @@ describe('tool-result budget (layer 0)', () => {
     expect(preview.startsWith('a\n')).toBe(true);
   });
 });
+
+describe('per-message selection as the original (Claude Code 2.1.88 utils/toolResultStorage.ts:670-692, 837-847)', () => {
+  const small = { perResultChars: 10_000, perMessageChars: 1_000, previewChars: 200 };
+
+  it('counts each replaced result at its full size, so it replaces no more than that count says', () => {
+    // 1,280 characters over a 1,000 limit: replacing the 500 leaves 780 by the full-size count; done.
+    const messages = freshBatch({ a: 500, b: 480, c: 300 });
+    const out = budgetToolResults({ messages, config: small, decisions: {}, pointerFor });
+    expect(out.toStore.map((r) => r.toolUseId)).toEqual(['a']);
+  });
+
+  it('leaves exempt tools out of the count (toolResultStorage.ts:837-847)', () => {
+    const messages: Message[] = [
+      user('u0', 'go'),
+      assistant('a1', 'r1', toolUse('read', 'Read'), toolUse('bash', 'Bash')),
+      toolResult('res0', 'read', 'r'.repeat(900)),
+      toolResult('res1', 'bash', 'b'.repeat(600)),
+    ];
+    const out = budgetToolResults({ messages, config: small, decisions: {}, pointerFor, exemptTools: ['Read'] });
+    expect(out.edits).toEqual([]);
+  });
+
+  it('leaves results already replaced out of the count, re-applying them byte for byte', () => {
+    const messages = freshBatch({ a: 900, b: 600 });
+    const kept = 'p'.repeat(500);
+    const out = budgetToolResults({ messages, config: small, decisions: { a: kept }, pointerFor });
+    expect(out.edits).toEqual([{ op: 'replace_tool_result', toolUseId: 'a', content: kept }]);
+    expect(out.toStore).toEqual([]);
+  });
+});

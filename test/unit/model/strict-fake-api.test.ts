@@ -21,7 +21,8 @@ const body = (messages: unknown[], extra: Record<string, unknown> = {}) => ({ mo
 const THINKING = { thinking: { type: 'enabled', budget_tokens: 2_000 }, max_tokens: 4_000 };
 
 const refused: Array<[RuleName, Record<string, unknown>, string]> = [
-  ['max_tokens', body([user('hi')], { max_tokens: 64_001 }), 'max_tokens: 64001 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-6'],
+  // Sonnet 4.6 allows 128,000 output tokens (the original's table, utils/context.ts:170-172).
+  ['max_tokens', body([user('hi')], { max_tokens: 128_001 }), 'max_tokens: 128001 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-4-6'],
   ['thinking_budget', body([user('hi')], { thinking: { type: 'enabled', budget_tokens: 1_000 }, max_tokens: 4_000 }), 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
   [
     'thinking_budget',
@@ -116,14 +117,14 @@ describe('refusals on the wire', () => {
 
   it('reaches the loop as an invalid_request API-error message with the real text', async () => {
     const request = modelRequest({
-      max_tokens: 70_000,
+      max_tokens: 130_000,
       model,
       messages: [userText('u1', 'hi')],
     });
     const { events } = await runCall({ model: [{ content: [{ type: 'text', text: 'never served' }] }] }, request, {}, { allowRejections: true });
     const message = events.find((event) => event.type === 'model_message');
     expect(message).toMatchObject({
-      message: { apiError: { kind: 'invalid_request', text: 'max_tokens: 70000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-6' } },
+      message: { apiError: { kind: 'invalid_request', text: 'max_tokens: 130000 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-4-6' } },
     });
   });
 });

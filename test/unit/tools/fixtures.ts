@@ -77,7 +77,7 @@ export interface ControlledToolsOptions {
   seen?: Map<string, Readonly<Record<string, unknown>>>;
 }
 
-function controlledTool(name: string, safe: boolean, behavior: InterruptBehavior, shellLike: boolean, o: ControlledToolsOptions): Tool {
+function controlledTool(name: string, safe: boolean, behavior: InterruptBehavior, shellLike: boolean | undefined, o: ControlledToolsOptions): Tool {
   return defineTool({
     name,
     description: `${name} test tool`,
@@ -85,7 +85,7 @@ function controlledTool(name: string, safe: boolean, behavior: InterruptBehavior
     isConcurrencySafe: () => safe,
     isReadOnly: () => safe,
     interruptBehavior: behavior,
-    isShellLike: shellLike,
+    ...(shellLike === undefined ? {} : { isShellLike: shellLike }),
     async call(input, ctx) {
       o.seen?.set(ctx.toolUseId, ctx.context);
       o.log.start(ctx.toolUseId, safe);
@@ -102,7 +102,8 @@ function controlledTool(name: string, safe: boolean, behavior: InterruptBehavior
 
 /**
  * `Safe` (concurrency-safe, cancel on interrupt), `Unsafe` (block), `Shell` (unsafe, shell-like, block),
- * `SafeShell` (safe, shell-like), `SafeBlock` (safe, block).
+ * `SafeShell` (safe, shell-like), `SafeBlock` (safe, block); `Bash` and `PowerShell` (unsafe, block) leave
+ * `isShellLike` to its default.
  */
 export function controlledTools(o: ControlledToolsOptions): Tool[] {
   return [
@@ -111,6 +112,8 @@ export function controlledTools(o: ControlledToolsOptions): Tool[] {
     controlledTool('Shell', false, 'block', true, o),
     controlledTool('SafeShell', true, 'cancel', true, o),
     controlledTool('SafeBlock', true, 'block', false, o),
+    controlledTool('Bash', false, 'block', undefined, o),
+    controlledTool('PowerShell', false, 'block', undefined, o),
   ];
 }
 

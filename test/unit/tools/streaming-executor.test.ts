@@ -201,6 +201,24 @@ describe('streaming executor: cancellation (docs/loop.md §7.5)', () => {
     expect((await collect(executor.finish())).map(resultText)).toEqual(['Safe a failed', 'Safe b ok']);
   });
 
+  it('by default only a Bash error cancels the siblings not yet run (StreamingToolExecutor.ts:354-363)', async () => {
+    const { gates, log, executor, add } = setup();
+    add('a', 'Bash', { fail: true });
+    add('b', 'Unsafe');
+    gates.open('a');
+    const events = await collect(executor.finish());
+    expect(events.map(resultText)).toEqual(['Bash a failed', expect.stringContaining('sibling tool call (Bash, a) failed')]);
+    expect(log.started).toEqual(['a']);
+  });
+
+  it('by default a PowerShell error, like any tool but Bash, cancels nothing (StreamingToolExecutor.ts:354-363)', async () => {
+    const { gates, executor, add } = setup();
+    add('a', 'PowerShell', { fail: true });
+    add('b', 'Unsafe');
+    gates.open('a', 'b');
+    expect((await collect(executor.finish())).map(resultText)).toEqual(['PowerShell a failed', 'Unsafe b ok']);
+  });
+
   it("a user interrupt cancels only 'cancel' tools; 'block' tools, queued ones included, finish", async () => {
     const { gates, log, executor, controller, add } = setup();
     add('a', 'Safe');
