@@ -222,7 +222,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   let pending: RecordedStep[] = [];
   // Appending is for resume only: a new session's header after another session's lines would break both.
   if (typeof target === 'string' && !options.continueFrom && holdsData(target)) throw new SessionLogExistsError(target);
-  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught), pull: () => linesOf() });
+  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: fail, pull: () => linesOf() });
   let lines = 0;
   let bytes = 0;
   let lastHash = options.continueFrom?.hash ?? '';

@@ -7,7 +7,7 @@ import { styleFor } from '../render/style.ts';
 import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
 import { readInputText } from '../read-input.ts';
-import { checkOutputPath } from '../write-output.ts';
+import { prepareRecordPath, writeFailureReason } from '../write-output.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { resolveConfig } from '../../config/config.ts';
@@ -27,7 +27,8 @@ Options:
                       toolCalls, stopHookCalls, compactions, scriptExhausted, rejections (requests the
                       fake API refused as the real API would), agentRuns (the subagents' child runs)
   --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
-                      beside it, in <file minus .jsonl>.agents/
+                      beside it, in <file minus .jsonl>.agents/; a file that holds data is refused
+  --force             let --record overwrite a file that holds data
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
                       model_error, prompt_too_long, max_turns, completed on an API error, or any
                       terminal reached through a cap)
@@ -35,7 +36,8 @@ Options:
 ${INSPECT_HELP}
   --debug             show stack traces
 
-Exit codes: 0 ok, 1 failure terminal (--strict) or unexpected outcome (--check), 2 bad input.`;
+Exit codes: 0 ok, 1 failure terminal (--strict), unexpected outcome (--check) or a session log that could not
+be written, 2 bad input.`;
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('simulate', expandInspectArgs(args), {
@@ -44,25 +46,33 @@ async function run(args: string[], io: CliIo): Promise<number> {
     record: { type: 'string' },
     strict: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
   });
   if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file (see turnloop simulate --help)');
   readInputText(positionals[0], io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
   const scenario = loadScenario(positionals[0], io.cwd);
-  const record = values.record === undefined ? undefined : checkOutputPath(values.record, io.cwd);
+  const record = values.record === undefined ? undefined : prepareRecordPath(values.record, io.cwd, { force: values.force === true });
+  // A log that cannot be written is said at once, and the command fails (the run itself goes on to its end).
+  let recordError: Error | null = null;
+  const onRecordError = (error: Error) => {
+    recordError ??= error;
+    io.stderr.write(`turnloop simulate: cannot write the session log ${values.record}: ${writeFailureReason(error)}; recording stopped\n`);
+  };
 
   const live = await startCliInspector(values, io, 'simulate');
   const observers = live?.observers ?? [];
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record, observers });
+    result = await simulateScenario(scenario, { record, observers, onRecordError });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0], breakerAt);
-    result = await simulateScenario(scenario, { record, observers, onItem: printer.onItem, onStep: printer.onStep });
+    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
   await live?.finish();
+  if (recordError) return EXIT_FAILURE_TERMINAL;
   if (record) io.stderr.write(`session log: ${record}\n`);
 
   const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result, scenario.agents) : [];
