@@ -69,6 +69,17 @@ describe('a signed tree of subagent runs', () => {
     expect(result.code).toBe(2);
   });
 
+  it('without a signature, two child logs swapped: replay sees each final answer differ from what the parent recorded (exit 2)', async () => {
+    const [a, b] = await signedTree(dir);
+    const agents = join(dir, 'run.agents');
+    renameSync(join(agents, a!), join(agents, 'tmp'));
+    renameSync(join(agents, b!), join(agents, a!));
+    renameSync(join(agents, 'tmp'), join(agents, b!));
+    const result = await runCli(['replay', 'run.jsonl'], { cwd: dir });
+    expect(result.stderr).toMatch(new RegExp(`run\\.agents/${a!.replace('.', '\\.')}: this child run's final answer is not the result its parent recorded for ${a!.replace('.jsonl', '')} \\(parent event \\d+\\)`));
+    expect(result.code).toBe(2);
+  });
+
   it('an extra child log added beside the signed ones: exit 2', async () => {
     const [a] = await signedTree(dir);
     for (const suffix of ['', '.sig']) copyFileSync(join(dir, 'run.agents', `${a}${suffix}`), join(dir, 'run.agents', `toolu_extra.jsonl${suffix}`));
