@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runQuery } from '../../src/effects/query.ts';
+import { runLoopToEnd } from '../../src/effects/run-loop.ts';
 import { mcpTools } from '../../src/mcp/mcp-tools.ts';
 import { scriptedModelCaller } from '../../src/replay/scripted-deps.ts';
 import { REPO_ROOT, runCli } from '../unit/cli/capture-io.ts';
@@ -60,7 +60,7 @@ describe('hostile MCP servers', () => {
       for (const name of names) expect(name).toMatch(API_NAME);
       expect(new Set(names).size).toBe(3);
       const replies = names.map((name, i) => ({ content: [{ type: 'tool_use' as const, id: `toolu_${i}`, name, input: {} }], stop_reason: 'tool_use' }));
-      const { items, terminal } = await runQuery({
+      const { items, terminal } = await runLoopToEnd({
         prompt: 'call them',
         tools: mcp.tools,
         deps: { callModel: scriptedModelCaller([...replies, { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' }]) },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { readInputText } from '../../src/cli/read-input.ts';
-import { runQuery } from '../../src/effects/query.ts';
+import { runLoopToEnd } from '../../src/effects/run-loop.ts';
 import type { AssistantContentBlock, Usage } from '../../src/messages/types.ts';
 import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
 import { replay } from '../../src/replay/replay.ts';
@@ -67,7 +67,7 @@ describe('hostile model output through the real recorder', () => {
       const path = join(dir, `run-${runs++}.jsonl`);
       const config = { sessionId: 'readback', limits: { maxModelCalls: 4 } };
       const recorder = createSessionRecorder(path, { config });
-      const { terminal } = await runQuery({ prompt: 'go', config, tools: [], deps: { callModel: scriptedModelCaller(replies) }, onStep: recorder });
+      const { terminal } = await runLoopToEnd({ prompt: 'go', config, tools: [], deps: { callModel: scriptedModelCaller(replies) }, onStep: recorder });
       recorder.close();
       expect(recorder.error).toBeNull();
       const text = readInputText(path, dir, { expected: 'a session log (JSON Lines)', format: 'jsonl' });

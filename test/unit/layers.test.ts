@@ -19,7 +19,7 @@ export const LAYER_RANKS: Record<string, number> = {
   agents: 2,
   viz: 6,
   inspector: 6,
-  api: 7,
+  api: 7, internal: 7,
   cli: 8,
 };
 
