@@ -15,6 +15,8 @@ export interface CliIo {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE_TERMINAL = 1;
 export const EXIT_BAD_INPUT = 2;
+/** Interrupted by Ctrl-C (SIGINT): 128 + 2, as shells expect. */
+export const EXIT_INTERRUPTED = 130;
 
 /** Bad input: printed as one clear message (no stack trace unless --debug), exit code 2. */
 export class UsageError extends TurnloopError {

@@ -3,8 +3,10 @@
  * is then renamed over it, so a failure (no such directory, no permission, a full disk) never leaves half a file.
  * Failures are an `OutputFileError` (exit code 2) naming the file and the reason.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { SessionLogExistsError } from '../replay/errors.ts';
+import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';
 import { CliFileError, shownPath } from './read-input.ts';
 
 export class OutputFileError extends CliFileError {
@@ -13,7 +15,8 @@ export class OutputFileError extends CliFileError {
   }
 }
 
-function reason(error: unknown): string {
+/** Why a write failed, in words (the errno code for anything unusual). */
+export function writeFailureReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'its directory does not exist';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
@@ -31,10 +34,53 @@ function reason(error: unknown): string {
 export function checkOutputPath(file: string, cwd: string): string {
   const path = resolve(cwd, file);
   const shown = shownPath(file, cwd);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
-  const parent = statSync(dirname(path), { throwIfNoEntry: false });
+  // A file in the middle of the path makes `stat` fail with ENOTDIR (not "no entry"): that is an answer too.
+  const stat = (at: string) => {
+    try {
+      return statSync(at, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new OutputFileError(shown, writeFailureReason(error));
+    }
+  };
+  if (stat(path)?.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
+  const parent = stat(dirname(path));
   if (!parent) throw new OutputFileError(shown, 'its directory does not exist');
   if (!parent.isDirectory()) throw new OutputFileError(shown, 'a part of its path is not a directory');
+  return path;
+}
+
+/** Whether the file begins as a turnloop session log does (its header's first members). */
+function startsLikeSessionLog(path: string): boolean {
+  const head = Buffer.alloc(64);
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const read = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, read).toString().startsWith(`{"kind":"header","format":"${SESSION_LOG_FORMAT}"`);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * `checkOutputPath` for a session log a command records to (`--record`), which starts empty: a file that already
+ * holds data (a log, or anything else the user had) is refused unless `force`, and then emptied here, so nothing is
+ * overwritten by surprise. Devices (`/dev/null`) are left as they are.
+ */
+export function prepareRecordPath(file: string, cwd: string, options: { force: boolean }): string {
+  const path = checkOutputPath(file, cwd);
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats?.isFile() && stats.size > 0) {
+    if (!options.force && startsLikeSessionLog(path)) throw new SessionLogExistsError(path);
+    if (!options.force) throw new OutputFileError(shownPath(file, cwd), `it already holds ${stats.size} bytes; pass --force to overwrite it, or record to a new path`);
+    try {
+      writeFileSync(path, '');
+    } catch (error) {
+      throw new OutputFileError(shownPath(file, cwd), writeFailureReason(error));
+    }
+  }
   return path;
 }
 
@@ -57,7 +103,7 @@ export function makeOutputDir(dir: string, cwd: string): string {
     try {
       mkdirSync(part);
     } catch (error) {
-      throw new OutputFileError(shownPath(dir, cwd), `cannot create ${part} (${reason(error)})`);
+      throw new OutputFileError(shownPath(dir, cwd), `cannot create ${part} (${writeFailureReason(error)})`);
     }
   }
   return path;
@@ -88,6 +134,6 @@ export function writeOutputFile(file: string, cwd: string, text: string): string
   } catch (error) {
     if (fd !== null) closeSync(fd);
     rmSync(temp, { force: true });
-    throw new OutputFileError(shown, reason(error));
+    throw new OutputFileError(shown, writeFailureReason(error));
   }
 }

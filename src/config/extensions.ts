@@ -115,6 +115,14 @@ export const EXTENSIONS: readonly Extension[] = [
     test: { file: 'test/adversarial/model-output.test.ts', name: 'a reply repeating a tool_use id: each call runs under its own id and the next request is well-formed' },
   },
   {
+    id: 'refuseUnrecordableModelOutput',
+    original: 'Takes whatever the API stream parses to: negative or non-finite usage counts and tool inputs of any depth reach the history and the transcript.',
+    turnloop: 'A model event that the session log could not give back (a token count below 0, a number JSON cannot hold such as `1e400`, nesting deeper than 256 levels) becomes a `model_error` saying what was wrong, as it arrives, before the reducer and the log see it; the run ends as a failed model call.',
+    why: 'What the recorder writes, replay, resume and viz must read (issue 29): otherwise a run completes and leaves a log every reader refuses. Such replies come from broken proxies, not from the API.',
+    configSwitch: null,
+    test: { file: 'test/adversarial/log-readback.test.ts', name: 'a tool input nested 600 levels deep: a model_error naming the depth; the log replays and renders' },
+  },
+  {
     id: 'durableToolsInCallOrder',
     original: 'Concurrency-safe tool calls run up to 10 at once, and streamed tool calls start while the model still streams.',
     turnloop: 'Under the durable driver (`turnloop/durable`, `turnloop/dbos`) each tool call runs alone, in call order, once the model reply is journaled; `query()` is unchanged. So a call an abort catches during tools has not started yet: its result is the not-started cancellation where `query()`, which had started it, gives the interrupted one.',

@@ -21,6 +21,7 @@ import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { LoopOptions, QueryDeps } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
+import { recordableModelEvent } from './recordable-model-output.ts';
 import { onAbort } from './abort-listeners.ts';
 
 /** What an executor needs from the run it belongs to. */
@@ -105,7 +106,12 @@ export async function* executeModelCall(
         yield { kind: 'item', item: { type: 'stream_event', event: item.event } };
         continue;
       }
-      let event = item.event;
+      // Refused as it arrives, before the reducer and the log see it: a reply the log could not give back.
+      let event = recordableModelEvent(item.event);
+      if (event.type === 'model_error' && item.event.type !== 'model_error') {
+        yield { kind: 'event', event };
+        return;
+      }
       if (event.type === 'model_message') {
         event = { ...event, message: env.toolUseIds.claim(event.message) };
         if (event.message.timestamp === undefined) event.message.timestamp = deps.clock.now();

@@ -5,6 +5,7 @@ export { createPromptCache, LOOKBACK_BLOCKS, MIN_CACHEABLE_TOKENS, type CacheUsa
 export {
   fakeScriptSchema,
   fakeAnswerListSchema,
+  MAX_SCRIPTED_ANSWERS,
   DEFAULT_COMPACTION_REPLY,
   REAL_ERROR_BODIES,
   fakeAnswerShapes,

@@ -97,9 +97,15 @@ export type FakeError = z.output<typeof errorSchema>;
 export type FakeStreamError = NonNullable<FakeReply['stream_error']>;
 export type FakeAnswer = FakeReply | FakeRawSse | FakeError;
 
-const repeatSchema = z.number().int().positive().optional().describe('Stands for this many copies of the answer.');
+/**
+ * Answers one list may stand for, copies by `repeat` included. Checked before anything is copied: `repeat: 1e9`
+ * would run out of memory and `repeat: 2 ** 53` past the largest array.
+ */
+export const MAX_SCRIPTED_ANSWERS = 100_000;
 
-const answerSchema = z.unknown().transform((input, ctx): FakeAnswer[] => {
+const repeatSchema = z.number().int().positive().max(MAX_SCRIPTED_ANSWERS).optional().describe('Stands for this many copies of the answer.');
+
+const answerSchema = z.unknown().transform((input, ctx): { answer: FakeAnswer; times: number } => {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     ctx.addIssue({ code: 'custom', message: 'expected an answer object ({content}, {sse} or {status, error})' });
     return z.NEVER;
@@ -107,7 +113,7 @@ const answerSchema = z.unknown().transform((input, ctx): FakeAnswer[] => {
   const { repeat, ...value } = input as Record<string, unknown>;
   const times = repeatSchema.safeParse(repeat);
   if (!times.success) {
-    ctx.addIssue({ code: 'custom', path: ['repeat'], message: 'expected a positive whole number of copies' });
+    ctx.addIssue({ code: 'custom', path: ['repeat'], message: `expected a whole number of copies from 1 to ${MAX_SCRIPTED_ANSWERS}` });
     return z.NEVER;
   }
   const schema = 'sse' in value ? rawSseSchema : 'status' in value || 'error' in value ? errorSchema : 'content' in value ? replySchema : null;
@@ -118,12 +124,18 @@ const answerSchema = z.unknown().transform((input, ctx): FakeAnswer[] => {
     });
     return z.NEVER;
   }
-  const answer = forward(schema, value, ctx) as FakeAnswer;
-  return Array.from({ length: times.data ?? 1 }, () => answer);
+  return { answer: forward(schema, value, ctx) as FakeAnswer, times: times.data ?? 1 };
 });
 
-/** A list of answers, served in order (`repeat` expanded). */
-export const fakeAnswerListSchema = z.array(answerSchema).transform((lists) => lists.flat());
+/** A list of answers, served in order (`repeat` expanded once the total is known to be within bounds). */
+export const fakeAnswerListSchema = z.array(answerSchema).transform((items, ctx): FakeAnswer[] => {
+  const total = items.reduce((sum, item) => sum + item.times, 0);
+  if (total > MAX_SCRIPTED_ANSWERS) {
+    ctx.addIssue({ code: 'custom', message: `expected at most ${MAX_SCRIPTED_ANSWERS} answers (repeats counted), got ${total}` });
+    return z.NEVER;
+  }
+  return items.flatMap(({ answer, times }) => Array.from({ length: times }, () => answer));
+});
 
 /**
  * The script: answers for the main model and for compaction requests, each served in order; and optionally the

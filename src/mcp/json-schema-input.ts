@@ -5,10 +5,12 @@
  * Code passes an MCP tool's input on unchecked).
  *
  * Invariants: a schema Ajv cannot compile validates nothing (the server still checks its own input), and never
- * makes the tool unusable; `$schema` picks draft 2020-12 or draft-07 rules (the MCP default is 2020-12).
+ * makes the tool unusable; `$schema` picks draft 2020-12 or draft-07 rules (the MCP default is 2020-12); every
+ * `pattern` runs on the linear engine (RE2), so no schema can make a check take more than linear time.
  */
 import { z } from 'zod';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { sharedLinearRegExp } from '../tools/linear-regexp.ts';
 
 export interface JsonSchemaIssue {
   path: Array<string | number>;
@@ -29,7 +31,8 @@ export function jsonSchemaInput(check: (value: unknown) => JsonSchemaIssue[]): z
 export async function loadAjvCompiler(): Promise<JsonSchemaCompiler> {
   const [draft07, draft2020] = await Promise.all([import('ajv'), import('ajv/dist/2020.js')]);
   // Formats are left to the server: checking them needs another package and adds nothing the server won't say.
-  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false } as const;
+  // `pattern` and `patternProperties` run on the linear engine: a server's `^(a+)+$` cannot freeze the loop.
+  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, code: { regExp: linearRegExpEngine } } as const;
   const ajv07 = new draft07.default.default(options);
   const ajv2020 = new draft2020.default.default(options);
   return (schema) => {
@@ -44,6 +47,12 @@ export async function loadAjvCompiler(): Promise<JsonSchemaCompiler> {
     return (value) => (validate(value) ? [] : (validate.errors ?? []).map(issueOf));
   };
 }
+
+/**
+ * Ajv's regular expression engine: RE2 (`src/tools/linear-regexp.ts`), shared by every schema with the same
+ * pattern. A pattern RE2 refuses makes the schema fail to compile, which validates nothing (see above).
+ */
+const linearRegExpEngine = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
 
 function issueOf(error: ErrorObject): JsonSchemaIssue {
   const path: Array<string | number> = error.instancePath

@@ -8,6 +8,7 @@
  */
 import type { Tool } from '../effects/tools/define-tool.ts';
 import { loadAjvCompiler } from './json-schema-input.ts';
+import { uniqueToolNames } from './mcp-tool.ts';
 import { checkMcpServers, type McpServerSpec } from './server-config.ts';
 import { connectMcpServer, type McpServerConnection } from './server-connection.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
@@ -83,9 +84,17 @@ export async function mcpTools(options: McpToolsOptions): Promise<McpToolSet> {
 }
 
 function toolSet(connections: McpServerConnection[]): McpToolSet {
+  // Names unique across servers, worked out again only when a server's list changed (the getter is read per turn).
+  let lists: ReadonlyArray<readonly Tool[]> = [];
+  let unique: Tool[] = [];
   return {
     get tools() {
-      return connections.flatMap((c) => c.tools);
+      const current = connections.map((c) => c.tools);
+      if (current.length !== lists.length || current.some((list, i) => list !== lists[i])) {
+        lists = current;
+        unique = uniqueToolNames(current.flat());
+      }
+      return unique;
     },
     get servers() {
       return connections.map((c) => ({ name: c.name, pid: c.pid, closedBecause: c.closedBecause, instructions: c.instructions }));

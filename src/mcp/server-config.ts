@@ -94,8 +94,21 @@ function problemsOf(error: z.ZodError, prefix: string): string[] {
   return error.issues.map((issue) => `${formatPath([...(prefix ? [prefix] : []), ...issue.path])}: ${issue.message}`);
 }
 
+/**
+ * Names every object already has (`__proto__`, `constructor`, `toString`, …): a server of that name would be
+ * dropped or confused by any plain object keyed by name on the way, so it is refused here, by name.
+ */
+function inheritedNameProblems(servers: unknown, prefix: string): string[] {
+  if (servers === null || typeof servers !== 'object') return [];
+  return Object.keys(servers)
+    .filter((name) => name in Object.prototype)
+    .map((name) => `${prefix}${name}: "${name}" is a name every JavaScript object already has; rename the server`);
+}
+
 /** Checks the `servers` given to `mcpTools()` (the same rules as a file's `mcpServers`). */
 export function checkMcpServers(servers: unknown, source: string): Record<string, McpServerSpec> {
+  const inherited = inheritedNameProblems(servers, 'servers.');
+  if (inherited.length > 0) throw new McpConfigError(source, inherited);
   const parsed = serversSchema.safeParse(servers);
   if (!parsed.success) throw new McpConfigError(source, problemsOf(parsed.error, 'servers'));
   return parsed.data;
@@ -115,6 +128,8 @@ export function parseMcpConfig(text: string, source: string, env: Readonly<Recor
   } catch (error) {
     throw new McpConfigError(source, [`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
   }
+  const inherited = inheritedNameProblems((json as { mcpServers?: unknown } | null)?.mcpServers, 'mcpServers.');
+  if (inherited.length > 0) throw new McpConfigError(source, inherited);
   const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     throw new McpConfigError(source, problemsOf(parsed.error, ''));

@@ -9,7 +9,9 @@
  * - aborting the call's signal cancels the request (the SDK sends `notifications/cancelled`);
  * - a list refresh runs one at a time; a call returns only after a refresh that started during it has finished, so
  *   a tool that changes the list is followed by a turn that sees the new list;
- * - the SDK is imported lazily, here, so `turnloop/mcp` costs nothing until a server is connected.
+ * - the SDK is imported lazily, here, so `turnloop/mcp` costs nothing until a server is connected;
+ * - a stdio server's process does not outlive its connection: one that ignores SIGTERM is killed on close, and any
+ *   still running when the process exits (a forced exit) is killed then.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool, ToolCallResult } from '../effects/tools/define-tool.ts';
@@ -80,6 +82,10 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
     throw new Error(`could not connect: ${messageOf(error)}${lastWords()}`);
   }
 
+  const serverPid = pid();
+  if (serverPid !== undefined) running.add(serverPid);
+  killRunningAtExit();
+
   const caller: McpToolCaller = (toolName, args, call) => callTool(toolName, args, call);
   const toTools = (infos: McpToolInfo[]) => infos.map((info) => mcpTool(name, info, options.compile, caller));
   let tools: readonly Tool[] = [];
@@ -137,8 +143,54 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
       closing = true;
       closedBecause ??= 'it was closed';
       await client.close().catch(() => undefined);
+      if (serverPid !== undefined) await reap(serverPid);
     },
   };
+}
+
+/**
+ * Processes of stdio servers still running. A server that ignores SIGTERM (what closing the transport sends) is
+ * killed after `REAP_GRACE_MS`, and whatever still runs when this process exits (a forced exit on a second
+ * Ctrl-C included) is killed then, so no server outlives the run.
+ */
+const running = new Set<number>();
+let exitHook = false;
+const REAP_GRACE_MS = 1_000;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function killRunningAtExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on('exit', () => {
+    for (const pid of running) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  });
+}
+
+async function reap(pid: number): Promise<void> {
+  const deadline = Date.now() + REAP_GRACE_MS;
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  if (isRunning(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  running.delete(pid);
 }
 
 async function listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {

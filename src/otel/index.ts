@@ -4,4 +4,4 @@
  */
 export { traceRun, traceRunAndForks, type TelemetryOptions } from './trace-run.ts';
 export { GEN_AI, TURNLOOP, OPERATION } from './gen-ai-attributes.ts';
-export { startOtlpTracing, otlpSettingsFromEnv, OtlpConfigError, type OtlpTracing } from './otlp-export.ts';
+export { startOtlpTracing, otlpSettingsFromEnv, OtlpConfigError, OTLP_FLUSH_TIMEOUT_MS, type OtlpTracing } from './otlp-export.ts';

@@ -22,7 +22,10 @@ export interface OtlpTracing {
   endpoint: string;
   /** Set when the environment asked for something turnloop does differently (say it to the user). */
   note?: string;
-  /** Sends what is buffered and stops the exporter. */
+  /**
+   * Sends what is buffered and stops the exporter, waiting at most `OTLP_FLUSH_TIMEOUT_MS`. Never rejects: a
+   * collector that refuses or never answers is told to `warn`, so telemetry never changes a run's outcome.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -91,7 +94,29 @@ function keyValueList(text: string | undefined, variable: string): Record<string
  * try { await runQuery({ prompt, telemetry: tracing ? { tracer: tracing.tracer } : undefined }); }
  * finally { await tracing?.shutdown(); }
  */
-export async function startOtlpTracing(env: Env): Promise<OtlpTracing | null> {
+/**
+ * How long the exporter waits for the collector, per request and for the final flush. Bounded so that a collector
+ * that never answers holds the process only this long after the run ends (the SDK's default is 10 s per request).
+ */
+export const OTLP_FLUSH_TIMEOUT_MS = 2_000;
+
+/** Resolves when `work` settles or after `ms`, whichever comes first; says why it did not succeed, or null. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<string>((done) => {
+    timer = setTimeout(() => done(`the collector did not answer within ${ms} ms`), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work.then(() => null), timeout]);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function startOtlpTracing(env: Env, options: { warn?: (message: string) => void } = {}): Promise<OtlpTracing | null> {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
   const settings = otlpSettingsFromEnv(env);
   const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
@@ -99,7 +124,7 @@ export async function startOtlpTracing(env: Env): Promise<OtlpTracing | null> {
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
-  const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers });
+  const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers, timeoutMillis: OTLP_FLUSH_TIMEOUT_MS });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ ...settings.resource, 'service.name': settings.serviceName }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
@@ -108,6 +133,9 @@ export async function startOtlpTracing(env: Env): Promise<OtlpTracing | null> {
     tracer: provider.getTracer('turnloop'),
     endpoint: settings.endpoint,
     ...(settings.protocolNote ? { note: settings.protocolNote } : {}),
-    shutdown: () => provider.shutdown(),
+    shutdown: async () => {
+      const problem = await settleWithin(provider.shutdown(), OTLP_FLUSH_TIMEOUT_MS);
+      if (problem) options.warn?.(`spans not exported to ${settings.endpoint}: ${problem}`);
+    },
   };
 }

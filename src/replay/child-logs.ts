@@ -5,18 +5,19 @@
  * is the parent's `tool_result` event for that id, so the parent replays alone, and each child replays alone.
  *
  * `replayTree` replays a parent and every child below it with zero model calls; a divergence names its path
- * (parent event, child run, child event).
+ * (parent event, child run, child event), and a child whose final answer is not the result its parent recorded
+ * for that call (another run's log in its place) is refused (`ChildAnswerMismatchError`).
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RunObserverFactory } from '../effects/query-options.ts';
-import type { ChildLink } from '../effects/child-runs.ts';
+import { finalTextOf, type ChildLink } from '../effects/child-runs.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 import { ReplayDivergenceError } from './errors.ts';
 import type { RedactOptions } from './redact.ts';
 import { replay, type ReplayOptions, type ReplayResult } from './replay.ts';
 import { recordTo } from './session-recorder.ts';
 import { loadSessionLog } from './parse-session-log.ts';
-import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const stem = (path: string) => path.replace(/\.jsonl$/, '');
 
@@ -80,11 +81,41 @@ export interface TreeReplayResult extends ReplayResult {
 
 /** For each tool call `log` answered: the index of its first `tool_result` event. */
 export function answeringEvents(log: string): Map<string, number> {
-  const answered = new Map<string, number>();
+  return new Map([...recordedAnswers(log)].map(([id, answer]) => [id, answer.index]));
+}
+
+/** The text of a recorded tool_result block's content (a string, or its text blocks joined). */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.flatMap((block: { type?: unknown; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
+}
+
+/** For each tool call `log` answered: its first `tool_result` event's index and the result's text. */
+function recordedAnswers(log: string): Map<string, { index: number; text: string }> {
+  const answered = new Map<string, { index: number; text: string }>();
   for (const { event, index } of loadSessionLog(log).events) {
-    if (event.type === 'tool_result' && !answered.has(event.toolUseId)) answered.set(event.toolUseId, index);
+    if (event.type !== 'tool_result' || answered.has(event.toolUseId)) continue;
+    const content = event.message.message.content;
+    const block = Array.isArray(content) ? content.find((b) => b.type === 'tool_result' && (b as { tool_use_id?: string }).tool_use_id === event.toolUseId) : undefined;
+    answered.set(event.toolUseId, { index, text: block ? resultText((block as { content?: unknown }).content) : typeof content === 'string' ? content : '' });
   }
   return answered;
+}
+
+/**
+ * A child log whose final answer is not the result its parent recorded for that call: the log of another run (or of
+ * another call of this one) put in its place. CLI exit 2.
+ */
+export class ChildAnswerMismatchError extends TurnloopError {
+  readonly exitCode = 2;
+  constructor(
+    readonly log: string,
+    readonly toolUseId: string,
+    readonly parentEvent: number,
+  ) {
+    super('CHILD_ANSWER_MISMATCH', `${log}: this child run's final answer is not the result its parent recorded for ${toolUseId} (parent event ${parentEvent}): the log belongs to another run or another call`);
+  }
 }
 
 /**
@@ -110,10 +141,16 @@ export function replayChildren(log: string, options: ReplayOptions = {}, path: A
   const children = new Map<string, TreeReplayResult>();
   const files = childLogFiles(log);
   // The parent's log is read once for all its children (not once per child).
-  const answered = files.length > 0 ? answeringEvents(log) : new Map<string, number>();
+  const answered = files.length > 0 ? recordedAnswers(log) : new Map<string, { index: number; text: string }>();
   for (const { toolUseId, file } of files) {
-    const step = { parentEvent: answered.get(toolUseId) ?? -1, toolUseId };
-    children.set(toolUseId, replayTree(file, options, [...path, step]));
+    const answer = answered.get(toolUseId);
+    const step = { parentEvent: answer?.index ?? -1, toolUseId };
+    const child = replayTree(file, options, [...path, step]);
+    // The child's answer is what its parent was told (the agent tool's result holds the final text, whole or
+    // after a note that the run did not complete); a parent that never answered (a crash) has nothing to compare.
+    const finalText = finalTextOf(child.emitted);
+    if (answer && finalText !== null && !answer.text.includes(finalText)) throw new ChildAnswerMismatchError(file, toolUseId, answer.index);
+    children.set(toolUseId, child);
   }
   return children;
 }

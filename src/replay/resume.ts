@@ -21,6 +21,7 @@ import { step } from '../reducer/step.ts';
 import { PendingEffectTracker } from './pending-effects.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { foldSessionLog, replayConfig, type FoldedStep } from './replay.ts';
+import { lockLog, type LogLock } from './log-lock.ts';
 import { createSessionRecorder, type RecordTarget, type SessionRecorder } from './session-recorder.ts';
 
 export interface ResumeOptions extends Omit<LoopOptions, 'config' | 'messages' | 'prompt'> {
@@ -55,6 +56,19 @@ function endWithCompleteLine(path: string, log: ParsedSessionLog): void {
  * for await (const item of resumeFromLog('session.jsonl', { tools, deps })) console.log(item.type);
  */
 export async function* resumeFromLog(source: SessionLogSource, options: ResumeOptions = {}): AsyncGenerator<QueryItem, Terminal, undefined> {
+  // The log is locked before it is read: a second writer stops here, not after both read the same end.
+  const appendsToSource = typeof source === 'string' && (options.record === undefined || (typeof options.record === 'string' && resolve(options.record) === resolve(source)));
+  const lock = appendsToSource ? lockLog(source) : null;
+  // Released here unless the recorder took it over (it releases it when it closes).
+  const ownership = { recorderHasLock: false };
+  try {
+    return yield* resumeLocked(source, options, lock, ownership);
+  } finally {
+    if (!ownership.recorderHasLock) lock?.release();
+  }
+}
+
+async function* resumeLocked(source: SessionLogSource, options: ResumeOptions, lock: LogLock | null, ownership: { recorderHasLock: boolean }): AsyncGenerator<QueryItem, Terminal, undefined> {
   const log = loadSessionLog(source);
   const config = replayConfig(log.header);
   const tracker = new PendingEffectTracker();
@@ -71,7 +85,7 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
   if (typeof target === 'string' && typeof source === 'string' && resolve(target) === resolve(source)) endWithCompleteLine(source, log);
   const continueFrom = { index: final.index, hash: final.hash, version: log.header.version };
   const recorders: SessionRecorder[] = [
-    ...(target === false ? [] : [createSessionRecorder(target, { config, continueFrom })]),
+    ...(target === false ? [] : [createSessionRecorder(target, { config, continueFrom, ...(lock && typeof target === 'string' && resolve(target) === lock.log ? ((ownership.recorderHasLock = true), { lock }) : {}) })]),
     ...(alsoRecordTo === undefined ? [] : [createSessionRecorder(alsoRecordTo, { config, continueFrom })]),
   ];
   const recorder: SessionRecorder | null = recorders.length === 0 ? null : recorders.length === 1 ? recorders[0]! : teeRecorder(recorders);

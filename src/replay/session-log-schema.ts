@@ -23,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LoopConfig } from '../config/config.ts';
-import { loopEventSchema } from '../reducer/event-schema.ts';
+import { loopEventSchema, messageSchema } from '../reducer/event-schema.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 
@@ -54,6 +54,31 @@ export const ENGINE_VERSION = readEngineVersion();
 /** The readable digest of a state (`controlDigest`); loose so that a later version may add members. */
 const digestSchema = z.looseObject({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
 
+/**
+ * The JSON params of a header: every member replay reads is checked for its type here, so a stranger's header with
+ * `messages: [null]` or a string where a list belongs is refused with its place named, not met by a TypeError later.
+ */
+const paramsLineSchema = z.looseObject({
+  messages: z.array(
+    z.custom((value) => messageSchema.safeParse(value).success, {
+      message: 'expected a message: type user, assistant, system, attachment, tombstone or tool_use_summary, with the members of its type (a user message: uuid, message {role, content: a string or a list of blocks})',
+    }),
+  ),
+  systemPrompt: z.array(z.string()).optional(),
+  userContext: z.record(z.string(), z.string()).optional(),
+  systemContext: z.record(z.string(), z.string()).optional(),
+  tools: z.array(z.string()).optional(),
+  querySource: z.string().optional(),
+  fallbackModel: z.string().optional(),
+  maxTurns: z.number().nonnegative().optional(),
+  maxOutputTokensOverride: z.number().positive().optional(),
+  taskBudget: z.looseObject({ total: z.number().nonnegative() }).optional(),
+  tokenBudget: z.number().nonnegative().optional(),
+  thinking: z.looseObject({ type: z.string() }).optional(),
+  runId: z.string().optional(),
+  startedAt: z.number().optional(),
+});
+
 export const headerLineSchema = z.object({
   kind: z.literal('header'),
   format: z.literal(SESSION_LOG_FORMAT),
@@ -62,7 +87,7 @@ export const headerLineSchema = z.object({
   machineHash: z.string(),
   createdAt: z.string().optional(),
   config: z.looseObject({ sessionId: z.string(), model: z.string(), features: z.record(z.string(), z.boolean()) }),
-  params: z.looseObject({ messages: z.array(z.unknown()) }),
+  params: paramsLineSchema,
   /** Extra redaction patterns of the recording (sources and flags), so replay hashes with the same redactor. */
   redactPatterns: z.array(z.object({ source: z.string(), flags: z.string() })).optional(),
   initialHash: z.string(),

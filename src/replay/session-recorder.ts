@@ -9,7 +9,8 @@
  *   work. `fsync: true`
  *   writes and fsyncs every line at once (it also survives an OS crash; slower).
  * - A new session is never appended to a file that holds data (`SessionLogExistsError`, thrown at creation);
- *   only resume (`continueFrom`) appends.
+ *   only resume (`continueFrom`) appends. A file has one writer at a time: the recorder holds its lock
+ *   (`log-lock.ts`, `LogLockedError` for a second writer) until `close()`.
  * - Step 0 (event null) writes the header; every later step writes one event line. Lines hold no state snapshot.
  * - New logs are version 3 (see `session-log-schema.ts`): the lines of one commit are hashed together, the hash
  *   on the last of them. A log continued by resume keeps the version it has.
@@ -27,6 +28,7 @@ import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { SessionLogExistsError } from './errors.ts';
+import { lockLog, type LogLock } from './log-lock.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
@@ -48,6 +50,11 @@ export interface SessionRecorderOptions {
   continueFrom?: { index: number; hash: string; version?: SessionLogVersion };
   /** Told once when writing fails (recording stops there). Default: a process warning. Must not throw. */
   onError?: (error: Error) => void;
+  /**
+   * The lock of a file target, when the caller took it already (resume takes it before it reads the log it will
+   * append to). Otherwise a file target is locked here (`log-lock.ts`); either way `close()` releases it.
+   */
+  lock?: LogLock;
 }
 
 export interface SessionRecorder extends StepObserver {
@@ -220,9 +227,17 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   // (before the next model call at the latest), so the work of a turn's lines runs in one tight loop instead of
   // between the interpreter's steps. States and events are immutable data, so nothing changes while they wait.
   let pending: RecordedStep[] = [];
-  // Appending is for resume only: a new session's header after another session's lines would break both.
-  if (typeof target === 'string' && !options.continueFrom && holdsData(target)) throw new SessionLogExistsError(target);
-  const writer = openLogWriter(target, { fsync: options.fsync === true, onError: (caught) => void (error ??= caught), pull: () => linesOf() });
+  // One writer per log: a second recorder of the same file stops here, before it writes anything.
+  const lock = typeof target === 'string' ? (options.lock ?? lockLog(target)) : null;
+  let writer: ReturnType<typeof openLogWriter>;
+  try {
+    // Appending is for resume only: a new session's header after another session's lines would break both.
+    if (typeof target === 'string' && !options.continueFrom && holdsData(target)) throw new SessionLogExistsError(target);
+    writer = openLogWriter(target, { fsync: options.fsync === true, onError: fail, pull: () => linesOf() });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   let lines = 0;
   let bytes = 0;
   let lastHash = options.continueFrom?.hash ?? '';
@@ -324,7 +339,15 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     bytes: { get: () => settled(() => bytes) },
     error: { get: () => error },
     lastHash: { get: () => settled(() => lastHash) },
-    close: { value: () => writer.close() },
+    close: {
+      value: () => {
+        try {
+          writer.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    },
   });
   return observer;
 }

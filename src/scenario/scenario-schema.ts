@@ -9,7 +9,7 @@
  * - Parsing applies defaults only; turning the file into `query()` options is `simulate.ts`'s job.
  */
 import { z } from 'zod';
-import { fakeAnswerListSchema } from '../fake-api/index.ts';
+import { fakeAnswerListSchema, MAX_SCRIPTED_ANSWERS } from '../fake-api/index.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import { configOverridesSchema } from '../config/config-overrides-schema.ts';
@@ -83,7 +83,7 @@ export const toolResultSchema = z.strictObject({
   delayMs: count.default(0).describe('Real milliseconds the call takes (keep it small); it can be cancelled meanwhile.'),
   throw: z.string().optional().describe('The call throws an Error with this message instead of returning.'),
   preventContinuation: z.boolean().default(false).describe('End the loop after this round of tools (hook_stopped).'),
-  repeat: count.positive().default(1).describe('Stands for this many copies of the result.'),
+  repeat: count.positive().max(MAX_SCRIPTED_ANSWERS).default(1).describe('Stands for this many copies of the result.'),
 });
 
 export const toolSchema = z.strictObject({
@@ -104,7 +104,13 @@ export const toolSchema = z.strictObject({
     .record(z.string(), z.unknown())
     .default({ type: 'object' })
     .describe('JSON Schema of the input. Checked minimally: required keys, and the primitive `type` of each property.'),
-  results: z.array(toolResultSchema).default([]).describe('Consumed in call order; when used up, a call returns "(no scripted result left)".'),
+  results: z
+    .array(toolResultSchema)
+    .default([])
+    // Checked before the copies are made (`scripted-tools.ts`): a huge `repeat` is bad input, not an out-of-memory.
+    .refine((results) => results.reduce((sum, r) => sum + r.repeat, 0) <= MAX_SCRIPTED_ANSWERS, {
+      message: `expected at most ${MAX_SCRIPTED_ANSWERS} results (repeats counted)`,
+    }).describe('Consumed in call order; when used up, a call returns "(no scripted result left)".'),
 });
 
 export const stopHookAnswerSchema = z

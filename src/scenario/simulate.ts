@@ -56,6 +56,8 @@ export interface SimulationResult {
 export interface SimulateOptions {
   /** Record a session log (a path is truncated first); to a path, the subagents' logs go beside it (`<log>.agents/`). */
   record?: RecordTarget;
+  /** Told at once when writing the session log fails (recording stops; the run goes on). Default: a process warning. */
+  onRecordError?: (error: Error) => void;
   /** Sees every yielded item as it happens (live transcripts). */
   onItem?: (item: QueryItem) => void;
   onStep?: StepObserver;
@@ -97,7 +99,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
     // The children of an earlier run recorded to this path are not this run's.
     rmSync(childLogDir(options.record), { recursive: true, force: true });
   }
-  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config });
+  const recorder = options.record === undefined ? null : createSessionRecorder(options.record, { config, ...(options.onRecordError ? { onError: options.onRecordError } : {}) });
   // No compactionModel list: the fake answers every compaction request with its default summary.
   const api = await startFakeAnthropicApi(
     { model: scenario.model, ...(scenario.compactionModel === undefined ? {} : { compactionModel: scenario.compactionModel }) },

@@ -5,12 +5,17 @@
  * RE2's own message, which names the construct).
  *
  * Invariants:
- * - A pattern longer than `MAX_PATTERN_CHARS` is refused before it reaches RE2: the WASM heap is fixed (16 MB) and a
- *   compile that exhausts it aborts the module for the whole process.
+ * - A pattern longer than `MAX_PATTERN_CHARS`, or whose estimated compiled size is over `MAX_PATTERN_UNITS`
+ *   (`pattern-size.ts`: `\pL{1000}` is 10 characters and thousands of Unicode ranges), is refused before it reaches
+ *   RE2. A compile that still exhausts the engine's fixed heap aborts the engine: it is refused for this call only,
+ *   and the engine is replaced by a fresh instance (`re2-engine.ts`), so later compiles work and the memory is
+ *   reclaimed.
  * - Every compiled expression holds WASM memory until `free()`; a caller that compiles per call frees per call.
  */
-import { RE2 } from 're2-wasm';
+import type { RE2 } from 're2-wasm';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { estimatePatternUnits, MAX_PATTERN_UNITS } from './pattern-size.ts';
+import { currentEngine, discardEngine, isEngineAbort, withEngineQuiet, type Re2Engine } from './re2-engine.ts';
 
 export const MAX_PATTERN_CHARS = 4_096;
 
@@ -37,27 +42,60 @@ export interface LinearRegExp {
 
 const ALLOWED_FLAGS = /^[gimsuy]*$/;
 
+/** The engine's heap: what a compiled pattern (program and matching state) must fit in. */
+export const ENGINE_HEAP_MB = 16;
+
+/**
+ * Why a compile failed, as the caller's error. A compile that exhausted the engine's fixed heap aborted the engine
+ * (`re2-engine.ts`): it is dropped, so this call fails alone and the next compile gets a fresh engine.
+ */
+function refusal(source: string, error: unknown, engine: Re2Engine): UnsafePatternError {
+  if (isEngineAbort(error)) {
+    discardEngine(engine);
+    return new UnsafePatternError(
+      source,
+      `the pattern compiles to more than the regular expression engine's ${ENGINE_HEAP_MB} MB: use fewer or smaller counted repetitions (such as {1000}) or smaller character classes (such as \\pL)`,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
+}
+
 /** Compiles `source` with RE2, or throws `UnsafePatternError`. Flags are JavaScript's (`u` is implied). */
 export function compileLinearRegExp(source: string, flags = ''): LinearRegExp {
   if (source.length > MAX_PATTERN_CHARS) {
     throw new UnsafePatternError(source, `the pattern has ${source.length} characters; at most ${MAX_PATTERN_CHARS} are accepted`);
   }
   if (!ALLOWED_FLAGS.test(flags)) throw new UnsafePatternError(source, `unsupported regular expression flags "${flags}"`);
+  const units = estimatePatternUnits(source, flags);
+  if (units > MAX_PATTERN_UNITS) {
+    throw new UnsafePatternError(
+      source,
+      `the pattern would compile to about ${units} program units; at most ${MAX_PATTERN_UNITS} are accepted (use fewer or smaller counted repetitions such as {1000}, or smaller classes than \\pL)`,
+    );
+  }
+  return compileOnEngine(source, flags);
+}
+
+/**
+ * The compile itself, on the current engine, without the size estimate (exported for the test of the engine's
+ * isolation: a compile that exhausts the heap must fail alone).
+ */
+export function compileOnEngine(source: string, flags: string): LinearRegExp {
   const base = [...new Set(`${flags.replace(/[gy]/g, '')}u`)].join('');
+  const engine = currentEngine();
   let single: RE2;
   let global: RE2;
   try {
-    single = new RE2(source, base);
+    single = withEngineQuiet(() => new engine.RE2(source, base));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
+    throw refusal(source, error, engine);
   }
   try {
-    global = new RE2(source, `${base}g`);
+    global = withEngineQuiet(() => new engine.RE2(source, `${base}g`));
   } catch (error) {
     (single as unknown as { wrapper: { delete(): void } }).wrapper.delete();
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
+    throw refusal(source, error, engine);
   }
   return {
     source,
@@ -93,8 +131,21 @@ export function sharedLinearRegExp(source: string, flags = ''): LinearRegExp {
   const key = `${flags}/${source}`;
   const known = shared.get(key);
   if (known) return known;
-  const compiled = compileLinearRegExp(source, flags);
-  const kept: LinearRegExp = { ...compiled, free: () => undefined };
+  let generation = currentEngine().generation;
+  let compiled = compileLinearRegExp(source, flags);
+  // Compiled again once its engine was replaced (after another compile aborted it), so the old heap can go.
+  const live = (): LinearRegExp => {
+    const engine = currentEngine();
+    if (engine.generation === generation) return compiled;
+    try {
+      compiled = compileLinearRegExp(source, flags);
+      generation = engine.generation;
+    } catch {
+      // Keep the old one: it compiled once, and a fresh engine refusing it now is no reason to stop redacting.
+    }
+    return compiled;
+  };
+  const kept: LinearRegExp = { source, flags, test: (text) => live().test(text), spans: (text) => live().spans(text), free: () => undefined };
   if (shared.size < MAX_SHARED) shared.set(key, kept);
   return kept;
 }

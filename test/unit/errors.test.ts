@@ -51,6 +51,8 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   TreeReplayDivergenceError: [[], 'log.jsonl', { index: 1, diff: 'd' }],
   IndexOutOfRangeError: [9, 3],
   SignatureError: ['bad signature'],
+  ChildAnswerMismatchError: ['run.agents/toolu_1.jsonl', 'toolu_1', 7],
+  LogLockedError: ['/tmp/run.jsonl', { pid: 42, host: 'h', since: '2026-12-03T00:00:00Z' }],
   SessionLogParseError: ['log.jsonl', 2, 'JSON'],
   TranscriptFormatError: ['t.jsonl', 2, 'JSON'],
   SessionLogExistsError: ['log.jsonl'],

@@ -52,7 +52,8 @@ export function parseExportArgs(args: string[]): ExportArgs {
     else throw new UsageError(`unknown argument '${arg}'.${didYouMean(flag.replace(/^-+/, ''), ['format', 'out'], (n) => `--${n}`)} (see turnloop export --help)`);
   }
   if (format === null) throw new UsageError(`--format is required: one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
-  if (!(format in EXPORT_FORMATS)) throw new UsageError(`unknown format '${format}': one of ${Object.keys(EXPORT_FORMATS).join(', ')}.${didYouMean(format, Object.keys(EXPORT_FORMATS))}`);
+  // Own keys only: `in` would also accept what every object inherits (`toString`, `constructor`, `__proto__`).
+  if (!Object.hasOwn(EXPORT_FORMATS, format)) throw new UsageError(`unknown format '${format}': one of ${Object.keys(EXPORT_FORMATS).join(', ')}.${didYouMean(format, Object.keys(EXPORT_FORMATS))}`);
   return { format: format as ExportFormat, out };
 }
 

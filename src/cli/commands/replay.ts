@@ -9,7 +9,7 @@ import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { parseFlags } from './parse-flags.ts';
 import { whatIfOverridesOf } from './what-if-flags.ts';
-import { loadSigningKey, readLogSignature, verifyLogBytes, verifySessionLog } from '../../replay/sign-log.ts';
+import { loadSigningKey, readLogSignature, treeBelow, verifyLogBytes, verifySessionLog } from '../../replay/sign-log.ts';
 import { replay } from '../../replay/replay.ts';
 import { stateAt } from '../../replay/time-travel.ts';
 import { whatIf, type WhatIfReport } from '../../replay/what-if.ts';
@@ -65,10 +65,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
     // The bytes verified are the bytes replayed (read once).
     const signature = readLogSignature(file);
     const key = loadSigningKey(resolve(io.cwd, values['verify-key']));
-    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, key, log.file);
-    // A tree's child logs are replayed too: each must carry a valid signature of its own (turnloop sign writes them).
+    // A tree's child logs are replayed too: each must carry a valid signature of its own (turnloop sign writes them),
+    // and the parent's signature must cover exactly these children (no swap, deletion or splice).
     const children = descendantLogFiles(file);
     for (const child of children) verifySessionLog(child, key);
+    verifyLogBytes(Buffer.from(log.text, 'utf8'), signature, key, log.file, treeBelow(file));
     io.stderr.write(`signature ok: ${signature.algorithm} over ${signature.bytes} bytes${children.length > 0 ? `, and ${children.length} subagent log(s)` : ''}\n`);
   }
 

@@ -15,7 +15,8 @@ import type { ToolRuntime } from '../../effects/tool-runtime.ts';
 import { createToolRuntime } from '../../effects/tools/index.ts';
 import { createFileTools } from '../../tools/index.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
-import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
+import { z } from 'zod';
+import { formatPath, MAX_SCRIPTED_ANSWERS, parseFakeScript, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../fake-api/index.ts';
 import type { QueryItem } from '../../messages/types.ts';
 import { resumeFromLog } from '../../replay/resume.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
@@ -38,6 +39,38 @@ Options:
   --allow-version-skew   resume a log recorded with a different statechart
   --quiet                print only the terminal, not each new message
 ${INSPECT_HELP}`;
+
+/** The parts of a `--fake-api` scenario resume uses; other members (a simulate scenario's name, config) are ignored. */
+const resumeScenarioSchema = z.looseObject({
+  model: z.unknown().optional(),
+  compactionModel: z.unknown().optional(),
+  tools: z
+    .array(z.looseObject({ name: z.string().min(1), results: z.array(z.looseObject({ content: z.string(), isError: z.boolean().optional() })).max(MAX_SCRIPTED_ANSWERS) }))
+    .default([]),
+});
+
+/** Reads and checks a `--fake-api` scenario before anything starts: a file of the wrong shape is exit 2, naming the place. */
+function readFakeApiScenario(path: string, cwd: string): FakeScriptInput & { model: NonNullable<FakeScriptInput['model']>; tools: ScriptedTool[] } {
+  const text = readInputText(path, cwd, { expected: 'a fake-API scenario (JSON)', format: 'json' });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--fake-api: ${shownPath(path, cwd)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const shape = resumeScenarioSchema.safeParse(data);
+  if (!shape.success) {
+    const issue = shape.error.issues[0]!;
+    throw new UsageError(`--fake-api: ${shownPath(path, cwd)}: ${formatPath(issue.path)}: ${issue.message} (expected {model: [replies], compactionModel?: [replies], tools?: [{name, results: [{content}]}]})`);
+  }
+  try {
+    const input = { model: shape.data.model ?? [], ...(shape.data.compactionModel === undefined ? {} : { compactionModel: shape.data.compactionModel }) } as FakeScriptInput;
+    parseFakeScript(input, shownPath(path, cwd));
+    return { ...input, model: input.model ?? [], tools: shape.data.tools as ScriptedTool[] };
+  } catch (error) {
+    throw new UsageError(`--fake-api: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 function describe(item: QueryItem): string | null {
   switch (item.type) {
@@ -73,14 +106,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   let tools: ToolRuntime | undefined;
   const scenarioPath = values['fake-api'];
   if (scenarioPath !== undefined) {
-    let scenario: FakeScriptInput & { tools?: ScriptedTool[] };
-    try {
-      scenario = JSON.parse(readInputText(scenarioPath, io.cwd, { expected: 'a fake-API scenario (JSON)', format: 'json' })) as typeof scenario;
-    } catch (error) {
-      throw new UsageError(`--fake-api: cannot read ${scenarioPath}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    fake = await startFakeAnthropicApi({ model: scenario.model ?? [], ...(scenario.compactionModel ? { compactionModel: scenario.compactionModel } : {}) });
-    tools = scriptedToolRuntime(scenario.tools ?? []);
+    const scenario = readFakeApiScenario(scenarioPath, io.cwd);
+    fake = await startFakeAnthropicApi({ model: scenario.model, ...(scenario.compactionModel ? { compactionModel: scenario.compactionModel } : {}) });
+    tools = scriptedToolRuntime(scenario.tools);
   } else if (!io.env.ANTHROPIC_API_KEY) {
     throw new UsageError('set ANTHROPIC_API_KEY (or pass --fake-api <scenario.json>)');
   } else if (values.cwd !== undefined) {

@@ -4,7 +4,7 @@
  * recorded as a session log (replay, resume and viz read it) unless --no-record.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { query } from '../../api/query.ts';
 import { createAnthropicModelCaller, type ModelRetryNotice } from '../../effects/model/anthropic-model-caller.ts';
@@ -12,13 +12,14 @@ import type { ApiErrorInfo, AssistantMessage, QueryItem } from '../../messages/t
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
 import { createFileTools } from '../../tools/index.ts';
-import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { EXIT_FAILURE_TERMINAL, EXIT_INTERRUPTED, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { createLiveProgress } from '../demo/progress.ts';
 import { terminalDetail } from '../render/transcript.ts';
 import { styleFor } from '../render/style.ts';
 import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
+import { makeOutputDir, prepareRecordPath, writeFailureReason } from '../write-output.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
 import { turnloopCommand } from '../invocation.ts';
 import { nonNegativeInteger, parseFlags, positiveInteger } from './parse-flags.ts';
@@ -48,7 +49,8 @@ Options:
   --yes            allow every tool call without asking
   --json           one JSON object per line on stdout: an init line, every message, then a result line
                    (like claude -p --output-format stream-json); notes go to stderr
-  --record FILE    write the session log to FILE instead
+  --record FILE    write the session log to FILE instead (a file that holds data is refused)
+  --force          let --record overwrite a file that holds data
   --no-record      do not write a session log
   --no-task        leave out the Task tool (no subagents); subagent runs are recorded beside the log,
                    in <log>.agents/<tool_use id>.jsonl (turnloop replay and viz read them)
@@ -73,7 +75,8 @@ Environment:
 Failed requests are retried with backoff (one line per retry: what failed, where and why when no HTTP
 answer came, attempt k of n, the wait); answers that retrying cannot fix (401, 403, 400) end the run at once.
 
-Exit codes: 0 completed, 1 the run ended in a failure terminal or on an API error, 2 bad input.
+Exit codes: 0 completed, 1 the run ended in a failure terminal, on an API error or with a session log that
+could not be written, 2 bad input, 130 interrupted (Ctrl-C).
 No key? Run 'turnloop demo' to watch the loop work offline.`;
 
 export const MISSING_KEY_MESSAGE =
@@ -140,6 +143,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     'no-task': { type: 'boolean', default: false },
     'mcp-config': { type: 'string' },
     otel: { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
     'base-url': { type: 'string' },
     'max-retries': { type: 'string' },
   });
@@ -159,15 +163,23 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const progress = createLiveProgress(io, style, { startedAt: Date.now() });
   const note = (text: string) => (json ? io.stderr.write(`turnloop run: ${text}\n`) : progress.note(style.yellow(text)));
   const sessionId = newSessionId();
-  const logPath = values['no-record'] ? undefined : resolve(io.cwd, values.record ?? `${SESSIONS_DIR}/${sessionId}.jsonl`);
-  if (logPath) mkdirSync(dirname(logPath), { recursive: true });
+  const recordPath = values.record ?? `${SESSIONS_DIR}/${sessionId}.jsonl`;
+  if (!values['no-record']) makeOutputDir(dirname(recordPath), io.cwd);
+  // Checked before anything starts: a path that cannot hold the log (or holds data) is exit 2, not a run unrecorded.
+  const logPath = values['no-record'] ? undefined : prepareRecordPath(recordPath, io.cwd, { force: values.force === true });
   const shownLog = logPath && (relative(io.cwd, logPath).startsWith('..') ? logPath : relative(io.cwd, logPath));
+  // A log that cannot be written is said at once, and the run's exit status says so (the run itself goes on).
+  let recordFailed = false;
+  const onRecordError = (error: Error) => {
+    recordFailed = true;
+    note(`cannot write the session log ${shownLog}: ${writeFailureReason(error)}; recording stopped`);
+  };
   const controller = new AbortController();
   const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
     controller.abort('user');
     // Ctrl-C ends the run within a second: should anything still hold the loop after the abort, exit anyway.
-    setTimeout(() => process.exit(130), 1_000).unref();
+    setTimeout(() => process.exit(EXIT_INTERRUPTED), 1_000).unref();
   };
   process.on('SIGINT', onInterrupt);
   const { mcp, tracing, close } = await startIntegrations({ mcpConfig: values['mcp-config'], otel: values.otel === true }, io);
@@ -208,7 +220,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
         }),
       },
       ...(json ? {} : { onStep: progress.onStep }),
-      ...(logPath ? { record: { target: logPath, onError: (error: Error) => note(`session log ${shownLog} stopped: ${error.message}`) } } : {}),
+      ...(logPath ? { record: { target: logPath, onError: onRecordError } } : {}),
       ...(live ? { observers: live.observers, forkObservers: live.forkObservers } : {}),
     });
     let lastAssistant: AssistantMessage | undefined;
@@ -236,7 +248,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout.write(`${style.bold((failed ? style.red : style.green)(`terminal: ${terminal.reason}${terminalDetail(terminal)}${ending}`))}\n`);
       if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (${turnloopCommand(io.env)} replay ${shownLog})`)}\n`);
     }
-    return failed ? EXIT_FAILURE_TERMINAL : EXIT_OK;
+    // Interrupted: the log replays and resumes, but the run did not finish, and a script must be able to tell.
+    if (controller.signal.aborted) return EXIT_INTERRUPTED;
+    return failed || recordFailed ? EXIT_FAILURE_TERMINAL : EXIT_OK;
   } finally {
     progress.stop();
     process.off('SIGINT', onInterrupt);

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { descendantLogFiles } from '../../replay/child-logs.ts';
-import { loadSigningKey, signLogBytes, signaturePathOf, type LogSignature } from '../../replay/sign-log.ts';
+import { loadSigningKey, signLogBytes, signaturePathOf, treeBelow, type LogSignature } from '../../replay/sign-log.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
@@ -28,8 +28,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const read = (file: string) => readInputText(file, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' });
   const text = read(log);
   const key = loadSigningKey(resolve(io.cwd, values.key));
+  // Each log's signature covers the logs of its own subtree (their paths and digests) as well as its bytes.
   const sign = (file: string, fileText: string): { signature: LogSignature; out: string } => {
-    const signature = signLogBytes(Buffer.from(fileText, 'utf8'), key);
+    const signature = signLogBytes(Buffer.from(fileText, 'utf8'), key, treeBelow(resolve(io.cwd, file)));
     return { signature, out: writeOutputFile(signaturePathOf(file), io.cwd, `${JSON.stringify(signature)}\n`) };
   };
   const { signature, out } = sign(log, text);

@@ -8,7 +8,7 @@ import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outco
 import { loadScenario } from '../../scenario/load-scenario.ts';
 import { scenarioProblems, type ScenarioProblem } from '../../scenario/scenario-problems.ts';
 import { readInputText } from '../read-input.ts';
-import { checkOutputPath } from '../write-output.ts';
+import { prepareRecordPath, writeFailureReason } from '../write-output.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { resolveConfig } from '../../config/config.ts';
@@ -34,7 +34,8 @@ Options:
                       for a scenario that does not validate, every problem at once (exit 2):
                       {"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}
   --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
-                      beside it, in <file minus .jsonl>.agents/
+                      beside it, in <file minus .jsonl>.agents/; a file that holds data is refused
+  --force             let --record overwrite a file that holds data
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
                       model_error, prompt_too_long, max_turns, completed on an API error, or any
                       terminal reached through a cap)
@@ -42,7 +43,8 @@ Options:
 ${INSPECT_HELP}
   --debug             show stack traces
 
-Exit codes: 0 ok, 1 failure terminal (--strict) or unexpected outcome (--check), 2 bad input.`;
+Exit codes: 0 ok, 1 failure terminal (--strict), unexpected outcome (--check) or a session log that could not
+be written, 2 bad input.`;
 
 /** The scenario file: the one argument, or the shipped example --example names. */
 function scenarioFile(positionals: string[], example: string | undefined): string {
@@ -68,6 +70,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     record: { type: 'string' },
     strict: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
     example: { type: 'string' },
   });
   const file = scenarioFile(positionals, values.example);
@@ -76,21 +79,28 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const problems = values.json ? scenarioProblems(text, file) : [];
   if (problems.length > 0) return reportProblems(io, file, problems);
   const scenario = loadScenario(file, io.cwd);
-  const record = values.record === undefined ? undefined : checkOutputPath(values.record, io.cwd);
+  const record = values.record === undefined ? undefined : prepareRecordPath(values.record, io.cwd, { force: values.force === true });
+  // A log that cannot be written is said at once, and the command fails (the run itself goes on to its end).
+  let recordError: Error | null = null;
+  const onRecordError = (error: Error) => {
+    recordError ??= error;
+    io.stderr.write(`turnloop simulate: cannot write the session log ${values.record}: ${writeFailureReason(error)}; recording stopped\n`);
+  };
 
   const live = await startCliInspector(values, io, 'simulate');
   const observers = live?.observers ?? [];
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record, observers });
+    result = await simulateScenario(scenario, { record, observers, onRecordError });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? file, breakerAt);
-    result = await simulateScenario(scenario, { record, observers, onItem: printer.onItem, onStep: printer.onStep });
+    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
   await live?.finish();
+  if (recordError) return EXIT_FAILURE_TERMINAL;
   if (record) io.stderr.write(`session log: ${record}\n`);
 
   const mismatches = values.check && scenario.expect ? outcomeMismatches(scenario.expect, result, scenario.agents) : [];

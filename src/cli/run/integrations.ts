@@ -61,7 +61,7 @@ export function mcpInstructions(mcp: McpToolSet | null): string[] {
 
 async function startOtelFromEnv(io: CliIo): Promise<OtlpTracing | null> {
   try {
-    const tracing = await startOtlpTracing(io.env);
+    const tracing = await startOtlpTracing(io.env, { warn: (message) => void io.stderr.write(`turnloop run: --otel: ${message}\n`) });
     if (tracing?.note) io.stderr.write(`turnloop run: ${tracing.note}\n`);
     return tracing;
   } catch (error) {

@@ -99,10 +99,12 @@ describe('turnloop simulate --record / replay of a tree', () => {
     const ok = await runCli(['replay', copy, '--verify-key', key]);
     expect([ok.code, ok.stderr]).toEqual([0, expect.stringContaining('and 2 subagent log(s)')]);
 
-    // Another run's valid log in the child's place: its own hash chain holds, so only its signature tells.
+    // Another run's valid log in the child's place: its own hash chain holds, but its final answer is not the
+    // result the parent recorded for toolu_review (issue 29: replay checks it), and its signature does not match.
     const review = childLogPath(copy, ['toolu_review']);
     writeFileSync(review, readFileSync(childLogPath(copy, ['toolu_explore'])));
-    expect((await runCli(['replay', copy])).code).toBe(0);
+    const unverified = await runCli(['replay', copy]);
+    expect([unverified.code, unverified.stderr]).toEqual([2, expect.stringContaining("final answer is not the result its parent recorded for toolu_review")]);
     const swapped = await runCli(['replay', copy, '--verify-key', key]);
     expect(swapped.code).toBe(2);
     expect(swapped.stderr).toContain('toolu_review.jsonl');

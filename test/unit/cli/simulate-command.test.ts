@@ -70,7 +70,8 @@ describe('turnloop simulate', () => {
   it('records a session log that replays with every hash matching', async () => {
     const log = join(mkdtempSync(join(tmpdir(), 'turnloop-sim-')), 'run.jsonl');
     writeFileSync(log, 'stale content that must be replaced\n');
-    const { code, stderr } = await runCli(['simulate', example('next-turn-one-tool'), '--record', log]);
+    // A file that holds data is replaced only with --force (without it: exit 2, test/adversarial/cli-exit-status.test.ts).
+    const { code, stderr } = await runCli(['simulate', example('next-turn-one-tool'), '--record', log, '--force']);
     expect(code).toBe(0);
     expect(stderr).toContain(log);
     expect(readFileSync(log, 'utf8')).not.toContain('stale');

@@ -1,0 +1,89 @@
+/**
+ * What the model sends must be something the session log can hold and give back: the log's parser refuses lines
+ * nested deeper than 512 levels (as every reader of a log does, `src/cli/read-input.ts`), and JSON has no
+ * `Infinity`, `NaN` or negative token counts (`JSON.stringify` writes a non-finite number as `null`, which the
+ * parser then refuses). A proxy may send `"input_tokens": -5` or `1e400` (parsed as `Infinity`), a model a tool
+ * input nested 600 levels deep. Such an event is refused HERE, as it arrives and before the reducer or the recorder
+ * sees it, so a run never completes with a log that replay, resume and viz refuse (docs/security.md).
+ *
+ * Invariant: an event this module accepts is one `isLoopEvent` accepts, whose JSON text parses back to the same
+ * value at a depth the log readers accept (`test/property/recordable-model-output.test.ts`).
+ */
+import { isLoopEvent } from '../reducer/event-check.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+
+/**
+ * The deepest a model event may nest (the event object is level 1). A log line wraps an event in one more level,
+ * and later events carry the message again inside compaction results and edits (a few levels more): 256 leaves
+ * the line far below the readers' 512.
+ */
+export const MAX_MODEL_EVENT_DEPTH = 256;
+
+/** A place in the walked value: its key and its parent's place (paths are spelt out only for an error). */
+interface Place {
+  key: string | number;
+  parent: Place | null;
+}
+
+function describePlace(place: Place | null, limit = Infinity): string {
+  const keys: Array<string | number> = [];
+  for (let at = place; at; at = at.parent) keys.unshift(at.key);
+  const shown = keys.slice(0, limit);
+  const text = shown.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || '(event)';
+  return keys.length > shown.length ? `${text}…` : text;
+}
+
+/**
+ * Why `value` cannot be written as JSON and read back as the same value, or null when it can: a non-finite number,
+ * a value JSON does not have (a function, a bigint, `undefined` in a list), or nesting deeper than `maxDepth`.
+ * Iterative, so a hostile depth cannot overflow the stack here; one pass, no copies.
+ */
+export function jsonRoundTripProblem(value: unknown, maxDepth: number): string | null {
+  const stack: Array<{ value: unknown; depth: number; place: Place | null }> = [{ value, depth: 1, place: null }];
+  while (stack.length > 0) {
+    const { value: at, depth, place } = stack.pop()!;
+    if (typeof at === 'number') {
+      if (!Number.isFinite(at)) return `${describePlace(place)} is ${at}, which JSON cannot hold`;
+      continue;
+    }
+    if (at === null || typeof at === 'string' || typeof at === 'boolean') continue;
+    if (typeof at !== 'object') return `${describePlace(place)} is a ${typeof at}, which JSON cannot hold`;
+    if (depth > maxDepth) return `${describePlace(place, 8)} nests deeper than ${maxDepth} levels`;
+    if (Array.isArray(at)) {
+      for (let i = 0; i < at.length; i++) {
+        if (at[i] === undefined) return `${describePlace({ key: i, parent: place })} is undefined, which JSON cannot hold`;
+        stack.push({ value: at[i], depth: depth + 1, place: { key: i, parent: place } });
+      }
+      continue;
+    }
+    for (const key in at) {
+      if (!Object.hasOwn(at, key)) continue;
+      const member = (at as Record<string, unknown>)[key];
+      if (member !== undefined) stack.push({ value: member, depth: depth + 1, place: { key, parent: place } });
+    }
+  }
+  return null;
+}
+
+/** The token counts of a usage that cannot be right: negative (a count cannot be). */
+function negativeUsage(usage: unknown, where: string): string | null {
+  if (usage === null || typeof usage !== 'object') return null;
+  for (const [key, count] of Object.entries(usage)) {
+    if (typeof count === 'number' && count < 0) return `${where}.${key} is ${count}; a token count is at least 0`;
+  }
+  return null;
+}
+
+/**
+ * The model event as it may be logged, or a `model_error` saying, like an API error would, what in the reply
+ * could not be accepted (the run then ends as a failed model call, nothing of the bad event recorded).
+ */
+export function recordableModelEvent(event: LoopEvent): LoopEvent {
+  const problem =
+    (event.type === 'model_done' ? negativeUsage(event.usage, 'usage') : null) ??
+    (event.type === 'model_message' ? negativeUsage(event.message.message.usage, 'message.usage') : null) ??
+    jsonRoundTripProblem(event, MAX_MODEL_EVENT_DEPTH) ??
+    (isLoopEvent(event) ? null : 'it does not have the shape of a model event');
+  if (problem === null) return event;
+  return { type: 'model_error', error: { kind: 'other', message: `invalid response from the API: ${event.type === 'model_done' ? 'the end of the reply' : 'a reply message'} cannot be accepted: ${problem}` } };
+}
