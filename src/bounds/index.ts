@@ -1,0 +1,10 @@
+/**
+ * Proven bounds and the exhaustive explorer (docs/bounds.md): what one run can cost at most under a config, and
+ * every reachable state of the loop checked against it.
+ */
+export { computeBounds, continueBounds, maxInputPerCall, maxOutputPerCall, tokenBudgetContinuations, worstCallCostUsd } from './compute-bounds.ts';
+export type { BoundsOptions, BoundsParams, ContinueBounds, LoopBounds } from './compute-bounds.ts';
+export { exploreLoop } from './explore-loop.ts';
+export type { ExploreOptions, ExploreResult, InvariantName, Violation } from './explore-loop.ts';
+export { engineStepper, stepperFor, type Stepper } from './stepper.ts';
+export type { AnswerLabel } from './abstract-answers.ts';
