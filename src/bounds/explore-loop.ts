@@ -218,7 +218,8 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
       const next: Node = { state: node.state, waiting: null, executor: node.executor, counters: node.counters, parent: at, label, depth: node.depth + 1 };
       if (label.endsWith(':abort')) next.counters = { ...next.counters, aborted: true };
       if (label === 'autocompact:fail') next.counters = { ...next.counters, failedAutocompactsInRow: next.counters.failedAutocompactsInRow + 1 };
-      if (label === 'autocompact:ok') next.counters = { ...next.counters, failedAutocompactsInRow: 0 };
+      // A successful compaction of either kind resets the breaker (reactive_compact_retry clears the tracking).
+      if (label === 'autocompact:ok' || label === 'reactive:ok') next.counters = { ...next.counters, failedAutocompactsInRow: 0 };
       const fail = (invariant: InvariantName, detail: string) => record(at, invariant, detail, label);
       for (const event of answerEvents(label, node.waiting, node.state, config)) {
         const before = next.state;
