@@ -43,6 +43,7 @@ export function canonicalKey(state: LoopState, waiting: Waiting | null, executor
     executor?.kind === 'tools' ? executor.toolUses.length : 0,
     c.turnCount,
     c.modelCalls,
+    c.costUsd,
     c.stopHookBlockingCount,
     c.maxOutputTokensRecoveryCount,
     c.hasAttemptedReactiveCompact,

@@ -11,9 +11,9 @@
  *   figure (what the other caps allow) is reported beside the capped one.
  */
 import { modelInfo, type LoopConfig } from '../config/config.ts';
-import { priceOf, type ModelPrice } from '../config/prices.ts';
+import type { ModelPrice } from '../config/prices.ts';
+import { maxInputPerCall, maxOutputPerCall, runModels as modelsOf, worstTokenPrices } from '../reducer/call-cost.ts';
 import type { LoopParams } from '../reducer/state.ts';
-import { contextThresholds, defaultMaxOutputTokens } from '../reducer/thresholds.ts';
 
 /** The params a bound depends on (the rest of `LoopParams` changes no count). */
 export type BoundsParams = Pick<LoopParams, 'maxTurns' | 'fallbackModel' | 'tokenBudget' | 'querySource' | 'maxOutputTokensOverride'>;
@@ -55,6 +55,8 @@ export interface LoopBounds {
   inputTokens: number;
   /** USD at the worst price of every model the run may use (input billed as cache writes); Infinity if a price is unknown. */
   costUsd: number;
+  /** The main loop's share of `costUsd`: at most `limits.maxCostUsd` when the spend cap is on. */
+  mainCostUsd: number;
   continues: ContinueBounds;
   /** The rules, one per figure, in the order the figures are computed. */
   because: string[];
@@ -135,57 +137,6 @@ export function continueBounds(config: LoopConfig, params: BoundsParams): { cont
   return { continues, because, finiteWith };
 }
 
-/** Every model the main loop may call: the configured one and the fallback. */
-function modelsOf(config: LoopConfig, params: BoundsParams): string[] {
-  return params.fallbackModel && params.fallbackModel !== config.model ? [config.model, params.fallbackModel] : [config.model];
-}
-
-/** The largest `max_tokens` of one request (docs/bounds.md "Tokens"). */
-export function maxOutputPerCall(config: LoopConfig, params: BoundsParams): number {
-  const defaults = modelsOf(config, params).map((model) => defaultMaxOutputTokens(model, config));
-  const escalated = config.features.maxOutputTokensCap ? [config.limits.escalatedMaxTokens] : [];
-  const override = params.maxOutputTokensOverride === undefined ? [] : [params.maxOutputTokensOverride];
-  return Math.max(...defaults, ...escalated, ...override);
-}
-
-/**
- * The largest prompt of one request: the context window (the API refuses a longer prompt and bills nothing), or
- * the blocking limit when the blocking check applies (docs/loop.md §4.4: no reactive compact or collapse with
- * autocompact, not a compaction source).
- */
-export function maxInputPerCall(config: LoopConfig, params: BoundsParams): { tokens: number; rule: string } {
-  const { features } = config;
-  const source = params.querySource ?? 'sdk';
-  const skipsCheck =
-    source === 'compact' || source === 'session_memory' || (features.autoCompact && (features.reactiveCompact || features.contextCollapse));
-  const per = modelsOf(config, params).map((model) => {
-    const t = contextThresholds(model, config);
-    return skipsCheck ? t.contextWindow : Math.min(t.contextWindow, t.blocking);
-  });
-  const tokens = Math.max(...per);
-  return { tokens, rule: skipsCheck ? 'the context window (the blocking check is off)' : 'the blocking limit' };
-}
-
-/** The worst price per input and output token over `models` (input billed as the dearest of input and cache write). */
-function worstPrice(models: string[], prices: BoundsOptions['prices']): { input: number; output: number } | null {
-  let input = 0;
-  let output = 0;
-  for (const model of models) {
-    const price = priceOf(model, prices);
-    if (!price) return null;
-    input = Math.max(input, price.inputPerMTok, price.cacheWritePerMTok) ;
-    output = Math.max(output, price.outputPerMTok);
-  }
-  return { input: input / 1_000_000, output: output / 1_000_000 };
-}
-
-/** The most one main-loop model call can cost (the spend cap's per-call figure). */
-export function worstCallCostUsd(config: LoopConfig, params: BoundsParams, prices?: BoundsOptions['prices']): number {
-  const price = worstPrice(modelsOf(config, params), prices);
-  if (!price) return Infinity;
-  return maxInputPerCall(config, params).tokens * price.input + maxOutputPerCall(config, params) * price.output;
-}
-
 /**
  * Upper bounds on what one run can do under `config` and `params`, each with its rule. This is a pure function.
  *
@@ -221,14 +172,20 @@ export function computeBounds(config: LoopConfig, params: BoundsParams = {}, opt
   const window = modelInfo(config, config.model).contextWindow;
   const inputTokens = times(main, input.tokens) + times(compactionCalls, window);
   because.push(`input tokens ≤ main calls × ${input.tokens} (${input.rule}) + compaction calls × ${window}`);
-  const price = worstPrice(modelsOf(config, params), options.prices);
-  let costUsd = price ? inputTokens * price.input + outputTokens * price.output : Infinity;
+  const price = worstTokenPrices(modelsOf(config, params), options.prices);
   if (!price) finiteWith.push(`cost: add a price for ${modelsOf(config, params).join(', ')}`);
-  if (subagentCalls > 0) {
-    const agentPrice = price ? window * price.input + compactionOut * price.output : Infinity;
-    costUsd += subagentCalls * agentPrice;
+  const priced = (input: number, output: number) => (price ? times(input, price.input) + times(output, price.output) : Infinity);
+  let mainCostUsd = priced(times(main, input.tokens), times(main, outPerCall));
+  const cap = config.limits.maxCostUsd;
+  if (cap > 0 && cap < mainCostUsd) {
+    // A call is made only while spend + the worst call ≤ cap, and no call costs more than the worst one.
+    mainCostUsd = cap;
+    because.push(`main-loop cost ≤ limits.maxCostUsd = ${cap} USD (a call is made only while spend + the worst call ≤ the cap)`);
   }
-  because.push(`cost ≤ input tokens × the dearest input rate (cache write) + output tokens × the output rate = ${costUsd.toFixed(4)} USD`);
+  const compactionCostUsd = priced(times(compactionCalls, window), times(compactionCalls, compactionOut));
+  const subagentCostUsd = priced(times(subagentCalls, window), times(subagentCalls, compactionOut));
+  const costUsd = mainCostUsd + compactionCostUsd + subagentCostUsd;
+  because.push(`cost ≤ tokens × the dearest input rate (cache write) and the output rate: main ${mainCostUsd.toFixed(4)} + compaction ${compactionCostUsd.toFixed(4)} + subagents ${subagentCostUsd.toFixed(4)} = ${costUsd.toFixed(4)} USD`);
   return {
     modelCalls,
     mainModelCalls: main,
@@ -239,6 +196,7 @@ export function computeBounds(config: LoopConfig, params: BoundsParams = {}, opt
     outputTokens,
     inputTokens,
     costUsd,
+    mainCostUsd,
     continues,
     because,
     finiteWith,

@@ -2,7 +2,8 @@
  * Proven bounds and the exhaustive explorer (docs/bounds.md): what one run can cost at most under a config, and
  * every reachable state of the loop checked against it.
  */
-export { computeBounds, continueBounds, maxInputPerCall, maxOutputPerCall, tokenBudgetContinuations, worstCallCostUsd } from './compute-bounds.ts';
+export { computeBounds, continueBounds, tokenBudgetContinuations } from './compute-bounds.ts';
+export { maxInputPerCall, maxOutputPerCall, worstCallCostUsd } from '../reducer/call-cost.ts';
 export type { BoundsOptions, BoundsParams, ContinueBounds, LoopBounds } from './compute-bounds.ts';
 export { exploreLoop } from './explore-loop.ts';
 export type { ExploreOptions, ExploreResult, InvariantName, Violation } from './explore-loop.ts';

@@ -134,6 +134,14 @@ export const EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
   },
+  {
+    id: 'maxBudgetUsd',
+    original: 'No spend cap in the loop: a run costs what its model calls cost (the Agent SDK checks a budget only between turns).',
+    turnloop: 'With `limits.maxCostUsd` > 0 (default 0, off): before a model call whose worst case (the largest prompt billed as cache writes and the largest `max_tokens`, docs/bounds.md) could take the spend so far past the cap, a `cap_reached` warning and the Terminal `max_budget_usd {costUsd, maxCostUsd}`, every tool_use answered. `turnloop run --max-budget-usd`.',
+    why: 'A hard ceiling on the main loop spend, known before the run and never passed, not learned from an invoice.',
+    configSwitch: 'limits.maxCostUsd',
+    test: { file: 'test/unit/bounds/spend-cap.test.ts', name: 'ends the run max_budget_usd before a call that could pass the cap, every tool_use answered' },
+  },
 ];
 
 /** The Markdown table of `docs/fidelity.md`, one row per Extension. Pure. */

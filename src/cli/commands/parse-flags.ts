@@ -26,3 +26,11 @@ export function positiveInteger(flag: string, value: string | undefined): number
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${flag} expects a positive integer, got '${value}'`);
   return n;
 }
+
+/** A positive finite number flag value (e.g. dollars), or a UsageError naming the flag. */
+export function positiveAmount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} expects a positive number, got '${value}'`);
+  return n;
+}

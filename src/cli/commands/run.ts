@@ -20,10 +20,10 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
-import { parseFlags, positiveInteger } from './parse-flags.ts';
+import { parseFlags, positiveAmount, positiveInteger } from './parse-flags.ts';
 
-const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
-                    [--no-task] [--mcp-config FILE] [--otel]
+const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--max-budget-usd USD] [--json]
+                    [--record FILE | --no-record] [--no-task] [--mcp-config FILE] [--otel]
 
 A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
 Grep, confined to DIR, and Task, which starts a subagent with those file tools (as Claude Code's Task tool).
@@ -36,6 +36,9 @@ Options:
   --cwd DIR        the directory the tools may see (default: the current directory)
   --model M        the model (default: the engine config's default model)
   --max-turns N    stop after N model turns (max_turns)
+  --max-budget-usd USD
+                   stop before a model call that could take the spend past USD (max_budget_usd;
+                   limits.maxCostUsd, docs/bounds.md)
   --yes            allow every tool call without asking
   --json           one JSON object per line on stdout: an init line, every message, then a result line
                    (like claude -p --output-format stream-json); notes go to stderr
@@ -105,6 +108,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
+    'max-budget-usd': { type: 'string' },
     yes: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     record: { type: 'string' },
@@ -116,6 +120,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
   if (values.record !== undefined && values['no-record']) throw new UsageError('--record and --no-record contradict each other');
   const maxTurns = positiveInteger('max-turns', values['max-turns']);
+  const maxCostUsd = positiveAmount('max-budget-usd', values['max-budget-usd']);
   const root = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--cwd: no such directory: ${root}`);
   const apiKey = io.env.ANTHROPIC_API_KEY;
@@ -165,7 +170,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...(maxTurns === undefined ? {} : { maxTurns }),
       querySource: 'repl_main_thread',
       signal: controller.signal,
-      config: { sessionId, ...(model ? { model } : {}) },
+      config: { sessionId, ...(model ? { model } : {}), ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }) },
       deps: {
         callModel: createAnthropicModelCaller({
           apiKey,

@@ -6,6 +6,7 @@ import type { AssistantMessage, Message } from '../../messages/types.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
+import { usageCostUsd } from '../../reducer/call-cost.ts';
 import { usageTokens } from '../../reducer/tokens.ts';
 import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
@@ -114,6 +115,7 @@ export const recordUsage: ActionFn = (context, event) => {
     lastUsage: usage,
     tokens: { reported: usageTokens(usage), estimatedSince: 0 },
     outputTokens: context.outputTokens + usage.output_tokens,
+    costUsd: context.costUsd + usageCostUsd(usage, context.currentModel),
   };
 };
 

@@ -65,8 +65,8 @@ describe('turnloop explore', () => {
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { complete: boolean; states: number; transitionsCovered: string[]; terminalsReached: string[]; violations: unknown[] };
     expect(out.complete).toBe(true);
-    expect(out.transitionsCovered).toHaveLength(17);
-    expect(out.terminalsReached).toHaveLength(10);
+    expect(out.transitionsCovered).toHaveLength(18);
+    expect(out.terminalsReached).toHaveLength(11);
     expect(out.violations).toEqual([]);
   });
 
