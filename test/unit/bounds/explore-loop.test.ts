@@ -3,6 +3,7 @@
  * answer paths it reports replay to the states it says.
  */
 import { describe, expect, it } from 'vitest';
+import { computeBounds } from '../../../src/bounds/compute-bounds.ts';
 import { exploreLoop } from '../../../src/bounds/explore-loop.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
 import { AUTOCOMPACT_CONFIG, AUTOCOMPACT_PARAMS, SMALL_CONFIG, SMALL_PARAMS } from './small-configs.ts';
@@ -27,6 +28,16 @@ describe('exploreLoop', () => {
     expect(result.complete).toBe(true);
     expect(result.transitionsCovered).toContain('reactive_compact_retry');
     expect(result.transitionsCovered).toContain('next_turn');
+  });
+
+  it('catches a bound that is too tight: recoveries counted once per run instead of once per segment', () => {
+    const honest = computeBounds(AUTOCOMPACT_CONFIG, AUTOCOMPACT_PARAMS);
+    const tooTight = { ...honest, continues: { ...honest.continues, max_output_tokens_recovery: AUTOCOMPACT_CONFIG.limits.maxOutputTokensRecovery } };
+    const result = exploreLoop(AUTOCOMPACT_CONFIG, AUTOCOMPACT_PARAMS, { bounds: tooTight, stopAtFirstViolation: true });
+    expect(result.violations[0]?.invariant).toBe('within_bounds');
+    expect(result.violations[0]?.detail).toMatch(/^max_output_tokens_recovery #3 > bound 2/);
+    // A new segment (a turn or a blocking stop hook) reset the recovery count on the way.
+    expect(result.violations[0]?.path.some((l) => l === 'model:tool' || l === 'model:tool_large' || l === 'hooks:block')).toBe(true);
   });
 
   it('says it is partial when the state budget runs out', () => {
