@@ -9,3 +9,6 @@ export { exploreLoop } from './explore-loop.ts';
 export type { ExploreOptions, ExploreResult, InvariantName, Violation } from './explore-loop.ts';
 export { engineStepper, stepperFor, type Stepper } from './stepper.ts';
 export type { AnswerLabel } from './abstract-answers.ts';
+export { pathToScenario, type PathScenario, type ScenarioJson } from './path-scenario.ts';
+export { boundsWitness, type Witness } from './witness.ts';
+export { boundsInputOf, boundsInputOfScenario, type BoundsInput } from './scenario-bounds.ts';
