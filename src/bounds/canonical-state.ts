@@ -11,7 +11,7 @@
 import type { LoopConfig } from '../config/config.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
-import type { Waiting } from './abstract-answers.ts';
+import type { WaitState } from './waiting.ts';
 
 export interface PathCounters {
   aborted: boolean;
@@ -28,7 +28,8 @@ function tokenLevel(state: LoopState, config: LoopConfig | undefined): number {
   return tokens >= t.blocking ? 2 : tokens >= t.autocompact ? 1 : 0;
 }
 
-export function canonicalKey(state: LoopState, waiting: Waiting | null, executor: Waiting | null, counters: PathCounters, config?: LoopConfig): string {
+export function canonicalKey(state: LoopState, wait: WaitState, counters: PathCounters, config?: LoopConfig): string {
+  const { waiting, executor } = wait;
   const c = state.context;
   const i = c.iter;
   const withheld = i.withheld?.type === 'assistant' ? (i.withheld.apiError?.kind ?? 'none') : null;
@@ -40,7 +41,7 @@ export function canonicalKey(state: LoopState, waiting: Waiting | null, executor
     c.terminal?.reason ?? null,
     waiting?.kind ?? null,
     waiting?.kind === 'tools' ? waiting.toolUses.length : waiting?.kind === 'layer' ? waiting.layer : null,
-    executor?.kind === 'tools' ? executor.toolUses.length : 0,
+    executor.length,
     c.turnCount,
     c.modelCalls,
     c.costUsd,

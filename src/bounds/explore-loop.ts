@@ -15,11 +15,12 @@ import type { LoopConfig } from '../config/config.ts';
 import type { Effect } from '../reducer/effects.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { answerEvents, answerLabels, type AnswerLabel, type Waiting } from './abstract-answers.ts';
+import { answerEvents, answerLabels, type AnswerLabel } from './abstract-answers.ts';
 import { canonicalKey, type PathCounters } from './canonical-state.ts';
 import { computeBounds, type BoundsOptions, type LoopBounds } from './compute-bounds.ts';
 import { unpairedToolUses } from './pairing.ts';
 import { engineStepper, type Stepper } from './stepper.ts';
+import { NOTHING_PENDING, waitAfter, type WaitState } from './waiting.ts';
 
 export type InvariantName =
   | 'terminal_reachable'
@@ -65,9 +66,7 @@ export interface ExploreResult {
 
 interface Node {
   state: LoopState;
-  waiting: Waiting | null;
-  /** Tool uses handed to the streaming executor and not yet finished. */
-  executor: Waiting & { kind: 'tools' } | null;
+  wait: WaitState;
   counters: PathCounters;
   parent: number;
   label: AnswerLabel | null;
@@ -79,53 +78,16 @@ const NO_COUNTERS: PathCounters = { aborted: false, failedAutocompactsInRow: 0, 
 /** Reads the effects of one step into the node: what the loop waits for now, and the invariants on calls. */
 function absorb(node: Node, effects: Effect[], config: LoopConfig, bounds: LoopBounds, fail: (invariant: InvariantName, detail: string) => void): void {
   for (const effect of effects) {
-    switch (effect.type) {
-      case 'call_model': {
-        node.waiting = { kind: 'model' };
-        if (node.counters.aborted) fail('no_call_after_abort', `model call ${effect.modelCall} after an abort`);
-        const unpaired = unpairedToolUses(effect.request.messages);
-        if (unpaired.length > 0) fail('tool_use_answered', `model call ${effect.modelCall} sent tool_use ${unpaired.join(', ')} without exactly one result`);
-        if (effect.modelCall > bounds.mainModelCalls) fail('within_bounds', `model call ${effect.modelCall} > bound ${bounds.mainModelCalls}`);
-        break;
-      }
-      case 'context_layer':
-        node.waiting = { kind: 'layer', layer: effect.layer };
-        break;
-      case 'autocompact':
-        node.waiting = { kind: 'autocompact' };
-        if (node.counters.failedAutocompactsInRow >= config.limits.autocompactMaxFailures) {
-          fail('compaction_breaker', `autocompact attempted after ${node.counters.failedAutocompactsInRow} failures in a row (breaker: ${config.limits.autocompactMaxFailures})`);
-        }
-        break;
-      case 'reactive_compact':
-        node.waiting = { kind: 'reactive' };
-        break;
-      case 'collapse_drain':
-        node.waiting = { kind: 'drain' };
-        break;
-      case 'run_tools':
-        node.waiting = { kind: 'tools', toolUses: effect.batches.flatMap((b) => b.toolUses) };
-        break;
-      case 'enqueue_tool':
-        node.executor = { kind: 'tools', toolUses: [...(node.executor?.toolUses ?? []), effect.toolUse] };
-        break;
-      case 'finish_tools':
-        node.waiting = node.executor ?? { kind: 'tools', toolUses: [] };
-        node.executor = null;
-        break;
-      case 'discard_tools':
-        node.executor = null;
-        break;
-      case 'run_stop_hooks':
-        node.waiting = { kind: 'stop_hooks' };
-        break;
-      case 'collect_attachments':
-        node.waiting = { kind: 'attachments' };
-        break;
-      default:
-        break;
+    if (effect.type === 'call_model') {
+      if (node.counters.aborted) fail('no_call_after_abort', `model call ${effect.modelCall} after an abort`);
+      const unpaired = unpairedToolUses(effect.request.messages);
+      if (unpaired.length > 0) fail('tool_use_answered', `model call ${effect.modelCall} sent tool_use ${unpaired.join(', ')} without exactly one result`);
+      if (effect.modelCall > bounds.mainModelCalls) fail('within_bounds', `model call ${effect.modelCall} > bound ${bounds.mainModelCalls}`);
+    } else if (effect.type === 'autocompact' && node.counters.failedAutocompactsInRow >= config.limits.autocompactMaxFailures) {
+      fail('compaction_breaker', `autocompact attempted after ${node.counters.failedAutocompactsInRow} failures in a row (breaker: ${config.limits.autocompactMaxFailures})`);
     }
   }
+  node.wait = waitAfter(effects, node.wait);
 }
 
 /** Counts the Continue a step took (a new `transition` object) and checks it against its bound. */
@@ -176,7 +138,7 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
   };
 
   const add = (node: Node, from: number): void => {
-    const key = canonicalKey(node.state, node.waiting, node.executor, node.counters, config);
+    const key = canonicalKey(node.state, node.wait, node.counters, config);
     const known = index.get(key);
     if (known !== undefined) {
       if (from >= 0) edges[from].push(known);
@@ -191,14 +153,13 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
       const reason = node.state.context.terminal?.reason ?? 'unknown';
       terminals.add(reason);
       transitions.add(reason);
-    } else if (node.waiting === null) {
+    } else if (node.wait.waiting === null) {
       record(id, 'waits_for_something', `state ${JSON.stringify(node.state.value)} waits for no answer`, null);
     }
   };
 
-  const start: Node = { state: undefined as unknown as LoopState, waiting: null, executor: null, counters: NO_COUNTERS, parent: -1, label: null, depth: 0 };
   const first = stepper.initial(params, config);
-  start.state = first.state;
+  const start: Node = { state: first.state, wait: NOTHING_PENDING, counters: NO_COUNTERS, parent: -1, label: null, depth: 0 };
   absorb(start, first.effects, config, bounds, (i, d) => violations.push({ invariant: i, detail: d, path: [] }));
   add(start, -1);
 
@@ -208,20 +169,21 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
       break;
     }
     const node = nodes[at];
-    if (node.state.status === 'done' || node.waiting === null) continue;
+    const waiting = node.wait.waiting;
+    if (node.state.status === 'done' || waiting === null) continue;
     if (node.depth >= maxDepth) {
       partial = true;
       continue;
     }
-    for (const label of answerLabels(node.waiting, node.state)) {
+    for (const label of answerLabels(waiting, node.state)) {
       edgeCount++;
-      const next: Node = { state: node.state, waiting: null, executor: node.executor, counters: node.counters, parent: at, label, depth: node.depth + 1 };
+      const next: Node = { state: node.state, wait: { waiting: null, executor: node.wait.executor }, counters: node.counters, parent: at, label, depth: node.depth + 1 };
       if (label.endsWith(':abort')) next.counters = { ...next.counters, aborted: true };
       if (label === 'autocompact:fail') next.counters = { ...next.counters, failedAutocompactsInRow: next.counters.failedAutocompactsInRow + 1 };
       // A successful compaction of either kind resets the breaker (reactive_compact_retry clears the tracking).
       if (label === 'autocompact:ok' || label === 'reactive:ok') next.counters = { ...next.counters, failedAutocompactsInRow: 0 };
       const fail = (invariant: InvariantName, detail: string) => record(at, invariant, detail, label);
-      for (const event of answerEvents(label, node.waiting, node.state, config)) {
+      for (const event of answerEvents(label, waiting, node.state, config)) {
         const before = next.state;
         const result = stepper.step(before, event, config);
         next.state = result.state;
@@ -236,7 +198,7 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
       }
       for (const reason of CONTINUE_REASONS) if ((next.counters.continues[reason] ?? 0) > (node.counters.continues[reason] ?? 0)) transitions.add(reason);
       deepest = Math.max(deepest, next.depth);
-      if (nodes.length >= maxStates && !index.has(canonicalKey(next.state, next.waiting, next.executor, next.counters, config))) {
+      if (nodes.length >= maxStates && !index.has(canonicalKey(next.state, next.wait, next.counters, config))) {
         partial = true;
         continue;
       }

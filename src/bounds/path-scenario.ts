@@ -11,8 +11,9 @@ import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import type { ContinueReason, TerminalReason } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
-import { answerEvents, REPLY_OUTPUT_TOKENS, type AnswerLabel, type Waiting } from './abstract-answers.ts';
+import { answerEvents, REPLY_OUTPUT_TOKENS, type AnswerLabel } from './abstract-answers.ts';
 import { engineStepper, type Stepper } from './stepper.ts';
+import { NOTHING_PENDING, waitAfter } from './waiting.ts';
 
 /** A scenario file's JSON (the shape `src/scenario/scenario-schema.ts` accepts). */
 export interface ScenarioJson {
@@ -88,7 +89,9 @@ export function pathToScenario(
   const reactive: string[] = [];
   const drains: number[] = [];
   let unreproducible: string | undefined;
-  let state: LoopState = stepper.initial(params, config).state;
+  const first = stepper.initial(params, config);
+  let state: LoopState = first.state;
+  let wait = waitAfter(first.effects, NOTHING_PENDING);
   const transitions: ContinueReason[] = [];
   for (const label of path) {
     const call = state.context.modelCalls;
@@ -104,10 +107,13 @@ export function pathToScenario(
     else if (what === 'autocompact') autocompact.push(how as string);
     else if (what === 'reactive') reactive.push(how as string);
     else if (what === 'drain') drains.push(how === 'committed' ? 1 : 0);
-    const waiting = waitingFor(label, state);
-    for (const event of answerEvents(label, waiting, state, config)) {
+    const asked = wait.waiting ?? { kind: 'model' };
+    wait = { waiting: null, executor: wait.executor };
+    for (const event of answerEvents(label, asked, state, config)) {
       const before = state.context.transition;
-      state = stepper.step(state, event, config).state;
+      const result = stepper.step(state, event, config);
+      state = result.state;
+      wait = waitAfter(result.effects, wait);
       if (state.context.transition && state.context.transition !== before) transitions.push(state.context.transition.reason);
     }
   }
@@ -118,22 +124,4 @@ export function pathToScenario(
     scenario.expect = { terminal: state.context.terminal.reason, modelCalls: state.context.modelCalls, transitions };
   }
   return unreproducible ? { scenario, reproducible: false, reason: unreproducible } : { scenario, reproducible: true };
-}
-
-/** What the reducer waits for, rebuilt from the state for a replayed label (tool answers need the open tool_uses). */
-function waitingFor(label: AnswerLabel, state: LoopState): Waiting {
-  if (label.startsWith('tools:')) {
-    const answered = new Set(state.context.iter.answeredToolUseIds);
-    return { kind: 'tools', toolUses: state.context.iter.toolUses.filter((t) => !answered.has(t.id)) };
-  }
-  if (label === 'layer') return { kind: 'layer', layer: layerOf(state) };
-  return { kind: 'model' };
-}
-
-function layerOf(state: LoopState): Waiting & { kind: 'layer' } extends { layer: infer L } ? L : never {
-  const value = JSON.stringify(state.value);
-  if (value.includes('toolResultBudget')) return 'tool_result_budget';
-  if (value.includes('snip')) return 'snip';
-  if (value.includes('microcompact')) return 'microcompact';
-  return 'context_collapse';
 }

@@ -14,6 +14,7 @@ import { answerEvents, type AnswerLabel, type Waiting } from './abstract-answers
 import { computeBounds } from './compute-bounds.ts';
 import { pathToScenario, type ScenarioJson } from './path-scenario.ts';
 import { engineStepper, type Stepper } from './stepper.ts';
+import { NOTHING_PENDING, waitAfter } from './waiting.ts';
 
 export interface Witness {
   scenario: ScenarioJson;
@@ -59,47 +60,27 @@ function choose(waiting: Waiting, state: LoopState, config: LoopConfig): AnswerL
   }
 }
 
-/** What the loop waits for after `effects` (the last asking effect wins; a streaming executor is finished). */
-function nextWaiting(effects: ReturnType<Stepper['step']>['effects'], current: Waiting | null, executor: Waiting & { kind: 'tools' }): Waiting | null {
-  let waiting = current;
-  for (const e of effects) {
-    if (e.type === 'call_model') waiting = { kind: 'model' };
-    else if (e.type === 'context_layer') waiting = { kind: 'layer', layer: e.layer };
-    else if (e.type === 'autocompact') waiting = { kind: 'autocompact' };
-    else if (e.type === 'reactive_compact') waiting = { kind: 'reactive' };
-    else if (e.type === 'collapse_drain') waiting = { kind: 'drain' };
-    else if (e.type === 'run_tools') waiting = { kind: 'tools', toolUses: e.batches.flatMap((b) => b.toolUses) };
-    else if (e.type === 'enqueue_tool') executor.toolUses.push(e.toolUse);
-    else if (e.type === 'finish_tools') waiting = { kind: 'tools', toolUses: executor.toolUses.splice(0) };
-    else if (e.type === 'discard_tools') executor.toolUses.splice(0);
-    else if (e.type === 'run_stop_hooks') waiting = { kind: 'stop_hooks' };
-    else if (e.type === 'collect_attachments') waiting = { kind: 'attachments' };
-  }
-  return waiting;
-}
-
 /**
  * The witness run of the model-call bound under `config` (the run's resolved config) and `params`;
  * `overrides` are written into the scenario so that `simulate` resolves the same config.
  */
 export function boundsWitness(config: LoopConfig, overrides: ConfigOverrides, params: LoopParams, stepper: Stepper = engineStepper): Witness {
   const bound = computeBounds(config, params).mainModelCalls;
-  const executor: Waiting & { kind: 'tools' } = { kind: 'tools', toolUses: [] };
   const path: AnswerLabel[] = [];
   const first = stepper.initial(params, config);
   let state = first.state;
-  let waiting = nextWaiting(first.effects, null, executor);
+  let wait = waitAfter(first.effects, NOTHING_PENDING);
   // Far above any run the caps allow: a guard against a mutant machine that never stops.
   const limit = 20 * (Number.isFinite(bound) ? bound : 10_000) + 100;
-  while (state.status !== 'done' && waiting !== null && path.length < limit) {
-    const label = choose(waiting, state, config);
+  while (state.status !== 'done' && wait.waiting !== null && path.length < limit) {
+    const asked = wait.waiting;
+    const label = choose(asked, state, config);
     path.push(label);
-    const asked = waiting;
-    waiting = null;
+    wait = { waiting: null, executor: wait.executor };
     for (const event of answerEvents(label, asked, state, config)) {
       const result = stepper.step(state, event, config);
       state = result.state;
-      waiting = nextWaiting(result.effects, waiting, executor);
+      wait = waitAfter(result.effects, wait);
     }
   }
   const { scenario } = pathToScenario(path, config, overrides, params, 'bounds witness: the most model calls this config allows', stepper);

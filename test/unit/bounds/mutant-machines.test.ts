@@ -8,7 +8,8 @@ import { computeBounds } from '../../../src/bounds/compute-bounds.ts';
 import { exploreLoop } from '../../../src/bounds/explore-loop.ts';
 import { pathToScenario } from '../../../src/bounds/path-scenario.ts';
 import { stepperFor, engineStepper, type Stepper } from '../../../src/bounds/stepper.ts';
-import { answerEvents, type AnswerLabel, type Waiting } from '../../../src/bounds/abstract-answers.ts';
+import { answerEvents, type AnswerLabel } from '../../../src/bounds/abstract-answers.ts';
+import { NOTHING_PENDING, waitAfter } from '../../../src/bounds/waiting.ts';
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../../../src/config/config.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
 import type { MachineContext } from '../../../src/machine/machine-context.ts';
@@ -19,17 +20,19 @@ import { USER_PROMPT } from './small-configs.ts';
 
 type GuardArgs = { context: MachineContext };
 
-/** Replays answer labels through a stepper; returns the final state (tool answers answer the open tool_uses). */
+/** Replays answer labels through a stepper, answering what the loop waits for; returns the final state. */
 function replay(stepper: Stepper, path: readonly AnswerLabel[], config: LoopConfig, params: LoopParams): LoopState {
-  let state = stepper.initial(params, config).state;
+  const first = stepper.initial(params, config);
+  let state = first.state;
+  let wait = waitAfter(first.effects, NOTHING_PENDING);
   for (const label of path) {
-    const answered = new Set(state.context.iter.answeredToolUseIds);
-    const waiting: Waiting = label.startsWith('tools:')
-      ? { kind: 'tools', toolUses: state.context.iter.toolUses.filter((t) => !answered.has(t.id)) }
-      : label === 'layer'
-        ? { kind: 'layer', layer: 'tool_result_budget' }
-        : { kind: 'model' };
-    for (const event of answerEvents(label, waiting, state, config)) state = stepper.step(state, event, config).state;
+    const asked = wait.waiting ?? { kind: 'model' };
+    wait = { waiting: null, executor: wait.executor };
+    for (const event of answerEvents(label, asked, state, config)) {
+      const result = stepper.step(state, event, config);
+      state = result.state;
+      wait = waitAfter(result.effects, wait);
+    }
   }
   return state;
 }
