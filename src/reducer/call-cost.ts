@@ -31,18 +31,21 @@ export function maxOutputPerCall(config: LoopConfig, params: CallCostParams): nu
 
 /**
  * The largest prompt of one request: the context window (the API refuses a longer prompt and bills nothing), or
- * the blocking limit when the blocking check applies (docs/loop.md §4.4).
+ * the blocking limit when the blocking check applies to every request (docs/loop.md §4.4). It does not after an
+ * autocompact in the same iteration (the compacted history is not checked), so autocompact that may run counts
+ * as the window too.
  */
 export function maxInputPerCall(config: LoopConfig, params: CallCostParams): { tokens: number; rule: string } {
   const { features } = config;
   const source = params.querySource ?? 'sdk';
-  const skipsCheck =
-    source === 'compact' || source === 'session_memory' || (features.autoCompact && (features.reactiveCompact || features.contextCollapse));
+  const compactSource = source === 'compact' || source === 'session_memory';
+  // With autocompact on, either the check is off (reactive compact or collapse with it) or autocompact may run.
+  const skipsCheck = compactSource || features.autoCompact;
   const per = runModels(config, params).map((model) => {
     const t = contextThresholds(model, config);
     return skipsCheck ? t.contextWindow : Math.min(t.contextWindow, t.blocking);
   });
-  return { tokens: Math.max(...per), rule: skipsCheck ? 'the context window (the blocking check is off)' : 'the blocking limit' };
+  return { tokens: Math.max(...per), rule: skipsCheck ? 'the context window (the blocking check may not apply)' : 'the blocking limit' };
 }
 
 /** USD per input token (the dearest of input and cache write) and per output token over `models`; null if one has no price. */
