@@ -61,6 +61,8 @@ export interface ExploreResult {
   violations: Violation[];
   /** The deepest path (answers) explored. */
   maxDepth: number;
+  /** For each transition covered, a shortest path of answers that takes it (`pathToScenario` writes it out). */
+  examplePaths: Record<string, AnswerLabel[]>;
   bounds: LoopBounds;
 }
 
@@ -121,6 +123,11 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
   const violations: Violation[] = [];
   const seenViolations = new Set<string>();
   const transitions = new Set<string>();
+  const examplePaths: Record<string, AnswerLabel[]> = {};
+  const cover = (reason: string, at: number, label: AnswerLabel | null) => {
+    transitions.add(reason);
+    if (!(reason in examplePaths)) examplePaths[reason] = label ? [...pathOf(nodes, at), label] : pathOf(nodes, at);
+  };
   const terminals = new Set<string>();
   const nodes: Node[] = [];
   const edges: number[][] = [];
@@ -152,7 +159,7 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
     if (node.state.status === 'done') {
       const reason = node.state.context.terminal?.reason ?? 'unknown';
       terminals.add(reason);
-      transitions.add(reason);
+      cover(reason, id, null);
     } else if (node.wait.waiting === null) {
       record(id, 'waits_for_something', `state ${JSON.stringify(node.state.value)} waits for no answer`, null);
     }
@@ -196,7 +203,7 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
           }
         }
       }
-      for (const reason of CONTINUE_REASONS) if ((next.counters.continues[reason] ?? 0) > (node.counters.continues[reason] ?? 0)) transitions.add(reason);
+      for (const reason of CONTINUE_REASONS) if ((next.counters.continues[reason] ?? 0) > (node.counters.continues[reason] ?? 0)) cover(reason, at, label);
       deepest = Math.max(deepest, next.depth);
       if (nodes.length >= maxStates && !index.has(canonicalKey(next.state, next.wait, next.counters, config))) {
         partial = true;
@@ -216,6 +223,7 @@ export function exploreLoop(config: LoopConfig, params: LoopParams, options: Exp
     terminalsReached: order(TERMINAL_REASONS, terminals),
     violations,
     maxDepth: deepest,
+    examplePaths,
     bounds,
   };
 }

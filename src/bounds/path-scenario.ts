@@ -31,6 +31,8 @@ export interface ScenarioJson {
 
 export interface PathScenario {
   scenario: ScenarioJson;
+  /** Where the path leaves the run: its terminal (null mid-run), model calls made and Continues taken. */
+  reached: { terminal: TerminalReason | null; modelCalls: number; transitions: ContinueReason[] };
   reproducible: boolean;
   /** Why not, when not. */
   reason?: string;
@@ -123,5 +125,6 @@ export function pathToScenario(
   if (state.status === 'done' && state.context.terminal) {
     scenario.expect = { terminal: state.context.terminal.reason, modelCalls: state.context.modelCalls, transitions };
   }
-  return unreproducible ? { scenario, reproducible: false, reason: unreproducible } : { scenario, reproducible: true };
+  const reached = { terminal: state.status === 'done' ? (state.context.terminal?.reason ?? null) : null, modelCalls: state.context.modelCalls, transitions };
+  return unreproducible ? { scenario, reached, reproducible: false, reason: unreproducible } : { scenario, reached, reproducible: true };
 }

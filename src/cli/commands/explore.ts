@@ -58,7 +58,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const result = exploreLoop(input.config, input.params, { boundsOptions: input.options, ...(maxStates ? { maxStates } : {}), ...(maxDepth ? { maxDepth } : {}) });
   const seconds = (performance.now() - started) / 1000;
   if (values.json) {
-    const { bounds: _bounds, ...rest } = result;
+    const { bounds: _bounds, examplePaths: _examplePaths, ...rest } = result;
     io.stdout.write(`${JSON.stringify({ ...rest, statesPerSecond: Math.round(result.states / Math.max(seconds, 1e-3)) }, null, 2)}\n`);
   } else io.stdout.write(`${render(result, seconds)}\n`);
   if (values.violations !== undefined && result.violations.length > 0) {
