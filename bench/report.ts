@@ -458,12 +458,20 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
       history as one array; and the SDK's own \`JSON.stringify\` of each request body, which no client avoids.
 `;
 
-/** The "Package" block that `npm run bench:package` (scripts/measure-package.ts) keeps in the doc; kept as it is. */
+/**
+ * The blocks other scripts keep in the doc, kept as they are: "Package" (`npm run bench:package`,
+ * scripts/measure-package.ts) and "First contact" (scripts/measure-clone.sh, written by hand from its output).
+ */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  const begin = doc.indexOf('<!-- package-benchmarks:begin -->');
-  const end = doc.indexOf('<!-- package-benchmarks:end -->');
-  return begin === -1 || end === -1 ? '' : `\n${doc.slice(begin, end + '<!-- package-benchmarks:end -->'.length)}\n`;
+  return ['first-contact', 'package-benchmarks']
+    .map((name) => {
+      const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
+      const begin = doc.indexOf(open);
+      const end = doc.indexOf(close);
+      return begin === -1 || end === -1 ? '' : `\n${doc.slice(begin, end + close.length)}\n`;
+    })
+    .join('');
 }
 
 export async function writeBenchmarksDoc(input: DocInput): Promise<string> {

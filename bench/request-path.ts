@@ -19,7 +19,7 @@ import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
 import { buildApiRequest } from '../dist/effects/model/build-request.js';
 import { createApiMessageConverter } from '../dist/effects/model/incremental-api-messages.js';
 import { createAnthropicModelCaller } from '../dist/effects/model/index.js';
-import { runQuery } from '../dist/effects/query.js';
+import { runLoopToEnd } from '../dist/effects/run-loop.js';
 import { startFakeAnthropicApi } from '../dist/fake-api/index.js';
 import type { ModelRequest } from '../src/reducer/effects.ts';
 import { median } from './stats.ts';
@@ -68,7 +68,7 @@ async function runOnce(history: number) {
       calls.push({ request, options });
       return real(request, options);
     };
-    const { terminal } = await runQuery({
+    const { terminal } = await runLoopToEnd({
       messages: historyMessages(history),
       prompt: PROMPT,
       userContext: USER_CONTEXT,

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runQuery } from '../src/effects/query.ts';
+import { runLoopToEnd } from '../src/effects/run-loop.ts';
 import { demoSessionOptions } from '../src/durable/demo-session.ts';
 import { MemoryJournal, runDurableQuery } from '../src/durable/index.ts';
 import { launchDbosSessions } from '../src/dbos/dbos-sessions.ts';
@@ -49,7 +49,7 @@ const fmt = (ms: number) => (ms < 10 ? ms.toFixed(3) : ms.toFixed(1));
 
 const inProcess = await perTurn(() => {
   const { idSeed: _seed, ...plain } = options();
-  return runQuery(plain);
+  return runLoopToEnd(plain);
 });
 row('`query()` in-process, ms per turn', fmt(inProcess));
 

@@ -1,26 +1,38 @@
 /**
- * turnloop's public API.
+ * turnloop's public API: what an embedder uses, and what semver protects.
  *
- * - The deterministic core: `initialState`, `step` and the data they exchange (state, effects, events).
- * - The interpreter: `query()` / `runQuery()` over real Anthropic model calls, tools and compaction.
- * - Tools: `defineTool` and the tool runtime.
- * - Config: `resolveConfig`, `DEFAULT_CONFIG`, `contextThresholds`.
+ * - Running the loop: `query()` / `runQuery()` with their options, `defineTool`, the model caller and the injected
+ *   clock and ids.
+ * - Config: `resolveConfig`, `DEFAULT_CONFIG` and the config types (overrides are checked when `query()` starts).
+ * - The deterministic core: `initialState`, `step` and the data they exchange (state, effects, events), with the
+ *   terminal and continue reasons.
+ * - Errors: every error turnloop throws extends `TurnloopError` and carries a stable `code`.
  *
- * The rest lives behind subpaths so that importing the root stays light: `turnloop/replay`, `turnloop/viz`,
- * `turnloop/testing` (fake API, scripted model, message builders), `turnloop/tools` (the file tools),
- * `turnloop/scenario` and `turnloop/claude` (see docs/architecture.md, "Entry points").
+ * The rest lives behind subpaths so that importing the root stays light: `turnloop/testing` (fake API, scripted
+ * model, message builders), `turnloop/tools` (the file tools), `turnloop/replay`, `turnloop/viz`, … and
+ * `turnloop/internal`, which is explicitly unstable (see docs/architecture.md, "Entry points").
  */
-export * from './reducer/index.ts';
-export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig, modelInfo } from './config/config.ts';
-export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
-export type * from './messages/types.ts';
-export { loopMachine, MACHINE_ID } from './machine/loop-machine.ts';
 export { query, runQuery, type QueryOptions } from './api/query.ts';
-export { resolveQueryConfig } from './effects/query.ts';
-export type { QueryDeps, StepObserver, RunObserver, RunObserverFactory } from './effects/query-options.ts';
+export { UnknownQueryOptionError } from './api/query-option-keys.ts';
+export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun } from './effects/query-options.ts';
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
 export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';
-export { createAnthropicModelCaller, MISSING_CREDENTIALS_MESSAGE, type AnthropicModelCallerOptions, type ModelRetryNotice } from './effects/model/anthropic-model-caller.ts';
-export { defineTool, toolDefinitionForModel, createToolRuntime, createToolRegistry } from './effects/tools/index.ts';
-export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool } from './effects/tools/index.ts';
+export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './effects/model/anthropic-model-caller.ts';
+export { InvalidBaseUrlError } from './effects/model/base-url.ts';
+export { defineTool, createToolRuntime } from './effects/tools/index.ts';
+export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool, CreateToolRuntimeOptions } from './effects/tools/index.ts';
+
+export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig } from './config/config.ts';
+export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
+export { ConfigError } from './config/config-error.ts';
+
+export { initialState, step, type StepResult } from './reducer/step.ts';
+export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './reducer/effects.ts';
+export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './reducer/events.ts';
+export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './reducer/state.ts';
+export { TERMINAL_REASONS, CONTINUE_REASONS } from './reducer/outcomes.ts';
+export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './reducer/outcomes.ts';
+export type * from './messages/types.ts';
+
+export { TurnloopError, isTurnloopError } from './errors/turnloop-error.ts';

@@ -1,5 +1,5 @@
 /**
- * The `query()` the package root exports: the engine's `query()` (`src/effects/query.ts`) plus the options that
+ * `query()`, the one the package root exports: the engine (`runLoop()`, `src/effects/run-loop.ts`) plus the options that
  * need a layer above the interpreter, such as `record` (session logs live in `src/replay`) and `telemetry`
  * (OpenTelemetry spans, `src/otel`, imported only when asked for). It sits at the top so that the interpreter never
  * imports upward.
@@ -10,14 +10,17 @@
  */
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import { query as engineQuery, runQuery as engineRunQuery } from '../effects/query.ts';
-import type { QueryOptions as EngineQueryOptions, RunObserverFactory } from '../effects/query-options.ts';
+import { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
+import type { LoopOptions, RunObserverFactory } from '../effects/query-options.ts';
+import { checkQueryOptionKeys } from './query-option-keys.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../effects/model/anthropic-model-caller.ts';
 
-export interface QueryOptions extends EngineQueryOptions {
+/** The options of `query()`: the run's (`LoopOptions`) plus what needs a layer above the engine. */
+export interface QueryOptions extends LoopOptions {
   /**
    * Records the run as a session log (JSONL, see docs/replay.md): a file path or a writable, written append-only
    * line by line; secrets are redacted (add patterns with `redact`).
@@ -34,11 +37,29 @@ export interface QueryOptions extends EngineQueryOptions {
    * as is, so code can `pause()`, `step()` and `resume()` it. Forked compaction runs show as their own sessions.
    */
   inspect?: true | (InspectorOptions & { onUrl?: (url: string) => void; name?: string }) | Inspector;
+  /**
+   * Told before each retry of a failed model request: what failed, where (and why, when no HTTP answer came),
+   * retry k of n and the wait, so a caller need not wait in silence through the backoff. Applies to the default
+   * Anthropic caller; a `deps.callModel` of your own reports its own retries (`createAnthropicModelCaller({ onRetry })`).
+   */
+  onRetry?: (notice: ModelRetryNotice) => void;
 }
 
-/** The engine's options for `options`: the extras become run observers. */
-export async function engineOptionsOf(options: QueryOptions): Promise<EngineQueryOptions> {
-  const { record, inspect, telemetry, ...engine } = options;
+/**
+ * The engine's options for `options`, checked once here at the boundary: an unknown option or config key is an
+ * error naming it (with the key it was probably meant to be); the extras become run observers.
+ */
+export async function engineOptionsOf(options: QueryOptions): Promise<LoopOptions> {
+  checkQueryOptionKeys(options);
+  if (options.config !== undefined) {
+    // Loaded only when a config is given: the root import stays free of zod.
+    const { parseConfigOverrides } = await import('../config/parse-config-overrides.ts');
+    parseConfigOverrides(options.config);
+  }
+  const { record, inspect, telemetry, onRetry, ...engine } = options;
+  if (onRetry !== undefined && engine.deps?.callModel === undefined) {
+    engine.deps = { ...engine.deps, callModel: createAnthropicModelCaller({ onRetry }) };
+  }
   const observers: RunObserverFactory[] = [...(engine.observers ?? [])];
   const forkObservers: RunObserverFactory[] = [...(engine.forkObservers ?? [])];
   if (record !== undefined) {
@@ -71,10 +92,10 @@ export async function engineOptionsOf(options: QueryOptions): Promise<EngineQuer
 }
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  return yield* engineQuery(await engineOptionsOf(options));
+  return yield* runLoop(await engineOptionsOf(options));
 }
 
 /** Runs `query()` to its end and collects what it yielded. */
 export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  return engineRunQuery(await engineOptionsOf(options));
+  return runLoopToEnd(await engineOptionsOf(options));
 }

@@ -116,7 +116,7 @@ function pathOf(nodes: Node[], index: number): AnswerLabel[] {
  * result.complete; // true: every reachable state was visited
  */
 export function exploreLoop(config: LoopConfig, params: LoopParams, options: ExploreOptions = {}): ExploreResult {
-  const stepper = options.stepper ?? engineStepper;
+  const stepper = options.stepper ?? engineStepper();
   const bounds = options.bounds ?? computeBounds(config, params, options.boundsOptions);
   const maxStates = options.maxStates ?? 200_000;
   const maxDepth = options.maxDepth ?? Infinity;

@@ -83,7 +83,7 @@ export function pathToScenario(
   overrides: ConfigOverrides,
   params: LoopParams,
   name: string,
-  stepper: Stepper = engineStepper,
+  stepper: Stepper = engineStepper(),
 ): PathScenario {
   const scenario: ScenarioJson = { name, description: `Answers: ${path.join(', ')}`, config: overrides, params: paramsJson(params), model: [], tools: [], stopHooks: [] };
   const results: unknown[] = [];

@@ -64,7 +64,7 @@ function choose(waiting: Waiting, state: LoopState, config: LoopConfig): AnswerL
  * The witness run of the model-call bound under `config` (the run's resolved config) and `params`;
  * `overrides` are written into the scenario so that `simulate` resolves the same config.
  */
-export function boundsWitness(config: LoopConfig, overrides: ConfigOverrides, params: LoopParams, stepper: Stepper = engineStepper): Witness {
+export function boundsWitness(config: LoopConfig, overrides: ConfigOverrides, params: LoopParams, stepper: Stepper = engineStepper()): Witness {
   const bound = computeBounds(config, params).mainModelCalls;
   const path: AnswerLabel[] = [];
   const first = stepper.initial(params, config);

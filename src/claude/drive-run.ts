@@ -15,7 +15,7 @@ import type { Message } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import type { RecordedReply, RecordedRun, RunStep } from './runs.ts';
 
 export interface DrivenRun {
@@ -42,6 +42,7 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
   const config = options.config ?? checkConfig(run);
   const steps: RunStep[] = [...run.steps];
   const out: DrivenRun = { state: undefined as unknown as LoopState, emitted: [], fedResults: [], engineCompactions: [], extraCalls: 0, notes: [] };
+  const { initialState, step } = createStepper({ memo: true });
   const started = initialState({ messages: [...run.history, ...run.prompt], querySource: options.querySource ?? 'repl_main_thread', startedAt: 0 }, config);
   let state = started.state;
   const queue: Effect[] = [...started.effects];

@@ -4,7 +4,7 @@
  *
  * Invariants:
  * - What the model would have been sent, nothing more: the history starts at its last compact boundary (as the
- *   engine's initial state does, SPEC §4.2), then goes through the request builder's own `toApiMessages` (roles
+ *   engine's initial state does, docs/loop.md §4.2), then goes through the request builder's own `toApiMessages` (roles
  *   alternate, one assistant turn per API response, tool results first in their user turn).
  * - Blocks are rebuilt key by key from the transcript's raw JSON, so fields Claude Code adds (`citations`,
  *   `caller`, ...) never reach the strict scenario schema. A block type the params cannot carry (e.g. a

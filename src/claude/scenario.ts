@@ -14,7 +14,7 @@
  *   an interrupt for tool use becomes `abort {during: 'tools', atModelCall: n}` after the reply that asked.
  * - A run the transcript leaves unfinished expects the script to run out on its next call: the fake API then
  *   answers 500 until the adapter gives up with an API-error message, so the run ends `completed` with
- *   `apiError: 'other'` and `scriptExhausted` (SPEC §4.5); the simulation has no recorded answer there either.
+ *   `apiError: 'other'` and `scriptExhausted` (docs/loop.md §4.5); the simulation has no recorded answer there either.
  * - A compaction agent's run (`querySource: 'compact'`) is scripted in `compactionModel`, where the fake API
  *   routes its requests.
  * - Subagents: given an `agents` section (`agent-scenarios.ts`), the agent tools it names get no tool script;

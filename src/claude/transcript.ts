@@ -18,7 +18,7 @@ import type { AssistantContentBlock, AssistantMessage, Message, SystemMessage, U
 
 /** A transcript line that is not JSON, or not an object (unknown line types are skipped, never errors). */
 export class TranscriptFormatError extends LineFormatError {
-  readonly code = 'TRANSCRIPT_MALFORMED';
+  override readonly code = 'TRANSCRIPT_MALFORMED';
   override readonly name = 'TranscriptFormatError';
 }
 

@@ -2,6 +2,7 @@
  * What a CLI command gets from the outside: argv, output streams, environment and cwd, injectable for tests.
  * Exit codes: 0 ok, 1 the run ended in a failure terminal (with `--strict`), 2 bad input.
  */
+import { TurnloopError } from '../errors/turnloop-error.ts';
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
@@ -14,10 +15,9 @@ export const EXIT_FAILURE_TERMINAL = 1;
 export const EXIT_BAD_INPUT = 2;
 
 /** Bad input: printed as one clear message (no stack trace unless --debug), exit code 2. */
-export class UsageError extends Error {
-  readonly code = 'USAGE';
+export class UsageError extends TurnloopError {
   constructor(message: string) {
-    super(message);
+    super('USAGE', message);
     this.name = 'UsageError';
   }
 }

@@ -6,7 +6,7 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
 
@@ -57,7 +57,8 @@ export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<
   }
   if (name === 'help') {
     const entry = findCommand(rest[0]);
-    return entry ? showHelp(entry, io) : unknownCommand(rest[0], io);
+    // Help texts are ours, never secrets: printed as written (the redactor would mask "KEY: an HMAC..." as a secret).
+    return entry ? showHelp(entry, rawIo) : unknownCommand(rest[0], io);
   }
   if (name.startsWith('-')) {
     const hint = didYouMean(name.replace(/^-+/, ''), ['help', 'version'], (n) => `--${n}`);
@@ -66,7 +67,7 @@ export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<
   }
   const entry = findCommand(name);
   if (!entry) return unknownCommand(name, io);
-  if (rest.includes('--help') || rest.includes('-h')) return showHelp(entry, io);
+  if (rest.includes('--help') || rest.includes('-h')) return showHelp(entry, rawIo);
   try {
     const command = await entry.load();
     // Markup and code (HTML, exports) redact their own data: only their stderr goes through the redactor.

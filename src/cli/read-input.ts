@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { firstInvalidUtf8Offset } from '../tools/utf8.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Biggest input file read (a session log of a very long run is far below this). */
 export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
@@ -18,15 +19,15 @@ export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 export const MAX_JSON_DEPTH = 512;
 
 /** A CLI file (input or output) that cannot be used: the message names the file and the problem; exit code 2. */
-export class CliFileError extends Error {
+export class CliFileError extends TurnloopError {
   readonly exitCode = 2;
   constructor(
-    readonly code: 'INPUT_FILE' | 'OUTPUT_FILE',
+    override readonly code: 'INPUT_FILE' | 'OUTPUT_FILE',
     readonly file: string,
     readonly problem: string,
     message = `${file}: ${problem}`,
   ) {
-    super(message);
+    super(code, message);
     this.name = code === 'INPUT_FILE' ? 'InputFileError' : 'OutputFileError';
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Engine configuration: plain data, snapshotted once when a run starts and never re-read (SPEC §2).
+ * Engine configuration: plain data, snapshotted once when a run starts and never re-read (docs/loop.md §2).
  * The reducer reads only this, its state and the event. Key names are part of the public contract:
  * scenario files, session logs and docs use them.
  */
@@ -26,15 +26,15 @@ export interface FeatureSwitches {
   toolUseSummaries: boolean;
   /**
    * Strip thinking blocks (their signatures are bound to a model) from the history before retrying on the fallback
-   * model. Off by default, as in Claude Code's public build (SPEC §4.5).
+   * model. Off by default, as in Claude Code's public build (docs/loop.md §4.5).
    */
   stripThinkingOnFallback: boolean;
 }
 
 export interface Limits {
-  /** Recoveries after a `max_tokens` stop between two real turns (SPEC §9.2). */
+  /** Recoveries after a `max_tokens` stop between two real turns (docs/loop.md §9.2). */
   maxOutputTokensRecovery: number;
-  /** Consecutive autocompact failures before the circuit breaker opens (SPEC §9.3). */
+  /** Consecutive autocompact failures before the circuit breaker opens (docs/loop.md §9.3). */
   autocompactMaxFailures: number;
   /** Concurrency-safe tools run at once. */
   maxToolConcurrency: number;
@@ -42,9 +42,14 @@ export interface Limits {
   cappedMaxTokens: number;
   /** `max_tokens` after an escalation. */
   escalatedMaxTokens: number;
-  /** Extension (SPEC §9.10): stop-hook blocking continuations in one run before the loop stops. */
+  /** Extension (docs/loop.md §9.10): stop-hook blocking continuations in one run before the loop stops. */
   maxStopHookBlocking: number;
-  /** Extension (SPEC §9.10): model calls in one run before the loop stops. */
+  /**
+   * Extension (docs/loop.md §9.10): model calls in one run before the loop stops. One rule, so that the default
+   * never ends a run `maxTurns` allows: when a run sets `maxTurns` and its config overrides leave this unset, the
+   * run's cap is the larger of this default and `maxTurns` × the most calls one turn can make
+   * (`modelCallsPerTurn`). A value given (a full config gives one) is used as is.
+   */
   maxModelCalls: number;
   /**
    * Extension `maxBudgetUsd`: the main loop's spend cap in USD (0 = off, the original). Before a model call that
@@ -129,9 +134,9 @@ export interface LoopConfig {
   toolTimeoutMs: number;
   /** The context window of every model, in tokens: overrides `models` and `defaultModelInfo` (0 = not set). */
   contextWindow: number;
-  /** Token-budget continuation stops at this share of the budget (SPEC §8). */
+  /** Token-budget continuation stops at this share of the budget (docs/loop.md §8). */
   tokenBudgetCompletionRatio: number;
-  /** Both deltas below this count as diminishing returns (SPEC §8). */
+  /** Both deltas below this count as diminishing returns (docs/loop.md §8). */
   tokenBudgetDiminishingDelta: number;
   promptCaching: PromptCachingConfig;
 }

@@ -1,5 +1,5 @@
 /**
- * The Extensions (SPEC §11): every place where turnloop's default behaviour differs from Claude Code's public
+ * The Extensions (docs/loop.md §11): every place where turnloop's default behaviour differs from Claude Code's public
  * build, or goes beyond it. `docs/fidelity.md` is generated from this list (`npm run docs:fidelity`) and
  * `test/unit/fidelity-doc.test.ts` keeps the two equal, checks that every config switch exists in
  * `DEFAULT_CONFIG` and that every pinning test exists.
@@ -35,7 +35,7 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'maxStopHookBlocking',
     original: 'No bound: a stop hook that always blocks loops forever.',
-    turnloop: 'After `limits.maxStopHookBlocking` (25) blocking continuations in one run: a `cap_reached` warning and `stop_hook_prevented {cap}` (SPEC §9.10).',
+    turnloop: 'After `limits.maxStopHookBlocking` (25) blocking continuations in one run: a `cap_reached` warning and `stop_hook_prevented {cap}` (docs/loop.md §9.10).',
     why: 'Every run ends within a number of model calls computed from config.',
     configSwitch: 'limits.maxStopHookBlocking',
     test: { file: 'test/unit/transitions-caps.test.ts', name: 'limits.maxStopHookBlocking ends a stop hook that always blocks as stop_hook_prevented with its cap' },
@@ -43,7 +43,7 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'maxModelCalls',
     original: 'No bound on the model calls of one run (only `maxTurns`, which continues such as stop-hook blocking do not count).',
-    turnloop: 'Before call `limits.maxModelCalls` + 1 (1,000; left at its default, it grows to `maxTurns × modelCallsPerTurn(limits)` so it never ends a run `maxTurns` allows): a `cap_reached` warning and `max_turns {cap}` (SPEC §9.10).',
+    turnloop: 'Before call `limits.maxModelCalls` + 1 (1,000; left at its default, it grows to `maxTurns × modelCallsPerTurn(limits)` so it never ends a run `maxTurns` allows): a `cap_reached` warning and `max_turns {cap}` (docs/loop.md §9.10).',
     why: 'Every run ends within a number of model calls computed from config.',
     configSwitch: 'limits.maxModelCalls',
     test: { file: 'test/unit/transitions-caps.test.ts', name: 'limits.maxModelCalls ends the run as max_turns with cap maxModelCalls before one more call' },
@@ -82,7 +82,7 @@ export const EXTENSIONS: readonly Extension[] = [
     id: 'ownMessageTexts',
     original: 'Its own wording for engine-written messages (interruption, recovery prompt, budget nudge, API errors, warnings).',
     turnloop: 'The same messages at the same points, with the same kinds and flags, in turnloop\'s own words.',
-    why: 'No prose is copied from the original (SPEC preamble).',
+    why: 'No prose is copied from the original (docs/loop.md, introduction).',
     configSwitch: null,
     test: { file: 'test/unit/terminals.test.ts', name: 'aborted_streaming: an abort while the model streams ends the run with the interrupted message' },
   },
@@ -141,6 +141,14 @@ export const EXTENSIONS: readonly Extension[] = [
     why: 'A hard ceiling on the main loop spend, known before the run and never passed, not learned from an invoice.',
     configSwitch: 'limits.maxCostUsd',
     test: { file: 'test/unit/bounds/spend-cap.test.ts', name: 'ends the run max_budget_usd before a call that could pass the cap, every tool_use answered' },
+  },
+  {
+    id: 'cliUnreachableRetries',
+    original: 'A request that gets no HTTP answer (connection refused, host not found) is retried on the full schedule: 10 retries, backoff from 0.5 s doubling to 32 s, about 2.7 minutes before the error shows.',
+    turnloop: '`query()` keeps that schedule. `turnloop run` retries a refused connection or an unresolvable host only twice (about 1.5 s) unless `--max-retries N` is given; every retry line and the final error name the URL and the cause. Any other failure (5xx, 429, 529, timeouts, resets) keeps the full schedule.',
+    why: 'At a terminal such an error is almost always a mistyped or dead `ANTHROPIC_BASE_URL`, which no wait fixes; a newcomer should learn that in seconds (issue 31).',
+    configSwitch: null,
+    test: { file: 'test/unit/cli/run-unreachable.test.ts', name: 'a refused connection fails in seconds after 2 retries, each line and the final message naming the URL and the cause' },
   },
 ];
 

@@ -1,14 +1,14 @@
 /**
- * The pure part of layer 4, autocompact (SPEC §6), also used by reactive compact: the summarisation instruction,
+ * The pure part of layer 4, autocompact (docs/loop.md §6), also used by reactive compact: the summarisation instruction,
  * the choice of recent messages to keep verbatim, and the post-compact history. The forked model call itself lives
  * in the interpreter (a Compactor, `src/effects/deps.ts`).
  *
  * Invariants of `buildPostCompactMessages`:
  * - The result is `[compact_boundary, summary, ...kept, ...attachments]`; the boundary's `data` carries
- *   `preCompactTokens` and `trigger`, so the reducer can take "messages after the last boundary" (SPEC §4.2).
- * - The summary is a meta user message: the engine wrote it for the model (SPEC §1 "Meta message").
+ *   `preCompactTokens` and `trigger`, so the reducer can take "messages after the last boundary" (docs/loop.md §4.2).
+ * - The summary is a meta user message: the engine wrote it for the model (docs/loop.md §1 "Meta message").
  * - `selectKeptMessages` keeps a suffix that starts at a safe cut (no tool_use/tool_result pair split, no API
- *   response split) and never edits a block, so the kept thinking blocks stay exactly as they were (SPEC §10).
+ *   response split) and never edits a block, so the kept thinking blocks stay exactly as they were (docs/loop.md §10).
  */
 import type { CompactionInput, IdGenerator } from './types.ts';
 import type { Attachment, Message, SystemMessage, UserMessage } from '../messages/types.ts';

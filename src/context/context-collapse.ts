@@ -1,5 +1,5 @@
 /**
- * Layer 3 of the context pipeline: context collapse (SPEC §6). Pure functions over a plain-data store; the caller
+ * Layer 3 of the context pipeline: context collapse (docs/loop.md §6). Pure functions over a plain-data store; the caller
  * keeps the store between calls.
  *
  * Invariants:
@@ -10,7 +10,7 @@
  * - Summaries are deterministic digests (counts, tool names, first lines), written without a model: a
  *   model-written summary is autocompact's job.
  * - Projection is idempotent: a committed span whose messages are gone (already replaced) yields no edit.
- * - `drainCollapses` commits every pending span still present; the reducer allows it once in a row (SPEC §9.5).
+ * - `drainCollapses` commits every pending span still present; the reducer allows it once in a row (docs/loop.md §9.5).
  */
 import type { Message, UserMessage } from '../messages/types.ts';
 import type { MessageEdit } from '../reducer/events.ts';

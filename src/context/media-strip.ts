@@ -1,5 +1,5 @@
 /**
- * Media strip for a reactive compact after a media-size error (SPEC §4.9.1): the history without its images and
+ * Media strip for a reactive compact after a media-size error (docs/loop.md §4.9.1): the history without its images and
  * documents. This is a pure function.
  *
  * Invariants:

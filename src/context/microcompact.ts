@@ -1,5 +1,5 @@
 /**
- * Layer 2 of the context pipeline: time-based microcompact (SPEC §6). This is a pure function; time is passed in.
+ * Layer 2 of the context pipeline: time-based microcompact (docs/loop.md §6). This is a pure function; time is passed in.
  *
  * Invariants:
  * - Runs only when `now - lastAssistantAt > idleGapMs` (by then the prompt cache has expired, so rewriting old

@@ -1,7 +1,7 @@
 /**
  * Where a history may be cut without breaking it. Shared by snip, context collapse and compaction.
  *
- * Invariants (SPEC §1 "Pairing", §9.9, §10):
+ * Invariants (docs/loop.md §1 "Pairing", §9.9, §10):
  * - A cut never separates a `tool_use` from its `tool_result`: every pair lies wholly on one side.
  * - A cut never splits the blocks of one API response (assistant messages sharing `message.id`), so thinking
  *   blocks stay with the text/tool_use blocks they belong to.

@@ -1,5 +1,5 @@
 /**
- * Layer 1 of the context pipeline: history snip (SPEC §6). This is a pure function.
+ * Layer 1 of the context pipeline: history snip (docs/loop.md §6). This is a pure function.
  *
  * Invariants:
  * - Runs only when `tokenCount > triggerRatio × autocompact threshold`; then drops the oldest messages until the
@@ -12,7 +12,7 @@
  * - The dropped run is replaced IN PLACE by one `snip_boundary` system message (a single `replace_range` edit), so
  *   the history itself shows where the gap is; the same boundary is also returned in `emitted` for consumers.
  * - `tokensFreed` = estimate of the dropped messages minus the boundary's own estimate (never negative): reported
- *   usage cannot see what snip removed, so autocompact and the blocking check subtract it (SPEC §4.4).
+ *   usage cannot see what snip removed, so autocompact and the blocking check subtract it (docs/loop.md §4.4).
  */
 import type { SnipConfig } from '../config/config.ts';
 import type { Message, SystemMessage } from '../messages/types.ts';

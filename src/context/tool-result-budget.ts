@@ -1,5 +1,5 @@
 /**
- * Layer 0 of the context pipeline: the tool-result budget (SPEC §6). This is a pure function: it decides, the
+ * Layer 0 of the context pipeline: the tool-result budget (docs/loop.md §6). This is a pure function: it decides, the
  * caller stores the full texts (`toStore`) and applies the edits.
  *
  * Invariants:

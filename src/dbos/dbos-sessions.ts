@@ -16,13 +16,17 @@
  * - Stream events and emitted messages reach `onItem` in the worker running the session (a side channel: they
  *   are not journaled). Other processes read a session through `exportSessionLog`.
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { randomUUID } from 'node:crypto';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { loadDbosModule, loadDbos, type Dbos } from './load-dbos.ts';
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import { durableQuery, type DurableQueryOptions } from '../durable/durable-query.ts';
 import { exportDurableSessionLog, type ExportedSession } from '../durable/export-session-log.ts';
+import { expandGroups, GroupCommitJournal } from '../durable/group-commit-journal.ts';
 import type { Journal, JournalEntry } from '../durable/journal.ts';
+import { openFleetRegistry, type FleetRegistry } from './fleet-registry.ts';
 
 /**
  * DBOS's application version of every turnloop session of an application (see the invariants). DBOS wants
@@ -31,7 +35,12 @@ import type { Journal, JournalEntry } from '../durable/journal.ts';
 export function dbosApplicationVersion(appName: string): string {
   return `${appName}/turnloop-durable-1`;
 }
-const WORKFLOW_NAME = 'turnloop.session';
+/** The DBOS workflow name of a session (a client enqueues it by name). */
+export const SESSION_WORKFLOW = 'turnloop.session';
+/** The queue a fleet's sessions wait in (DBOS wants queue names unique across the applications of a database). */
+export function sessionQueue(appName: string): string {
+  return `${appName}.sessions`;
+}
 
 export type SessionOptions = Omit<DurableQueryOptions, 'journal' | 'signal'>;
 
@@ -40,7 +49,11 @@ export interface DbosSessionsOptions {
   systemDatabaseUrl: string;
   /** Scopes this application's sessions in the database. Default 'turnloop'. */
   appName?: string;
-  /** This worker's identity: a worker launched with a dead worker's id recovers that worker's sessions. */
+  /**
+   * This worker's identity. Alone: a worker launched with a dead worker's id recovers that worker's sessions
+   * (default 'turnloop-worker'). In a fleet: unique per process (default a new random id); dead workers' sessions
+   * are adopted by the live ones instead.
+   */
   executorId?: string;
   /** The query options of a session, from its id and the JSON input it was started with (same on every worker). */
   session: (start: { sessionId: string; input: unknown }) => SessionOptions;
@@ -55,33 +68,61 @@ export interface DbosSessionsOptions {
    * database race on this: migrate once first (`migrateDbosDatabase`) and launch them with false.
    */
   runMigrations?: boolean;
+  /** Run as one worker of a fleet: sessions go through a queue, dead workers are adopted, aborts reach anywhere. */
+  fleet?: FleetOptions;
+}
+
+export interface FleetOptions {
+  /** Sessions this worker runs at once. Default 8. */
+  workerConcurrency?: number;
+  /** Sessions the whole fleet runs at once. Default: no limit. */
+  globalConcurrency?: number;
+  /** How often this worker beats, and looks for dead workers to adopt. Default 1000 ms. */
+  heartbeatMs?: number;
+  /** A worker silent this long is dead and its sessions are adopted. Default 10,000 ms; keep it well above any stall. */
+  deadAfterMs?: number;
+  /** Told each time this worker adopts a dead worker (its id and the sessions re-enqueued). */
+  onAdopt?: (deadExecutorId: string, sessionIds: string[]) => void;
+  /** Called when this worker finds it was declared dead by the others (it stops running sessions). Default: exit. */
+  onDeclaredDead?: () => void;
 }
 
 export interface DbosSessions {
-  /** Starts a session (a second start of the same id is the same session, not a new one). */
+  /** Starts a session (a second start of the same id is the same session, not a new one). In a fleet: enqueues it. */
   start(sessionId: string, input?: unknown): Promise<void>;
   /** Waits for the session's end: its Terminal, or the error that ended it. */
   result(sessionId: string): Promise<Terminal>;
-  /** DBOS's status of the session: PENDING, SUCCESS, ERROR, CANCELLED...; null when unknown. */
+  /** DBOS's status of the session: ENQUEUED, PENDING, SUCCESS, ERROR, CANCELLED...; null when unknown. */
   status(sessionId: string): Promise<string | null>;
-  /** Aborts a session running on this worker (the loop's abort: every tool_use still gets its result). */
-  abort(sessionId: string, reason?: string): boolean;
+  /**
+   * Aborts a session (the loop's abort: every tool_use still gets its result). Alone: a session running on this
+   * worker; resolves false if none. In a fleet: wherever it runs, now or later; resolves true.
+   */
+  abort(sessionId: string, reason?: string): Promise<boolean>;
   /** The session's journal as recorded so far. */
   journal(sessionId: string): Promise<JournalEntry[]>;
   /** Writes the session, finished or running, as a turnloop session log. */
   exportSessionLog(sessionId: string, target: RecordTarget, input?: unknown): Promise<ExportedSession>;
+  /** This worker's executor id. */
+  readonly executorId: string;
   shutdown(): Promise<void>;
 }
 
 /** Creates DBOS's tables in the database (or brings them up to date), once, before workers launch. */
 export async function migrateDbosDatabase(systemDatabaseUrl: string): Promise<void> {
-  await DBOS.migrate(systemDatabaseUrl);
+  await (await loadDbos()).migrate(systemDatabaseUrl);
 }
 
-/** The durable driver's journal over DBOS steps: a step per entry, named like the entry. */
-const dbosJournal: Journal = {
-  run: (name, work) => DBOS.runStep(work, { name }),
-};
+/** DBOS steps as a journal: one step (one Postgres commit) per call, named like the entry. */
+function dbosSteps(DBOS: Dbos): Journal {
+  return { run: (name, work) => DBOS.runStep(work, { name }) };
+}
+
+/** The steps a session recorded so far: read through a client, outside the workflow, so the read is not a step. */
+export async function recordedSteps(client: DBOSClient, sessionId: string): Promise<JournalEntry[]> {
+  const steps = (await client.listWorkflowSteps(sessionId)) ?? [];
+  return steps.filter((step) => step.error === null).map((step) => ({ name: step.name, value: step.output }));
+}
 
 async function drive(options: DurableQueryOptions, sessionId: string, onItem: DbosSessionsOptions['onItem']): Promise<Terminal> {
   const run = durableQuery(options);
@@ -99,25 +140,44 @@ async function drive(options: DurableQueryOptions, sessionId: string, onItem: Db
  * const terminal = await sessions.result('session-42');
  */
 export async function launchDbosSessions(options: DbosSessionsOptions): Promise<DbosSessions> {
+  // Loaded here, not at import: without the optional peer, this says what to install.
+  const { DBOS, DBOSClient } = await loadDbosModule();
+  const steps = dbosSteps(DBOS);
+  const appName = options.appName ?? 'turnloop';
+  const fleet = options.fleet;
+  const executorId = options.executorId ?? (fleet ? `turnloop-${randomUUID()}` : 'turnloop-worker');
+  const registry = fleet ? await openFleetRegistry(options.systemDatabaseUrl, appName) : null;
+  const timing = { heartbeatMs: fleet?.heartbeatMs ?? 1000, deadAfterMs: fleet?.deadAfterMs ?? 10_000 };
+  if (registry) {
+    try {
+      await registry.register(executorId, timing.deadAfterMs);
+    } catch (error) {
+      await registry.close();
+      throw error;
+    }
+  }
   const running = new Map<string, AbortController>();
   const workflow = DBOS.registerWorkflow(
     async (sessionId: string, input: unknown): Promise<Terminal> => {
       const controller = new AbortController();
       running.set(sessionId, controller);
       try {
+        // An abort requested while the session waited in the queue, or ran on a worker that died.
+        const requested = await registry?.abortOf(sessionId);
+        if (requested != null) controller.abort(requested);
         const sessionOptions = options.session({ sessionId, input });
-        return await drive({ ...sessionOptions, journal: dbosJournal, signal: controller.signal }, sessionId, options.onItem);
+        const journal = new GroupCommitJournal(steps, await recordedSteps(stepsClient, sessionId));
+        return await drive({ ...sessionOptions, journal, signal: controller.signal }, sessionId, options.onItem);
       } finally {
         running.delete(sessionId);
       }
     },
-    { name: WORKFLOW_NAME, maxRecoveryAttempts: options.maxRecoveryAttempts ?? 5 },
+    { name: SESSION_WORKFLOW, maxRecoveryAttempts: options.maxRecoveryAttempts ?? 5 },
   );
-  const appName = options.appName ?? 'turnloop';
   DBOS.setConfig({
     name: appName,
     systemDatabaseUrl: options.systemDatabaseUrl,
-    executorID: options.executorId ?? 'turnloop-worker',
+    executorID: executorId,
     applicationVersion: dbosApplicationVersion(appName),
     logLevel: options.logLevel ?? 'error',
     enableOTLP: false,
@@ -126,20 +186,33 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     runMigrations: options.runMigrations ?? true,
   });
   await DBOS.launch();
+  const stepsClient = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
+  // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
+  const queue = fleet
+    ? await DBOS.registerQueue(sessionQueue(appName), {
+        workerConcurrency: fleet.workerConcurrency ?? 8,
+        ...(fleet.globalConcurrency !== undefined ? { globalConcurrency: fleet.globalConcurrency } : {}),
+        minPollingIntervalMs: 100,
+        onConflict: 'always_update',
+      })
+    : null;
+  const stopFleet = registry && fleet ? await runFleetDuties(DBOS, registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
 
-  const journal = async (sessionId: string): Promise<JournalEntry[]> => {
-    const steps = (await DBOS.listWorkflowSteps(sessionId)) ?? [];
-    return steps.filter((step) => step.error === null).map((step) => ({ name: step.name, value: step.output }));
-  };
+  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
 
   return {
+    executorId,
     async start(sessionId, input = null) {
-      await DBOS.startWorkflow(workflow, { workflowID: sessionId })(sessionId, input);
+      await DBOS.startWorkflow(workflow, { workflowID: sessionId, ...(queue ? { queueName: queue.name } : {}) })(sessionId, input);
     },
     result: (sessionId) => DBOS.retrieveWorkflow<Terminal>(sessionId).getResult(),
     status: async (sessionId) => (await DBOS.getWorkflowStatus(sessionId))?.status ?? null,
-    abort(sessionId, reason = 'abort') {
+    async abort(sessionId, reason = 'abort') {
+      if (registry) {
+        await registry.requestAbort(sessionId, reason);
+        return true;
+      }
       const controller = running.get(sessionId);
       controller?.abort(reason);
       return controller !== undefined;
@@ -150,6 +223,59 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
       const given = input === undefined ? await inputOf(sessionId) : input;
       return exportDurableSessionLog(entries, options.session({ sessionId, input: given }), target);
     },
-    shutdown: () => DBOS.shutdown(),
+    async shutdown() {
+      await stopFleet?.();
+      await DBOS.shutdown();
+      await stepsClient.destroy();
+      await registry?.close();
+    },
   };
 }
+
+/**
+ * A fleet worker's background duties: beat, adopt the dead, and abort what is aborted anywhere. Returns the stop
+ * function. See `fleet-registry.ts` for why a session never runs on two workers at once.
+ */
+async function runFleetDuties(
+  DBOS: Dbos,
+  registry: FleetRegistry,
+  me: string,
+  fleet: FleetOptions,
+  timing: { heartbeatMs: number; deadAfterMs: number },
+  running: Map<string, AbortController>,
+  queueName: string,
+): Promise<() => Promise<void>> {
+  const stopListening = await registry.listenForAborts((sessionId, reason) => running.get(sessionId)?.abort(reason));
+  let stopped = false;
+  const adopt = async (dead: string) => {
+    // Give a worker that was only stalled one heartbeat to see the claim and stop before its sessions move.
+    await sleep(timing.heartbeatMs * 2);
+    const executorIds = await registry.lineageOf(dead);
+    const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: executorIds, workflowName: SESSION_WORKFLOW });
+    const ids = pending.map((status) => status.workflowID);
+    if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName });
+    fleet.onAdopt?.(dead, ids);
+  };
+  const tick = async () => {
+    if (!(await registry.beat(me))) {
+      stopped = true;
+      for (const controller of running.values()) controller.abort('declared dead by the fleet');
+      (fleet.onDeclaredDead ?? (() => process.exit(75)))();
+      return;
+    }
+    for (const dead of await registry.claimDead(me, timing.deadAfterMs)) await adopt(dead);
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      await tick().catch(() => undefined); // a lost connection: try again on the next beat
+      if (!stopped) await sleep(timing.heartbeatMs);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    await stopListening();
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

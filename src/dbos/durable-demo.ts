@@ -63,9 +63,10 @@ export interface WorkerMessage {
   message?: string;
 }
 
-function workerCommand(): { command: string; args: string[] } {
+/** How to start the worker script `name` (a file beside this one) as a process, from the sources or from dist/. */
+export function workerCommand(name: 'demo-worker' | 'fleet-worker'): { command: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
-  const worker = join(dirname(here), `demo-worker${extname(here)}`);
+  const worker = join(dirname(here), `${name}${extname(here)}`);
   // From the TypeScript sources the worker needs tsx's loader; from dist/ it is plain JavaScript.
   const loader = extname(here) === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   return { command: process.execPath, args: [...loader, worker] };
@@ -73,7 +74,7 @@ function workerCommand(): { command: string; args: string[] } {
 
 /** Runs one worker process; resolves with its last message once it exited (SIGKILLed when it holds, if asked). */
 export function runWorker(config: DemoWorkerConfig, killWhenHolding: boolean): Promise<{ last: WorkerMessage | null; killed: boolean; stderr: string }> {
-  const { command, args } = workerCommand();
+  const { command, args } = workerCommand('demo-worker');
   const child = spawn(command, [...args, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DBOS__CLOUD: '' } });
   let stderr = '';
   let last: WorkerMessage | null = null;

@@ -11,6 +11,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface TempPostgres {
   /** `postgresql://postgres@127.0.0.1:<port>/postgres` */
@@ -21,10 +22,11 @@ export interface TempPostgres {
   stop(): Promise<void>;
 }
 
-export class PostgresNotFoundError extends Error {
+export class PostgresNotFoundError extends TurnloopError {
   readonly exitCode = 2;
   constructor() {
     super(
+      'POSTGRES_NOT_FOUND',
       'no PostgreSQL server binaries found (pg_ctl, initdb): install them (Debian: apt-get install -y postgresql), ' +
         'set PG_BIN to their directory, or pass --postgres <url> of a running server',
     );

@@ -23,6 +23,8 @@ export interface DemoSessionOptions {
   toolLog: string;
   /** One line per executed model call. */
   modelLog?: string;
+  /** One line per execution of the tool (`<idempotency key>`), written before it dedupes: re-runs show here. */
+  executionLog?: string;
   /** Time each model call and each tool call takes (a window to be killed in). */
   modelDelayMs?: number;
   toolDelayMs?: number;
@@ -49,6 +51,7 @@ function appendLineTool(options: DemoSessionOptions): Tool {
     idempotent: true,
     call: async ({ turn }, ctx) => {
       const key = ctx.idempotencyKey;
+      if (options.executionLog) appendFileSync(options.executionLog, `${key}\n`);
       const done = readToolLog(options.toolLog).some((line) => line.endsWith(` ${key}`));
       if (!done) appendFileSync(options.toolLog, `turn ${turn} ${key}\n`);
       await options.onPhase?.('tool', turn);

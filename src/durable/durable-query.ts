@@ -29,8 +29,8 @@ import {
   type ExecutedEffect, type ExecutorEnv,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
-import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runQuery, toolRuntimeOf } from '../effects/query.ts';
-import type { QueryDeps, QueryOptions, StepObserver } from '../effects/query-options.ts';
+import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
+import type { LoopOptions, QueryDeps, RunLoopOptions, StepObserver } from '../effects/query-options.ts';
 import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
 import { ToolUseIdRegistry } from '../effects/unique-tool-use-ids.ts';
@@ -39,11 +39,11 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
 
-export interface DurableQueryOptions extends Omit<QueryOptions, 'resumeFrom'> {
+export interface DurableQueryOptions extends LoopOptions {
   journal: Journal;
   /** Your version of what the run depends on beyond turnloop and the tools (checked on recovery). */
   codeVersion?: string;
@@ -69,6 +69,12 @@ export interface EffectEntry {
   /** The warning shown when the executor failed (its fallback event is in `events`). */
   warning?: QueryItem;
 }
+
+/**
+ * Effects whose work touches nothing outside the process: a crash before the next commit only means running them
+ * again, so a journal may commit them together with the next entry (docs/durable.md, "Commits per turn").
+ */
+const LOCAL_EFFECTS: ReadonlySet<Effect['type']> = new Set(['context_layer', 'collect_attachments']);
 
 /** The text of the result of a non-idempotent tool call that a crash interrupted. */
 export function interruptedToolText(name: string): string {
@@ -99,6 +105,8 @@ function jsonCopy<T>(value: T): T {
 class DurableRun {
   private state!: LoopState;
   private readonly queue: Effect[] = [];
+  /** The run's own memo of the chart's paths. */
+  private readonly stepper = createStepper({ memo: true });
   private readonly streamed: ToolUseBlock[] = [];
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
@@ -137,17 +145,16 @@ class DurableRun {
     const entry = jsonCopy(
       await this.options.journal.run<StartEntry>('start', async () => {
         const toolNames = this.tools.definitions().map((tool) => tool.name);
-        const { journal: _journal, codeVersion: _codeVersion, idSeed: _idSeed, ...queryOptions } = this.options;
-        const params = loopParamsOf(queryOptions, initialMessages(queryOptions, this.deps.newId), this.deps.clock.now(), toolNames);
+        const params = loopParamsOf(this.options, initialMessages(this.options, this.deps.newId), this.deps.clock.now(), toolNames);
         return { params, fingerprint };
-      }),
+      }, { local: true }),
     );
     checkFingerprint(entry.fingerprint, fingerprint);
     const abort = (reason?: string) => this.controller.abort(reason ?? 'abort');
     const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params, abort }));
     this.onStep = combinedObserver(observers, this.options.onStep);
     this.closeObservers = () => observers.forEach((observer) => observer.close?.());
-    const started = initialState(entry.params, this.config);
+    const started = this.stepper.initialState(entry.params, this.config);
     this.state = started.state;
     const { config, deps, tools, signal, options } = this;
     this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
@@ -170,7 +177,7 @@ class DurableRun {
 
   private feed(event: LoopEvent): void {
     if (this.done) return;
-    const result = step(this.state, event, this.config);
+    const result = this.stepper.step(this.state, event, this.config);
     this.state = result.state;
     this.observe(event, result.effects);
     this.queue.push(...result.effects);
@@ -181,7 +188,7 @@ class DurableRun {
   }
 
   /** One journal entry: runs `work` live (or answers from the journal), then feeds what it recorded. */
-  private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent): Promise<void> {
+  private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent, local = false): Promise<void> {
     let live = false;
     const entry = jsonCopy(
       await this.options.journal.run<EffectEntry>(name, async () => {
@@ -194,7 +201,7 @@ class DurableRun {
           if (!fallback) throw error;
           return { events: [fallback()], warning: executorWarning(error, this.deps.newId) };
         }
-      }),
+      }, { local }),
     );
     if (entry.warning) this.items.push(entry.warning);
     // A replayed reply's tool_use ids were made unique when recorded; claiming them now only registers them.
@@ -207,7 +214,9 @@ class DurableRun {
   }
 
   private async execute(effect: Effect): Promise<void> {
-    if (isExecutedEffect(effect)) return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect));
+    if (isExecutedEffect(effect)) {
+      return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect), LOCAL_EFFECTS.has(effect.type));
+    }
     switch (effect.type) {
       case 'emit':
         this.items.push(effect.message);
@@ -294,21 +303,29 @@ class DurableRun {
  * // after a crash: durableQuery({ prompt: 'hi', tools, journal: new MemoryJournal(journal.entries) })
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  if ((options as QueryOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
+  if ((options as RunLoopOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
+  // The boundary check of config overrides, as in the root query(): a mistyped key fails here, named.
+  if (options.config !== undefined) (await import('../config/parse-config-overrides.ts')).parseConfigOverrides(options.config);
   const config = resolveRunConfig(options.config, options.maxTurns);
   const ids = options.idSeed === undefined ? null : new EntryScopedIds(options.idSeed);
   const given = ids ? { ...options.deps, newId: ids.next } : options.deps;
-  const deps = { ...createDefaultDeps(config, given, runQuery), ...given };
+  const deps = { ...createDefaultDeps(config, given, runLoopToEnd), ...given };
   const run = new DurableRun(options, config, deps, toolRuntimeOf(options, config, deps), ids);
   try {
     await run.start();
     while (true) {
       for (const item of run.takeItems()) yield item;
-      if (run.done) return run.terminal as Terminal;
+      if (run.done) {
+        await options.journal.flush?.();
+        return run.terminal as Terminal;
+      }
       if (!(await run.advance())) break;
     }
     for (const item of run.takeItems()) yield item;
-    if (run.terminal) return run.terminal;
+    if (run.terminal) {
+      await options.journal.flush?.();
+      return run.terminal;
+    }
     throw new Error('the durable loop ran out of effects without reaching a terminal');
   } finally {
     run.close();

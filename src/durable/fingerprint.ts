@@ -9,6 +9,7 @@ import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { machineHash } from '../replay/machine-hash.ts';
 import { ENGINE_VERSION } from '../replay/session-log-schema.ts';
 import { stableStringify } from '../replay/stable-hash.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface CodeFingerprint {
   /** The statechart's structural hash (`machineHash()`). */
@@ -30,7 +31,7 @@ export function codeFingerprint(tools: ToolRuntime, codeVersion = ''): CodeFinge
   };
 }
 
-export class DurableCodeChangedError extends Error {
+export class DurableCodeChangedError extends TurnloopError {
   readonly exitCode = 2;
   constructor(
     readonly recorded: CodeFingerprint,
@@ -40,6 +41,7 @@ export class DurableCodeChangedError extends Error {
       .filter((key) => recorded[key] !== current[key])
       .map((key) => `${key} was '${recorded[key]}', is now '${current[key]}'`);
     super(
+      'DURABLE_CODE_CHANGED',
       `cannot recover this durable run: the code changed since it was recorded (${changed.join('; ')}). ` +
         'Recover it with the code that started it, or let it fail and start a new run.',
     );

@@ -14,9 +14,20 @@
  * `MemoryJournal` keeps the entries in an array (tests, and a run that only needs recovery inside one process);
  * `src/dbos` backs the same interface with DBOS steps in Postgres.
  */
+import { TurnloopError } from '../errors/turnloop-error.ts';
+
+export interface JournalRunOptions {
+  /**
+   * The work touches nothing outside the process (it may be run again after a crash at no cost): a journal may
+   * hold its entry and commit it with the next one that is not local (`GroupCommitJournal`).
+   */
+  local?: boolean;
+}
 
 export interface Journal {
-  run<T>(name: string, work: () => Promise<T>): Promise<T>;
+  run<T>(name: string, work: () => Promise<T>, options?: JournalRunOptions): Promise<T>;
+  /** Commits whatever the journal still holds; called once when the run ends. */
+  flush?(): Promise<void>;
 }
 
 export interface JournalEntry {
@@ -24,21 +35,21 @@ export interface JournalEntry {
   value: unknown;
 }
 
-export class JournalDivergenceError extends Error {
+export class JournalDivergenceError extends TurnloopError {
   constructor(
     readonly position: number,
     readonly recorded: string,
     readonly requested: string,
   ) {
-    super(`journal position ${position} holds '${recorded}', but this run asked for '${requested}': the code no longer follows the recorded run`);
+    super('JOURNAL_DIVERGENCE', `journal position ${position} holds '${recorded}', but this run asked for '${requested}': the code no longer follows the recorded run`);
     this.name = 'JournalDivergenceError';
   }
 }
 
 /** Thrown by a read-only journal when the run asks for more than was recorded (the end of a running session). */
-export class JournalExhaustedError extends Error {
+export class JournalExhaustedError extends TurnloopError {
   constructor(readonly position: number) {
-    super(`the journal ends at position ${position}`);
+    super('JOURNAL_EXHAUSTED', `the journal ends at position ${position}`);
     this.name = 'JournalExhaustedError';
   }
 }

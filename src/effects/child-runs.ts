@@ -2,7 +2,7 @@
  * Child runs: a tool call (a subagent) runs a nested loop on behalf of its parent. The parent's `query()` hands
  * each tool call a `runChild` that runs the child with the parent's model caller, clock and ids, under the
  * parent's abort signal (an interrupt of the parent reaches the child through the child's normal abort path),
- * with `querySource: 'agent:<name>'` (so the SPEC's subagent rules apply), observed as its own run linked to the
+ * with `querySource: 'agent:<name>'` (so the subagent rules of docs/loop.md apply: §4.11, §8), observed as its own run linked to the
  * parent's tool_use id.
  *
  * Invariant: every model call of a whole tree of runs is counted against one budget. A call over it is not sent:

@@ -18,7 +18,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import type { StopHookResult } from './deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { QueryDeps, QueryOptions } from './query-options.ts';
+import type { LoopOptions, QueryDeps } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import { onAbort } from './abort-listeners.ts';
@@ -30,7 +30,7 @@ export interface ExecutorEnv {
   tools: ToolRuntime;
   /** The run's signal: aborted when the run is aborted or over. */
   signal: AbortSignal;
-  options: Pick<QueryOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
+  options: Pick<LoopOptions, 'stopHooks' | 'stopFailureHooks' | 'postSamplingHooks'>;
   /** The run's tool_use ids so far: each model message's ids are made unique against it (`uniqueToolUseIds`). */
   toolUseIds: ToolUseIdRegistry;
   /** `ModelCallOptions.runToken`: one object per run. */
@@ -135,7 +135,7 @@ function then<T, R>(value: T | PromiseLike<T>, map: (value: T) => R): MaybePromi
 
 /**
  * The stop hooks, in order. An abort stops waiting for the hook in progress; the answer then reports how many hooks
- * had answered (`hookCount`), which decides between "silent" and "interrupted" (SPEC §4.9.4). With no hooks the
+ * had answered (`hookCount`), which decides between "silent" and "interrupted" (docs/loop.md §4.9.4). With no hooks the
  * answer is ready at once.
  */
 export function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
@@ -263,7 +263,7 @@ export function executorWarning(error: unknown, newId: () => string): QueryItem 
   return { type: 'system', uuid: newId(), subtype: 'warning', content: `internal error: ${messageOf(error)}`, level: 'error' };
 }
 
-/** Starts a fire-and-forget hook: its outcome and failures are ignored (SPEC: these hooks never answer). */
+/** Starts a fire-and-forget hook: its outcome and failures are ignored (docs/loop.md §4.6: these hooks never answer). */
 export function fireAndForget(work: () => Promise<unknown> | unknown): void {
   Promise.resolve()
     .then(work)

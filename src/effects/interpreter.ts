@@ -17,7 +17,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
 import {
@@ -25,7 +25,7 @@ import {
   type ExecutorEnv, type ExecutorOutput, type MaybePromise,
 } from './effect-executors.ts';
 import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
-import type { QueryDeps, QueryOptions, StepRecord } from './query-options.ts';
+import type { QueryDeps, RunLoopOptions, StepRecord } from './query-options.ts';
 import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
 
 type ChannelEntry = ExecutorOutput;
@@ -60,9 +60,11 @@ export class Interpreter {
   /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
   private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
+  /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
+  private readonly stepper = createStepper({ memo: true });
 
   constructor(
-    private readonly options: QueryOptions,
+    private readonly options: RunLoopOptions,
     private readonly config: LoopConfig,
     private readonly deps: QueryDeps,
     params: LoopParams,
@@ -70,7 +72,7 @@ export class Interpreter {
   ) {
     this.tools = tools;
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    const started = options.resumeFrom ?? initialState(params, config);
+    const started = options.resumeFrom ?? this.stepper.initialState(params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
@@ -156,7 +158,7 @@ export class Interpreter {
         this.inline.length = 0;
         return;
       }
-      const result = step(this.state, event, this.config);
+      const result = this.stepper.step(this.state, event, this.config);
       this.state = result.state;
       const record = this.observe(event, result.effects);
       const held = this.options.stepGate?.(record, this.signal);

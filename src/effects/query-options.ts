@@ -75,7 +75,15 @@ export interface ObservedRun {
 /** Creates a `RunObserver` for one run, once its config and params are resolved. */
 export type RunObserverFactory = (run: ObservedRun) => RunObserver;
 
-export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 'startedAt'> {
+/** The loop's JSON parameters a caller sets (docs/loop.md §2): `LoopParams` but for what the run fills in itself. */
+export type LoopParamOptions = Omit<LoopParams, 'messages' | 'tools' | 'startedAt'>;
+
+/**
+ * The options of a run a caller gives (`query()` at the root adds recording, telemetry and the inspector): the loop's
+ * parameters, the functions that go with them (tools, hooks, permission check), config overrides, dependencies and
+ * observers. Internal plumbing is apart, in `InternalLoopOptions`.
+ */
+export interface LoopOptions extends LoopParamOptions {
   /** The conversation so far; or use `prompt` for a single user message. */
   messages?: Message[];
   prompt?: string;
@@ -92,8 +100,11 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
   postSamplingHooks?: PostSamplingHook[];
   /** Aborting it ends the run: reason `'interrupt'` means the user typed a new message. */
   signal?: AbortSignal;
-  /** Full config, or overrides of the defaults. */
-  config?: LoopConfig | ConfigOverrides;
+  /**
+   * Overrides of the default config, merged group by group (`resolveConfig`); a full `LoopConfig` is a valid
+   * override too. `query()` checks them once, before the run, and names a mistyped key.
+   */
+  config?: ConfigOverrides;
   deps?: Partial<QueryDeps>;
   /** Sees every step (event, resulting state, effects). Must not throw. */
   onStep?: StepObserver;
@@ -114,13 +125,37 @@ export interface QueryOptions extends Omit<LoopParams, 'messages' | 'tools' | 's
    * ids and times of concurrent children do not depend on which of them ran first.
    */
   childDeps?: (link: ChildLink) => Partial<Pick<QueryDeps, 'clock' | 'newId'>>;
-  /** Set by a parent run for its children: the tree's budget, its raw model caller, and the link so far. */
-  agentTree?: { budget: TreeBudget; callModel: ModelCaller; toolUseIds: string[] };
   /** Observers for the runs this run forks (the compactor's own loop), so they can be watched too. */
   forkObservers?: readonly RunObserverFactory[];
+}
+
+/**
+ * Plumbing that turnloop's own layers set for a run and a caller never does: never among the public `query()`
+ * options, so a new one cannot leak into a session log's params or a user's autocomplete.
+ */
+export interface InternalLoopOptions {
+  /** Set by a parent run for its children: the tree's budget, its raw model caller, and the link so far. */
+  agentTree?: { budget: TreeBudget; callModel: ModelCaller; toolUseIds: string[] };
   /**
    * Resume: start from this (replayed) state instead of a fresh one; the interpreter first executes `effects`
    * (what the state waits for) and numbers the next step `nextIndex` for `onStep`. Params are then ignored.
    */
   resumeFrom?: { state: LoopState; effects: Effect[]; nextIndex: number };
 }
+
+/** What the engine (`runLoop`) takes: the public options plus the internal plumbing. */
+export type RunLoopOptions = LoopOptions & InternalLoopOptions;
+
+/**
+ * The option keys that are loop parameters, copied into the run's `LoopParams` (and so into a session log's
+ * header). An allow-list: any other option (a function, a new plumbing field) stays out. The type checker holds it
+ * equal to `keyof LoopParamOptions`: a parameter added to `LoopParams` and not listed here fails to compile.
+ */
+export const LOOP_PARAM_KEYS = [
+  'systemPrompt', 'userContext', 'systemContext', 'querySource', 'fallbackModel', 'maxTurns', 'maxOutputTokensOverride',
+  'taskBudget', 'tokenBudget', 'thinking', 'runId',
+] as const satisfies ReadonlyArray<keyof LoopParamOptions>;
+
+type UnlistedParamKeys = Exclude<keyof LoopParamOptions, (typeof LOOP_PARAM_KEYS)[number]>;
+/** Compiles only while every key of `LoopParamOptions` is in `LOOP_PARAM_KEYS`. */
+export const EVERY_PARAM_KEY_LISTED: [UnlistedParamKeys] extends [never] ? true : UnlistedParamKeys = true;

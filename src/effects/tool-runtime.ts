@@ -6,7 +6,7 @@ import type { ToolUseBlock } from '../messages/types.ts';
 import type { ToolBatch } from '../reducer/effects.ts';
 import type { ToolDefinitionForModel, ToolResultEvent } from './deps.ts';
 
-/** One streaming-execution session: the tools of one model attempt (SPEC §7.4). */
+/** One streaming-execution session: the tools of one model attempt (docs/loop.md §7.4). */
 export interface StreamingToolSession {
   enqueue(toolUse: ToolUseBlock, concurrencySafe: boolean): void;
   /** Results ready to be reported now, in order (may pass over still-running safe tools). */
@@ -26,7 +26,7 @@ export interface ToolRuntime {
   concurrencySafe(toolUses: readonly ToolUseBlock[]): Record<string, boolean>;
   /** Whether running this call twice does its work once (`defineTool`'s `idempotent`); absent = never. */
   isIdempotent?(toolUse: ToolUseBlock): boolean;
-  /** Non-streaming execution of batches (SPEC §7.3); every tool_use gets exactly one result. */
+  /** Non-streaming execution of batches (docs/loop.md §7.3); every tool_use gets exactly one result. */
   runBatches(batches: ToolBatch[], signal: AbortSignal): AsyncIterable<ToolResultEvent>;
   startStreaming(signal: AbortSignal): StreamingToolSession;
 }

@@ -14,6 +14,7 @@
  * - `agentRuns` maps a child run's key (`agentRunKey` of its tool_use ids) to its own answer list.
  */
 import { z } from 'zod';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const delayMs = z.number().int().nonnegative().optional();
 
@@ -150,13 +151,12 @@ export type FakeScriptInput = {
 export type FakeAnswerInput = (z.input<typeof replySchema> | z.input<typeof rawSseSchema> | z.input<typeof errorSchema>) & { repeat?: number };
 
 /** Thrown by `parseFakeScript`; `issues` carry a readable path and what was expected there. */
-export class FakeScriptError extends Error {
-  readonly code = 'INVALID_FAKE_SCRIPT';
+export class FakeScriptError extends TurnloopError {
   constructor(
     readonly issues: Array<{ path: string; message: string }>,
     readonly where?: string,
   ) {
-    super(`invalid fake API script${where ? ` in ${where}` : ''}: ` + issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+    super('INVALID_FAKE_SCRIPT', `invalid fake API script${where ? ` in ${where}` : ''}: ` + issues.map((i) => `${i.path}: ${i.message}`).join('; '));
     this.name = 'FakeScriptError';
   }
 }

@@ -7,7 +7,14 @@ import { parseSessionLog } from '../viz/session.ts';
 import { LIVE_CLIENT_JS } from './live-client.ts';
 import type { LiveSession } from './live-session.ts';
 
+// The live client prepends the bar to <body>, whose grid (viewer.css) has one row per region: every region gets
+// its row by name here, so the bar adds a row on top instead of shifting the header and main area down a row.
 const LIVE_CSS = `
+body { grid-template-rows: auto auto minmax(0, 1fr); }
+body.with-session { grid-template-rows: auto 124px minmax(0, 1fr); }
+body > #live-bar { grid-row: 1; }
+body > header { grid-row: 2; }
+body > main { grid-row: 3; }
 #live-bar { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; padding: .4em .8em; background: #1d2733; color: #f3f6f9; font: 13px system-ui, sans-serif; position: sticky; top: 0; z-index: 10; }
 #live-bar button { font: inherit; padding: .15em .6em; }
 #live-bar fieldset { display: inline-flex; gap: .6em; align-items: center; border: 1px solid #55677a; padding: .1em .5em; margin: 0; }

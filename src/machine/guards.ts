@@ -17,14 +17,14 @@ import {
   withheldKind,
 } from './queries.ts';
 
-// --- context pipeline and blocking check (SPEC §4.3-4) ---
+// --- context pipeline and blocking check (docs/loop.md §4.3-4) ---
 
 const isLayerEnabled: GuardFn<{ feature: keyof FeatureSwitches }> = (context, _event, params) =>
   context.config.features[params.feature];
 
 /**
- * Autocompact: enabled, not while context collapse owns the headroom (SPEC §6), not a compaction run, breaker
- * closed (SPEC §9.3), over the threshold.
+ * Autocompact: enabled, not while context collapse owns the headroom (docs/loop.md §6), not a compaction run, breaker
+ * closed (docs/loop.md §9.3), over the threshold.
  */
 const shouldAutocompact: GuardFn = (context) =>
   context.config.features.autoCompact &&
@@ -38,13 +38,13 @@ const compactionSucceeded: GuardFn = (_context, event) =>
   event.ok &&
   Array.isArray(event.postCompactMessages);
 
-/** SPEC §9.10: the model-call cap ends the run before one more call. */
+/** docs/loop.md §9.10: the model-call cap ends the run before one more call. */
 const modelCallCapReached: GuardFn = (context) => modelCallsExhausted(context);
 
 /** Extension `maxBudgetUsd`: the spend cap ends the run before a call that could pass it. */
 const spendCapReached: GuardFn = (context) => spendCapExhausted(context);
 
-/** SPEC §4.4: only when nothing else can recover and nothing was compacted this iteration. */
+/** docs/loop.md §4.4: only when nothing else can recover and nothing was compacted this iteration. */
 const isAtBlockingLimit: GuardFn = (context) => {
   const { features } = context.config;
   if (context.iter.compacted || isCompactSource(context.querySource)) return false;
@@ -53,7 +53,7 @@ const isAtBlockingLimit: GuardFn = (context) => {
   return currentTokenCount(context) >= thresholdsFor(context).blocking;
 };
 
-// --- sampling (SPEC §4.5-7) ---
+// --- sampling (docs/loop.md §4.5-7) ---
 
 const canFallBack: GuardFn = (context) => {
   const fallback = context.params.fallbackModel;
@@ -74,9 +74,9 @@ const isKnownToolUse: GuardFn = (context, event) => {
   return context.iter.toolUses.some((t) => t.id === id) && !context.iter.answeredToolUseIds.includes(id);
 };
 
-// --- exit ladder (SPEC §4.9) ---
+// --- exit ladder (docs/loop.md §4.9) ---
 
-/** SPEC §9.5: collapse drain never twice in a row. */
+/** docs/loop.md §9.5: collapse drain never twice in a row. */
 const canDrainCollapse: GuardFn = (context) =>
   withheldKind(context) === 'prompt_too_long' &&
   context.config.features.contextCollapse &&
@@ -84,7 +84,7 @@ const canDrainCollapse: GuardFn = (context) =>
 
 const drainCommitted: GuardFn = (_context, event) => event.type === 'collapse_drain_result' && event.committed > 0;
 
-/** SPEC §9.1: reactive compact once between two real turns. */
+/** docs/loop.md §9.1: reactive compact once between two real turns. */
 const canReactiveCompact: GuardFn = (context) => {
   const kind = withheldKind(context);
   return (
@@ -98,21 +98,21 @@ const withheldMediaError: GuardFn = (context) => withheldKind(context) === 'medi
 const withheldPromptTooLong: GuardFn = (context) => withheldKind(context) === 'prompt_too_long';
 const withheldMaxOutputTokens: GuardFn = (context) => withheldKind(context) === 'max_output_tokens';
 
-/** Looks at the state's override only: a caller's override seeds it for the first iteration (SPEC §2). */
+/** Looks at the state's override only: a caller's override seeds it for the first iteration (docs/loop.md §2). */
 const canEscalateMaxOutputTokens: GuardFn = (context) =>
   withheldKind(context) === 'max_output_tokens' &&
   context.config.features.maxOutputTokensCap &&
   context.maxOutputTokensOverride === null;
 
-/** SPEC §9.2: at most `maxOutputTokensRecovery` recoveries between two real turns. */
+/** docs/loop.md §9.2: at most `maxOutputTokensRecovery` recoveries between two real turns. */
 const canRecoverMaxOutputTokens: GuardFn = (context) =>
   withheldKind(context) === 'max_output_tokens' &&
   context.maxOutputTokensRecoveryCount < context.config.limits.maxOutputTokensRecovery;
 
-/** SPEC §9.4: an API error ends the turn without stop hooks. */
+/** docs/loop.md §9.4: an API error ends the turn without stop hooks. */
 const lastMessageIsApiError: GuardFn = (context) => lastAssistantMessage(context)?.apiError !== undefined;
 
-/** SPEC §4.9.4: an abort before any stop hook answered counts as the hooks having said nothing. */
+/** docs/loop.md §4.9.4: an abort before any stop hook answered counts as the hooks having said nothing. */
 const abortedBeforeStopHookAnswered: GuardFn = (context, event) =>
   event.type === 'stop_hooks_result' && context.iter.abortReason !== null && event.hookCount === 0;
 
@@ -124,15 +124,15 @@ const stopHookPreventsContinuation: GuardFn = (_context, event) =>
 
 const stopHookBlocks: GuardFn = (_context, event) => event.type === 'stop_hooks_result' && event.blockingErrors.length > 0;
 
-/** SPEC §9.10: a stop hook that always blocks cannot loop forever. */
+/** docs/loop.md §9.10: a stop hook that always blocks cannot loop forever. */
 const stopHookBlockingCapReached: GuardFn = (context, event) =>
   stopHookBlocks(context, event, undefined) && context.stopHookBlockingCount >= context.config.limits.maxStopHookBlocking;
 
-/** SPEC §9.6: stops on diminishing returns and for subagents; never after an abort (Extension `abortEndsTurn`). */
+/** docs/loop.md §9.6: stops on diminishing returns and for subagents; never after an abort (Extension `abortEndsTurn`). */
 const shouldContinueForTokenBudget: GuardFn = (context) =>
   context.iter.abortReason === null && tokenBudgetDecision(context).action === 'continue';
 
-// --- after tools (SPEC §4.12-15) ---
+// --- after tools (docs/loop.md §4.12-15) ---
 
 const abortedDuringTools: GuardFn = (context) => context.iter.abortReason !== null;
 

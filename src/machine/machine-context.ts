@@ -1,7 +1,11 @@
 /**
  * The statechart's context: the reducer's `LoopContext` plus, for the duration of one step, the config (guards
- * read it) and the outbox of effects the step produces. `step()` adds both before a transition and takes them
- * out after it, so neither is ever part of the stored state.
+ * read it). `step()` adds it before a transition (the machine's `input` on the first) and takes it out after, so
+ * it is never part of the stored state.
+ *
+ * Actions return the context fields they change and, apart, the effects they queue (`ActionResult`); the machine's
+ * action wrappers turn the two into an `assign` and one named effect action each (`loop-machine.ts`), so effects
+ * leave a step as xstate's own action list, never through the context.
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
@@ -11,14 +15,16 @@ import type { IterationState, LoopContext } from '../reducer/state.ts';
 
 export interface MachineContext extends LoopContext {
   config: LoopConfig;
-  outbox: Effect[];
 }
 
-/** What an action returns: the context fields it changes. */
+/** The context fields an action changes. */
 export type ContextPatch = Partial<MachineContext>;
 
+/** What an action returns: the context fields it changes and, when it queues any, its effects in order. */
+export type ActionResult = ContextPatch & { effects?: Effect[] };
+
 /** The signature of every action implementation: a pure function of context and event. */
-export type ActionFn<P = undefined> = (context: MachineContext, event: LoopEvent, params: P) => ContextPatch;
+export type ActionFn<P = undefined> = (context: MachineContext, event: LoopEvent, params: P) => ActionResult;
 
 /** The signature of every guard implementation. */
 export type GuardFn<P = undefined> = (context: MachineContext, event: LoopEvent, params: P) => boolean;
@@ -27,16 +33,15 @@ export type GuardFn<P = undefined> = (context: MachineContext, event: LoopEvent,
 export type EffectDraft = Effect extends infer E ? (E extends Effect ? Omit<E, 'id'> : never) : never;
 
 /**
- * Accumulates derived ids and effects for one action. Ids come from the run's counter (`<runId>:<prefix><n>`),
+ * Accumulates derived ids and the effects of one action. Ids come from the run's counter (`<runId>:<prefix><n>`),
  * so the same inputs always give the same ids.
  */
 export class Outbox {
   private seq: number;
-  private readonly effects: Effect[];
+  private readonly effects: Effect[] = [];
 
   constructor(private readonly context: MachineContext) {
     this.seq = context.seq;
-    this.effects = context.outbox.slice();
   }
 
   id(prefix: string): string {
@@ -59,9 +64,9 @@ export class Outbox {
     return this;
   }
 
-  /** The context fields to write back: the counter and the outbox. */
-  patch(): { seq: number; outbox: Effect[] } {
-    return { seq: this.seq, outbox: this.effects };
+  /** What the action returns for its ids and effects: the counter to write back and the effects queued. */
+  patch(): { seq: number; effects: Effect[] } {
+    return { seq: this.seq, effects: this.effects };
   }
 }
 

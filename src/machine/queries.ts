@@ -7,7 +7,7 @@ import { decideTokenBudget, type TokenBudgetDecision } from '../reducer/token-bu
 import { contextThresholds, defaultMaxOutputTokens } from '../reducer/thresholds.ts';
 import type { MachineContext } from './machine-context.ts';
 
-/** Forked compaction and session-memory runs: never autocompact, never blocked (SPEC §9.7). */
+/** Forked compaction and session-memory runs: never autocompact, never blocked (docs/loop.md §9.7). */
 export function isCompactSource(querySource: string): boolean {
   return querySource === 'compact' || querySource === 'session_memory';
 }
@@ -16,7 +16,7 @@ export function isSubagent(querySource: string): boolean {
   return querySource.startsWith('agent:');
 }
 
-/** The context size this iteration: running count minus what the pipeline freed (SPEC §6). */
+/** The context size this iteration: running count minus what the pipeline freed (docs/loop.md §6). */
 export function currentTokenCount(context: MachineContext): number {
   return Math.max(0, context.tokens.reported + context.tokens.estimatedSince - context.iter.tokensFreed);
 }
@@ -27,7 +27,7 @@ export function thresholdsFor(context: MachineContext) {
 
 /**
  * `max_tokens` of the next request: the state's override, else the default. The caller's override only seeds the
- * state's for the first iteration (SPEC §2); every Continue clears it.
+ * state's for the first iteration (docs/loop.md §2); every Continue clears it.
  */
 export function requestMaxTokens(context: MachineContext): number {
   return context.maxOutputTokensOverride ?? defaultMaxOutputTokens(context.currentModel, context.config);
@@ -55,7 +55,7 @@ export function tokenBudgetDecision(context: MachineContext): TokenBudgetDecisio
   });
 }
 
-/** SPEC §9.10: no model call is left under `limits.maxModelCalls`. */
+/** docs/loop.md §9.10: no model call is left under `limits.maxModelCalls`. */
 export function modelCallsExhausted(context: MachineContext): boolean {
   return context.modelCalls >= context.config.limits.maxModelCalls;
 }
@@ -69,7 +69,7 @@ export function spendCapExhausted(context: MachineContext): boolean {
   return cap > 0 && context.costUsd + worstCallCostUsd(context.config, context.params) > cap;
 }
 
-/** SPEC §2: `maxTurns` 0 or absent means no limit. */
+/** docs/loop.md §2: `maxTurns` 0 or absent means no limit. */
 export function nextTurnExceedsMaxTurns(context: MachineContext): boolean {
   const maxTurns = context.params.maxTurns;
   return maxTurns !== undefined && maxTurns !== 0 && context.turnCount + 1 > maxTurns;

@@ -10,6 +10,7 @@ import type { Tool } from '../effects/tools/define-tool.ts';
 import { loadAjvCompiler } from './json-schema-input.ts';
 import { checkMcpServers, type McpServerSpec } from './server-config.ts';
 import { connectMcpServer, type McpServerConnection } from './server-connection.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface McpToolsOptions {
   /** By name: `{ command, args, env, cwd }` (stdio) or `{ type: 'http', url, headers }` (Streamable HTTP). */
@@ -36,13 +37,12 @@ export interface McpToolSet {
   close(): Promise<void>;
 }
 
-export class McpConnectError extends Error {
-  readonly code = 'MCP_CONNECT_FAILED';
+export class McpConnectError extends TurnloopError {
   constructor(
     readonly server: string,
     readonly reason: string,
   ) {
-    super(`MCP server "${server}": ${reason}`);
+    super('MCP_CONNECT_FAILED', `MCP server "${server}": ${reason}`);
     this.name = 'McpConnectError';
   }
 }

@@ -9,6 +9,7 @@
  *   environment, as Claude Code does; a variable that is unset and has no default is an error, not an empty string.
  */
 import { z } from 'zod';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServer {
@@ -29,13 +30,12 @@ export interface McpHttpServer {
 
 export type McpServerSpec = McpStdioServer | McpHttpServer;
 
-export class McpConfigError extends Error {
-  readonly code = 'MCP_CONFIG_INVALID';
+export class McpConfigError extends TurnloopError {
   constructor(
     readonly source: string,
     readonly problems: string[],
   ) {
-    super(`${source} is not a valid MCP server config:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+    super('MCP_CONFIG_INVALID', `${source} is not a valid MCP server config:\n${problems.map((p) => `- ${p}`).join('\n')}`);
     this.name = 'McpConfigError';
   }
 }

@@ -1,6 +1,6 @@
 /**
  * `repairToolPairing()`: makes a history from outside (caller's initial messages, a resumed log, an imported
- * transcript) safe to send (SPEC §11, §9.9), as Claude Code does when it normalizes messages for the API. Pure.
+ * transcript) safe to send (docs/loop.md §11, §9.9), as Claude Code does when it normalizes messages for the API. Pure.
  *
  * It reasons on API turns the way `toApiMessages` builds them: consecutive assistant messages (one per content
  * block, API-error messages aside) form one assistant turn; the user, attachment and compaction-summary messages

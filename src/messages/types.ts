@@ -1,5 +1,5 @@
 /**
- * The message vocabulary of the loop (SPEC §1). Every type here is plain JSON: messages travel in effects and
+ * The message vocabulary of the loop (docs/loop.md §1). Every type here is plain JSON: messages travel in effects and
  * events, are written to session logs and survive `JSON.parse(JSON.stringify(m))` unchanged.
  *
  * Content blocks mirror the Anthropic Messages API so that a history can be sent to the API after a cheap
@@ -57,7 +57,7 @@ export interface Usage {
   cache_read_input_tokens?: number | null;
 }
 
-/** Why an assistant message is an API error (SPEC §1). */
+/** Why an assistant message is an API error (docs/loop.md §1). */
 export const API_ERROR_KINDS = ['prompt_too_long', 'max_output_tokens', 'media_size', 'invalid_request', 'other'] as const;
 export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 

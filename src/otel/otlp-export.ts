@@ -14,6 +14,7 @@
  * - `OTEL_SDK_DISABLED=true`: no tracer at all.
  */
 import type { Tracer } from '@opentelemetry/api';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface OtlpTracing {
   tracer: Tracer;
@@ -25,13 +26,12 @@ export interface OtlpTracing {
   shutdown(): Promise<void>;
 }
 
-export class OtlpConfigError extends Error {
-  readonly code = 'OTLP_CONFIG_INVALID';
+export class OtlpConfigError extends TurnloopError {
   constructor(
     readonly variable: string,
     message: string,
   ) {
-    super(`${variable}: ${message}`);
+    super('OTLP_CONFIG_INVALID', `${variable}: ${message}`);
     this.name = 'OtlpConfigError';
   }
 }

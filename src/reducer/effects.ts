@@ -1,7 +1,8 @@
 /**
  * The effect catalogue: everything the pure reducer asks the outside world to do. Effects are JSON data with a
  * stable id (`<runId>:e<n>`, derived from the run, never random). The interpreter in `src/effects` executes them
- * and answers with events (`./events.ts`); effects marked "fire and forget" get no answer.
+ * and answers with events (`./events.ts`). Which events answer which effect, and which effects get no answer (fire
+ * and forget), the chart declares: `src/machine/effect-protocol.ts` is the table; the notes below only describe.
  *
  * Messages inside effects are shared by reference with the state (never copied): treat them as read-only.
  */
@@ -25,7 +26,7 @@ export interface ModelRequest {
   system: string[];
   /** Names of the tools offered to the model (definitions live with the interpreter). */
   tools: string[];
-  /** `remaining` only after a compaction (SPEC §6). */
+  /** `remaining` only after a compaction (docs/loop.md §6). */
   task_budget?: { total: number; remaining?: number };
 }
 
@@ -49,9 +50,9 @@ export type Effect = EffectBase &
     | { type: 'autocompact'; messages: Message[]; tokenCount: number }
     | { type: 'reactive_compact'; messages: Message[]; trigger: 'prompt_too_long' | 'media_size' }
     | { type: 'collapse_drain'; messages: Message[] }
-    /** Non-streaming execution: run these batches in order (SPEC §7.3). */
+    /** Non-streaming execution: run these batches in order (docs/loop.md §7.3). */
     | { type: 'run_tools'; batches: ToolBatch[] }
-    /** Streaming execution: hand one tool_use to the executor as soon as it arrived (SPEC §7.4). */
+    /** Streaming execution: hand one tool_use to the executor as soon as it arrived (docs/loop.md §7.4). */
     | { type: 'enqueue_tool'; toolUse: ToolUseBlock; concurrencySafe: boolean }
     /** Streaming execution: the model finished; report the remaining results, then `tools_finished`. */
     | { type: 'finish_tools' }

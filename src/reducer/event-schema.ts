@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import type { LoopEvent } from './events.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Boundary schemas. Messages are checked for their discriminating fields; content blocks stay open so that newer
@@ -131,13 +132,13 @@ export const loopEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /** Thrown by `parseEvent` for an event that does not match the catalogue. */
-export class InvalidEventError extends Error {
-  readonly code = 'INVALID_EVENT';
+export class InvalidEventError extends TurnloopError {
   constructor(
     readonly issues: Array<{ path: string; message: string }>,
     readonly where?: string,
   ) {
     super(
+      'INVALID_EVENT',
       `invalid event${where ? ` at ${where}` : ''}: ` + issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; '),
     );
     this.name = 'InvalidEventError';

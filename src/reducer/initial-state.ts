@@ -1,15 +1,17 @@
 /**
- * The state a run starts from (SPEC §3): counters at their initial values, `turnCount` 1, no transition yet.
+ * The state a run starts from (docs/loop.md §3): counters at their initial values, `turnCount` 1, no transition yet.
  * Pure: ids derive from the run id; the start time comes from the params.
  */
 import type { LoopConfig } from '../config/config.ts';
 import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
+import type { Effect } from './effects.ts';
 import { repairToolPairing } from '../messages/repair-tool-pairing.ts';
 import type { Message } from '../messages/types.ts';
+import { userMessage } from './message-factory.ts';
 import { tokenCountWithEstimation } from './tokens.ts';
 import type { LoopContext, LoopParams } from './state.ts';
 
-/** A resumed history starts at its last compact boundary (SPEC §4.2). */
+/** A resumed history starts at its last compact boundary (docs/loop.md §4.2). */
 function messagesAfterCompactBoundary(messages: Message[]): Message[] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
@@ -24,10 +26,17 @@ function withSystemContext(systemPrompt: string[] | undefined, systemContext: Re
   return entries.length === 0 ? prompt : [...prompt, entries.map(([key, value]) => `${key}: ${value}`).join('\n')];
 }
 
+/** The user context as one meta message with a uuid fixed per run (docs/loop.md §2); null without one. */
+export function userContextMessageOf(runId: string, userContext: Record<string, string> | undefined): Message | null {
+  const entries = Object.entries(userContext ?? {});
+  if (entries.length === 0) return null;
+  return userMessage(`${runId}:context`, entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n'), true);
+}
+
 export function createInitialContext(params: LoopParams, config: LoopConfig): LoopContext {
   const runId = params.runId ?? config.sessionId;
   const { messages: initialMessages, ...rest } = params;
-  // SPEC §11: a history from outside is paired before any request (synthetic results, strays and repeats dropped).
+  // docs/loop.md §11: a history from outside is paired before any request (synthetic results, strays and repeats dropped).
   const { messages: repaired } = repairToolPairing(messagesAfterCompactBoundary(initialMessages), {
     syntheticUuid: (n) => `${runId}:repair${n}`,
   });
@@ -39,6 +48,7 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     querySource: params.querySource ?? 'sdk',
     messages,
     historyRevision: 0,
+    userContextMessage: userContextMessageOf(runId, params.userContext),
     autoCompactTracking: null,
     maxOutputTokensRecoveryCount: 0,
     hasAttemptedReactiveCompact: false,
@@ -63,8 +73,8 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
 }
 
 /**
- * The machine's context for one step: the run's context plus the config and an empty outbox, built as one literal
- * of its final shape. Copying the run's context and then adding the two fields gave every step's context an extra
+ * The machine's context for one step: the run's context plus the config, built as one literal
+ * of its final shape. Copying the run's context and then adding the field gave every step's context an extra
  * out-of-object property store and a shape of its own: the `step()` fold of the bench log was 1.3× slower. Like
  * `copyLoopContext`, the annotation makes a missing or unknown field a compile error.
  */
@@ -76,6 +86,7 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
@@ -97,12 +108,54 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     iter: c.iter,
     terminal: c.terminal,
     config,
-    outbox: [],
   };
   return machineContext;
 }
 
-/** The run's context out of the machine's (without the step's config and outbox). */
+/**
+ * The context a memoized step writes action results into (`macrostep-memo.ts`): the machine's context with an
+ * `effects` slot from the start, so writing an action's result (which carries its effects) never changes the
+ * object's shape (an added property made every followed step slower, as described above). Only the run's fields
+ * are copied out of it (`toLoopContext`).
+ */
+export type ScratchContext = MachineContext & { effects: Effect[] | undefined };
+
+export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchContext {
+  const machineContext: ScratchContext = {
+    runId: c.runId,
+    seq: c.seq,
+    params: c.params,
+    querySource: c.querySource,
+    messages: c.messages,
+    historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
+    autoCompactTracking: c.autoCompactTracking,
+    maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
+    hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
+    maxOutputTokensOverride: c.maxOutputTokensOverride,
+    pendingToolUseSummary: c.pendingToolUseSummary,
+    stopHookActive: c.stopHookActive,
+    turnCount: c.turnCount,
+    transition: c.transition,
+    tokenBudget: c.tokenBudget,
+    taskBudgetRemaining: c.taskBudgetRemaining,
+    currentModel: c.currentModel,
+    tokens: c.tokens,
+    outputTokens: c.outputTokens,
+    modelCalls: c.modelCalls,
+    costUsd: c.costUsd,
+    stopHookBlockingCount: c.stopHookBlockingCount,
+    toolUseContext: c.toolUseContext,
+    lastUsage: c.lastUsage,
+    iter: c.iter,
+    terminal: c.terminal,
+    config,
+    effects: undefined,
+  };
+  return machineContext;
+}
+
+/** The run's context out of the machine's (without the step's config). */
 export function toLoopContext(context: MachineContext): LoopContext {
   return copyLoopContext(context);
 }
@@ -120,6 +173,7 @@ function copyLoopContext(c: LoopContext): LoopContext {
     querySource: c.querySource,
     messages: c.messages,
     historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
     autoCompactTracking: c.autoCompactTracking,
     maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
     hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,

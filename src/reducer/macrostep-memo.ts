@@ -14,10 +14,12 @@
  * `assign`), and a tool turn is about 17 microsteps. Following a path costs the guards and actions themselves.
  *
  * The tree only holds the chart's structure (functions and params from the machine definition, state values), never
- * run data, so it is shared by every run. Its size is bounded by the chart's paths; a node cap bounds it anyway.
+ * run data, so one memo can serve many runs; its owner decides (`stepper.ts`). Its size is bounded by the chart's
+ * paths; a node cap bounds it anyway.
  */
 import type { MachineContext } from '../machine/machine-context.ts';
 import type { TraceStep } from '../machine/macrostep-trace.ts';
+import type { Effect } from './effects.ts';
 import type { LoopEvent } from './events.ts';
 import type { LoopState } from './state.ts';
 
@@ -56,26 +58,32 @@ export class MacrostepMemo {
   constructor(private readonly maxNodes = DEFAULT_MAX_NODES) {}
 
   /**
-   * Follows the recorded path for this state and event. Returns the context and end reached, or null when no
-   * recorded path matches the guards' answers (or a guard or action threw: xstate then gives the canonical outcome).
+   * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
+   * actions queued, or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
+   * then gives the canonical outcome).
    *
    * `context` must be a fresh object the caller owns: each action's patch is written into it in place (where
    * xstate would copy it once per action), and after a miss it is half-updated, so throw it away. Actions never
-   * keep the context object itself, only values read from it, so no one else sees it change.
+   * keep the context object itself, only values read from it, so no one else sees it change. An action's
+   * `effects` land in the scratch's own slot too (`toScratchContext`); no guard or action reads it, and the caller
+   * copies out only the run's fields (`toLoopContext`).
    */
-  follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd } | null {
+  follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
     let node: PathNode | null | undefined = this.rootsOf(value)?.get(event.type);
     const current = context;
+    const effects: Effect[] = [];
     try {
       while (node) {
         if (node.kind === 'end') {
           this.stats.hits += 1;
-          return { context: current, end: node };
+          return { context: current, end: node, effects };
         }
         if (node.kind === 'guard') {
           node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
         } else {
-          Object.assign(current, node.step.fn(current, event, node.step.params));
+          const result = node.step.fn(current, event, node.step.params);
+          if (result.effects !== undefined) for (const effect of result.effects) effects.push(effect);
+          Object.assign(current, result);
           node = node.next;
         }
       }

@@ -36,7 +36,7 @@ export function attachmentMessage(uuid: string, attachment: Attachment): Attachm
   return { type: 'attachment', uuid, attachment };
 }
 
-/** An assistant message that stands for an API error (SPEC §1); `tags` carry the API's status and error type. */
+/** An assistant message that stands for an API error (docs/loop.md §1); `tags` carry the API's status and error type. */
 export function apiErrorMessage(
   uuid: string,
   model: string,

@@ -1,5 +1,5 @@
 /**
- * How an iteration ends (SPEC §5): either a Terminal, which ends the run, or a Continue, which starts the next
+ * How an iteration ends (docs/loop.md §5): either a Terminal, which ends the run, or a Continue, which starts the next
  * iteration and is remembered in `state.context.transition`.
  */
 import type { ApiErrorInfo } from '../messages/types.ts';
@@ -31,7 +31,7 @@ export const CONTINUE_REASONS = [
 ] as const;
 export type ContinueReason = (typeof CONTINUE_REASONS)[number];
 
-/** A finite cap of SPEC §9.10 that ended the run. */
+/** A finite cap of docs/loop.md §9.10 that ended the run. */
 export type CapName = 'maxModelCalls' | 'maxStopHookBlocking';
 
 export interface ModelErrorInfo {
@@ -40,7 +40,7 @@ export interface ModelErrorInfo {
   type?: string;
 }
 
-/** The token-budget decision that ended a turn (SPEC §8); the original only logs it. Extension `terminalTokenBudget`. */
+/** The token-budget decision that ended a turn (docs/loop.md §8); the original only logs it. Extension `terminalTokenBudget`. */
 export interface TokenBudgetStop {
   pct: number;
   continuations: number;
@@ -57,7 +57,7 @@ export type Terminal =
       reason: Exclude<TerminalReason, 'model_error' | 'max_turns' | 'stop_hook_prevented' | 'max_budget_usd'>;
       message?: string;
       /**
-       * Extension `terminalApiError`: the API error the run ended on (SPEC §4.9.3 ends it `completed`, as the
+       * Extension `terminalApiError`: the API error the run ended on (docs/loop.md §4.9.3 ends it `completed`, as the
        * original does; this field lets an embedder tell that ending from a clean one without reading messages).
        */
       apiError?: ApiErrorInfo;

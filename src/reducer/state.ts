@@ -1,11 +1,11 @@
 /**
- * The reducer's state (SPEC §3): plain JSON. `value` is the statechart's state value, `context` everything carried
+ * The reducer's state (docs/loop.md §3): plain JSON. `value` is the statechart's state value, `context` everything carried
  * between and within iterations. `JSON.parse(JSON.stringify(state))` continues identically.
  */
 import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Continue, Terminal } from './outcomes.ts';
 
-/** Extended thinking, sent as the request's `thinking` param (SPEC §10). */
+/** Extended thinking, sent as the request's `thinking` param (docs/loop.md §10). */
 export type ThinkingParam = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
 
 /** The JSON part of the parameters of one loop run (functions live with the interpreter). */
@@ -21,7 +21,7 @@ export interface LoopParams {
   maxTurns?: number;
   maxOutputTokensOverride?: number;
   taskBudget?: { total: number };
-  /** Output tokens to reach before stopping (the "+500k" auto-continue target, SPEC §8). */
+  /** Output tokens to reach before stopping (the "+500k" auto-continue target, docs/loop.md §8). */
   tokenBudget?: number;
   /** Extended thinking for every main-loop request (the forked compactor does not think). */
   thinking?: ThinkingParam;
@@ -45,7 +45,7 @@ export interface TokenBudgetTracker {
   startedAt: number;
 }
 
-/** Running token count: the last reported usage plus an estimate of what came after it (SPEC §6). */
+/** Running token count: the last reported usage plus an estimate of what came after it (docs/loop.md §6). */
 export interface TokenAccount {
   reported: number;
   estimatedSince: number;
@@ -78,7 +78,7 @@ export interface LoopContext {
   params: Omit<LoopParams, 'messages'>;
   querySource: string;
   /**
-   * History carried between iterations; during an iteration, the working messages ("base" in SPEC §5) as the
+   * History carried between iterations; during an iteration, the working messages ("base" in docs/loop.md §5) as the
    * context pipeline left them. Only ever replaced by new arrays, never mutated.
    */
   messages: Message[];
@@ -88,6 +88,13 @@ export interface LoopContext {
    * skip comparing what an append cannot have changed.
    */
   historyRevision: number;
+  /**
+   * The user context (`params.userContext`) as the one meta message every request starts with (docs/loop.md §2),
+   * built once when the run starts: every request carries the same object, so a model adapter that reuses its last
+   * conversion by identity sees an unchanged first message. Null without a user context. Absent in a state from
+   * before this field: it is then built per request (the same message).
+   */
+  userContextMessage?: Message | null;
   autoCompactTracking: AutoCompactTracking | null;
   maxOutputTokensRecoveryCount: number;
   hasAttemptedReactiveCompact: boolean;

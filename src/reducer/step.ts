@@ -1,107 +1,116 @@
 /**
  * The reducer: `step(state, event, config) → { state, effects }`.
  *
- * This is a pure function: it runs the statechart with xstate's pure `transition()`, which computes the next
- * snapshot without executing anything, and returns the effects the machine's actions queued, as data. Paths xstate
- * has taken once are memoized and followed again without it (`macrostep-memo.ts`); the result is the same. Same
- * inputs give deep-equal outputs; inputs are never mutated. A finished run (status `done`) ignores every event
- * and yields no effect (SPEC §9.8).
+ * This is a pure function that does not execute anything: it resolves the state as a snapshot of the loop machine
+ * and runs xstate's public `transition()`, which returns the next snapshot and the actions to execute. The
+ * machine's actions only assign context and queue effect actions (named after the effect types, the effect as
+ * params, see `src/machine/loop-machine.ts`), so that action list IS the step's effects, as data. Same inputs give
+ * deep-equal outputs; inputs are never mutated. A finished run (status `done`) ignores every event and yields no
+ * effect (docs/loop.md §9.8).
+ *
+ * `createStepper({ memo: true })` (`stepper.ts`) gives the same results faster, for drivers that fold many events.
  */
-import { createActor, initialTransition, type AnyActorScope } from 'xstate';
+import { initialTransition, transition } from 'xstate';
 import type { LoopConfig } from '../config/config.ts';
-import { loopMachine } from '../machine/loop-machine.ts';
+import { loopMachine, type LoopMachine } from '../machine/loop-machine.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
-import { recordMacrostep } from '../machine/macrostep-trace.ts';
+import { acceptedEventTypes, isKnownEventType, knownEventTypes } from '../machine/accepted-events.ts';
+import { statePath } from '../machine/effect-protocol.ts';
+import { withTracer, type MachineTracer } from '../machine/macrostep-trace.ts';
 import type { Effect } from './effects.ts';
-import type { LoopEvent } from './events.ts';
+import type { LoopEvent, LoopEventType } from './events.ts';
+import { UnknownEventError } from './unknown-event-error.ts';
 import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
-import { MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
 
 export interface StepResult {
   state: LoopState;
   effects: Effect[];
+  /**
+   * Present when the event changed nothing because the state at rest does not accept its type at all (e.g.
+   * `model_done` while the run waits for a context layer). Absent on every other step, including an accepted
+   * event whose guards enabled no transition and any event after the end (status `done`).
+   */
+  ignored?: IgnoredEvent;
 }
 
-type Snapshot = ReturnType<typeof loopMachine.resolveState>;
+/** What `step()` ignored and why: the event's type, the state (as an `a.b` path) and the event types it accepts. */
+export interface IgnoredEvent {
+  event: LoopEventType;
+  state: string;
+  accepts: readonly LoopEventType[];
+}
 
-let sharedScope: AnyActorScope | null = null;
+type Snapshot = ReturnType<LoopMachine['resolveState']>;
+type ExecutableAction = { type: string; params?: unknown };
 
 /**
- * The inert actor scope every step runs in (what xstate's `transition()` builds anew on each call). Building one
- * constructs an actor, which eagerly computes the machine's initial snapshot: with no input that runs
- * `startIteration` on an undefined context, which throws (caught by xstate) and captures a stack trace. That was
- * about a third of a step's cost. One shared scope gives identical results: the machine's actions are all `assign`
- * (resolved into the snapshot, never handed to the executor), it has no children, timers or inspectors, and xstate
- * restores the executor it swaps in during a microstep.
+ * The effects among the actions xstate returned, in order: the effect actions, named after their effect's type with
+ * the effect as params. (The machine's own named actions resolve to assigns, which xstate never returns.)
  */
-function inertScope(): AnyActorScope {
-  if (sharedScope) return sharedScope;
-  // Same construction as xstate's own inert scope; the actor is never started, its own snapshot is never read.
-  const self = createActor(loopMachine, { input: undefined as unknown as MachineContext });
-  const noop = () => undefined;
-  sharedScope = { self, id: '', sessionId: '', logger: noop, defer: noop, emit: noop, stopChild: noop, system: self.system, actionExecutor: noop };
-  return sharedScope;
+function effectsOf(actions: readonly ExecutableAction[]): Effect[] {
+  const effects: Effect[] = [];
+  for (const action of actions) {
+    const params = action.params as { type?: unknown } | undefined;
+    if (params?.type === action.type) effects.push(params as Effect);
+  }
+  return effects;
 }
 
-function fromSnapshot(snapshot: Snapshot): StepResult {
-  return fromContext(snapshot.value as LoopState['value'], snapshot.status === 'done', snapshot.context);
-}
-
-function fromContext(value: LoopState['value'], done: boolean, machineContext: MachineContext): StepResult {
+/** The step's result from the machine's context where it rests (used by the memo too, which has no snapshot). */
+export function resultFromContext(value: LoopState['value'], done: boolean, machineContext: MachineContext, effects: Effect[]): StepResult {
   const state: LoopState = { value, status: done ? 'done' : 'active', context: toLoopContext(machineContext) };
-  return { state, effects: machineContext.outbox };
+  return { state, effects };
+}
+
+function resultOf(snapshot: Snapshot, actions: readonly ExecutableAction[]): StepResult {
+  return resultFromContext(snapshot.value as LoopState['value'], snapshot.status === 'done', snapshot.context, effectsOf(actions));
 }
 
 /**
- * Starts a run: builds the initial context and runs the machine up to its first wait.
- * The returned effects start the first iteration (request_start, then a context layer or the model call).
+ * Starts a run: builds the initial context, gives it to the machine as its input and runs the machine up to its
+ * first wait. The returned effects start the first iteration (request_start, then a context layer or the model call).
  */
 export function initialState(params: LoopParams, config: LoopConfig): StepResult {
   const context = toMachineContext(createInitialContext(params, config), config);
-  const [snapshot] = initialTransition(loopMachine, context);
-  return fromSnapshot(snapshot);
+  const [snapshot, actions] = initialTransition(loopMachine, context);
+  return resultOf(snapshot, actions);
 }
-
-const memo = new MacrostepMemo();
 
 /**
- * Feeds one event to the machine. Events the current state does not handle leave the state unchanged.
+ * Feeds one event to the machine.
  *
- * The first time a path through the chart is taken, xstate's `transition()` computes it and the path is memoized;
- * after that the same path is followed without xstate while the guards answer the same way (see
- * `macrostep-memo.ts`). The result is the same either way; `stepWithXState` is the unmemoized reference.
+ * - An event of a type the machine does not know throws `UnknownEventError` (code `UNKNOWN_EVENT`), in any state.
+ * - A finished run (status `done`) returns the same state and no effects.
+ * - An event the current state does not accept leaves the state unchanged and says so in `ignored` (drivers feed
+ *   late events on purpose, e.g. a tool's result after the run moved on, so this is not an error).
  */
 export function step(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  const followed = memo.follow(state.value, toMachineContext(state.context, config), event);
-  if (followed) {
-    const { end } = followed;
-    return end.unchanged ? { state, effects: [] } : fromContext(end.value, end.done, followed.context);
-  }
-  inertScope(); // built before recording: building it runs the machine's initial entry action
-  const { result: next, trace } = recordMacrostep(() => transitionWithXState(state, event, config));
-  memo.add(state.value, event, trace, next
-    ? { value: next.value as LoopState['value'], done: next.status === 'done', unchanged: false }
-    : { value: state.value, done: false, unchanged: true });
-  return next ? fromSnapshot(next) : { state, effects: [] };
+  return transitionOf(loopMachine, state, event, config) ?? unchangedBy(state, event);
 }
 
-/** `step()` computed by xstate's `transition()` alone, without the memo: the reference `step()` is checked against. */
-export function stepWithXState(state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
-  if (state.status === 'done') return { state, effects: [] };
-  const next = transitionWithXState(state, event, config);
-  return next ? fromSnapshot(next) : { state, effects: [] };
+/** Throws `UnknownEventError` unless the machine handles events of this type somewhere. */
+export function checkEventType(event: LoopEvent): void {
+  const type = (event as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !isKnownEventType(type)) throw new UnknownEventError(type, knownEventTypes());
 }
 
-/** The snapshot xstate's `transition()` reaches, or null when the event changes nothing. */
-function transitionWithXState(state: LoopState, event: LoopEvent, config: LoopConfig): Snapshot | null {
-  const snapshot = loopMachine.resolveState({ value: state.value as Snapshot['value'], context: toMachineContext(state.context, config) });
-  const next = loopMachine.transition(snapshot, event, inertScope());
-  return next === snapshot ? null : next;
+/** The result of an event that enabled no transition: `ignored` when the state does not accept its type at all. */
+export function unchangedBy(state: LoopState, event: LoopEvent): StepResult {
+  const path = statePath(state.value);
+  const accepts = acceptedEventTypes(path);
+  return accepts.includes(event.type) ? { state, effects: [] } : { state, effects: [], ignored: { event: event.type, state: path, accepts } };
 }
 
-/** How often `step()` followed a memoized path, and the memo's size (for benchmarks and tests). */
-export function macrostepMemoStats(): Readonly<MemoStats> {
-  return { ...memo.stats };
+/**
+ * One `transition()` of `machine` from `state`; null when the event changes nothing (no transition enabled). With
+ * a `tracer`, the machine's guards and actions report each call to it (`macrostep-trace.ts`).
+ */
+export function transitionOf(machine: LoopMachine, state: LoopState, event: LoopEvent, config: LoopConfig, tracer?: MachineTracer): StepResult | null {
+  const context = toMachineContext(state.context, config);
+  const snapshot = machine.resolveState({ value: state.value as Snapshot['value'], context: tracer ? withTracer(context, tracer) : context });
+  const [next, actions] = transition(machine, snapshot, event);
+  return next === snapshot ? null : resultOf(next, actions);
 }

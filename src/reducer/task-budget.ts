@@ -1,5 +1,5 @@
 /**
- * The API-side task budget across compactions (SPEC §6 "Task budget"). Pure.
+ * The API-side task budget across compactions (docs/loop.md §6 "Task budget"). Pure.
  *
  * Invariants: the remaining budget never goes below 0; before any compaction it starts from the total; what a
  * compaction spends is the final context window of the last response before it: `input_tokens + output_tokens`

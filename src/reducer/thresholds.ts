@@ -1,5 +1,5 @@
 /**
- * Context-window thresholds (SPEC §6), derived from the per-model table in config. Pure.
+ * Context-window thresholds (docs/loop.md §6), derived from the per-model table in config. Pure.
  *
  * @example
  * contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG)

@@ -1,5 +1,5 @@
 /**
- * The token-budget decision (SPEC §8): keep going while the run is below 90 % of its output-token budget and
+ * The token-budget decision (docs/loop.md §8): keep going while the run is below 90 % of its output-token budget and
  * not producing diminishing returns. Pure.
  */
 import type { TokenBudgetTracker } from './state.ts';

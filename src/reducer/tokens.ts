@@ -1,5 +1,5 @@
 /**
- * Token accounting (SPEC §6). The last usage the API reported is authoritative; only what came after it is
+ * Token accounting (docs/loop.md §6). The last usage the API reported is authoritative; only what came after it is
  * estimated, conservatively (characters / 4, rounded up, per message). This is a pure function of its inputs.
  */
 import type { Message, Usage } from '../messages/types.ts';

@@ -1,5 +1,5 @@
 /**
- * Partitions tool calls into batches (SPEC §7.3): consecutive concurrency-safe calls form one concurrent batch;
+ * Partitions tool calls into batches (docs/loop.md §7.3): consecutive concurrency-safe calls form one concurrent batch;
  * every other call runs alone, in order. Pure.
  */
 import type { ToolUseBlock } from '../messages/types.ts';

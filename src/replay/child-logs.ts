@@ -16,6 +16,7 @@ import type { RedactOptions } from './redact.ts';
 import { replay, type ReplayOptions, type ReplayResult } from './replay.ts';
 import { recordTo } from './session-recorder.ts';
 import { loadSessionLog } from './parse-session-log.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const stem = (path: string) => path.replace(/\.jsonl$/, '');
 
@@ -57,8 +58,7 @@ export function recordChildrenBeside(root: string, options: { redact?: RedactOpt
 }
 
 /** A child run's divergence, with the path that leads to it. */
-export class TreeReplayDivergenceError extends Error {
-  readonly code = 'TREE_REPLAY_DIVERGENCE';
+export class TreeReplayDivergenceError extends TurnloopError {
   constructor(
     /** From the root: for each generation, the parent's event that answered the call and the child's tool_use id. */
     readonly path: Array<{ parentEvent: number; toolUseId: string }>,
@@ -67,7 +67,7 @@ export class TreeReplayDivergenceError extends Error {
     readonly divergence: ReplayDivergenceError,
   ) {
     const where = path.map((p) => `parent event ${p.parentEvent} → child run ${p.toolUseId}`).join(' → ');
-    super(`replay diverged in a child run: ${where} → child event ${divergence.index} (${divergence.diff}) [${log}]`);
+    super('TREE_REPLAY_DIVERGENCE', `replay diverged in a child run: ${where} → child event ${divergence.index} (${divergence.diff}) [${log}]`);
     this.name = 'TreeReplayDivergenceError';
   }
 }

@@ -3,7 +3,8 @@
  * with a different fingerprint is refused (`MachineVersionMismatchError`) unless version skew is allowed.
  *
  * Invariant: the fingerprint covers every state id and type, initial states, entry/exit action names and params,
- * every transition (event, guard name and params, targets, action names and params, meta) in definition order.
+ * every transition (event, guard name and params, targets, action names and params, meta) in definition order,
+ * and each state's meta except the effect protocol's declarations.
  * Implementations of guards and actions are NOT covered (they are functions); a change of behaviour behind an
  * unchanged name shows up as a `ReplayDivergenceError` instead.
  */
@@ -48,6 +49,17 @@ function describeTransition(t: TransitionLike) {
   };
 }
 
+/**
+ * The meta that shapes the chart (`terminal`, `continue`), without the effect protocol's declarations (`awaits`,
+ * `effects`): those describe what the states already do, and leaving them out keeps the fingerprint of logs
+ * recorded before they were written down.
+ */
+function structuralMeta(meta: unknown): unknown {
+  if (meta === undefined || meta === null) return null;
+  const { awaits: _awaits, effects: _effects, ...rest } = meta as Record<string, unknown>;
+  return Object.keys(rest).length === 0 ? null : rest;
+}
+
 function describeNode(node: NodeLike): unknown {
   return {
     id: node.id,
@@ -55,7 +67,7 @@ function describeNode(node: NodeLike): unknown {
     initial: (node.initial?.target ?? []).map((t) => t.id),
     entry: (node.entry ?? []).map(named),
     exit: (node.exit ?? []).map(named),
-    meta: node.meta ?? null,
+    meta: structuralMeta(node.meta),
     on: [...node.transitions.entries()].map(([event, list]) => [event, list.map(describeTransition)]),
     always: (node.always ?? []).map(describeTransition),
     states: Object.values(node.states).map(describeNode),

@@ -10,12 +10,19 @@
  * - Line 1 must be the header; event indexes must be 1, 2, 3, … without gaps.
  * - Events are returned exactly as logged (the schema validates, it does not strip), because replay must fold the
  *   very JSON that was hashed.
+ * - `lenient` (the viewer) also reads the minimal format of tests and hand-written fixtures: a header with just
+ *   `config` and `params`, event lines with just `kind` and `event` (each validated with the event schema). Such a
+ *   log has no hashes: it can be viewed, not replayed. Errors are the same `SessionLogParseError`.
  */
 import { readFileSync } from 'node:fs';
+import type { ConfigOverrides } from '../config/config.ts';
+import { loopEventSchema } from '../reducer/event-schema.ts';
+import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopParams } from '../reducer/state.ts';
 import { compileLinearRegExp, tryCompile } from '../tools/linear-regexp.ts';
 import { SessionLogParseError } from './errors.ts';
 import { isLoopEvent } from '../reducer/event-check.ts';
-import { MAX_GROUP_LINES, sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
+import { MAX_GROUP_LINES, SESSION_LOG_FORMAT, sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
 
 export interface ParsedSessionLog {
   file: string;
@@ -30,6 +37,20 @@ export interface ParsedSessionLog {
    * log was built in memory: replay then uses each line's JSON text, which is the same for a recorder's lines.
    */
   raw?: { header: string; events: string[] };
+}
+
+/** A log in the minimal format, read with `lenient` (see the invariants above). */
+export interface MinimalSessionLog {
+  file: string;
+  minimal: true;
+  config: ConfigOverrides;
+  params: LoopParams;
+  events: Array<{ index: number; event: LoopEvent }>;
+}
+
+export interface ParseSessionLogOptions {
+  /** Also accept the minimal format (the viewer does); strict by default (replay, resume, sign). */
+  lenient?: boolean;
 }
 
 /** A log given as a path, as its text, or already parsed. */
@@ -82,8 +103,50 @@ function excerpt(raw: string): string {
   return raw.length > 80 ? `${raw.slice(0, 80)}…` : raw;
 }
 
-/** Parses session log text; `file` only names the source in errors. */
-export function parseSessionLogText(text: string, file = '<log>'): ParsedSessionLog {
+function jsonObjectAt(raw: string, line: number, file: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new SessionLogParseError(file, line, `expected a JSON object, got text that is not JSON (${(error as Error).message})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SessionLogParseError(file, line, 'expected a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** The minimal format: a header with config and params, then `{kind: "event", event}` lines. */
+function parseMinimalLog(lines: ReadonlyArray<readonly [string, number]>, file: string): MinimalSessionLog {
+  const [headerText, headerLine] = lines[0]!;
+  const header = jsonObjectAt(headerText, headerLine, file);
+  if (header['kind'] !== 'header') throw new SessionLogParseError(file, headerLine, `expected kind "header", got ${JSON.stringify(header['kind'])}`);
+  const params = header['params'] as LoopParams | undefined;
+  if (!params || typeof params !== 'object' || !Array.isArray(params.messages)) {
+    throw new SessionLogParseError(file, headerLine, 'expected a header with params holding a messages array');
+  }
+  const events: MinimalSessionLog['events'] = [];
+  for (const [lineText, line] of lines.slice(1)) {
+    const entry = jsonObjectAt(lineText, line, file);
+    if (entry['kind'] !== 'event') throw new SessionLogParseError(file, line, `expected kind "event", got ${JSON.stringify(entry['kind'])}`);
+    const result = loopEventSchema.safeParse(entry['event']);
+    if (!result.success) throw new SessionLogParseError(file, line, `expected an event: ${describeIssues(result.error.issues)}`);
+    events.push({ index: typeof entry['index'] === 'number' ? entry['index'] : events.length + 1, event: result.data as LoopEvent });
+  }
+  return { file, minimal: true, config: (header['config'] ?? {}) as ConfigOverrides, params, events };
+}
+
+/**
+ * Parses session log text; `file` only names the source in errors. With `lenient`, a log whose header has no
+ * `format` is read in the minimal format instead.
+ */
+export function parseSessionLogText(text: string, file?: string, options?: { lenient?: false }): ParsedSessionLog;
+export function parseSessionLogText(text: string, file: string | undefined, options: ParseSessionLogOptions): ParsedSessionLog | MinimalSessionLog;
+export function parseSessionLogText(text: string, file = '<log>', options: ParseSessionLogOptions = {}): ParsedSessionLog | MinimalSessionLog {
+  if (options.lenient) {
+    const lines = text.split('\n').map((l, i) => [l.trim(), i + 1] as const).filter(([l]) => l !== '');
+    if (lines.length === 0) throw new SessionLogParseError(file, 1, 'expected a header line, the log is empty');
+    const [headerText, headerLine] = lines[0]!;
+    if (jsonObjectAt(headerText, headerLine, file)['format'] !== SESSION_LOG_FORMAT) return parseMinimalLog(lines, file);
+  }
   const rawLines = text.split('\n');
   const endsWithNewline = text.endsWith('\n');
   if (endsWithNewline) rawLines.pop();

@@ -12,34 +12,16 @@
  *   (non-streaming batches; the streaming executor of the crashed process is gone).
  * - A finished run has nothing pending.
  */
+import { awaitedEffectTypes as awaitedBy } from '../machine/effect-protocol.ts';
 import type { Effect, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { partitionToolCalls } from '../reducer/tool-batching.ts';
 import { stateValueString } from './stable-hash.ts';
 
-/** The effect types a resting state waits on, by state value. */
+/** The effect types a resting state waits on, by state value (as the chart declares it: `meta.awaits`). */
 export function awaitedEffectTypes(value: string): EffectType[] {
-  if (value === 'contextPipeline.autocompactPending') return ['autocompact'];
-  if (value.startsWith('contextPipeline.') && value.endsWith('Pending')) return ['context_layer'];
-  switch (value) {
-    case 'sampling':
-      return ['call_model'];
-    case 'runningTools':
-      return ['run_tools', 'finish_tools'];
-    case 'drainingAbortedTools':
-      return ['finish_tools'];
-    case 'exitLadder.collapseDrain':
-      return ['collapse_drain'];
-    case 'exitLadder.reactiveCompactPending':
-      return ['reactive_compact'];
-    case 'exitLadder.stopHooks':
-      return ['run_stop_hooks'];
-    case 'collectingAttachments':
-      return ['collect_attachments'];
-    default:
-      return [];
-  }
+  return awaitedBy(value);
 }
 
 export interface PendingWork {
@@ -69,18 +51,20 @@ export class PendingEffectTracker {
   pendingFor(state: LoopState): PendingWork {
     if (state.status === 'done') return { prelude: [], effects: [] };
     const value = stateValueString(state.value);
+    const awaited = awaitedEffectTypes(value);
     const iter = state.context.iter;
-    if (value === 'runningTools') {
+    // Waiting on tools: only the unanswered tool_uses run again, as one non-streaming run.
+    if (awaited.includes('run_tools')) {
       const answered = new Set(iter.answeredToolUseIds);
       const open = iter.toolUses.filter((toolUse) => !answered.has(toolUse.id));
       const id = `${state.context.runId}:resume${state.context.seq}`;
       return { prelude: [], effects: [{ id, type: 'run_tools', batches: partitionToolCalls(open, iter.concurrencySafe) }] };
     }
-    const wanted = awaitedEffectTypes(value)
+    const wanted = awaited
       .map((type) => this.last.get(type))
       .filter((effect): effect is Effect => effect !== undefined);
     if (wanted.length === 0) throw new Error(`cannot resume: nothing known that the state '${value}' waits for`);
-    const halfReceived = value === 'sampling' && (iter.assistantMessages.length > 0 || iter.streamingToolsStarted || iter.toolResults.length > 0);
+    const halfReceived = awaited.includes('call_model') && (iter.assistantMessages.length > 0 || iter.streamingToolsStarted || iter.toolResults.length > 0);
     return { prelude: halfReceived ? [{ type: 'model_stream_fallback' }] : [], effects: wanted.slice(-1) };
   }
 }

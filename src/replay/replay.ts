@@ -15,7 +15,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
@@ -130,14 +130,16 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
   const verify = options.verify ?? options.config === undefined;
   const config = replayConfig(header, options.config);
   const redact = redactorOf(header);
-  const started = initialState(header.params, config);
+  // A memo of the chart's paths for this fold: a log repeats the same few paths thousands of times.
+  const stepper = createStepper({ memo: true });
+  const started = stepper.initialState(header.params, config);
   let state = started.state;
   if (header.version === 1) {
     let hash = initialHashOf(header.config, header.params, state, started.effects, redact);
     if (verify && hash !== header.initialHash) diverged(0, { hash: header.initialHash, at: header.at }, state, hash);
     yield { index: 0, event: null, state, effects: started.effects, hash };
     for (const line of log.events) {
-      const result = step(state, line.event, config);
+      const result = stepper.step(state, line.event, config);
       state = result.state;
       hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
       if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash ?? '', at: line.at }, state, hash);
@@ -160,7 +162,7 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
   let held: FoldedStep[] = [];
   for (let i = 0; i < log.events.length; i++) {
     const line = log.events[i];
-    const result = step(state, line.event, config);
+    const result = stepper.step(state, line.event, config);
     state = result.state;
     // A step inside a version-3 group carries the chain's hash so far (the one before its group).
     const folded: FoldedStep = { index: line.index, event: line.event, state, effects: result.effects, hash };

@@ -3,7 +3,7 @@
  *
  * Steps: replay the log (verified) to its last state; work out what that state waits for
  * (`PendingEffectTracker`); feed the prelude events (recorded like any event); then hand the state and the
- * pending effects to `query()` (`resumeFrom`), which executes them and goes on as a normal run.
+ * pending effects to `runLoop()` (`resumeFrom`), which executes them and goes on as a normal run.
  *
  * Invariants:
  * - The log stays one log: when it is a file, the resumed steps are appended to it (after cutting off a
@@ -12,8 +12,8 @@
  */
 import { appendFileSync, closeSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { query } from '../effects/query.ts';
-import type { QueryOptions } from '../effects/query-options.ts';
+import { runLoop } from '../effects/run-loop.ts';
+import type { LoopOptions } from '../effects/query-options.ts';
 import type { QueryItem } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
@@ -23,7 +23,7 @@ import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './
 import { foldSessionLog, replayConfig, type FoldedStep } from './replay.ts';
 import { createSessionRecorder, type RecordTarget, type SessionRecorder } from './session-recorder.ts';
 
-export interface ResumeOptions extends Omit<QueryOptions, 'config' | 'resumeFrom' | 'messages' | 'prompt' | 'record'> {
+export interface ResumeOptions extends Omit<LoopOptions, 'config' | 'messages' | 'prompt'> {
   /** Where the resumed steps are recorded: default the log file itself (when the log is a path); false = nowhere. */
   record?: RecordTarget | false;
   /** A second place the resumed steps are recorded to, line for line (the live inspector's stream). */
@@ -89,7 +89,7 @@ export async function* resumeFromLog(source: SessionLogSource, options: ResumeOp
     preludeEffects.push(...result.effects);
   }
   try {
-    return yield* query({
+    return yield* runLoop({
       ...queryOptions,
       config,
       resumeFrom: { state, effects: [...preludeEffects, ...pending.effects], nextIndex: index + 1 },

@@ -21,7 +21,7 @@
  */
 import { statSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
-import { resolveQueryConfig } from '../effects/query.ts';
+import { resolveConfig } from '../config/config.ts';
 import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
@@ -206,7 +206,7 @@ function reportError(error: Error, target: RecordTarget, onError: ((error: Error
  * recorder.close();
  */
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
-  const config = resolveQueryConfig(options.config);
+  const config = resolveConfig(options.config ?? {});
   // Values of secret-named environment variables are masked too; they are never written (not even to the header).
   const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));

@@ -13,6 +13,7 @@
  */
 import { createHash, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const SIGNATURE_FORMAT = 'turnloop-signature';
 const SIGNED_PREFIX = 'turnloop-session-signature/1';
@@ -29,11 +30,10 @@ export interface LogSignature {
 }
 
 /** A signature is missing, malformed or does not match: names the file and what was expected (CLI exit 2). */
-export class SignatureError extends Error {
-  readonly code = 'SIGNATURE_INVALID';
+export class SignatureError extends TurnloopError {
   readonly exitCode = 2;
   constructor(message: string) {
-    super(message);
+    super('SIGNATURE_INVALID', message);
     this.name = 'SignatureError';
   }
 }

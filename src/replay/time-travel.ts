@@ -11,6 +11,7 @@ import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { foldSessionLog, type ReplayOptions } from './replay.ts';
 import { stateValueString } from './stable-hash.ts';
 import { PendingEffectTracker } from './pending-effects.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface StateAtResult {
   index: number;
@@ -28,14 +29,13 @@ export interface StateAtResult {
 }
 
 /** Thrown when `index` lies outside the log. */
-export class IndexOutOfRangeError extends Error {
-  readonly code = 'INDEX_OUT_OF_RANGE';
+export class IndexOutOfRangeError extends TurnloopError {
   readonly exitCode = 2;
   constructor(
     readonly index: number,
     readonly lastIndex: number,
   ) {
-    super(`event index ${index} is outside the log (0..${lastIndex})`);
+    super('INDEX_OUT_OF_RANGE', `event index ${index} is outside the log (0..${lastIndex})`);
     this.name = 'IndexOutOfRangeError';
   }
 }

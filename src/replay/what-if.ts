@@ -12,7 +12,7 @@ import { resolveConfig, type ConfigOverrides } from '../config/config.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState, step } from '../reducer/step.ts';
+import { createStepper } from '../reducer/stepper.ts';
 import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { checkMachineVersion } from './replay.ts';
 import { stateValueString } from './stable-hash.ts';
@@ -63,6 +63,7 @@ export function whatIf(source: SessionLogSource, overrides: WhatIfOverrides, opt
   const oldConfig = log.header.config;
   const newConfig = overrides.config ? resolveConfig(overrides.config, oldConfig) : oldConfig;
   const newParams = { ...log.header.params, ...overrides.params };
+  const { initialState, step } = createStepper({ memo: true });
   let oldStep = initialState(log.header.params, oldConfig);
   let newStep = initialState(newParams, newConfig);
   let compared = 0;

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.ts';
 import { scenarioSchema, type Scenario } from './scenario-schema.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
-export class ScenarioFileError extends Error {
-  readonly code = 'INVALID_SCENARIO';
+export class ScenarioFileError extends TurnloopError {
   /** The CLI's exit code for bad input. */
   readonly exitCode = 2;
   constructor(
@@ -20,7 +20,7 @@ export class ScenarioFileError extends Error {
     readonly moreIssues = 0,
   ) {
     const more = moreIssues > 0 ? ` (and ${moreIssues} more problem${moreIssues > 1 ? 's' : ''})` : '';
-    super(`${file}: ${path === null ? '' : `${path}: `}${expected}${more}`);
+    super('INVALID_SCENARIO', `${file}: ${path === null ? '' : `${path}: `}${expected}${more}`);
     this.name = 'ScenarioFileError';
   }
 }

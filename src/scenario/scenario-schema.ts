@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { fakeAnswerListSchema } from '../fake-api/index.ts';
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { API_ERROR_KINDS } from '../messages/types.ts';
-import { configOverridesSchema } from './config-overrides-schema.ts';
+import { configOverridesSchema } from '../config/config-overrides-schema.ts';
 
 const count = z.number().int().nonnegative();
 const cacheControl = z.unknown().optional().describe('Accepted and ignored.');
@@ -56,7 +56,7 @@ export const paramsSchema = z
     system: z.union([z.string(), z.array(z.string())]).optional().describe('The system prompt.'),
     maxTurns: count.positive().optional(),
     fallbackModel: z.string().min(1).optional(),
-    tokenBudget: count.optional().describe('Output tokens to reach before stopping (auto-continue, SPEC §8).'),
+    tokenBudget: count.optional().describe('Output tokens to reach before stopping (auto-continue, docs/loop.md §8).'),
     taskBudget: z.strictObject({ total: count.positive() }).optional().describe('API-side task budget.'),
     querySource: z.string().min(1).optional().describe("e.g. 'sdk' (default), 'repl_main_thread', 'agent:<id>', 'compact'."),
     maxOutputTokensOverride: count.positive().optional(),
@@ -69,7 +69,7 @@ export const paramsSchema = z
       .optional()
       .describe("Extended thinking, sent as the request's thinking param: {type: 'enabled', budget_tokens}, {type: 'adaptive'} or {type: 'disabled'}."),
   })
-  .describe('Parameters of the loop run (SPEC §2).');
+  .describe('Parameters of the loop run (docs/loop.md §2).');
 
 /** The fake API's answer list (`{content, stop_reason, usage}`, `{sse}`, `{status, error}`, `{content, cut_after_events}`). */
 export const answersSchema = fakeAnswerListSchema;

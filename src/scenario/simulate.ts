@@ -1,5 +1,5 @@
 /**
- * `simulateScenario()`: one loop run (`query()`) against the environment a scenario scripts.
+ * `simulateScenario()`: one loop run (`runLoop()`) against the environment a scenario scripts.
  *
  * Invariants:
  * - The model is always reached through the real Anthropic adapter and the real SDK, talking to the loopback
@@ -12,8 +12,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { resolveConfig } from '../config/config.ts';
 import { createAnthropicModelCaller } from '../effects/model/index.ts';
-import { query } from '../effects/query.ts';
-import type { QueryDeps, QueryOptions, RunObserverFactory, StepObserver } from '../effects/query-options.ts';
+import { runLoop } from '../effects/run-loop.ts';
+import type { QueryDeps, RunLoopOptions, RunObserverFactory, StepObserver } from '../effects/query-options.ts';
 import { counterIds, virtualClock } from '../effects/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../fake-api/index.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
@@ -63,11 +63,11 @@ export interface SimulateOptions {
   observers?: readonly RunObserverFactory[];
   /** Called once the loopback fake API listens (tests watch its requests as the run goes). */
   onFakeApi?: (api: FakeApi) => void;
-  /** The driver that runs the loop: `query()` unless given (e.g. the durable driver over a journal). */
-  driver?: (options: QueryOptions) => AsyncGenerator<QueryItem, Terminal, undefined>;
+  /** The driver that runs the loop: `runLoop()` unless given (e.g. the durable driver over a journal). */
+  driver?: (options: RunLoopOptions) => AsyncGenerator<QueryItem, Terminal, undefined>;
 }
 
-function queryOptionsOf(scenario: Scenario, newId: () => string, model: string): QueryOptions {
+function queryOptionsOf(scenario: Scenario, newId: () => string, model: string): RunLoopOptions {
   const p = scenario.params;
   const system = p.system === undefined ? undefined : typeof p.system === 'string' ? [p.system] : p.system;
   return {
@@ -125,7 +125,7 @@ export async function simulateScenario(scenario: Scenario, options: SimulateOpti
       recorder?.(step);
       options.onStep?.(step);
     };
-    const run = (options.driver ?? query)({
+    const run = (options.driver ?? runLoop)({
       ...queryOptionsOf(scenario, newId, config.model),
       tools: [...scenario.tools.map((tool) => scriptedTool(tool, (call) => toolCalls.push(call))), ...agents.tools],
       ...(scenario.agents.length > 0 ? { childObservers: agents.childObservers(recordChildren), childDeps: agents.childDeps } : {}),

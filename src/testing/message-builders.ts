@@ -15,7 +15,7 @@ export const BUILDER_MODEL = 'claude-sonnet-4-6';
 
 export interface MessageBuilders {
   user(content: string | UserContentBlock[]): UserMessage;
-  /** One assistant message per content block (as the API streams them, SPEC §1). */
+  /** One assistant message per content block (as the API streams them, docs/loop.md §1). */
   assistant(block: AssistantContentBlock, options?: { usage?: Usage; stopReason?: string | null }): AssistantMessage;
   assistantText(text: string, options?: { usage?: Usage; stopReason?: string | null }): AssistantMessage;
   /** An assistant tool call with a fresh `toolu_` id. */

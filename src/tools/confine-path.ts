@@ -5,19 +5,18 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
-export class PathOutsideRootError extends Error {
-  readonly code = 'PATH_OUTSIDE_ROOT';
+export class PathOutsideRootError extends TurnloopError {
   constructor(readonly requested: string) {
-    super(`Access denied: "${requested}" is outside the allowed directory.`);
+    super('PATH_OUTSIDE_ROOT', `Access denied: "${requested}" is outside the allowed directory.`);
     this.name = 'PathOutsideRootError';
   }
 }
 
-export class PathNotFoundError extends Error {
-  readonly code = 'PATH_NOT_FOUND';
+export class PathNotFoundError extends TurnloopError {
   constructor(readonly requested: string) {
-    super(`No such file or directory: "${requested}".`);
+    super('PATH_NOT_FOUND', `No such file or directory: "${requested}".`);
     this.name = 'PathNotFoundError';
   }
 }

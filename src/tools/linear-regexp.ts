@@ -10,17 +10,17 @@
  * - Every compiled expression holds WASM memory until `free()`; a caller that compiles per call frees per call.
  */
 import { RE2 } from 're2-wasm';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const MAX_PATTERN_CHARS = 4_096;
 
 /** A pattern RE2 cannot (or will not) run; the message says why. */
-export class UnsafePatternError extends Error {
-  readonly code = 'UNSAFE_PATTERN';
+export class UnsafePatternError extends TurnloopError {
   constructor(
     readonly pattern: string,
     reason: string,
   ) {
-    super(reason);
+    super('UNSAFE_PATTERN', reason);
     this.name = 'UnsafePatternError';
   }
 }

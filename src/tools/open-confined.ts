@@ -14,14 +14,14 @@
 import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { confinePath, isInside, PathOutsideRootError, type ConfinedPath } from './confine-path.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
-export class NotRegularFileError extends Error {
-  readonly code = 'NOT_REGULAR_FILE';
+export class NotRegularFileError extends TurnloopError {
   constructor(
     readonly requested: string,
     readonly kind: string,
   ) {
-    super(`${requested || '.'} is ${kind}, not a regular file; only regular files can be read or edited.`);
+    super('NOT_REGULAR_FILE', `${requested || '.'} is ${kind}, not a regular file; only regular files can be read or edited.`);
     this.name = 'NotRegularFileError';
   }
 }

@@ -8,6 +8,7 @@
 import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
 import { mermaidDiagrams } from './export-mermaid.ts';
 import { ALWAYS, buildChart, describeRef, outcomeTransitions, type Chart, type ChartTransition } from './graph.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const STATECHART_DOC = 'docs/statechart.md';
 export const REGENERATE_HINT = 'npx tsx scripts/gen-docs.ts';
@@ -58,10 +59,9 @@ export function generatedBlocks(chart: Chart = buildChart()): Record<string, str
 }
 
 /** Thrown when the doc lacks the markers of a generated block. */
-export class MissingGeneratedBlockError extends Error {
-  readonly code = 'MISSING_GENERATED_BLOCK';
+export class MissingGeneratedBlockError extends TurnloopError {
   constructor(readonly block: string) {
-    super(`${STATECHART_DOC} has no '<!-- BEGIN GENERATED: ${block} -->' ... '<!-- END GENERATED: ${block} -->' markers`);
+    super('MISSING_GENERATED_BLOCK', `${STATECHART_DOC} has no '<!-- BEGIN GENERATED: ${block} -->' ... '<!-- END GENERATED: ${block} -->' markers`);
     this.name = 'MissingGeneratedBlockError';
   }
 }

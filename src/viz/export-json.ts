@@ -13,15 +13,15 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { loopMachine } from '../machine/loop-machine.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Root config fields that are functions by design and so are not in the JSON. */
 export const OMITTED_ROOT_FUNCTIONS = ['context', 'output'] as const;
 
 /** A function in the machine config where the export expects data (the path says where). */
-export class InlineFunctionError extends Error {
-  readonly code = 'INLINE_FUNCTION_IN_MACHINE';
+export class InlineFunctionError extends TurnloopError {
   constructor(readonly path: string) {
-    super(`machine config has a function at ${path}; the JSON export needs named guards and actions (setup({ guards, actions }))`);
+    super('INLINE_FUNCTION_IN_MACHINE', `machine config has a function at ${path}; the JSON export needs named guards and actions (setup({ guards, actions }))`);
     this.name = 'InlineFunctionError';
   }
 }

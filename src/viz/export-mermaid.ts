@@ -18,6 +18,7 @@
  * actions are not drawn (the table in the doc and the other exports have them).
  */
 import { ALWAYS, buildChart, describeRef, isElseBranch, type Chart, type ChartState, type ChartTransition } from './graph.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const ANY_STATE = 'anyState';
 const CONTINUE_STUB = 'continueStub';
@@ -201,13 +202,12 @@ export function exportMermaid(chart: Chart = buildChart(), name = 'top'): string
 }
 
 /** `exportMermaid` was asked for a diagram that does not exist. */
-export class UnknownDiagramError extends Error {
-  readonly code = 'UNKNOWN_DIAGRAM';
+export class UnknownDiagramError extends TurnloopError {
   constructor(
     readonly diagram: string,
     readonly known: string[],
   ) {
-    super(`no Mermaid diagram '${diagram}': one of ${known.join(', ')}`);
+    super('UNKNOWN_DIAGRAM', `no Mermaid diagram '${diagram}': one of ${known.join(', ')}`);
     this.name = 'UnknownDiagramError';
   }
 }

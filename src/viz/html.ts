@@ -19,15 +19,15 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
-import type { SessionForView } from './session.ts';
+import { parseSessionLog, type SessionForView } from './session.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const VIEWER_BUNDLE = 'viewer.bundle.js';
 
 /** The page script has not been bundled (a checkout where `npm run build` has not run). */
-export class ViewerBundleMissingError extends Error {
-  readonly code = 'VIEWER_BUNDLE_MISSING';
+export class ViewerBundleMissingError extends TurnloopError {
   constructor(readonly path: string) {
-    super(`the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
+    super('VIEWER_BUNDLE_MISSING', `the viewer's page script ${path} is missing: run npm run build (it bundles src/viz/viewer/app.ts)`);
     this.name = 'ViewerBundleMissingError';
   }
 }
@@ -77,18 +77,41 @@ export function scriptSafeJson(value: unknown): string {
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
+/** `viewerData()` was given something that is neither a log's text nor `parseSessionLog()`'s result. */
+export class ViewerInputError extends TurnloopError {
+  constructor(readonly got: string) {
+    super('VIEWER_INPUT', `viewerData() takes a session log's text or parseSessionLog(text)'s result, got ${got}`);
+    this.name = 'ViewerInputError';
+  }
+}
+
+function describeInput(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object' || value === null) return typeof value;
+  const keys = Object.keys(value).slice(0, 5);
+  return `an object with ${keys.length > 0 ? keys.join(', ') : 'no keys'}${'header' in value ? ' (a parsed log from turnloop/replay: pass its text instead)' : ''}`;
+}
+
 /**
  * The data a viewer page embeds: the chart alone, or the chart and a session with its subagent runs (folded in
  * the page, which derives everything else, the starting history and the limits included, from each run's own
- * params and config).
+ * params and config). The session is a log's text (parsed here) or `parseSessionLog()`'s result.
+ *
+ * @example
+ * writeFileSync('view.html', renderViewerHtml(viewerData(readFileSync('run.jsonl', 'utf8'))));
  */
-export function viewerData(session: SessionForView | null, chart: Chart = buildChart()): ViewerData {
-  return { chart, session: session ? embeddedRun(session) : null, sessionId: session?.config.sessionId ?? null };
+export function viewerData(session: SessionForView | string | null, chart: Chart = buildChart()): ViewerData {
+  const view = typeof session === 'string' ? parseSessionLog(session) : session;
+  // Plain JavaScript can hand over anything: say what was expected rather than fail on a missing field.
+  if (view !== null && (typeof view !== 'object' || typeof view.config !== 'object' || !Array.isArray(view.events))) {
+    throw new ViewerInputError(describeInput(view));
+  }
+  return { chart, session: view ? embeddedRun(view) : null, sessionId: view?.config.sessionId ?? null };
 }
 
 
 const LEGEND = `
-<div id="legend" aria-label="legend">
+<details id="legend" open><summary>Legend</summary>
   <div><span class="sw sw-active"></span>active state</div>
   <div><span class="sw sw-parent"></span>its compound parent</div>
   <div><span class="sw sw-taken"></span>transition taken by this step</div>
@@ -97,14 +120,14 @@ const LEGEND = `
   <div><span class="sw sw-continue"></span>Continue (back to iterationStart)</div>
   <div><span class="sw sw-final"></span>terminal (final state)</div>
   <div class="legend-note">timeline: → state change · ↺ stayed · ↻ Continue · ⚒ tool call · ■ terminal · · ignored · ▸ subagent run (click to open)</div>
-</div>`;
+</details>`;
 
 const KEYS = `
 <details id="keys"><summary>Keyboard</summary><ul class="plain mono">
   <li>← / → previous / next step · Shift+← / → previous / next state change</li>
   <li>Home / End first / last · PageUp / PageDown 100 steps</li>
   <li>c / C next / previous Continue · t / T next / previous tool call</li>
-  <li>/ search · f fit · . follow the active state</li>
+  <li>/ search · f fit (legible) · o whole chart · . follow the active state</li>
   <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
   <li>timeline (focused): ↑ ↓ PageUp PageDown Home End; on a subagent's group: → Enter open, ← close, Space toggle</li>
 </ul></details>`;
@@ -192,7 +215,8 @@ export function renderViewerHtml(data: ViewerData, extension?: PageExtension): s
     "base-uri 'none'",
   ].join('; ');
   const chartTools =
-    '<span class="chart-tools"><button id="fit" type="button" title="fit the chart to the pane (f)">Fit</button>' +
+    '<span class="chart-tools"><button id="fit" type="button" title="fit the chart to the pane, never below a legible 60% (f)">Fit</button>' +
+    '<button id="overview" type="button" title="the whole chart, however small (o)">Whole</button>' +
     '<button id="zoom-out" type="button" title="zoom out (−)" aria-label="zoom out">−</button><span id="zoom-level" class="mono"></span>' +
     '<button id="zoom-in" type="button" title="zoom in (+)" aria-label="zoom in">+</button><button id="actual-size" type="button" title="1:1 (0)">1:1</button>' +
     `<label title="keep the active state in view (.)"><input id="follow" type="checkbox"${hasSession ? ' checked' : ''}> follow active state</label></span>`;

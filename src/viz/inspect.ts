@@ -9,6 +9,7 @@ import { createActor } from 'xstate';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { createInitialContext, toMachineContext } from '../reducer/initial-state.ts';
 import type { SessionForView } from './session.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const INSPECT_PACKAGE = '@statelyai/inspect';
 
@@ -21,11 +22,10 @@ or, in your own code:
 See docs/statechart.md#live-inspection.`;
 
 /** The optional package is not installed. */
-export class InspectorUnavailableError extends Error {
-  readonly code = 'INSPECTOR_UNAVAILABLE';
+export class InspectorUnavailableError extends TurnloopError {
   readonly exitCode = 2;
   constructor() {
-    super(`${INSPECT_PACKAGE} is not installed.\n${INSPECT_HOWTO}`);
+    super('INSPECTOR_UNAVAILABLE', `${INSPECT_PACKAGE} is not installed.\n${INSPECT_HOWTO}`);
     this.name = 'InspectorUnavailableError';
   }
 }

@@ -7,15 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { childLogFiles } from '../replay/child-logs.ts';
 import { parseSessionLog, type ChildRunForView, type SessionForView } from './session.ts';
+import { SessionLogParseError } from '../replay/errors.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** A log of the tree that cannot be read as a session log; the message names the file. */
-export class TreeLogError extends Error {
-  readonly code = 'BAD_TREE_LOG';
+export class TreeLogError extends TurnloopError {
   constructor(
     readonly file: string,
     readonly reason: string,
+    /** The line of the file, when the log could be read up to it. */
+    readonly line?: number,
   ) {
-    super(`${file}: ${reason}`);
+    super('BAD_TREE_LOG', `${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
     this.name = 'TreeLogError';
   }
 }
@@ -28,6 +31,7 @@ const loadFile: LoadLog = (file) => {
   try {
     return parseSessionLog(text, file);
   } catch (error) {
+    if (error instanceof SessionLogParseError) throw new TreeLogError(file, error.expected, error.line);
     throw new TreeLogError(file, (error as Error).message);
   }
 };

@@ -1,19 +1,13 @@
 /**
- * Reading a session log for the viewer: JSON Lines, a header (`{"kind":"header","config":..,"params":..}`) then
- * one `{"kind":"event","index":n,"event":{..}}` line per external event (`src/replay/session-log-schema.ts`).
- *
- * A recorded log (header `format: "turnloop-session"`) is read with replay's own parser (`parseSessionLogText`:
- * the one line schema, a truncated last line dropped) and kept in `recorded`, so a caller can verify its hash
- * chain with `replay()`. A minimal log (header with just config and params, event lines with just the event,
- * as tests and hand-written fixtures use) is read here, every event validated with `parseEvent` (the boundary
- * check). Pure.
+ * A session log as the viewer sees it: config resolved, the events and their indexes. Read by replay's parser
+ * (`src/replay/parse-session-log.ts`, the one parser, `lenient` here): a recorded log (header `format:
+ * "turnloop-session"`) is kept in `recorded`, so a caller can verify its hash chain with `replay()`; the minimal
+ * format (header with config and params, event lines with just the event) is what tests and fixtures write.
  */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
-import { parseEvent } from '../reducer/event-schema.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { parseSessionLogText, type ParsedSessionLog } from '../replay/parse-session-log.ts';
-import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';
 
 export interface SessionForView {
   config: LoopConfig;
@@ -35,66 +29,31 @@ export interface ChildRunForView {
   session: SessionForView;
 }
 
-/** A line of the log that is not what the format says; `line` is 1-based. */
-export class SessionLogError extends Error {
-  readonly code = 'BAD_SESSION_LOG';
-  constructor(
-    readonly line: number,
-    readonly reason: string,
-  ) {
-    super(`session log line ${line}: ${reason}`);
-    this.name = 'SessionLogError';
-  }
-}
-
-function parseLine(text: string, line: number): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new SessionLogError(line, `not JSON (${(error as Error).message})`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SessionLogError(line, 'not a JSON object');
-  return value as Record<string, unknown>;
-}
-
 /**
- * Parses a session log's text.
+ * Reads a session log for the viewer, with replay's one parser (`parseSessionLogText`, lenient: the minimal format
+ * of tests and fixtures is accepted too). A bad line throws `SessionLogParseError` naming the line. Pure.
  *
  * @example
  * const session = parseSessionLog(readFileSync('run.jsonl', 'utf8'));
  * session.events.length;
  */
 export function parseSessionLog(text: string, file = '<log>'): SessionForView {
-  const lines = text.split('\n').map((l, i) => [l.trim(), i + 1] as const).filter(([l]) => l !== '');
-  if (lines.length === 0) throw new SessionLogError(1, 'empty log (expected a header line)');
-  const [headerText, headerLine] = lines[0]!;
-  const header = parseLine(headerText, headerLine);
-  if (header['kind'] !== 'header') throw new SessionLogError(headerLine, `expected kind "header", got ${JSON.stringify(header['kind'])}`);
-  if (header['format'] === SESSION_LOG_FORMAT) {
-    const recorded = parseSessionLogText(text, file);
+  const parsed = parseSessionLogText(text, file, { lenient: true });
+  if ('minimal' in parsed) {
     return {
-      config: resolveConfig(recorded.header.config as ConfigOverrides),
-      params: recorded.header.params,
-      events: recorded.events.map((line) => line.event),
-      indexes: recorded.events.map((line) => line.index),
-      recorded,
+      config: resolveConfig(parsed.config),
+      params: parsed.params,
+      events: parsed.events.map((line) => line.event),
+      indexes: parsed.events.map((line) => line.index),
     };
   }
-  const params = header['params'] as LoopParams | undefined;
-  if (!params || typeof params !== 'object' || !Array.isArray(params.messages)) {
-    throw new SessionLogError(headerLine, 'header has no params with a messages array');
-  }
-  const config = resolveConfig((header['config'] ?? {}) as ConfigOverrides);
-  const events: LoopEvent[] = [];
-  const indexes: number[] = [];
-  for (const [lineText, line] of lines.slice(1)) {
-    const entry = parseLine(lineText, line);
-    if (entry['kind'] !== 'event') throw new SessionLogError(line, `expected kind "event", got ${JSON.stringify(entry['kind'])}`);
-    events.push(parseEvent(entry['event'], `line ${line}`));
-    indexes.push(typeof entry['index'] === 'number' ? entry['index'] : events.length);
-  }
-  return { config, params, events, indexes };
+  return {
+    config: resolveConfig(parsed.header.config as ConfigOverrides),
+    params: parsed.header.params,
+    events: parsed.events.map((line) => line.event),
+    indexes: parsed.events.map((line) => line.index),
+    recorded: parsed,
+  };
 }
 
 /** Writes the minimal log format (tests, fixtures): header with config and params, one line per event. */

@@ -3,7 +3,7 @@
  * eventless transition until the machine waits again. xstate's pure `getMicrosteps()` gives the snapshot after
  * each microstep but not the transition; this module recovers it the way xstate selects it: from the active leaf
  * up to the root, the first transition for the event (or `always`) whose named guard holds in the snapshot before
- * that microstep (SPEC §4's first-match-wins order is the machine's declaration order).
+ * that microstep (docs/loop.md §4's first-match-wins order is the machine's declaration order).
  *
  * Pure; for visualisation only. `step()` stays the source of truth for the state itself.
  */

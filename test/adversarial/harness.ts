@@ -3,7 +3,7 @@
  * the real file tools in a temporary workspace, a real session recorder) and the invariants every case asserts:
  * - the run ends in one of the 10 terminals;
  * - every request sent to the API is well-formed: each tool_use id appears once and is answered exactly once by a
- *   tool_result in the next user message (SPEC §9.9), and no tool_result answers nothing;
+ *   tool_result in the next user message (docs/loop.md §9.9), and no tool_result answers nothing;
  * - model calls are bounded (no more requests than answers scripted, and at most the config's cap);
  * - no planted secret appears in the session log (what the run hands its caller in memory is the caller's own data:
  *   the model must see real file contents, so emitted items are not redacted; every output that leaves the
@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import type { ConfigOverrides } from '../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../src/effects/model/index.ts';
-import { runQuery } from '../../src/effects/query.ts';
+import { runLoopToEnd } from '../../src/effects/run-loop.ts';
 import type { Tool } from '../../src/effects/tools/define-tool.ts';
 import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
 import type { FakeAnswerInput } from '../../src/fake-api/script-schema.ts';
@@ -121,7 +121,7 @@ export async function runHostile(options: HostileRunOptions): Promise<HostileRun
   const config = { sessionId: 'adversarial', retry: { maxRetries: 0 }, ...options.config } as ConfigOverrides;
   const recorder = createSessionRecorder(logPath, { config });
   try {
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: options.prompt ?? 'Look around the workspace.',
       config,
       tools: options.tools ?? createFileTools({ root: options.sandbox.root }),

@@ -1,6 +1,6 @@
 /**
  * A hostile or broken model: repeated tool_use ids, tools that do not exist, empty replies, cut streams, garbage
- * SSE. None may crash `query()` or make it send a history the API would reject (SPEC §11); fallback result texts
+ * SSE. None may crash `query()` or make it send a history the API would reject (docs/loop.md §11); fallback result texts
  * say truthfully whether a tool ran.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -26,7 +26,7 @@ export interface AssistantOptions {
   usage?: Usage;
 }
 
-/** One assistant message (one content block per message, SPEC §1). */
+/** One assistant message (one content block per message, docs/loop.md §1). */
 export function assistantBlock(block: AssistantContentBlock, uuid: string, opts: AssistantOptions = {}): AssistantMessage {
   return {
     type: 'assistant',
@@ -54,7 +54,7 @@ export function assistantToolUse(id: string, name: string, input: unknown = {}, 
   return assistantBlock({ type: 'tool_use', id, name, input }, `a:${id}`, opts);
 }
 
-/** An API-error assistant message (SPEC §1), as the model adapter reports it. */
+/** An API-error assistant message (docs/loop.md §1), as the model adapter reports it. */
 export function apiError(kind: ApiErrorKind, text = `API error: ${kind}`, opts: AssistantOptions = {}): AssistantMessage {
   return { ...assistantBlock({ type: 'text', text }, `a:error:${kind}`, opts), apiError: { kind, text } };
 }

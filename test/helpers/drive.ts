@@ -13,7 +13,8 @@ import type { LoopEvent } from '../../src/reducer/events.ts';
 import type { Continue, Terminal } from '../../src/reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { initialState, step, stepWithXState } from '../../src/reducer/step.ts';
+import { initialState, step } from '../../src/reducer/step.ts';
+import { createStepper } from '../../src/reducer/stepper.ts';
 import { deepFreeze, jsonRoundTrip } from './deep-freeze.ts';
 import type { Script } from './script.ts';
 import { ScriptedWorld } from './scripted-world.ts';
@@ -58,6 +59,9 @@ export interface DriveOptions {
   maxSteps?: number;
 }
 
+/** Shared by every driven test, so its memo also serves paths recorded in other runs (as a long-lived driver's would). */
+const memoStepper = createStepper({ memo: true });
+
 export function drive(params: LoopParams, config: LoopConfig, script: Script, options: DriveOptions = {}): DriveResult {
   const freeze = options.freeze ?? true;
   const guard = <T>(value: T): T => (freeze ? deepFreeze(value) : value);
@@ -92,9 +96,9 @@ export function drive(params: LoopParams, config: LoopConfig, script: Script, op
     const event = guard(queue.shift() as LoopEvent);
     const input = guard(options.jsonState ? jsonRoundTrip(state) : state);
     const next = step(input, event, config);
-    // Every step of every driven test doubles as a check of the memoized paths against xstate alone.
-    if (!isDeepStrictEqual(next, stepWithXState(input, event, config))) {
-      throw new Error(`drive: step() and stepWithXState() differ on ${event.type} in state ${JSON.stringify(state.value)}`);
+    // Every step of every driven test doubles as a check of the memoized stepper against plain step().
+    if (!isDeepStrictEqual(next, memoStepper.step(input, event, config))) {
+      throw new Error(`drive: step() and the memoized stepper differ on ${event.type} in state ${JSON.stringify(state.value)}`);
     }
     result.steps.push({ event, effects: next.effects, state: next.state });
     result.effects.push(...next.effects);

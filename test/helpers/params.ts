@@ -11,7 +11,7 @@ export type TestConfigOverrides = {
   [K in keyof LoopConfig]?: LoopConfig[K] extends unknown[] ? LoopConfig[K] : LoopConfig[K] extends object ? Partial<LoopConfig[K]> : LoopConfig[K];
 };
 
-/** The default config (SPEC §2) with overrides, e.g. `testConfig({ features: { contextCollapse: true } })`. */
+/** The default config (docs/loop.md §2) with overrides, e.g. `testConfig({ features: { contextCollapse: true } })`. */
 export function testConfig(overrides: TestConfigOverrides = {}): LoopConfig {
   return resolveConfig({ sessionId: 'test', ...overrides } as ConfigOverrides);
 }

@@ -85,15 +85,27 @@ function writeConsumerProject(project: string, tarball: Tarball, extra: readonly
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2));
 }
 
-/** The lock paths of `names` and of everything they depend on (top-level placement, as this repo's lock has it). */
+/**
+ * The lock paths of `names` and of everything they depend on, each dependency found as Node finds it: in the
+ * dependent's own nested node_modules first, then in each enclosing one, then at the top (a package that needs
+ * another major of a dependency has it nested, e.g. node_modules/@dbos-inc/dbos-sdk/node_modules/commander).
+ */
 function closure(packages: Record<string, { dependencies?: Record<string, string> }>, names: readonly string[]): string[] {
   const seen = new Set<string>();
-  const visit = (name: string) => {
-    const path = `node_modules/${name}`;
-    if (seen.has(path) || !packages[path]) return;
-    seen.add(path);
-    for (const dep of Object.keys(packages[path].dependencies ?? {})) visit(dep);
+  const locate = (from: string, name: string): string | undefined => {
+    for (let dir = from; ; ) {
+      const candidate = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+      if (packages[candidate]) return candidate;
+      if (dir === '') return undefined;
+      const cut = dir.lastIndexOf('/node_modules/');
+      dir = cut < 0 ? '' : dir.slice(0, cut);
+    }
   };
-  names.forEach(visit);
+  const visit = (path: string | undefined) => {
+    if (path === undefined || seen.has(path)) return;
+    seen.add(path);
+    for (const dep of Object.keys(packages[path].dependencies ?? {})) visit(locate(path, dep));
+  };
+  for (const name of names) visit(locate('', name));
   return [...seen];
 }

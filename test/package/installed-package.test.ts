@@ -5,10 +5,11 @@
  * with this repo's TypeScript. Nothing here loads the repo's sources: everything goes through the installed copy.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLEAN_ENV, installPackedPackage, REPO, repoPkg, type Tarball } from './consumer-project.ts';
+import { docExamples, exampleFileName } from './doc-examples.ts';
 
 const SUBPATHS = Object.keys(repoPkg.exports).filter((subpath) => subpath !== './package.json');
 const specifier = (subpath: string) => (subpath === '.' ? repoPkg.name : `${repoPkg.name}/${subpath.slice(2)}`);
@@ -19,8 +20,8 @@ let work: string;
 let project: string;
 let tarball: Tarball;
 
-function sh(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, env: CLEAN_ENV, encoding: 'utf8', timeout: 240_000 });
+function sh(command: string, args: string[], cwd: string, timeout = 240_000) {
+  const result = spawnSync(command, args, { cwd, env: CLEAN_ENV, encoding: 'utf8', timeout });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -44,7 +45,7 @@ afterAll(() => {
 describe('the tarball', () => {
   it('holds the built code, its types, the CLI and its assets, and no sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/turnloop.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/viz/viewer/viewer.bundle.js', 'dist/viz/viewer/viewer.css', 'examples/scenarios/completed.json', 'examples/demo-project/src/auth/validate.ts']) {
+    for (const needed of ['examples/transcripts/short.jsonl', 'examples/transcripts/LICENSE', 'package.json', 'README.md', 'LICENSE', 'bin/turnloop.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/viz/viewer/viewer.bundle.js', 'dist/viz/viewer/viewer.css', 'examples/scenarios/completed.json', 'examples/demo-project/src/auth/validate.ts']) {
       expect(files, needed).toContain(needed);
     }
     for (const subpath of SUBPATHS) expect(files).toContain(repoPkg.exports[subpath].slice(2).replace(/\.js$/, '.d.ts'));
@@ -121,6 +122,19 @@ describe('the installed CLI', () => {
     expect(ok(turnloop('check-claude', FIXTURE))).toMatch(/^all \d+ runs reproduce$/m);
   });
 
+  it("the README's walkthrough works from the installed project: every example it names ships and is found by name", () => {
+    const listed = JSON.parse(ok(turnloop('examples', '--json'))) as { scenarios: Record<string, string>; transcripts: Record<string, string> };
+    expect(listed.scenarios.completed).toBe(join(project, 'node_modules/turnloop/examples/scenarios/completed.json'));
+    expect(existsSync(listed.transcripts.short!)).toBe(true);
+    const log = join(work, 'readme.jsonl');
+    ok(turnloop('simulate', '--example', 'completed', '--record', log));
+    expect(ok(turnloop('replay', log, '--at', '12'))).toMatch(/^event 12 of \d+/);
+    expect(ok(turnloop('check-claude', '--example', 'short'))).toMatch(/^all \d+ runs reproduce$/m);
+    const refused = turnloop('check-claude', log);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('not a Claude Code transcript: found a turnloop session log');
+  });
+
   it('run without a key is bad input that points to the demo, at once', () => {
     const result = turnloop('run', 'fix the bug');
     expect(result.code).toBe(2);
@@ -186,6 +200,55 @@ describe('the installed library', () => {
     writeFileSync(join(project, 'consumer.cts'), `import turnloop = require('turnloop');\nconst state: turnloop.LoopState | undefined = undefined;\nexport const configured: turnloop.LoopConfig = turnloop.resolveConfig({});\nvoid state;\n`);
     const result = sh(process.execPath, [TSC, '-p', project], project);
     expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+});
+
+describe('every TypeScript/JavaScript example of the README and docs/', () => {
+  const examples = docExamples(REPO);
+  const runnable = examples.filter((example) => example.skip === undefined);
+  let outDir = '';
+
+  beforeAll(() => {
+    // Compiled together, as a user's project would be: strict, module nodenext, each block its own ES module.
+    const dir = join(project, 'doc-examples');
+    mkdirSync(dir, { recursive: true });
+    for (const example of runnable) writeFileSync(join(dir, exampleFileName(example)), `${example.code}\n`);
+    outDir = join(project, 'doc-examples-out');
+    writeFileSync(join(project, 'tsconfig.examples.json'), JSON.stringify({
+      compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], skipLibCheck: true, allowJs: true, rootDir: 'doc-examples', outDir },
+      include: ['doc-examples/*'],
+    }));
+  });
+
+  it('are found, and every skipped one says why', () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(5);
+    for (const example of examples) if (example.skip !== undefined) expect(example.skip.length, `${example.file}:${example.line}`).toBeGreaterThan(10);
+    console.log(`doc examples: ${runnable.length} run, ${examples.length - runnable.length} skipped: ${examples.filter((e) => e.skip).map((e) => `${e.file}:${e.line} (${e.skip})`).join('; ')}`);
+  });
+
+  it('compile under strict + nodenext against the installed package', () => {
+    const result = sh(process.execPath, [TSC, '-p', join(project, 'tsconfig.examples.json')], project);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+
+  for (const example of docExamples(REPO).filter((e) => e.skip === undefined)) {
+    it(`${example.file}:${example.line} runs to exit 0 (no key, no network)`, () => {
+      const compiled = join(outDir, exampleFileName(example).replace(/\.mts$/, '.mjs'));
+      expect(existsSync(compiled), 'compiled by the test above').toBe(true);
+      // Each runs in its own empty directory: some record a session log there.
+      const cwd = mkdtempSync(join(work, 'example-'));
+      // A minute at most: an example that leaves a server or a timer holding the process is a broken example.
+      const result = sh(process.execPath, [compiled], cwd, 60_000);
+      expect(result.code, `${result.stderr}\n${result.stdout}`).toBe(0);
+      expect(result.stderr).toBe('');
+    });
+  }
+
+  it('the deterministic-core driver of the README reaches a terminal', () => {
+    const driver = runnable.find((e) => e.file === 'README.md' && e.code.includes('initialState('));
+    expect(driver).toBeDefined();
+    const out = sh(process.execPath, [join(outDir, exampleFileName(driver!).replace(/\.mts$/, '.mjs'))], mkdtempSync(join(work, 'example-')));
+    expect(out.stdout).toMatch(/^terminal: completed$/m);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Pure checkers over a `Recording`, shared by the death-spiral properties: the pairing checker (SPEC §1, §9.9),
- * segmenting a run by its Continue transitions, and the model-call bounds of SPEC §9.10 (see docs/testing.md).
+ * Pure checkers over a `Recording`, shared by the death-spiral properties: the pairing checker (docs/loop.md §1, §9.9),
+ * segmenting a run by its Continue transitions, and the model-call bounds of docs/loop.md §9.10 (see docs/testing.md).
  */
 import type { LoopConfig } from '../../src/config/config.ts';
 import type { Message } from '../../src/messages/types.ts';
@@ -104,7 +104,7 @@ export const continueReasons = (recording: Recording): ContinueReason[] => recor
 export const countOf = <T>(list: readonly T[], predicate: (item: T) => boolean): number => list.filter(predicate).length;
 
 /**
- * The loose bound of SPEC §9.10: a run makes at most `limits.maxModelCalls` model calls, whatever the environment.
+ * The loose bound of docs/loop.md §9.10: a run makes at most `limits.maxModelCalls` model calls, whatever the environment.
  */
 export function modelCallBound(config: LoopConfig): number {
   return config.limits.maxModelCalls;

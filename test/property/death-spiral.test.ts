@@ -1,7 +1,7 @@
 /**
- * SPEC §9.1-9.6: the death-spiral guards of the exit ladder and the context pipeline, as properties over
+ * docs/loop.md §9.1-9.6: the death-spiral guards of the exit ladder and the context pipeline, as properties over
  * adversarial environments (every script cycles forever, see `arbitraries/environment.ts`). Each test names the
- * guard it proves; docs/testing.md maps them to SPEC §9 and shows what each finds when its guard is broken.
+ * guard it proves; docs/testing.md maps them to docs/loop.md §9 and shows what each finds when its guard is broken.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -21,7 +21,7 @@ const withFeatures = (features: Partial<Environment['config']['features']>) =>
   environmentWith((env) => ({ ...env, config: { ...env.config, features: { ...env.config.features, ...features } } }));
 
 /**
- * The classic spiral of SPEC §5: prompt too long → reactive compact → stop hook blocks → prompt too long again.
+ * The classic spiral of docs/loop.md §5: prompt too long → reactive compact → stop hook blocks → prompt too long again.
  * Half of the environments start that way; the rest of their scripts stay random.
  */
 const spiralArb = fc.oneof(
@@ -35,7 +35,7 @@ const spiralArb = fc.oneof(
   })),
 );
 
-/** Half of the environments have a model that truncates every reply (the recovery loop of SPEC §9.2). */
+/** Half of the environments have a model that truncates every reply (the recovery loop of docs/loop.md §9.2). */
 const truncatingArb = fc.oneof(
   environmentArb,
   environmentWith((env) => ({
@@ -67,7 +67,7 @@ const idlingArb = fc.oneof(
   ),
 );
 
-describe('death-spiral guards (SPEC §9.1-9.6)', () => {
+describe('death-spiral guards (docs/loop.md §9.1-9.6)', () => {
   test('§9.1 reactive compact runs at most once per real turn, and its flag survives stop_hook_blocking', () => {
     fc.assert(
       fc.property(spiralArb, (env) => {
@@ -99,7 +99,7 @@ describe('death-spiral guards (SPEC §9.1-9.6)', () => {
           );
         }
         for (const c of recording.continues.filter((c) => c.transition.reason === 'max_output_tokens_escalate')) {
-          // SPEC §2: a caller's maxOutputTokensOverride seeds the state's for the first iteration only, so only
+          // docs/loop.md §2: a caller's maxOutputTokensOverride seeds the state's for the first iteration only, so only
           // the state's override at that point rules escalation out.
           const allowed = env.config.features.maxOutputTokensCap && c.before.maxOutputTokensOverride === null;
           expect(allowed, `escalation not allowed: ${describeRun(recording)}`).toBe(true);
@@ -172,7 +172,7 @@ describe('death-spiral guards (SPEC §9.1-9.6)', () => {
         const recording = run(env);
         const { tokenBudgetCompletionRatio: ratio, tokenBudgetDiminishingDelta: small } = env.config;
         const budget = env.params.tokenBudget;
-        // Oracle (SPEC §8), with its own tracker: at the token-budget rung, continue exactly when this says so.
+        // Oracle (docs/loop.md §8), with its own tracker: at the token-budget rung, continue exactly when this says so.
         const oracle = { continuationCount: 0, lastDeltaTokens: 0, lastGlobalTurnTokens: 0 };
         const applies = budget !== undefined && budget > 0 && !env.params.querySource?.startsWith('agent:');
         for (const [index, s] of recording.steps.entries()) {
@@ -188,7 +188,7 @@ describe('death-spiral guards (SPEC §9.1-9.6)', () => {
           const delta = turnTokens - oracle.lastGlobalTurnTokens;
           const diminishing = oracle.continuationCount >= 3 && delta < small && oracle.lastDeltaTokens < small;
           const expected = applies && !diminishing && turnTokens < ratio * (budget as number);
-          expect(continued, `token-budget decision differs from SPEC §8 at ${turnTokens} tokens: ${describeRun(recording)}`).toBe(expected);
+          expect(continued, `token-budget decision differs from docs/loop.md §8 at ${turnTokens} tokens: ${describeRun(recording)}`).toBe(expected);
           if (expected) Object.assign(oracle, { continuationCount: oracle.continuationCount + 1, lastDeltaTokens: delta, lastGlobalTurnTokens: turnTokens });
         }
       }),

@@ -1,10 +1,10 @@
 /**
- * `step()` is a pure function of JSON data (SPEC §2, §9.8; STYLE "functional core"):
+ * `step()` is a pure function of JSON data (docs/loop.md §2, §9.8; STYLE "functional core"):
  * - deterministic: the same (state, event, config) gives deep-equal results;
  * - it never mutates its inputs (they are deep-frozen here, so a write throws);
  * - a JSON copy of the state (and event, and config) continues identically: same effects, same next state;
  * - after a terminal, no event yields an effect or changes the state;
- * - the memoized paths `step()` follows give exactly what xstate's `transition()` alone gives (`stepWithXState`).
+ * - a memoized stepper (`createStepper({ memo: true })`) gives exactly what plain `step()` gives.
  *
  * Two kinds of sequences: events answering a random script (reaching deep states), with random events slipped
  * in, and purely random events (mostly out of place). Replay a failure with `TURNLOOP_SEED=<seed>`; run 10× as
@@ -16,7 +16,8 @@ import type { LoopConfig } from '../../src/config/config.ts';
 import type { Effect } from '../../src/reducer/effects.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
-import { initialState, step, stepWithXState } from '../../src/reducer/step.ts';
+import { initialState, step } from '../../src/reducer/step.ts';
+import { createStepper } from '../../src/reducer/stepper.ts';
 import { configArb, loopEventArb, paramsArb, scriptFromSpec, scriptSpecArb } from '../helpers/arbitraries.ts';
 import { deepFreeze, jsonRoundTrip } from '../helpers/deep-freeze.ts';
 import { ScriptedWorld } from '../helpers/scripted-world.ts';
@@ -26,6 +27,8 @@ const seed = fixedSeed();
 const runs = (n: number) => ({ numRuns: scaledRuns(n), ...(seed !== undefined ? { seed } : {}) });
 const MAX_STEPS = 400;
 
+const memoStepper = createStepper({ memo: true });
+
 /** Steps once and checks the three purity properties; returns the direct result. */
 function checkedStep(state: LoopState, event: LoopEvent, config: LoopConfig) {
   deepFreeze(state);
@@ -33,8 +36,8 @@ function checkedStep(state: LoopState, event: LoopEvent, config: LoopConfig) {
   const first = step(state, event, config);
   const again = step(state, event, config);
   expect(again).toEqual(first);
-  // The memoized path (macrostep-memo.ts) gives exactly what xstate's transition() alone gives.
-  expect(stepWithXState(state, event, config)).toEqual(first);
+  // The memoized stepper (macrostep-memo.ts) gives exactly what xstate's transition() alone gives.
+  expect(memoStepper.step(state, event, config)).toEqual(first);
   const fromJson = step(jsonRoundTrip(state), jsonRoundTrip(event), jsonRoundTrip(config));
   expect(fromJson).toEqual(jsonRoundTrip(first));
   if (state.status === 'done') {
@@ -58,7 +61,7 @@ function checkEffectLog(effects: Effect[]) {
   if (terminated >= 0) expect(terminated).toBe(effects.length - 1);
 }
 
-describe('step() purity (SPEC §9.8)', () => {
+describe('step() purity (docs/loop.md §9.8)', () => {
   test.prop(
     {
       config: configArb,

@@ -1,5 +1,5 @@
 /**
- * SPEC §9.7-9.11: what holds for every run as a whole — sources that must never compact, nothing after a
+ * docs/loop.md §9.7-9.11: what holds for every run as a whole — sources that must never compact, nothing after a
  * terminal, pairing of every history sent to the model, a bounded number of model calls ending in exactly one
  * terminal, and determinism, purity and JSON-serializability of `step()`.
  */
@@ -26,7 +26,7 @@ const compactSourceArb = environmentWith((env) => ({
   params: { ...env.params, querySource: env.model.length % 2 === 0 ? 'compact' : 'session_memory' },
 }));
 
-describe('run invariants (SPEC §9.7-9.11)', () => {
+describe('run invariants (docs/loop.md §9.7-9.11)', () => {
   test('§9.7 compact and session_memory sources never autocompact and never end in blocking_limit', () => {
     fc.assert(
       fc.property(compactSourceArb, (env) => {

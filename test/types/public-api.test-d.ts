@@ -51,3 +51,11 @@ const tool = defineTool({
 // query() yields items and returns the Terminal.
 const run = query({ prompt: 'hi', tools: [tool], config: { model: 'claude-sonnet-4-6' } });
 expectTypeOf(run).toEqualTypeOf<AsyncGenerator<QueryItem, Terminal, undefined>>();
+
+// Internal plumbing is not a query() option (it lives in InternalLoopOptions, for turnloop's own layers).
+// @ts-expect-error: resumeFrom is internal
+query({ prompt: 'hi', resumeFrom: { state: start.state, effects: [], nextIndex: 1 } });
+// @ts-expect-error: agentTree is internal
+query({ prompt: 'hi', agentTree: undefined });
+// A full config is a valid override.
+query({ prompt: 'hi', config: resolveConfig({}) });

@@ -1,15 +1,15 @@
 /**
  * What the sampling, tool and start-of-run actions must do, pinned where mutation testing found the core tests
  * silent:
- * - SPEC §4.5 / §10: a model fallback strips thinking blocks (and redacted thinking) from the history, and only
+ * - docs/loop.md §4.5 / §10: a model fallback strips thinking blocks (and redacted thinking) from the history, and only
  *   them: every other message reaches the fallback model unchanged;
- * - SPEC §4.5 (streaming tool execution): each tool_use goes to the executor with its own concurrency-safe flag;
- * - SPEC §4.6: post-sampling hooks fire only when something was sampled;
- * - SPEC §4.11 / §4.8: a tool-use summary starts only if enabled, tools ran, not aborted and not a subagent, and
+ * - docs/loop.md §4.5 (streaming tool execution): each tool_use goes to the executor with its own concurrency-safe flag;
+ * - docs/loop.md §4.6: post-sampling hooks fire only when something was sampled;
+ * - docs/loop.md §4.11 / §4.8: a tool-use summary starts only if enabled, tools ran, not aborted and not a subagent, and
  *   is emitted in the next iteration once it has resolved;
- * - SPEC §4.2: a resumed history starts at its last compact boundary;
- * - SPEC §2: user context is sent as a (meta) message before the history, system context after the system prompt;
- * - SPEC §4.9.4: a stop hook that prevents continuation ends the run with its stop reason.
+ * - docs/loop.md §4.2: a resumed history starts at its last compact boundary;
+ * - docs/loop.md §2: user context is sent as a (meta) message before the history, system context after the system prompt;
+ * - docs/loop.md §4.9.4: a stop hook that prevents continuation ends the run with its stop reason.
  */
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
@@ -31,7 +31,7 @@ import {
 
 const FALLBACK = 'claude-opus-4-1';
 
-describe('model fallback with features.stripThinkingOnFallback strips thinking, and only thinking (SPEC §4.5, §10)', () => {
+describe('model fallback with features.stripThinkingOnFallback strips thinking, and only thinking (docs/loop.md §4.5, §10)', () => {
   const redacted: AssistantMessage = assistantBlock({ type: 'redacted_thinking', data: 'opaque' }, 'r-redacted');
   const history: Message[] = [userText('q1', 'u1'), assistantThinking('let me think'), redacted, assistantText('a1'), userText('q2', 'u2')];
 
@@ -50,7 +50,7 @@ describe('model fallback with features.stripThinkingOnFallback strips thinking, 
   });
 });
 
-describe('streaming tool execution (SPEC §4.5, §7.4)', () => {
+describe('streaming tool execution (docs/loop.md §4.5, §7.4)', () => {
   it('hands each tool_use to the executor with its own concurrency-safe flag', () => {
     const run = drive(params(), testConfig({ features: { streamingToolExecution: true } }), {
       model: [
@@ -65,7 +65,7 @@ describe('streaming tool execution (SPEC §4.5, §7.4)', () => {
   });
 });
 
-describe('post-sampling hooks (SPEC §4.6)', () => {
+describe('post-sampling hooks (docs/loop.md §4.6)', () => {
   it('fire with the sampled messages', () => {
     const text = assistantText('hello');
     const run = drive(params(), testConfig(), { model: [reply(text)] });
@@ -78,7 +78,7 @@ describe('post-sampling hooks (SPEC §4.6)', () => {
   });
 });
 
-describe('tool-use summary (SPEC §4.11, §4.8)', () => {
+describe('tool-use summary (docs/loop.md §4.11, §4.8)', () => {
   const withTools = [reply(assistantToolUse('t1', 'Read', {})), reply(assistantText('Done.'))];
   const on = testConfig({ features: { toolUseSummaries: true } });
 
@@ -105,7 +105,7 @@ describe('tool-use summary (SPEC §4.11, §4.8)', () => {
   });
 });
 
-describe('the start of a run (SPEC §4.2, §2)', () => {
+describe('the start of a run (docs/loop.md §4.2, §2)', () => {
   it('a resumed history starts at its last compact boundary', () => {
     const old = [userText('old question', 'u-old'), assistantText('old answer')];
     const resumed = [...old, ...compactSummary(), userText('new question', 'u-new')];
@@ -145,7 +145,7 @@ describe('the start of a run (SPEC §4.2, §2)', () => {
   });
 });
 
-describe('stop hooks (SPEC §4.9.4)', () => {
+describe('stop hooks (docs/loop.md §4.9.4)', () => {
   it('preventContinuation ends the run as stop_hook_prevented with the hook’s reason', () => {
     const run = drive(params(), testConfig(), {
       model: [reply(assistantText('Done.'))],

@@ -1,7 +1,7 @@
 /**
- * How the original loop ends on an API error (SPEC §4.5, §4.9): the model caller turns a failure it gives up on
+ * How the original loop ends on an API error (docs/loop.md §4.5, §4.9): the model caller turns a failure it gives up on
  * into an API-error message, and the exit ladder ends the run `completed` after the stop-failure hooks, never
- * running stop hooks (SPEC §9.4). `model_error` is left for errors thrown by a bug. The Terminal's `apiError`
+ * running stop hooks (docs/loop.md §9.4). `model_error` is left for errors thrown by a bug. The Terminal's `apiError`
  * field (Extension `terminalApiError`) tells the embedder which error it was.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ const refusal = () => {
   return { ...message, apiError: { ...message.apiError!, errorType: 'refusal' } };
 };
 
-describe('API errors end the run completed (SPEC §4.9.3)', () => {
+describe('API errors end the run completed (docs/loop.md §4.9.3)', () => {
   it('a 401 answer (an API-error message) ends completed with the error on the Terminal, after stop-failure hooks', () => {
     const auth = { ...apiError('other', 'API error 401 authentication_error: invalid x-api-key') };
     auth.apiError = { ...auth.apiError!, status: 401, errorType: 'authentication_error' };
@@ -29,7 +29,7 @@ describe('API errors end the run completed (SPEC §4.9.3)', () => {
     expect(run.terminal).toEqual({ reason: 'completed' });
   });
 
-  it('a refusal is an API error: no stop hooks run on it, the turn ends completed (SPEC §9.4)', () => {
+  it('a refusal is an API error: no stop hooks run on it, the turn ends completed (docs/loop.md §9.4)', () => {
     const said = assistantText('I can help with part of');
     const declined = refusal();
     const run = drive(params(), testConfig(), { model: [reply([said, declined])], stopHooks: [{ blockingErrors: ['keep going'], preventContinuation: false }] });
@@ -40,7 +40,7 @@ describe('API errors end the run completed (SPEC §4.9.3)', () => {
   });
 });
 
-describe('stop-failure hooks on the unrecovered prompt errors (SPEC §4.9.1)', () => {
+describe('stop-failure hooks on the unrecovered prompt errors (docs/loop.md §4.9.1)', () => {
   it('image_error: a withheld media error that reactive compact cannot fix fires the stop-failure hooks', () => {
     const media = apiError('media_size', 'image exceeds 5 MB maximum');
     const run = drive(params(), testConfig(), { model: [reply(media)], reactiveCompact: [compactFailed()] });

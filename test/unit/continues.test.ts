@@ -1,5 +1,5 @@
 /**
- * The 7 Continue transitions of SPEC §5, one test each. Every test checks the state writes of the §5 table
+ * The 7 Continue transitions of docs/loop.md §5, one test each. Every test checks the state writes of the §5 table
  * field by field: "keep" means equal to the state just before the Continue, "none" means null/false.
  * Where cheap, the scenario first sets a field to a non-default value so that "keep" and "reset" differ.
  */
@@ -38,7 +38,7 @@ type Column =
   | 'stopHookActive'
   | 'turnCount';
 
-/** One row of the SPEC §5 table: every column must be given. */
+/** One row of the docs/loop.md §5 table: every column must be given. */
 function expectWrites(record: ContinueRecord, row: Record<Column, unknown>) {
   for (const [column, want] of Object.entries(row) as Array<[Column, unknown]>) {
     const expected = want === KEEP ? record.before.context[column] : want;
@@ -62,7 +62,7 @@ const truncated = assistantText('The first half of a long ans');
 const cutOff = apiError('max_output_tokens', 'Output stopped at max_tokens');
 const tooLong = apiError('prompt_too_long', 'prompt is too long');
 
-describe('continue transitions and their state writes (SPEC §5)', () => {
+describe('continue transitions and their state writes (docs/loop.md §5)', () => {
   it('collapse_drain_retry: a withheld prompt-too-long drains the collapse store and retries on the drained history', () => {
     const start = { messages: [userText('old context', 'u-old'), userText('Please help.')] };
     const drainEdits = [{ op: 'remove' as const, uuids: ['u-old'] }];
@@ -160,7 +160,7 @@ describe('continue transitions and their state writes (SPEC §5)', () => {
     expect(run.emitted).not.toContain(cutOff);
   });
 
-  it('stop_hook_blocking: blocking errors become meta feedback and the reactive-compact flag survives (SPEC §9.1)', () => {
+  it('stop_hook_blocking: blocking errors become meta feedback and the reactive-compact flag survives (docs/loop.md §9.1)', () => {
     const answer = assistantText('Here is my answer.');
     const run = drive(params(), testConfig(), {
       model: [reply(tooLong), reply(answer), reply(assistantText('Fixed.'))],
@@ -237,7 +237,7 @@ describe('continue transitions and their state writes (SPEC §5)', () => {
       stopHookActive: true,
       turnCount: 2,
     });
-    // The summary of this turn's tools is shown after the next model reply (SPEC §4.8).
+    // The summary of this turn's tools is shown after the next model reply (docs/loop.md §4.8).
     expect(emittedOf(run, 'tool_use_summary')).toMatchObject([{ precedingToolUseIds: ['t1'] }]);
     expect(run.terminal?.reason).toBe('completed');
   });

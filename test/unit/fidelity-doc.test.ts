@@ -1,5 +1,5 @@
 /**
- * docs/fidelity.md lists every Extension of `src/config/extensions.ts` (SPEC §11) and cannot go stale: the
+ * docs/fidelity.md lists every Extension of `src/config/extensions.ts` (docs/loop.md §11) and cannot go stale: the
  * generated table matches the list, every switch is a key of the default config, every pinning test exists.
  */
 import { existsSync, readFileSync } from 'node:fs';

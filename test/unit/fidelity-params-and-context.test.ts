@@ -1,5 +1,5 @@
 /**
- * Params and context management as the original loop has them (SPEC §2, §6): the caller's max-output override
+ * Params and context management as the original loop has them (docs/loop.md §2, §6): the caller's max-output override
  * seeds the first iteration only, `maxTurns: 0` means no limit, user context is prepended to every request and
  * never stored, autocompact stays off while context collapse is on, the checks subtract only what snip (and the
  * tool-result budget) freed, and the task budget's `remaining` appears only after a compaction, spending the last
@@ -26,7 +26,7 @@ import {
 const smallWindow = { [TEST_MODEL]: { contextWindow: 30_000, maxOutputTokens: 8_000, maxOutputTokensUpperLimit: 8_000 } };
 const bigPrompt = 'x'.repeat(80_000);
 
-describe('maxOutputTokensOverride (SPEC §2)', () => {
+describe('maxOutputTokensOverride (docs/loop.md §2)', () => {
   it('applies to the first request only; a later truncation can still escalate', () => {
     const truncated = () => reply(apiError('max_output_tokens'));
     const run = drive(params('go', { maxOutputTokensOverride: 5_000 }), testConfig({ features: { maxOutputTokensCap: true } }), {
@@ -46,7 +46,7 @@ describe('maxOutputTokensOverride (SPEC §2)', () => {
   });
 });
 
-describe('maxTurns (SPEC §2)', () => {
+describe('maxTurns (docs/loop.md §2)', () => {
   it('0 means no limit', () => {
     const run = drive(params('go', { maxTurns: 0 }), testConfig(), {
       model: [reply(assistantToolUse('t1', 'Read')), reply(assistantToolUse('t2', 'Read')), reply(assistantText('done'))],
@@ -57,7 +57,7 @@ describe('maxTurns (SPEC §2)', () => {
   });
 });
 
-describe('user context (SPEC §2)', () => {
+describe('user context (docs/loop.md §2)', () => {
   it('is prepended to every request, never stored in the history, and survives compaction', () => {
     const run = drive(params(bigPrompt, { userContext: { cwd: '/repo' } }), testConfig({ models: smallWindow, features: { reactiveCompact: false } }), {
       model: [reply(assistantToolUse('t1', 'Read')), reply(assistantText('done'))],
@@ -76,7 +76,7 @@ describe('user context (SPEC §2)', () => {
   });
 });
 
-describe('context collapse owns the headroom (SPEC §6)', () => {
+describe('context collapse owns the headroom (docs/loop.md §6)', () => {
   it('autocompact does not fire while context collapse is on, even over the threshold', () => {
     const run = drive(params(bigPrompt), testConfig({ models: smallWindow, features: { contextCollapse: true, autoCompact: true } }), {
       model: [reply(assistantText('ok'))],
@@ -94,7 +94,7 @@ describe('context collapse owns the headroom (SPEC §6)', () => {
   });
 });
 
-describe('what the autocompact and blocking checks count (SPEC §6)', () => {
+describe('what the autocompact and blocking checks count (docs/loop.md §6)', () => {
   const noRecovery = { autoCompact: false, reactiveCompact: false, microcompact: true, historySnip: true };
   it('subtracts what snip freed but not what microcompact freed', () => {
     const runWith = (layer: 'snip' | 'microcompact') =>
@@ -117,7 +117,7 @@ describe('what the autocompact and blocking checks count (SPEC §6)', () => {
   });
 });
 
-describe('task budget (SPEC §6)', () => {
+describe('task budget (docs/loop.md §6)', () => {
   const history = () => [
     userText('start', 'u0'),
     assistantText('earlier answer', { uuid: 'a0', usage: usage(60_000, 2_000, { read: 30_000, creation: 5_000 }) }),

@@ -1,10 +1,10 @@
 /**
  * The exact boundaries of the guards (found by mutation testing: `>=` vs `>`, `some` vs `every`, ...), each pinned
- * by SPEC text and observed through `drive()`, not by calling the guard:
- * - SPEC §6 / §4.3: autocompact runs **at** the autocompact threshold (effective window − 13,000), not only above;
- * - SPEC §4.4: the blocking check stops the run when the count is **at or above** the blocking limit;
- * - SPEC §1 / §7.6: every tool_use of the attempt is answered by its own result, and a stray result is ignored;
- * - SPEC §4.9.2: once recovery is exhausted the withheld `max_output_tokens` message is emitted after all.
+ * by the text of docs/loop.md and observed through `drive()`, not by calling the guard:
+ * - docs/loop.md §6 / §4.3: autocompact runs **at** the autocompact threshold (effective window − 13,000), not only above;
+ * - docs/loop.md §4.4: the blocking check stops the run when the count is **at or above** the blocking limit;
+ * - docs/loop.md §1 / §7.6: every tool_use of the attempt is answered by its own result, and a stray result is ignored;
+ * - docs/loop.md §4.9.2: once recovery is exhausted the withheld `max_output_tokens` message is emitted after all.
  *
  * The context size is set exactly with a `max_output_tokens_escalate` Continue, which keeps the history (the
  * truncated output is dropped) and so leaves the count at the usage the API reported.
@@ -42,7 +42,7 @@ function escalatedAt(tokens: number, features: Partial<FeatureSwitches>) {
   };
 }
 
-describe('autocompact threshold (SPEC §6: autocompact at effectiveWindow − 13,000)', () => {
+describe('autocompact threshold (docs/loop.md §6: autocompact at effectiveWindow − 13,000)', () => {
   const threshold = contextThresholds(TEST_MODEL, testConfig({ features: { maxOutputTokensCap: true } })).autocompact;
 
   it('compacts when the context is exactly at the threshold', () => {
@@ -58,7 +58,7 @@ describe('autocompact threshold (SPEC §6: autocompact at effectiveWindow − 13
   });
 });
 
-describe('blocking limit (SPEC §4.4: stop when the count is >= the blocking limit)', () => {
+describe('blocking limit (docs/loop.md §4.4: stop when the count is >= the blocking limit)', () => {
   // Autocompact off, so the blocking check applies (it is skipped when reactive compact + autocompact are on).
   const blocking = contextThresholds(TEST_MODEL, testConfig({ features: { maxOutputTokensCap: true } })).blocking;
 
@@ -76,7 +76,7 @@ describe('blocking limit (SPEC §4.4: stop when the count is >= the blocking lim
   });
 });
 
-describe('tool results are matched to their own tool_use (SPEC §1 pairing, §7.6)', () => {
+describe('tool results are matched to their own tool_use (docs/loop.md §1 pairing, §7.6)', () => {
   it.each([
     ['streaming executor', true],
     ['batches after the reply', false],
@@ -118,7 +118,7 @@ describe('tool results are matched to their own tool_use (SPEC §1 pairing, §7.
   });
 });
 
-describe('recovery exhausted (SPEC §4.9.2: "else emit the withheld message and fall through")', () => {
+describe('recovery exhausted (docs/loop.md §4.9.2: "else emit the withheld message and fall through")', () => {
   it('the fourth truncated reply is shown to the user, then the run completes without stop hooks', () => {
     const truncated = () => reply(apiError('max_output_tokens'));
     const run = drive(params(), testConfig(), { model: [truncated(), truncated(), truncated(), truncated()] });

@@ -20,7 +20,7 @@ export const LAYER_RANKS: Record<string, number> = {
   bounds: 4,
   viz: 6,
   inspector: 6,
-  api: 7,
+  api: 7, internal: 7,
   cli: 8,
 };
 

@@ -33,7 +33,7 @@ function referenceName(ref: unknown): string | null {
   return null;
 }
 
-describe('machine inventory (SPEC §5)', () => {
+describe('machine inventory (docs/loop.md §5)', () => {
   it('has exactly 11 final states (10 and max_budget_usd), named after TERMINAL_REASONS', () => {
     const finals = nodes.filter((node) => node.type === 'final');
     expect(finals.map((node) => node.key).sort()).toEqual([...TERMINAL_REASONS].sort());

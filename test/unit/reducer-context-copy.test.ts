@@ -14,15 +14,14 @@ describe('context copies', () => {
 
   it('keep every field of the run context, in and out of the machine context', () => {
     const machineContext = toMachineContext(context, config);
-    expect(Object.keys(machineContext).sort()).toEqual([...Object.keys(context), 'config', 'outbox'].sort());
+    expect(Object.keys(machineContext).sort()).toEqual([...Object.keys(context), 'config'].sort());
     expect(toLoopContext(machineContext)).toEqual(context);
     expect(Object.keys(toLoopContext(machineContext))).toEqual(Object.keys(context));
   });
 
-  it('are fresh objects with an empty outbox, sharing the field values', () => {
+  it('are fresh objects sharing the field values', () => {
     const machineContext = toMachineContext(context, config);
     expect(machineContext).not.toBe(context);
-    expect(machineContext.outbox).toEqual([]);
     expect(machineContext.messages).toBe(context.messages);
     expect(toLoopContext(machineContext)).not.toBe(machineContext);
   });

@@ -1,9 +1,9 @@
 /**
  * The two data contracts at the edge of the reducer:
- * - the edits a context layer returns (SPEC §6): microcompact / tool-result budget replace one tool result's
+ * - the edits a context layer returns (docs/loop.md §6): microcompact / tool-result budget replace one tool result's
  *   content by tool_use id, snip removes messages, context collapse replaces a span of history with its summary;
  *   an edit that does not apply leaves the history as it was;
- * - `parseEvent`, the boundary check of every event (SPEC §2: events are plain JSON data): every event of the
+ * - `parseEvent`, the boundary check of every event (docs/loop.md §2: events are plain JSON data): every event of the
  *   catalogue passes unchanged; a malformed one is rejected with the path of what is wrong.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const history: Message[] = [
   assistantText('answer', { uuid: 'a3' }),
 ];
 
-describe('context-layer edits (SPEC §6)', () => {
+describe('context-layer edits (docs/loop.md §6)', () => {
   it('replace_tool_result changes only the result of that tool_use', () => {
     const next = applyEdits(history, [{ op: 'replace_tool_result', toolUseId: 't1', content: '[cleared]' }]);
     expect(next[2]).toMatchObject({ uuid: 'r1', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: '[cleared]' }] } });

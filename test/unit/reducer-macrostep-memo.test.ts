@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
-import { recordMacrostep, traceAction, traceGuard, type TraceStep } from '../../src/machine/macrostep-trace.ts';
+import { TraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
 import { MacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
-import { initialState, macrostepMemoStats, step } from '../../src/reducer/step.ts';
+import { initialState, step } from '../../src/reducer/step.ts';
+import { createStepper } from '../../src/reducer/stepper.ts';
 import { layerResult, params, testConfig } from '../helpers/index.ts';
 
 const event = { type: 'tools_finished' } as LoopEvent;
@@ -138,13 +139,14 @@ describe('macrostep memo', () => {
   });
 
   it('records only while a trace is being recorded', () => {
-    traceGuard(isBig, undefined, true);
-    const { result, trace } = recordMacrostep(() => {
-      traceGuard(isBig, { feature: 'x' }, false);
-      traceAction(bump, undefined);
+    const tracer = new TraceCollector();
+    tracer.guard(isBig, undefined, true);
+    const { result, trace } = tracer.record(() => {
+      tracer.guard(isBig, { feature: 'x' }, false);
+      tracer.action(bump, undefined);
       return 7;
     });
-    traceGuard(isBig, undefined, true); // after the recording: not part of it
+    tracer.guard(isBig, undefined, true); // after the recording: not part of it
     expect(result).toBe(7);
     expect(trace).toEqual([
       { kind: 'guard', fn: isBig, params: { feature: 'x' }, result: false },
@@ -152,14 +154,23 @@ describe('macrostep memo', () => {
     ]);
   });
 
-  it('step() follows the memo once xstate has taken a path, with the same result as the first time', () => {
+  it('a memoized stepper follows the memo once xstate has taken a path, with the same result as plain step()', () => {
+    const config = testConfig({ sessionId: 'memo-test' });
+    const stepper = createStepper({ memo: true });
+    const start = initialState(params('hi'), config);
+    const first = stepper.step(start.state, layerResult('tool_result_budget'), config);
+    expect(stepper.stats()).toMatchObject({ hits: 0, misses: 1 });
+    const second = stepper.step(start.state, layerResult('tool_result_budget'), config);
+    expect(stepper.stats()).toMatchObject({ hits: 1, misses: 1 });
+    expect(second).toEqual(first);
+    expect(second).toEqual(step(start.state, layerResult('tool_result_budget'), config));
+  });
+
+  it('keeps its memo to itself: a new stepper starts empty', () => {
     const config = testConfig({ sessionId: 'memo-test' });
     const start = initialState(params('hi'), config);
-    const before = macrostepMemoStats();
-    const first = step(start.state, layerResult('tool_result_budget'), config);
-    const second = step(start.state, layerResult('tool_result_budget'), config);
-    const after = macrostepMemoStats();
-    expect(second).toEqual(first);
-    expect(after.hits).toBeGreaterThan(before.hits);
+    createStepper({ memo: true }).step(start.state, layerResult('tool_result_budget'), config);
+    expect(createStepper({ memo: true }).stats()).toEqual({ hits: 0, misses: 0, nodes: 0 });
+    expect(createStepper().stats()).toEqual({ hits: 0, misses: 0, nodes: 0 });
   });
 });

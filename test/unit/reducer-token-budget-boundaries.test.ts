@@ -1,9 +1,9 @@
 /**
- * Boundaries of the token-budget rule (SPEC §8), found by mutation testing:
+ * Boundaries of the token-budget rule (docs/loop.md §8), found by mutation testing:
  * - continue only while `turnTokens < 0.9 * budget`: exactly 90 % stops;
  * - the completion event is reported only "when any continuation happened or returns diminished": a turn that
  *   reaches 90 % at once ends silently;
- * - the nudge and the other messages a Continue appends count towards the next iteration's context size (SPEC §6:
+ * - the nudge and the other messages a Continue appends count towards the next iteration's context size (docs/loop.md §6:
  *   only messages after the last reported usage are estimated, and they are).
  */
 import { describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ import {
 
 const replyWithOutput = (outputTokens: number) => reply(assistantText(`wrote ${outputTokens}`), { usage: usage(1_000, outputTokens) });
 
-describe('token budget boundaries (SPEC §8)', () => {
+describe('token budget boundaries (docs/loop.md §8)', () => {
   it('exactly 90 % of the budget stops (continue only below it)', () => {
     const run = drive(params('go', { tokenBudget: 10_000 }), testConfig(), { model: [replyWithOutput(9_000)] });
     expect(run.continues).toEqual([]);
@@ -53,7 +53,7 @@ describe('token budget boundaries (SPEC §8)', () => {
   });
 });
 
-describe('what a Continue appends is counted in the next context size (SPEC §6)', () => {
+describe('what a Continue appends is counted in the next context size (docs/loop.md §6)', () => {
   it('the recovery prompt pushes a context just below the autocompact threshold over it', () => {
     const config = testConfig();
     const threshold = contextThresholds(TEST_MODEL, config).autocompact;

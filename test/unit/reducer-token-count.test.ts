@@ -1,5 +1,5 @@
 /**
- * Token counting (SPEC §6 "token count with estimation") and tool batching (SPEC §7.3), the two pure helpers of
+ * Token counting (docs/loop.md §6 "token count with estimation") and tool batching (docs/loop.md §7.3), the two pure helpers of
  * the reducer that the loop's decisions (thresholds, blocking check, concurrent batches) rest on:
  * - the last API response's usage (input + cache reads + cache writes + output) is authoritative;
  * - only what comes after that response is estimated, characters / 4 rounded up, so one more character can only
@@ -16,7 +16,7 @@ import { apiError, assistantBlock, assistantText, assistantThinking, assistantTo
 
 const text = (chars: number) => 'x'.repeat(chars);
 
-describe('token count with estimation (SPEC §6)', () => {
+describe('token count with estimation (docs/loop.md §6)', () => {
   it('usage counts input, cache reads, cache writes and output', () => {
     expect(usageTokens(usage(1_000, 50, { read: 200, creation: 300 }))).toBe(1_550);
   });
@@ -59,7 +59,7 @@ describe('token count with estimation (SPEC §6)', () => {
   });
 });
 
-describe('every kind of content counts by its size (SPEC §6: characters / 4, conservatively)', () => {
+describe('every kind of content counts by its size (docs/loop.md §6: characters / 4, conservatively)', () => {
   const userBlocks = (content: unknown[], uuid: string): Message => ({ type: 'user', uuid, message: { role: 'user', content } }) as Message;
   const growth = (make: (chars: number) => Message) => estimateTokens([make(440)]) - estimateTokens([make(40)]);
 
@@ -87,7 +87,7 @@ describe('every kind of content counts by its size (SPEC §6: characters / 4, co
   });
 });
 
-describe('the anchor of the count is the first block of the last response with usage (SPEC §6)', () => {
+describe('the anchor of the count is the first block of the last response with usage (docs/loop.md §6)', () => {
   it('a response at the very start of the history still anchors the count', () => {
     const history: Message[] = [assistantText('ok', { id: 'r1', usage: usage(1_000, 50) }), userText(text(400), 'u1')];
     expect(tokenCountWithEstimation(history)).toBe(1_050 + estimateTokens([history[1]]));
@@ -131,7 +131,7 @@ describe('the anchor of the count is the first block of the last response with u
   });
 });
 
-describe('tool batching (SPEC §7.3)', () => {
+describe('tool batching (docs/loop.md §7.3)', () => {
   const uses = ['a', 'b', 'c', 'd', 'e'].map((id) => {
     const message = assistantToolUse(id, 'Tool', {});
     return message.message.content[0] as Extract<(typeof message.message.content)[number], { type: 'tool_use' }>;

@@ -1,5 +1,5 @@
 /**
- * Histories from outside are repaired before any request (SPEC §11, §9.9), as Claude Code's normalization for the
+ * Histories from outside are repaired before any request (docs/loop.md §11, §9.9), as Claude Code's normalization for the
  * API does: a tool_use with no result gets a synthetic error result, a stray tool_result is dropped, a repeated
  * tool_use id is answered once. Checked on the API turns `toApiMessages` builds from the repaired history.
  */
@@ -132,7 +132,7 @@ describe('repairToolPairing', () => {
   });
 });
 
-describe('the loop repairs initial messages before the first request (SPEC §11)', () => {
+describe('the loop repairs initial messages before the first request (docs/loop.md §11)', () => {
   it('a caller history with an unanswered tool_use and a stray result is sent paired', () => {
     const history = [userText('fix it'), assistantToolUse('t1', 'Read'), userText('what happened?'), toolResultMessage('ghost', 'x')];
     const run = drive({ messages: history }, testConfig(), { model: [reply(assistantText('Let me retry.'))] });

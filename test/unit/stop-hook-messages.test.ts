@@ -1,5 +1,5 @@
 /**
- * What the stop hooks show, end to end through the real interpreter (SPEC §4.9.4, as the original's stop-hook
+ * What the stop hooks show, end to end through the real interpreter (docs/loop.md §4.9.4, as the original's stop-hook
  * handling): a hook that prevents continuation yields the `hook_stopped_continuation` attachment, and hooks that
  * ran are summed up in one `stop_hook_summary` system message; an abort before any hook answered shows neither.
  */

@@ -1,6 +1,6 @@
 /**
- * The 10 Terminal transitions of SPEC §5, one test each: the scenario that reaches it, the Terminal it yields,
- * and what the user sees on the way out. Every run ends with exactly one `terminated` effect, last (SPEC §9.8).
+ * The 10 Terminal transitions of docs/loop.md §5, one test each: the scenario that reaches it, the Terminal it yields,
+ * and what the user sees on the way out. Every run ends with exactly one `terminated` effect, last (docs/loop.md §9.8).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -29,10 +29,10 @@ function expectEndsWith(run: DriveResult, reason: string) {
   expect(effectsOf(run, 'terminated')).toHaveLength(1);
 }
 
-/** A model with a 30k window and 8k output: blocking limit 19,000 tokens (SPEC §6 formula). */
+/** A model with a 30k window and 8k output: blocking limit 19,000 tokens (docs/loop.md §6 formula). */
 const smallWindow = { [TEST_MODEL]: { contextWindow: 30_000, maxOutputTokens: 8_000, maxOutputTokensUpperLimit: 8_000 } };
 
-describe('terminal transitions (SPEC §5)', () => {
+describe('terminal transitions (docs/loop.md §5)', () => {
   it('blocking_limit: an over-limit history with no recovery configured stops before calling the model', () => {
     const config = testConfig({ models: smallWindow, features: { autoCompact: false, reactiveCompact: false } });
     const run = drive(params('x'.repeat(80_000)), config, { model: [] });
@@ -73,7 +73,7 @@ describe('terminal transitions (SPEC §5)', () => {
     expectEndsWith(run, 'prompt_too_long');
     expect(effectsOf(run, 'reactive_compact')).toHaveLength(1);
     expect(effectsOf(run, 'run_stop_hooks')).toHaveLength(0);
-    // The original fires the stop-failure hooks on this ending too (SPEC §4.9.1).
+    // The original fires the stop-failure hooks on this ending too (docs/loop.md §4.9.1).
     expect(effectsOf(run, 'run_stop_failure_hooks')).toMatchObject([{ error: tooLong }]);
     expect(run.terminal).toMatchObject({ reason: 'prompt_too_long', apiError: tooLong.apiError });
     // Withheld while recovery was possible, released at the end.
@@ -99,7 +99,7 @@ describe('terminal transitions (SPEC §5)', () => {
     expectEndsWith(run, 'stop_hook_prevented');
     expect(run.terminal).toEqual({ reason: 'stop_hook_prevented', stopReason: 'policy says stop' });
     expect(run.requests).toHaveLength(1);
-    // As the original: the blocking messages, then the hook_stopped_continuation attachment (SPEC §4.9.4).
+    // As the original: the blocking messages, then the hook_stopped_continuation attachment (docs/loop.md §4.9.4).
     const [feedback, stopped] = run.emitted.slice(1);
     expect(feedback).toMatchObject({ type: 'user', isMeta: true });
     expect(JSON.stringify(feedback)).toContain('ignored');

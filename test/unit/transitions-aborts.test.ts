@@ -1,5 +1,5 @@
 /**
- * Aborts (SPEC §4.7, §4.12, §7.5-6): while the model streams, while tools run, while stop hooks run. Every
+ * Aborts (docs/loop.md §4.7, §4.12, §7.5-6): while the model streams, while tools run, while stop hooks run. Every
  * tool_use still gets exactly one result; the reason `interrupt` (the user typed a new message) is silent.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const resultIds = (run: DriveResult) => emittedOf(run, 'user').flatMap((m) => (m
 const twoTools = [assistantToolUse('t1', 'Read', {}), assistantToolUse('t2', 'Bash', {})];
 const noStreaming = testConfig({ features: { streamingToolExecution: false } });
 
-describe('abort while the model streams (SPEC §4.7)', () => {
+describe('abort while the model streams (docs/loop.md §4.7)', () => {
   it.each([
     ['user_cancel', [INTERRUPTED_TEXT]],
     ['interrupt', []],
@@ -49,7 +49,7 @@ describe('abort while the model streams (SPEC §4.7)', () => {
   });
 });
 
-describe('abort while tools run (SPEC §4.12)', () => {
+describe('abort while tools run (docs/loop.md §4.12)', () => {
   it('keeps the results that finished, cancels the rest, and says so unless the reason is interrupt', () => {
     for (const reason of ['user_cancel', 'interrupt']) {
       const run = drive(params(), noStreaming, { model: [reply(twoTools)], abort: { on: 'run_tools', after: 1, reason } });
@@ -74,7 +74,7 @@ describe('abort while tools run (SPEC §4.12)', () => {
   });
 });
 
-describe('abort while stop hooks run (SPEC §4.9.4)', () => {
+describe('abort while stop hooks run (docs/loop.md §4.9.4)', () => {
   it('before any hook answered: the hooks count as silent, the turn ends completed without the interrupted message', () => {
     const run = drive(params(), testConfig(), {
       model: [reply(assistantText('Done.'))],

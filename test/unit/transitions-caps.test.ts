@@ -1,5 +1,5 @@
 /**
- * The finite caps of SPEC §9.10 (an extension): a stop hook that always blocks, or any environment at all,
+ * The finite caps of docs/loop.md §9.10 (an extension): a stop hook that always blocks, or any environment at all,
  * cannot make one run call the model without bound. Each cap ends the run through a Terminal that says why,
  * and emits a `cap_reached` system message.
  */
@@ -8,7 +8,7 @@ import { assistantText, assistantToolUse, continueReasons, drive, emittedOf, par
 
 const alwaysText = () => reply(assistantText('Still not done.'));
 
-describe('caps (SPEC §9.10)', () => {
+describe('caps (docs/loop.md §9.10)', () => {
   it('limits.maxModelCalls ends the run as max_turns with cap maxModelCalls before one more call', () => {
     const run = drive(params(), testConfig({ limits: { maxModelCalls: 3 } }), {
       model: (_effect, n) => reply(assistantToolUse(`t${n}`, 'Read', {})),
@@ -41,7 +41,7 @@ describe('caps (SPEC §9.10)', () => {
   });
 });
 
-describe('maxTurns (SPEC §4.15)', () => {
+describe('maxTurns (docs/loop.md §4.15)', () => {
   it('maxTurns 2 allows two model calls and their tools', () => {
     const run = drive(params('go', { maxTurns: 2 }), testConfig(), {
       model: (_effect, n) => reply(assistantToolUse(`t${n}`, 'Read', {})),

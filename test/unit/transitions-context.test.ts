@@ -1,5 +1,5 @@
 /**
- * Context limits at the start of an iteration (SPEC §4.3-4, §6, §9.3, §9.7): thresholds, when the blocking
+ * Context limits at the start of an iteration (docs/loop.md §4.3-4, §6, §9.3, §9.7): thresholds, when the blocking
  * check applies, the autocompact circuit breaker and what a successful autocompact writes.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ const small = (features: TestConfigOverrides['features'] = {}) => testConfig({ m
 /** About 20,000 tokens: over both thresholds of `smallWindow`. */
 const bigPrompt = 'x'.repeat(80_000);
 
-describe('thresholds (SPEC §6)', () => {
+describe('thresholds (docs/loop.md §6)', () => {
   it('derive from the window and the output reservation, capped or not', () => {
     expect(contextThresholds(TEST_MODEL, testConfig())).toMatchObject({
       effectiveWindow: 180_000,
@@ -44,7 +44,7 @@ describe('thresholds (SPEC §6)', () => {
   });
 });
 
-describe('blocking check (SPEC §4.4)', () => {
+describe('blocking check (docs/loop.md §4.4)', () => {
   it.each([
     [{ autoCompact: true, reactiveCompact: true, contextCollapse: false }, false],
     [{ autoCompact: true, reactiveCompact: false, contextCollapse: true }, false],
@@ -79,7 +79,7 @@ describe('blocking check (SPEC §4.4)', () => {
     expect(snipFrees(5_000).terminal?.reason).toBe('completed');
   });
 
-  it.each(['compact', 'session_memory'])('never applies to, and never autocompacts, querySource %s (SPEC §9.7)', (querySource) => {
+  it.each(['compact', 'session_memory'])('never applies to, and never autocompacts, querySource %s (docs/loop.md §9.7)', (querySource) => {
     const run = drive(params(bigPrompt, { querySource }), small({ reactiveCompact: false }), { model: [reply(assistantText('summary'))] });
     expect(effectsOf(run, 'autocompact')).toHaveLength(0);
     expect(run.terminal?.reason).toBe('completed');
@@ -87,7 +87,7 @@ describe('blocking check (SPEC §4.4)', () => {
   });
 });
 
-describe('autocompact (SPEC §4.3, §9.3)', () => {
+describe('autocompact (docs/loop.md §4.3, §9.3)', () => {
   it('stops trying after 3 consecutive failures (circuit breaker)', () => {
     const run = drive(params(bigPrompt), small(), {
       model: (_effect, n) => reply(n <= 5 ? assistantToolUse(`t${n}`, 'Read', {}) : assistantText('done')),
@@ -108,7 +108,7 @@ describe('autocompact (SPEC §4.3, §9.3)', () => {
     expect(effectsOf(run, 'autocompact')).toHaveLength(1);
     expect(run.emitted.slice(0, 2)).toEqual(post);
     expect(run.requests[0].messages).toEqual(post);
-    // No response reported usage before this compaction: it spends nothing, but `remaining` is now sent (SPEC §6).
+    // No response reported usage before this compaction: it spends nothing, but `remaining` is now sent (docs/loop.md §6).
     expect(run.requests[0].task_budget).toEqual({ total: 100_000, remaining: 100_000 });
     expect(continueReasons(run)).toEqual(['next_turn']);
     const [nextTurn] = run.continues;

@@ -1,6 +1,6 @@
 /**
- * Sampling the model (SPEC §4.5): model fallback, streaming fallback, withholding, and the error results that
- * answer orphaned tool_use blocks (SPEC §7.6) when a model call fails.
+ * Sampling the model (docs/loop.md §4.5): model fallback, streaming fallback, withholding, and the error results that
+ * answer orphaned tool_use blocks (docs/loop.md §7.6) when a model call fails.
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
@@ -39,7 +39,7 @@ function toolResultsOf(run: DriveResult) {
 const hasThinking = (messages: Message[]) =>
   messages.some((m) => m.type === 'assistant' && m.message.content.some((b) => b.type === 'thinking'));
 
-describe('model fallback (SPEC §4.5)', () => {
+describe('model fallback (docs/loop.md §4.5)', () => {
   const history = [userText('q1', 'u1'), assistantThinking('let me think'), assistantText('a1'), userText('q2', 'u2')];
 
   it('answers the attempt’s tool_uses, warns naming both models and retries on the fallback model, thinking kept', () => {
@@ -101,7 +101,7 @@ describe('model fallback (SPEC §4.5)', () => {
   });
 
   // The original: an overload the caller gives up on is an API-error message; the ladder ends `completed` after
-  // the stop-failure hooks, without stop hooks (SPEC §4.5, §4.9.3).
+  // the stop-failure hooks, without stop hooks (docs/loop.md §4.5, §4.9.3).
   it('does not fall back twice: an overloaded fallback model is an API error that ends the run completed', () => {
     const run = drive({ messages: history, fallbackModel: FALLBACK }, testConfig(), { model: [overloaded(), overloaded()] });
     expect(run.terminal).toMatchObject({ reason: 'completed', apiError: { kind: 'other', status: 529, errorType: 'overloaded_error' } });
@@ -118,7 +118,7 @@ describe('model fallback (SPEC §4.5)', () => {
   });
 });
 
-describe('streaming fallback (SPEC §4.5)', () => {
+describe('streaming fallback (docs/loop.md §4.5)', () => {
   it('tombstones every message of the broken attempt, discards the executor and keeps the model', () => {
     const partial = [assistantText('Let me look'), assistantToolUse('t1', 'Read', {})];
     const final = assistantText('Answer without streaming.');
@@ -144,7 +144,7 @@ describe('streaming fallback (SPEC §4.5)', () => {
   });
 });
 
-describe('withholding (SPEC §4.5)', () => {
+describe('withholding (docs/loop.md §4.5)', () => {
   /** Whether `message` was emitted by the step that recorded it. */
   function shownAtOnce(run: DriveResult, message: Message) {
     const recorded = run.steps.find((s) => s.event.type === 'model_message' && s.event.message === message);
@@ -185,7 +185,7 @@ describe('withholding (SPEC §4.5)', () => {
   });
 });
 
-describe('orphaned tool_use on a model error (SPEC §7.6)', () => {
+describe('orphaned tool_use on a model error (docs/loop.md §7.6)', () => {
   it('emits one error tool_result per tool_use of the attempt, then the API-error message with the real text', () => {
     const streamed = [assistantToolUse('t1', 'Read', {}), assistantToolUse('t2', 'Grep', {})];
     const run = drive(params(), testConfig({ features: { streamingToolExecution: false } }), {

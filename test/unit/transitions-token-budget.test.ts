@@ -1,5 +1,5 @@
 /**
- * Token-budget auto-continue (SPEC §8, §9.6): continue below 90% of the budget, stop on diminishing returns,
+ * Token-budget auto-continue (docs/loop.md §8, §9.6): continue below 90% of the budget, stop on diminishing returns,
  * never for subagents or without a positive budget.
  */
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { assistantText, continueReasons, drive, emittedOf, params, reply, testCo
 
 const replyWithOutput = (outputTokens: number) => reply(assistantText(`wrote ${outputTokens}`), { usage: usage(1_000, outputTokens) });
 
-describe('token budget continuation (SPEC §8)', () => {
+describe('token budget continuation (docs/loop.md §8)', () => {
   // The original emits nothing when a token-budget turn stops (it only logs the decision): the decision is kept on
   // the Terminal (Extension terminalTokenBudget).
   it('continues while under 90% of the budget and keeps the percentage on the Terminal when it stops, emitting nothing', () => {

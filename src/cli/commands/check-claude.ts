@@ -4,18 +4,20 @@
  * Exit codes: 0 every run reproduces, 1 some run does not, 2 bad input.
  */
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { readInputText } from '../read-input.ts';
+import { readTranscriptText, transcriptFile } from '../read-transcript.ts';
 import { parseFlags } from './parse-flags.ts';
 import { checkClaudeSession, type RunCheck, type SessionCheck, type TranscriptCheck } from '../../claude/check.ts';
 
-const HELP = `Usage: turnloop check-claude <transcript.jsonl> [--json] [--no-subagents]
+const HELP = `Usage: turnloop check-claude <transcript.jsonl> | --example NAME [--json] [--no-subagents]
 
 Re-drives every run of a Claude Code transcript through the engine (pure reducer, recorded answers) and reports
 per run: model calls expected/got, tool results paired in order, the ending, and whether autocompact fired at the
 same model call. Subagents are checked too, each as its own run set, unless --no-subagents: the files under
 <session>/subagents/ (2.x) and the inline sidechains of the session file (1.0.x: isSidechain lines). A Task call
 whose subagent has no transcript (only progress lines, or nothing) is listed as not checkable.
-Unknown line types are skipped and counted. Exit 0 when every run reproduces, 1 otherwise, 2 on bad input.`;
+Unknown line types are skipped and counted; a file without any message line (a turnloop session log, a
+scenario) is refused. --example NAME checks a transcript that ships with turnloop (turnloop examples lists
+them). Exit 0 when every run reproduces, 1 otherwise, 2 on bad input.`;
 
 function runLine(r: RunCheck): string {
   const mark = r.ok ? 'ok ' : 'BAD';
@@ -47,10 +49,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('check-claude', args, {
     json: { type: 'boolean', default: false },
     'no-subagents': { type: 'boolean', default: false },
+    example: { type: 'string' },
   });
-  if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
-  const [file] = positionals;
-  readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
+  const file = transcriptFile(positionals, values.example);
+  readTranscriptText(file, io.cwd);
   const session = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
   const checks = session.transcripts;
   if (values.json) io.stdout.write(`${JSON.stringify(session, null, 2)}\n`);

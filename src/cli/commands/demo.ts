@@ -1,12 +1,13 @@
 /**
- * `turnloop demo`: the SPEC's worked example, offline. A sample project is copied to a temporary directory and
+ * `turnloop demo`: the worked example, offline. A sample project is copied to a temporary directory and
  * a scripted model (served by the loopback fake Messages API, reached through the real SDK) fixes its
  * null-pointer bug with the real built-in file tools. Shows the run live, the diff it applied, the terminal and
  * the session log.
  */
 import { join } from 'node:path';
+import { turnloopCommand } from '../invocation.ts';
 import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { query } from '../../effects/query.ts';
+import { runLoop } from '../../effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../fake-api/index.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { createSessionRecorder } from '../../replay/index.ts';
@@ -60,7 +61,7 @@ async function runDemo(io: CliIo, json: boolean, live: CliInspector | null): Pro
   const toolCalls: string[] = [];
   let terminal: Terminal;
   try {
-    const run = query({
+    const run = runLoop({
       prompt: DEMO_PROMPT,
       systemPrompt: [DEMO_SYSTEM_PROMPT],
       tools: createFileTools({ root: project }),
@@ -107,7 +108,8 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const paint = ok ? style.green : style.red;
     io.stdout.write(`\n${style.bold(paint(`terminal: ${outcome.terminal.reason}${terminalDetail(outcome.terminal)}`))}`);
     io.stdout.write(` after ${outcome.modelCalls} model calls and ${outcome.toolCalls.length} tool calls (${outcome.toolCalls.join(', ')})\n`);
-    io.stdout.write(`session log: ${outcome.sessionLog}\n  replay it:  turnloop replay ${outcome.sessionLog}\n`);
+    const turnloop = turnloopCommand(io.env);
+    io.stdout.write(`session log: ${outcome.sessionLog}\n  replay it:  ${turnloop} replay ${outcome.sessionLog}\n  view it:    ${turnloop} viz ${outcome.sessionLog} --out turnloop-demo.html\n`);
     io.stdout.write(`the fixed project stays in ${outcome.project}\n`);
   }
   await live?.finish();

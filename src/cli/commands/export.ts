@@ -8,7 +8,7 @@ import { exportJson } from '../../viz/export-json.ts';
 import { exportMermaid } from '../../viz/export-mermaid.ts';
 import { exportScxml } from '../../viz/export-scxml.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../errors/did-you-mean.ts';
 import { writeOutputFile } from '../write-output.ts';
 
 export const EXPORT_FORMATS = {
@@ -22,7 +22,7 @@ export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
 const HELP = `Usage: turnloop export --format json|mermaid|scxml|dot [--out FILE]
 
-Writes the loop statechart (SPEC §4-5) to stdout, or to FILE with --out.
+Writes the loop statechart (docs/loop.md §4-5) to stdout, or to FILE with --out.
 
 Formats (docs/statechart.md says which tool reads which):
   json     the xstate machine config: createMachine(json) loads it; supply guards and actions by name

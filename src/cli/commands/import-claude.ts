@@ -6,13 +6,13 @@
  */
 import { dirname, join } from 'node:path';
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { readInputText } from '../read-input.ts';
+import { readTranscriptText, transcriptFile } from '../read-transcript.ts';
 import { makeOutputDir, writeOutputFile } from '../write-output.ts';
 import { parseFlags } from './parse-flags.ts';
 import { sessionScenarios } from '../../claude/agent-scenarios.ts';
 import { readClaudeSession } from '../../claude/session.ts';
 
-const HELP = `Usage: turnloop import-claude <transcript.jsonl> --out <dir> [--no-subagents]
+const HELP = `Usage: turnloop import-claude <transcript.jsonl> | --example NAME --out <dir> [--no-subagents]
 
 Writes one turnloop simulate scenario per loop run (run-001.json, …), loadable as is by
 "turnloop simulate <file> --check": params.messages (history + prompt as Anthropic message params, from the
@@ -24,17 +24,18 @@ A run whose Task calls are all linked to a subagent transcript gets an "agents" 
 a scripted subagent whose runs are the subagents' recorded replies, so simulate checks parent and children
 together. Other subagents get scenarios of their own under <dir>/subagents/<agent>/ (agent-<id>/, or
 sidechain-<line>/ for an inline one); a Task call that cannot be scripted that way keeps its recorded result.
-Unknown line types are skipped and counted. Exit 0 written, 2 bad input.`;
+Unknown line types are skipped and counted; a file without any message line is refused. --example NAME
+reads a transcript that ships with turnloop (turnloop examples lists them). Exit 0 written, 2 bad input.`;
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('import-claude', args, {
     out: { type: 'string' },
     'no-subagents': { type: 'boolean', default: false },
+    example: { type: 'string' },
   });
-  if (positionals.length !== 1) throw new UsageError('expected exactly one transcript path');
+  const file = transcriptFile(positionals, values.example);
   if (!values.out) throw new UsageError('--out <dir> is required');
-  const [file] = positionals;
-  readInputText(file, io.cwd, { expected: 'a Claude Code transcript (JSON Lines)', format: 'jsonl' });
+  readTranscriptText(file, io.cwd);
   const session = readClaudeSession(file, { subagents: values['no-subagents'] !== true });
   const { scenarios, notes } = sessionScenarios(session);
   for (const { path, scenario } of scenarios) {

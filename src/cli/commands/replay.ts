@@ -90,7 +90,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
   if (values.at !== undefined) {
     const index = Number(values.at);
-    if (!Number.isInteger(index)) throw new UsageError(`--at expects an event index, got: ${values.at}`);
+    if (!Number.isInteger(index) || index < 0) throw new UsageError(`--at expects an event index (0 = the initial state, up to the log's last event), got: ${values.at}`);
     const at = stateAt(source, index, { allowVersionSkew });
     const c = at.state.context;
     const text = [

@@ -30,6 +30,13 @@ With --cwd, the live run gets the built-in file tools (Read, Edit, Glob, Grep) c
 call that is not read-only unless --yes; without it, tool calls get error results.
 
 Options:
+  --cwd DIR              give the live run the file tools, confined to DIR (default: no tools; tool calls
+                         get error results)
+  --yes                  with --cwd: allow every tool call without asking
+  --fake-api FILE        serve the model from the scenario FILE's "model" replies on the loopback fake API,
+                         and answer tools from its "tools" results (no key, no network)
+  --allow-version-skew   resume a log recorded with a different statechart
+  --quiet                print only the terminal, not each new message
 ${INSPECT_HELP}`;
 
 function describe(item: QueryItem): string | null {

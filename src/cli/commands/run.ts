@@ -20,10 +20,20 @@ import { createPermissionPrompt } from '../run/permission-prompt.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
-import { parseFlags, positiveAmount, positiveInteger } from './parse-flags.ts';
+import { turnloopCommand } from '../invocation.ts';
+import { nonNegativeInteger, parseFlags, positiveAmount, positiveInteger } from './parse-flags.ts';
+import { DEFAULT_CONFIG } from '../../config/config.ts';
+import { checkBaseUrl, InvalidBaseUrlError } from '../../effects/model/base-url.ts';
+
+/**
+ * Retries `run` gives a refused connection or a host that does not resolve when --max-retries is not given
+ * (Extension `cliUnreachableRetries`): about 1.5 s of backoff instead of the original's ~2.7 min.
+ */
+export const CLI_UNREACHABLE_RETRIES = 2;
 
 const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--max-budget-usd USD] [--json]
-                    [--record FILE | --no-record] [--no-task] [--mcp-config FILE] [--otel]
+                    [--record FILE | --no-record] [--no-task] [--mcp-config FILE] [--otel] [--base-url URL]
+                    [--max-retries N]
 
 A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
 Grep, confined to DIR, and Task, which starts a subagent with those file tools (as Claude Code's Task tool).
@@ -49,6 +59,12 @@ Options:
   --mcp-config FILE  add the tools of the MCP servers in FILE (Claude Code's .mcp.json shape:
                    {"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}),
                    asked about like Edit unless the server marks them read-only
+  --base-url URL   the Messages API endpoint (default: ANTHROPIC_BASE_URL, else https://api.anthropic.com);
+                   checked before any request: an absolute http:// or https:// URL with a host
+  --max-retries N  retries of a failed request (default ${DEFAULT_CONFIG.retry.maxRetries}, with backoff from ${DEFAULT_CONFIG.retry.baseDelayMs / 1000} s doubling up to
+                   ${DEFAULT_CONFIG.retry.maxDelayMs / 1000} s: Claude Code's schedule, which rides out an overloaded or restarting API).
+                   A refused connection or a host that does not resolve is retried only
+                   ${CLI_UNREACHABLE_RETRIES} times unless this flag is given: a wrong URL fails in seconds, not minutes
   --otel           export OpenTelemetry spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT
                    (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT; default http://localhost:4318)
 ${INSPECT_HELP}
@@ -58,8 +74,8 @@ Environment:
   ANTHROPIC_BASE_URL   another endpoint speaking the Messages API (a proxy, a gateway, a local fake)
   NO_COLOR             plain output even on a terminal
 
-Failed requests are retried with backoff (one line per retry: what failed, attempt k of n, the wait);
-answers that retrying cannot fix (401, 403, 400) end the run at once.
+Failed requests are retried with backoff (one line per retry: what failed, where and why when no HTTP
+answer came, attempt k of n, the wait); answers that retrying cannot fix (401, 403, 400) end the run at once.
 
 Exit codes: 0 completed, 1 the run ended in a failure terminal or on an API error, 2 bad input.
 No key? Run 'turnloop demo' to watch the loop work offline.`;
@@ -98,8 +114,21 @@ export function runFailed(terminal: Terminal, lastAssistant: AssistantMessage | 
 }
 
 export function retryLine(retry: ModelRetryNotice): string {
-  const what = retry.error.status === undefined ? retry.error.message : `${retry.error.status} ${retry.error.message}`;
+  const message = retry.error.cause === undefined ? retry.error.message : `${retry.error.message.replace(/\.$/, '')} (${retry.error.url}: ${retry.error.cause})`;
+  const what = retry.error.status === undefined ? message : `${retry.error.status} ${message}`;
   return `request failed: ${what.replace(/\.$/, '')}; retry ${retry.attempt} of ${retry.maxRetries} in ${(retry.delayMs / 1000).toFixed(1)} s`;
+}
+
+/** --base-url, else ANTHROPIC_BASE_URL, refused with exit 2 unless it is an http(s) URL with a host. */
+function checkedBaseUrl(flag: string | undefined, env: string | undefined): string | undefined {
+  const [value, source] = flag !== undefined ? [flag, '--base-url'] : [env, 'ANTHROPIC_BASE_URL'];
+  if (value === undefined || (value === '' && flag === undefined)) return undefined;
+  try {
+    return checkBaseUrl(value, source);
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 async function run(args: string[], io: CliIo): Promise<number> {
@@ -116,13 +145,18 @@ async function run(args: string[], io: CliIo): Promise<number> {
     'no-task': { type: 'boolean', default: false },
     'mcp-config': { type: 'string' },
     otel: { type: 'boolean', default: false },
+    'base-url': { type: 'string' },
+    'max-retries': { type: 'string' },
   });
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
   if (values.record !== undefined && values['no-record']) throw new UsageError('--record and --no-record contradict each other');
   const maxTurns = positiveInteger('max-turns', values['max-turns']);
   const maxCostUsd = positiveAmount('max-budget-usd', values['max-budget-usd']);
+  const maxRetries = nonNegativeInteger('max-retries', values['max-retries']);
+  const baseURL = checkedBaseUrl(values['base-url'], io.env.ANTHROPIC_BASE_URL);
   const root = resolve(io.cwd, values.cwd ?? '.');
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--cwd: no such directory: ${root}`);
+  if (!existsSync(root)) throw new UsageError(`--cwd: no such directory: ${root}`);
+  if (!statSync(root).isDirectory()) throw new UsageError(`--cwd: ${root} is a file, not a directory; expected the project directory the tools may see`);
   const apiKey = io.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new UsageError(MISSING_KEY_MESSAGE);
 
@@ -170,11 +204,17 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...(maxTurns === undefined ? {} : { maxTurns }),
       querySource: 'repl_main_thread',
       signal: controller.signal,
-      config: { sessionId, ...(model ? { model } : {}), ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }) },
+      config: {
+        sessionId,
+        ...(model ? { model } : {}),
+        ...(maxRetries === undefined ? {} : { retry: { maxRetries } }),
+        ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }),
+      },
       deps: {
         callModel: createAnthropicModelCaller({
           apiKey,
-          ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}),
+          ...(baseURL ? { baseURL } : {}),
+          maxUnreachableRetries: maxRetries ?? CLI_UNREACHABLE_RETRIES,
           onRetry: (retry) => note(retryLine(retry)),
         }),
       },
@@ -205,7 +245,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
       const apiError = finalApiError(terminal, lastAssistant);
       const ending = apiError ? ` (ended on an API error: ${apiError.text})` : '';
       io.stdout.write(`${style.bold((failed ? style.red : style.green)(`terminal: ${terminal.reason}${terminalDetail(terminal)}${ending}`))}\n`);
-      if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (turnloop replay ${shownLog})`)}\n`);
+      if (shownLog) io.stdout.write(`${style.dim(`session log: ${shownLog} (${turnloopCommand(io.env)} replay ${shownLog})`)}\n`);
     }
     return failed ? EXIT_FAILURE_TERMINAL : EXIT_OK;
   } finally {

@@ -2,30 +2,37 @@
  * `turnloop simulate <scenario.json>`: one deterministic loop run against a scripted environment, the model
  * reached through the real adapter and SDK talking to the loopback fake API (see docs/scenarios.md).
  */
-import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
+import { EXIT_BAD_INPUT, EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { styleFor } from '../render/style.ts';
 import { isFailureTerminal, outcomeMismatches } from '../../scenario/check-outcome.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
+import { scenarioProblems, type ScenarioProblem } from '../../scenario/scenario-problems.ts';
 import { readInputText } from '../read-input.ts';
 import { checkOutputPath } from '../write-output.ts';
 import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
+import { examplePath } from '../examples.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 
 const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check] [--inspect[=PORT]]
+       turnloop simulate --example NAME [the same options]
 
 Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
 loopback fake of the Anthropic Messages API, reached through the real SDK), tool results, stop-hook answers,
 compaction outcomes and an optional abort. The fake API is as strict as the real one (docs/fake-api.md).
 The transcript shows every compaction that happens or fails. Deterministic: ids are counters, time is virtual, so two runs
-print the same thing. The file format is in docs/scenarios.md; examples are in examples/scenarios/.
+print the same thing. The file format is in docs/scenarios.md.
 
 Options:
+  --example NAME      run one of the scenarios that ship with turnloop (turnloop examples lists them),
+                      e.g. --example completed
   --json              machine-readable result: terminal, transitions, modelCalls, requests, emitted,
                       toolCalls, stopHookCalls, compactions, scriptExhausted, rejections (requests the
-                      fake API refused as the real API would), agentRuns (the subagents' child runs)
+                      fake API refused as the real API would), agentRuns (the subagents' child runs);
+                      for a scenario that does not validate, every problem at once (exit 2):
+                      {"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}
   --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
                       beside it, in <file minus .jsonl>.agents/
   --strict            exit 1 when the run ends in a failure terminal (blocking_limit, image_error,
@@ -37,6 +44,23 @@ ${INSPECT_HELP}
 
 Exit codes: 0 ok, 1 failure terminal (--strict) or unexpected outcome (--check), 2 bad input.`;
 
+/** The scenario file: the one argument, or the shipped example --example names. */
+function scenarioFile(positionals: string[], example: string | undefined): string {
+  if (example !== undefined) {
+    if (positionals.length > 0) throw new UsageError(`give a scenario file or --example, not both (got '${positionals[0]}' and --example ${example})`);
+    return examplePath('scenarios', example);
+  }
+  if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file, or --example NAME (see turnloop simulate --help)');
+  return positionals[0];
+}
+
+/** A scenario that does not validate, under --json: `{"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}`. */
+function reportProblems(io: CliIo, file: string, problems: ScenarioProblem[]): number {
+  io.stdout.write(`${JSON.stringify({ error: 'INVALID_SCENARIO', file, problems }, null, 2)}\n`);
+  io.stderr.write(`turnloop simulate: ${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} (listed on stdout)\n`);
+  return EXIT_BAD_INPUT;
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('simulate', expandInspectArgs(args), {
     ...INSPECT_FLAGS,
@@ -44,10 +68,14 @@ async function run(args: string[], io: CliIo): Promise<number> {
     record: { type: 'string' },
     strict: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    example: { type: 'string' },
   });
-  if (positionals.length !== 1) throw new UsageError('expected exactly one scenario file (see turnloop simulate --help)');
-  readInputText(positionals[0], io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
-  const scenario = loadScenario(positionals[0], io.cwd);
+  const file = scenarioFile(positionals, values.example);
+  const text = readInputText(file, io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
+  // With --json every problem is reported at once; without, the first one is thrown below as one clear message.
+  const problems = values.json ? scenarioProblems(text, file) : [];
+  if (problems.length > 0) return reportProblems(io, file, problems);
+  const scenario = loadScenario(file, io.cwd);
   const record = values.record === undefined ? undefined : checkOutputPath(values.record, io.cwd);
 
   const live = await startCliInspector(values, io, 'simulate');
@@ -58,7 +86,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
-    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? positionals[0], breakerAt);
+    const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? file, breakerAt);
     result = await simulateScenario(scenario, { record, observers, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }

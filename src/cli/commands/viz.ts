@@ -7,10 +7,11 @@ import { replay } from '../../replay/replay.ts';
 import { renderViewerHtml, viewerData } from '../../viz/html.ts';
 import { loadInspector, replayIntoInspector } from '../../viz/inspect.ts';
 import { parseSessionLog, type SessionForView } from '../../viz/session.ts';
+import { SessionLogParseError } from '../../replay/errors.ts';
 import { withChildRuns } from '../../viz/session-tree.ts';
 import { createRedactor, secretValuesFromEnv } from '../../replay/redact.ts';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
-import { didYouMean } from '../did-you-mean.ts';
+import { didYouMean } from '../../errors/did-you-mean.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
 
@@ -59,7 +60,8 @@ function readLog(path: string, io: CliIo): SessionForView {
   try {
     session = parseSessionLog(text, path);
   } catch (error) {
-    throw new UsageError(`${path}: ${(error as Error).message}`);
+    // The parser's error already names the file and the line (`run.jsonl:2: expected …`).
+    throw new UsageError(error instanceof SessionLogParseError ? error.message : `${path}: ${(error as Error).message}`);
   }
   if (session.recorded) {
     // The page shows the states step() re-derives; say so when they are not the ones that were recorded.

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ConfigOverrides } from '../../config/config.ts';
 import type { WhatIfOverrides } from '../../replay/what-if.ts';
-import { configOverridesSchema } from '../../scenario/config-overrides-schema.ts';
+import { configOverridesSchema } from '../../config/config-overrides-schema.ts';
 import { describeIssue } from '../../scenario/describe-issue.ts';
 import { UsageError } from '../cli-io.ts';
 import { tooDeepAt } from '../read-input.ts';

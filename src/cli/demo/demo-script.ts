@@ -1,5 +1,5 @@
 /**
- * The scripted model of `turnloop demo`: the SPEC's worked example, "fix the null pointer bug in
+ * The scripted model of `turnloop demo`: the worked example, "fix the null pointer bug in
  * src/auth/validate.ts", as fake Messages API answers. The tools are the real built-in ones, so every tool_use
  * here must be valid for them and the Edit's `old_string` must match the sample project's file exactly.
  */

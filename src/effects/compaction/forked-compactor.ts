@@ -1,5 +1,5 @@
 /**
- * Autocompact and reactive compact by a forked run of the loop itself (SPEC §6 layer 4): the history plus a
+ * Autocompact and reactive compact by a forked run of the loop itself (docs/loop.md §6 layer 4): the history plus a
  * summarisation prompt goes to the model with `querySource: 'compact'` (which never autocompacts nor hits the
  * blocking check), and the reply becomes the summary of the post-compact history.
  *
@@ -12,9 +12,9 @@ import type { Message, QueryItem } from '../../messages/types.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
 import type { Clock, Compactor, ModelCaller } from '../deps.ts';
-import type { QueryOptions } from '../query-options.ts';
+import type { RunLoopOptions } from '../query-options.ts';
 
-export type RunQuery = (options: QueryOptions) => Promise<{ items: QueryItem[]; terminal: Terminal }>;
+export type RunQuery = (options: RunLoopOptions) => Promise<{ items: QueryItem[]; terminal: Terminal }>;
 
 export interface ForkedCompactorOptions {
   config: LoopConfig;

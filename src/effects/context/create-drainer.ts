@@ -1,6 +1,6 @@
 /**
- * The default CollapseDrainer (SPEC §4.9.1): commits every pending collapse of the shared store at once. The reducer
- * decides when (never twice in a row, SPEC §9.5); this only does it.
+ * The default CollapseDrainer (docs/loop.md §4.9.1): commits every pending collapse of the shared store at once. The reducer
+ * decides when (never twice in a row, docs/loop.md §9.5); this only does it.
  */
 import { drainCollapses } from '../../context/context-collapse.ts';
 import type { CollapseDrainer } from '../deps.ts';

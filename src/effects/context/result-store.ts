@@ -13,11 +13,11 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
-export class StoreOutsideWorkspaceError extends Error {
-  readonly code = 'STORE_OUTSIDE_WORKSPACE';
+export class StoreOutsideWorkspaceError extends TurnloopError {
   constructor(readonly path: string, reason: string) {
-    super(`tool-result store: refusing to write ${path}: ${reason}`);
+    super('STORE_OUTSIDE_WORKSPACE', `tool-result store: refusing to write ${path}: ${reason}`);
     this.name = 'StoreOutsideWorkspaceError';
   }
 }

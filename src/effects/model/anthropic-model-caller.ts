@@ -1,7 +1,7 @@
 /**
  * The production `ModelCaller` (src/effects/deps.ts) on the official `@anthropic-ai/sdk` client, streaming.
  *
- * Invariants (SPEC §1, §4.5 "API errors are messages"):
+ * Invariants (docs/loop.md §1, §4.5 "API errors are messages"):
  * - Yields `model_message` per finished block, then exactly one of `model_done` or `model_overloaded` (the latter
  *   only when a fallback model is set); or nothing more at all once the signal is aborted (the interpreter reports
  *   the abort). It never yields `model_error` and never throws for an API failure: `model_error` is left for
@@ -21,8 +21,9 @@ import { apiErrorMessage } from '../../reducer/message-factory.ts';
 import type { ModelCallOptions, ModelCaller, ModelStreamItem } from '../deps.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import { buildApiRequest } from './build-request.ts';
-import { classifyModelError, type ErrorClass } from './classify-error.ts';
+import { classifyModelError, isUnreachable, type ErrorClass } from './classify-error.ts';
 import { createApiMessageConverter, type ApiMessageConverter } from './incremental-api-messages.ts';
+import { checkBaseUrl, endpointOf, InvalidBaseUrlError } from './base-url.ts';
 import { decideRetry, INITIAL_RETRY_STATE, retryAfterMs, type RetryState } from './retry-policy.ts';
 import { nonStreamingAttempt, streamAttempt, type MessagesClient } from './stream-attempt.ts';
 
@@ -34,6 +35,12 @@ export interface AnthropicModelCallerOptions {
   client?: MessagesClient;
   /** Told before each retry's wait: what failed, which retry this is and how long the wait is. Must not throw. */
   onRetry?: (retry: ModelRetryNotice) => void;
+  /**
+   * Retries for a connection that is refused or a host that does not resolve (no HTTP answer at all); default: the
+   * retry policy's `maxRetries`, as the original. `turnloop run` passes a smaller number (Extension
+   * `cliUnreachableRetries`) so that a wrong URL fails in seconds.
+   */
+  maxUnreachableRetries?: number;
 }
 
 export interface ModelRetryNotice {
@@ -41,7 +48,8 @@ export interface ModelRetryNotice {
   attempt: number;
   maxRetries: number;
   delayMs: number;
-  error: { message: string; status?: number };
+  /** `url`: where the request went. `cause`: why no HTTP answer came (refused, unresolvable host...), if so. */
+  error: { message: string; status?: number; url: string; cause?: string };
 }
 
 /** Why a call without any credential fails at once (the SDK would only say so per attempt, and attempts retry). */
@@ -57,6 +65,8 @@ const OUTPUT_LIMIT_STOP_REASONS = new Set(['max_tokens', 'model_context_window_e
  * for await (const item of callModel(request, options)) { ... }
  */
 export function createAnthropicModelCaller(options: AnthropicModelCallerOptions = {}): ModelCaller {
+  // A malformed URL given in code is refused here, before any request (InvalidBaseUrlError).
+  if (options.baseURL !== undefined && !options.client) checkBaseUrl(options.baseURL, 'baseURL');
   // The SDK is imported on the first call, so that importing turnloop (or building deps) does not load it.
   let client: Promise<MessagesClient> | undefined = options.client ? Promise.resolve(options.client) : undefined;
   const clientOnce = () => (client ??= sdkClient(options));
@@ -89,6 +99,12 @@ async function* callModel(
     yield* apiErrorEnding(options, request.model, 'other', { kind: 'other', text: MISSING_CREDENTIALS_MESSAGE });
     return;
   }
+  const baseURL = callerOptions.client ? callerOptions.baseURL : (callerOptions.baseURL ?? envBaseUrl());
+  if (baseURL instanceof InvalidBaseUrlError) {
+    yield* apiErrorEnding(options, request.model, 'other', { kind: 'other', text: baseURL.message });
+    return;
+  }
+  const url = endpointOf(baseURL);
   const client = await clientOnce();
   const apiRequest = buildApiRequest(request, { ...options, toMessages });
   let retry: RetryState = INITIAL_RETRY_STATE;
@@ -124,18 +140,22 @@ async function* callModel(
       case 'retryable': {
         const wait = retryAfterMs(outcome.error, options.clock.now());
         const failed = { overloaded: failure.kind === 'overloaded', ...(wait === undefined ? {} : { retryAfterMs: wait }) };
-        const decision = decideRetry(retry, failed, options.retry, Boolean(options.fallbackModel));
+        const unreachableLimit = isUnreachable(failure) ? callerOptions.maxUnreachableRetries : undefined;
+        const decision =
+          unreachableLimit !== undefined && retry.retries >= unreachableLimit
+            ? ({ action: 'give_up' } as const)
+            : decideRetry(retry, failed, options.retry, Boolean(options.fallbackModel));
         if (decision.action === 'fallback') {
           yield { kind: 'event', event: { type: 'model_overloaded', message: failure.text } };
           return;
         }
         if (decision.action === 'give_up') {
-          yield* apiErrorEnding(options, request.model, 'other', failure, retry.retries);
+          yield* apiErrorEnding(options, request.model, 'other', failure, retry.retries, url);
           return;
         }
         if (streaming && outcome.events > 0) {
           // A stream that broke after events arrived: the transport's fallback, the same request without streaming,
-          // at once (SPEC §4.5 "Streaming fallback"); the loop tombstones what the broken attempt showed.
+          // at once (docs/loop.md §4.5 "Streaming fallback"); the loop tombstones what the broken attempt showed.
           yield { kind: 'event', event: { type: 'model_stream_fallback' } };
           streaming = false;
           continue;
@@ -143,9 +163,14 @@ async function* callModel(
         retry = decision.state;
         callerOptions.onRetry?.({
           attempt: retry.retries,
-          maxRetries: options.retry.maxRetries,
+          maxRetries: Math.min(unreachableLimit ?? Infinity, options.retry.maxRetries),
           delayMs: decision.delayMs,
-          error: { message: failure.text, ...(failure.status === undefined ? {} : { status: failure.status }) },
+          error: {
+            message: failure.text,
+            ...(failure.status === undefined ? {} : { status: failure.status }),
+            url,
+            ...(failure.connection === undefined ? {} : { cause: failure.connection.cause }),
+          },
         });
         try {
           await options.clock.sleep(decision.delayMs, options.signal);
@@ -164,18 +189,33 @@ function* apiErrorEnding(
   kind: ApiErrorKind,
   failure: ErrorClass,
   retries = 0,
+  url?: string,
 ): Generator<ModelStreamItem> {
   const tags = { ...(failure.status === undefined ? {} : { status: failure.status }), ...(failure.type === undefined ? {} : { errorType: failure.type }) };
   // Recoverable kinds keep the raw API text (the loop and the user read it); the others say what failed and how.
-  const text = kind === 'other' ? describeFailure(failure, retries) : failure.text;
+  const text = kind === 'other' ? describeFailure(failure, retries, url) : failure.text;
   yield modelMessage(apiErrorMessage(options.newId(), model, kind, text, tags));
   yield { kind: 'event', event: { type: 'model_done', stopReason: null } };
 }
 
-function describeFailure(failure: ErrorClass, retries: number): string {
+function describeFailure(failure: ErrorClass, retries: number, url: string | undefined): string {
   const what = [failure.status, failure.type].filter((part) => part !== undefined).join(' ');
   const after = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-  return `API error${what ? ` ${what}` : ''}: ${failure.text}${after}`;
+  // No HTTP answer at all: say where the request went and what the network said.
+  const where = failure.connection && url ? ` ${url}: ${failure.connection.cause}` : '';
+  return `API error${what ? ` ${what}` : ''}: ${where ? failure.text.replace(/\.$/, '') : failure.text}${where}${after}`;
+}
+
+/** The base URL the SDK would read from the environment, checked; undefined when none is set. */
+function envBaseUrl(): string | InvalidBaseUrlError | undefined {
+  const value = process.env.ANTHROPIC_BASE_URL;
+  if (value === undefined || value === '') return undefined;
+  try {
+    return checkBaseUrl(value, 'ANTHROPIC_BASE_URL');
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) return error;
+    throw error;
+  }
 }
 
 function modelMessage(message: AssistantMessage): ModelStreamItem {

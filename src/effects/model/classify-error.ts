@@ -1,5 +1,5 @@
 /**
- * Sorts a failed model request into what the loop does about it (SPEC §1, §4.5). Pure: reads only the error.
+ * Sorts a failed model request into what the loop does about it (docs/loop.md §1, §4.5). Pure: reads only the error.
  *
  * | class             | when                                                                 | outcome                      |
  * |-------------------|----------------------------------------------------------------------|------------------------------|
@@ -11,9 +11,10 @@
  * | `other`           | anything else (401, 403, 404, 413 without a known text...)           | API-error message at once    |
  *
  * API failures are never thrown at the loop: every class ends as an API-error message once the retries (if any)
- * are used up, and the loop decides from there (SPEC §4.5 "API errors are messages"). Aborts are not classified
+ * are used up, and the loop decides from there (docs/loop.md §4.5 "API errors are messages"). Aborts are not classified
  * here: the caller checks its signal first.
  */
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type ErrorClass = {
   kind: 'prompt_too_long' | 'media_size' | 'invalid_request' | 'overloaded' | 'retryable' | 'other';
@@ -21,13 +22,35 @@ export type ErrorClass = {
   text: string;
   status?: number;
   type?: string;
+  /**
+   * For a request that got no HTTP answer at all: the lowest cause the network stack gave (`connect ECONNREFUSED
+   * 127.0.0.1:9`, `getaddrinfo ENOTFOUND api.example.invalid`) and its code, so messages can say why.
+   */
+  connection?: { cause: string; code?: string };
 };
 
+/**
+ * Network codes that no retry will change within seconds: nothing listens on that port, or the name does not
+ * exist. (Timeouts, resets and temporary DNS failures are not here: those are worth the full backoff.)
+ */
+export const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'BAD_PORT']);
+
+/**
+ * fetch refuses, without trying, the ports the Fetch standard blocks (9, 25, 6000...), saying only "bad port" with
+ * no code: given a code and a sentence here so that the user learns why.
+ */
+const BAD_PORT_CODE = 'BAD_PORT';
+const BAD_PORT_CAUSE = 'bad port: fetch refuses to connect to this port (it is on the Fetch standard\'s list of blocked ports)';
+
+/** True when the failure is a refused connection or a host that does not resolve. */
+export function isUnreachable(failure: ErrorClass): boolean {
+  return failure.connection?.code !== undefined && UNREACHABLE_CODES.has(failure.connection.code);
+}
+
 /** Thrown by the adapter when a stream ended without `message_stop`. */
-export class IncompleteStreamError extends Error {
-  readonly code = 'INCOMPLETE_STREAM';
+export class IncompleteStreamError extends TurnloopError {
   constructor() {
-    super('the response stream ended before message_stop');
+    super('INCOMPLETE_STREAM', 'the response stream ended before message_stop');
     this.name = 'IncompleteStreamError';
   }
 }
@@ -43,7 +66,8 @@ const MEDIA_SIZE = [
 
 export function classifyModelError(error: unknown): ErrorClass {
   const { status, type, text } = describe(error);
-  const tag = { ...(status === undefined ? {} : { status }), ...(type === undefined ? {} : { type }) };
+  const connection = status === undefined ? networkCause(error) : undefined;
+  const tag = { ...(status === undefined ? {} : { status }), ...(type === undefined ? {} : { type }), ...(connection === undefined ? {} : { connection }) };
   if (status === 400 || status === 413) {
     if (PROMPT_TOO_LONG.test(text)) return { kind: 'prompt_too_long', text, ...tag };
     if (MEDIA_SIZE.some((pattern) => pattern.test(text))) return { kind: 'media_size', text, ...tag };
@@ -73,4 +97,28 @@ function describe(error: unknown): { status?: number; type?: string; text: strin
           ? e.message
           : String(error);
   return { ...(status === undefined ? {} : { status }), ...(type === undefined ? {} : { type }), text };
+}
+
+/**
+ * The deepest `cause` of an error that carries a network code or message (fetch wraps the socket's error as
+ * `TypeError: fetch failed`, the SDK wraps that as `Connection error.`), or undefined when there is none.
+ */
+function networkCause(error: unknown): { cause: string; code?: string } | undefined {
+  let deepest: { cause: string; code?: string } | undefined;
+  let deepestWithCode: { cause: string; code: string } | undefined;
+  let current: unknown = (error as { cause?: unknown } | null)?.cause;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth += 1) {
+    const e = current as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    // A dual-stack connect fails as an AggregateError with an empty message; its first error says where.
+    const first = Array.isArray(e.errors) ? (e.errors[0] as { message?: unknown } | undefined) : undefined;
+    const message = typeof e.message === 'string' && e.message !== '' ? e.message : typeof first?.message === 'string' ? first.message : code;
+    if (message !== undefined) {
+      deepest = { cause: message, ...(code === undefined ? {} : { code }) };
+      if (code !== undefined) deepestWithCode = { cause: message, code };
+    }
+    current = e.cause;
+  }
+  if (deepestWithCode === undefined && deepest?.cause === 'bad port') return { cause: BAD_PORT_CAUSE, code: BAD_PORT_CODE };
+  return deepestWithCode ?? deepest;
 }

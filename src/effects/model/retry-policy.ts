@@ -1,5 +1,5 @@
 /**
- * When to retry a failed model request, and how long to wait first (SPEC §4.5). Pure: the caller sleeps.
+ * When to retry a failed model request, and how long to wait first (docs/loop.md §4.5). Pure: the caller sleeps.
  *
  * Invariants:
  * - Backoff: `min(baseDelayMs * 2^n, maxDelayMs)` before retry n (n = retries already made, from 0).

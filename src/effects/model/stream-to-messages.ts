@@ -1,6 +1,6 @@
 /**
  * Accumulates the raw SSE events of one streamed reply into assistant messages: ONE message per FINISHED content
- * block (text, thinking, redacted_thinking, tool_use), all sharing the API message id (SPEC §1).
+ * block (text, thinking, redacted_thinking, tool_use), all sharing the API message id (docs/loop.md §1).
  *
  * Invariants:
  * - A block becomes a message only at its `content_block_stop`; a block that never got one (stream cut,

@@ -6,9 +6,9 @@
  *   compaction summaries (`compact_boundary` system messages that carry a string `data.summary`, as user text).
  *   Assistant API-error messages, tombstones, tool-use summaries and other system messages are dropped.
  * - Roles alternate: consecutive user-side messages merge into one user turn, consecutive assistant messages
- *   (one per content block, SPEC §1) merge into one assistant turn, blocks in their original order.
+ *   (one per content block, docs/loop.md §1) merge into one assistant turn, blocks in their original order.
  * - In a merged user turn the `tool_result` blocks come first (in order), then everything else, so a turn that
- *   answers a tool_use turn starts with its results (pairing, SPEC §1). Nothing is ever reordered across turns.
+ *   answers a tool_use turn starts with its results (pairing, docs/loop.md §1). Nothing is ever reordered across turns.
  * - Empty and whitespace-only text blocks are dropped (the API rejects them; a recorded reply may hold a "\n\n" text
  *   block before its thinking); a turn left without blocks is dropped.
  *

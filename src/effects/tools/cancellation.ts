@@ -1,5 +1,5 @@
 /**
- * Why a tool call is cancelled (SPEC §7.5), carried as the `reason` of the call's own AbortSignal so that the
+ * Why a tool call is cancelled (docs/loop.md §7.5), carried as the `reason` of the call's own AbortSignal so that the
  * single result the call gets can say why. Rules:
  * - a loop abort with reason `'interrupt'` (the user typed a new message) cancels only tools whose
  *   `interruptBehavior` is `'cancel'`; any other loop abort cancels every tool;
@@ -10,16 +10,16 @@
 import { LazyAbortController } from '../lazy-abort-controller.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 import { onAbort } from '../abort-listeners.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type CancelKind = 'user_abort' | 'sibling_error' | 'discarded' | 'timeout';
 
-export class ToolCancellation extends Error {
-  readonly code = 'TOOL_CANCELLED';
+export class ToolCancellation extends TurnloopError {
   constructor(
     readonly kind: CancelKind,
     message: string,
   ) {
-    super(message);
+    super('TOOL_CANCELLED', message);
     this.name = 'ToolCancellation';
   }
 }

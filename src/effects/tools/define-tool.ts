@@ -1,5 +1,5 @@
 /**
- * Tool definitions (SPEC §7.1). `defineTool` turns a loose spec into a `Tool` whose every behaviour is present and
+ * Tool definitions (docs/loop.md §7.1). `defineTool` turns a loose spec into a `Tool` whose every behaviour is present and
  * total:
  * - `isConcurrencySafe` / `isReadOnly` take the raw model input and answer `false` when the input does not match
  *   the schema or the predicate throws (an unknown input is never trusted to run beside others);
@@ -19,7 +19,7 @@ export type ToolResultContent = string | Array<TextBlock | ImageBlock | Document
 export interface ToolCallResult {
   content: ToolResultContent;
   isError?: boolean;
-  /** Shallow patch of the tool-use context, seen by later tools (SPEC §7.3 says when it applies). */
+  /** Shallow patch of the tool-use context, seen by later tools (docs/loop.md §7.3 says when it applies). */
   contextModifier?: Record<string, unknown>;
   /** Ends the loop after this round of tools (`hook_stopped_continuation`). */
   preventContinuation?: boolean;
@@ -81,7 +81,7 @@ export interface ToolSpec<S extends z.ZodType> {
   isReadOnly?: (input: z.output<S>) => boolean;
   interruptBehavior?: InterruptBehavior;
   maxResultSizeChars?: number;
-  /** An error of this tool cancels its siblings (SPEC §7.5). */
+  /** An error of this tool cancels its siblings (docs/loop.md §7.5). */
   isShellLike?: boolean;
   /**
    * Running the call twice has the effect of running it once (read-only, or deduplicated by `idempotencyKey`).

@@ -1,5 +1,5 @@
 /**
- * The tool runtime (SPEC §7): definitions, registry, the per-call pipeline and the two executors.
+ * The tool runtime (docs/loop.md §7): definitions, registry, the per-call pipeline and the two executors.
  */
 export * from './define-tool.ts';
 export * from './registry.ts';

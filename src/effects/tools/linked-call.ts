@@ -1,7 +1,7 @@
 /**
  * One tool call run under the executors' cancellation rules: its signal follows the loop signal (respecting
  * `interruptBehavior`) and its group (sibling errors, discard). Reports whether the call is a shell-like
- * error, which must cancel its siblings (SPEC §7.5). Listeners are detached when the call is over.
+ * error, which must cancel its siblings (docs/loop.md §7.5). Listeners are detached when the call is over.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { LazyAbortController } from '../lazy-abort-controller.ts';

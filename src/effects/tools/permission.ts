@@ -1,5 +1,5 @@
 /**
- * The permission decision of one call (SPEC §7.2). Invariants, in order:
+ * The permission decision of one call (docs/loop.md §7.2). Invariants, in order:
  * 1. a `deny` from anyone (pre-tool hook, the tool's `checkPermissions`, the host's `canUseTool`) wins;
  * 2. a hook `allow` settles an open `ask`, never a `deny`;
  * 3. an `ask` nobody settles is a denial (the engine has no one to ask);

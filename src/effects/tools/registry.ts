@@ -1,5 +1,5 @@
 /**
- * The tool registry: lookup by name or alias (SPEC §7.1). Invariants: names and aliases are unique across the
+ * The tool registry: lookup by name or alias (docs/loop.md §7.1). Invariants: names and aliases are unique across the
  * registry (a clash throws `DuplicateToolNameError` at construction); lookups are exact and case-sensitive; a
  * registry from `createToolRegistry` never changes after it is built. `createRefreshingToolRegistry` follows a tool
  * list that may change (MCP servers announce `tools/list_changed`), swapping its list only when definitions are
@@ -8,11 +8,11 @@
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import { toolDefinitionForModel, type Tool } from './define-tool.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
-export class DuplicateToolNameError extends Error {
-  readonly code = 'DUPLICATE_TOOL_NAME';
+export class DuplicateToolNameError extends TurnloopError {
   constructor(readonly toolName: string) {
-    super(`two tools claim the name "${toolName}"`);
+    super('DUPLICATE_TOOL_NAME', `two tools claim the name "${toolName}"`);
     this.name = 'DuplicateToolNameError';
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Non-streaming tool execution (SPEC §7.3): the batches of a `run_tools` effect, in order.
+ * Non-streaming tool execution (docs/loop.md §7.3): the batches of a `run_tools` effect, in order.
  *
  * Invariants:
  * - every tool_use of every batch gets exactly one `tool_result` event;
@@ -10,7 +10,7 @@
  *   after the whole batch, in call order. Each call sees `context.current` as it was when the call started.
  *   (The events still carry their own `contextPatch`; consumers that fold events see concurrent patches in
  *   completion order, which only matters if two calls of one batch set the same key.)
- * - cancellation follows SPEC §7.5: a shell-like error cancels every call of the run not yet finished, in this
+ * - cancellation follows docs/loop.md §7.5: a shell-like error cancels every call of the run not yet finished, in this
  *   batch and the later ones; a loop abort cancels per `interruptBehavior`.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';

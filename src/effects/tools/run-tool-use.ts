@@ -1,5 +1,5 @@
 /**
- * The pipeline of one tool call (SPEC §7.2): lookup → already aborted? → schema → `validateInput` → pre-tool
+ * The pipeline of one tool call (docs/loop.md §7.2): lookup → already aborted? → schema → `validateInput` → pre-tool
  * hooks → permission → `call` (with progress) → post-tool hooks.
  *
  * Invariants:

@@ -1,5 +1,5 @@
 /**
- * The streaming tool executor (SPEC §7.4, §7.5): runs tools while the model is still streaming.
+ * The streaming tool executor (docs/loop.md §7.4, §7.5): runs tools while the model is still streaming.
  *
  * Invariants:
  * - start rule: a tool starts when nothing runs, or when it and everything running are concurrency-safe (and
@@ -25,6 +25,7 @@ import { DEFAULT_MAX_TOOL_CONCURRENCY } from './run-batches.ts';
 import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 import { errorResultEvent } from './tool-result-message.ts';
 import { onAbort } from '../abort-listeners.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export interface StreamingToolExecutorOptions {
   deps: ToolCallDeps;
@@ -36,10 +37,9 @@ export interface StreamingToolExecutorOptions {
   onResultReady?: () => void;
 }
 
-export class DuplicateToolUseError extends Error {
-  readonly code = 'DUPLICATE_TOOL_USE';
+export class DuplicateToolUseError extends TurnloopError {
   constructor(readonly toolUseId: string) {
-    super(`tool_use ${toolUseId} was enqueued twice`);
+    super('DUPLICATE_TOOL_USE', `tool_use ${toolUseId} was enqueued twice`);
     this.name = 'DuplicateToolUseError';
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The seven Continue transitions and their state writes, exactly as the table of SPEC §5. One action per
+ * The seven Continue transitions and their state writes, exactly as the table of docs/loop.md §5. One action per
  * reason; each sets `transition` so the next iteration knows how it began.
  *
  * Writes not listed in an action are "keep". "none" for override/summary/stopHookActive means null/null/false.

@@ -1,5 +1,5 @@
 /**
- * Actions of the exit ladder (SPEC §4.9) other than the continues, which live in `continue-actions.ts`.
+ * Actions of the exit ladder (docs/loop.md §4.9) other than the continues, which live in `continue-actions.ts`.
  */
 import type { EventOf } from '../../reducer/events.ts';
 import type { Terminal } from '../../reducer/outcomes.ts';
@@ -30,7 +30,7 @@ export const releaseWithheld: ActionFn = (context) => {
   return { ...new Outbox(context).emit(withheld).patch(), iter: { ...context.iter, withheld: null } };
 };
 
-/** SPEC §4.9.3: stop-failure hooks replace stop hooks when the turn ended in an API error. */
+/** docs/loop.md §4.9.3: stop-failure hooks replace stop hooks when the turn ended in an API error. */
 export const runStopFailureHooks: ActionFn = (context) => {
   const error = lastAssistantMessage(context);
   if (!error) return {};
@@ -78,7 +78,7 @@ export function emitStopHookSummary(out: Outbox, result: EventOf<'stop_hooks_res
   );
 }
 
-/** SPEC §4.9.4: a hook's `preventContinuation` wins over blocking errors; the attachment records it. */
+/** docs/loop.md §4.9.4: a hook's `preventContinuation` wins over blocking errors; the attachment records it. */
 export const preventByStopHook: ActionFn = (context, event) => {
   const result = event as EventOf<'stop_hooks_result'>;
   const out = new Outbox(context);
@@ -97,7 +97,7 @@ export const summarizeStopHooks: ActionFn = (context, event) => {
   return out.patch();
 };
 
-/** SPEC §4.9.4: aborted after a hook answered: what answered is shown, then the "interrupted" message. */
+/** docs/loop.md §4.9.4: aborted after a hook answered: what answered is shown, then the "interrupted" message. */
 export const preventByAbort: ActionFn = (context, event) => {
   const out = new Outbox(context);
   emitStopHookAnswers(out, event as EventOf<'stop_hooks_result'>);
@@ -114,7 +114,7 @@ export const stopAtStopHookCap: ActionFn = (context) => {
 };
 
 /**
- * SPEC §8: the end of an auto-continued turn. The original emits nothing (it only logs the decision); the decision
+ * docs/loop.md §8: the end of an auto-continued turn. The original emits nothing (it only logs the decision); the decision
  * is kept on the Terminal instead (Extension `terminalTokenBudget`), so it is in the step record.
  */
 export const completeTokenBudget: ActionFn = (context) => {

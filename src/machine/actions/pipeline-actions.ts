@@ -1,5 +1,5 @@
 /**
- * Actions of the start of an iteration: the context pipeline, autocompact and the blocking check (SPEC §4.1-4).
+ * Actions of the start of an iteration: the context pipeline, autocompact and the blocking check (docs/loop.md §4.1-4).
  */
 import type { Message } from '../../messages/types.ts';
 import type { ContextLayer } from '../../reducer/effects.ts';
@@ -27,7 +27,7 @@ export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, 
 };
 
 /**
- * SPEC §6: the autocompact and blocking checks subtract what snip freed (usage cannot see what it removed) and
+ * docs/loop.md §6: the autocompact and blocking checks subtract what snip freed (usage cannot see what it removed) and
  * what the tool-result budget freed (it shrinks fresh results, which the original's estimate would see shrink);
  * microcompact and collapse act on history before the last reported usage, which the original's count does not
  * re-estimate, so their savings are not subtracted.
@@ -51,7 +51,7 @@ export const requestAutocompact: ActionFn = (context) =>
   new Outbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
 
 /**
- * SPEC §6 "Task budget": every compaction spends the final context window of the last response before it (its
+ * docs/loop.md §6 "Task budget": every compaction spends the final context window of the last response before it (its
  * input + output tokens, no cache tokens) out of the task budget.
  */
 export function taskBudgetAfterCompaction(context: MachineContext): number | null {
@@ -81,7 +81,7 @@ export const applyAutocompact: ActionFn = (context, event) => {
   };
 };
 
-/** SPEC §9.3: failures count up; the breaker guard reads the count. */
+/** docs/loop.md §9.3: failures count up; the breaker guard reads the count. */
 export const recordAutocompactFailure: ActionFn = (context) => {
   const tracking = context.autoCompactTracking ?? { compacted: false, turnId: '', turnCounter: 0, consecutiveFailures: 0 };
   return { autoCompactTracking: { ...tracking, consecutiveFailures: tracking.consecutiveFailures + 1 } };

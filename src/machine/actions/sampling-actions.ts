@@ -1,10 +1,11 @@
 /**
- * Actions of sampling the model (SPEC §4.5-8): the request, each finished block, withholding, the two fallbacks,
+ * Actions of sampling the model (docs/loop.md §4.5-8): the request, each finished block, withholding, the two fallbacks,
  * model errors, and what happens right after the reply.
  */
 import type { AssistantMessage, Message } from '../../messages/types.ts';
 import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
+import { userContextMessageOf } from '../../reducer/initial-state.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
 import { usageCostUsd } from '../../reducer/call-cost.ts';
 import { usageTokens } from '../../reducer/tokens.ts';
@@ -13,7 +14,7 @@ import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
 /**
- * SPEC §2: the user context is prepended to the messages of every request as one meta message, never stored in
+ * docs/loop.md §2: the user context is prepended to the messages of every request as one meta message, never stored in
  * the history, so compaction cannot summarise it away. Its uuid is fixed per run: every request carries the same
  * bytes (prompt-cache prefix).
  */
@@ -23,23 +24,9 @@ function withUserContext(context: MachineContext): Message[] {
   return message ? ([message] as Message[]).concat(context.messages) : context.messages;
 }
 
-/**
- * The user-context message is built once per run and then reused: a model adapter that reuses its last
- * conversion by message identity (`incremental-api-messages.ts`) sees an unchanged first message for free,
- * instead of comparing several KB of CLAUDE.md on every request. Keyed by the run's params object, which every
- * step of a run shares (and which a JSON round trip replaces: the message is then built once more, identical).
- * A cache of a pure function's result: the request is the same JSON either way.
- */
-const userContextMessages = new WeakMap<object, { runId: string; message: Message | null }>();
-
+/** The run's user-context message, built once at the start (`LoopContext.userContextMessage`). */
 function userContextMessage(context: MachineContext): Message | null {
-  const cached = userContextMessages.get(context.params);
-  if (cached?.runId === context.runId) return cached.message;
-  const entries = Object.entries(context.params.userContext ?? {});
-  const text = entries.map(([key, value]) => `# ${key}\n${value}`).join('\n\n');
-  const message = entries.length === 0 ? null : userMessage(`${context.runId}:context`, text, true);
-  userContextMessages.set(context.params, { runId: context.runId, message });
-  return message;
+  return context.userContextMessage !== undefined ? context.userContextMessage : userContextMessageOf(context.runId, context.params.userContext);
 }
 
 export function buildModelRequest(context: MachineContext): ModelRequest {
@@ -52,7 +39,7 @@ export function buildModelRequest(context: MachineContext): ModelRequest {
     system: params.systemPrompt ?? [],
     tools: params.tools ?? [],
   };
-  // SPEC §6: `remaining` only once a compaction happened (until then the API sees the whole history and counts).
+  // docs/loop.md §6: `remaining` only once a compaction happened (until then the API sees the whole history and counts).
   if (params.taskBudget) {
     const remaining = context.taskBudgetRemaining;
     request.task_budget = remaining === null ? { total: params.taskBudget.total } : { total: params.taskBudget.total, remaining };
@@ -141,7 +128,7 @@ function stripThinking(messages: Message[]): Message[] {
 }
 
 /**
- * Model fallback (SPEC §4.5): answer this attempt's unanswered tool_uses (a tool that already ran keeps its real
+ * Model fallback (docs/loop.md §4.5): answer this attempt's unanswered tool_uses (a tool that already ran keeps its real
  * result; the text claims nothing about whether a tool ran), drop the attempt, switch models, warn.
  */
 export const switchToFallbackModel: ActionFn = (context) => {
@@ -170,7 +157,7 @@ export const failOnModelError: ActionFn = (context, event) => {
 
 /**
  * Overloaded with no fallback left (the fallback model itself, or no call left under the cap): like any API
- * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (SPEC §4.5).
+ * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (docs/loop.md §4.5).
  */
 export const recordOverloadedAsApiError: ActionFn = (context, event) => {
   const out = new Outbox(context);
@@ -187,13 +174,13 @@ export const failOnImageError: ActionFn = (context, event) => {
   return out.patch();
 };
 
-/** SPEC §4.6: fire and forget, only when something was sampled. */
+/** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return {};
   return new Outbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
-/** SPEC §4.8: the previous iteration's summary, if it has arrived by now. */
+/** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */
 export const emitResolvedToolUseSummary: ActionFn = (context) => {
   const pending = context.pendingToolUseSummary;
   if (!pending || pending.summary === null) return {};

@@ -1,6 +1,6 @@
 /**
  * The single action of every final state: it completes the Terminal and emits `terminated`, the last effect of a
- * run (SPEC §9.8: nothing follows it).
+ * run (docs/loop.md §9.8: nothing follows it).
  */
 import type { Terminal, TerminalReason } from '../../reducer/outcomes.ts';
 import { Outbox, type ActionFn } from '../machine-context.ts';

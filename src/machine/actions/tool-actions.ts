@@ -1,5 +1,5 @@
 /**
- * Actions of tool execution and what follows it (SPEC §4.10-15, §7). Pairing (SPEC §9.9) is enforced here:
+ * Actions of tool execution and what follows it (docs/loop.md §4.10-15, §7). Pairing (docs/loop.md §9.9) is enforced here:
  * every tool_use of an attempt is answered exactly once, by the tool or by a synthetic error result.
  */
 import type { Message, UserMessage } from '../../messages/types.ts';
@@ -75,7 +75,7 @@ export const noteAbort: ActionFn = (context, event) => {
   return { iter: { ...context.iter, abortReason: (event as EventOf<'abort'>).reason } };
 };
 
-/** SPEC §4.7: unless the user interrupted by typing, say that the request was interrupted. */
+/** docs/loop.md §4.7: unless the user interrupted by typing, say that the request was interrupted. */
 export const emitInterruptedMessage: ActionFn = (context) => {
   if (context.iter.abortReason === 'interrupt') return {};
   const out = new Outbox(context);
@@ -83,7 +83,7 @@ export const emitInterruptedMessage: ActionFn = (context) => {
   return out.patch();
 };
 
-/** SPEC §4.11: only when enabled, tools ran, not aborted, not a subagent. */
+/** docs/loop.md §4.11: only when enabled, tools ran, not aborted, not a subagent. */
 export const startToolUseSummary: ActionFn = (context) => {
   const { iter } = context;
   if (!context.config.features.toolUseSummaries || iter.toolUses.length === 0) return {};
@@ -103,7 +103,7 @@ function maxTurnsAttachment(context: MachineContext, out: Outbox): Message {
   });
 }
 
-/** SPEC §4.12. */
+/** docs/loop.md §4.12. */
 export const emitToolInterruption: ActionFn = (context) => {
   const out = new Outbox(context);
   if (context.iter.abortReason !== 'interrupt') out.emit(userMessage(out.id('m'), INTERRUPTED_DURING_TOOLS_TEXT));
@@ -114,7 +114,7 @@ export const emitToolInterruption: ActionFn = (context) => {
 export const requestAttachments: ActionFn = (context) =>
   new Outbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
 
-/** SPEC §4.14: attachments go after the tool results, never before (pairing). */
+/** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
   const { attachments } = event as EventOf<'attachments_collected'>;
   if (attachments.length === 0) return {};
@@ -122,7 +122,7 @@ export const appendAttachments: ActionFn = (context, event) => {
   return { ...out.patch(), iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } };
 };
 
-/** SPEC §4.15: `maxTurns: 1` allows one model call and its tools. */
+/** docs/loop.md §4.15: `maxTurns: 1` allows one model call and its tools. */
 export const stopAtMaxTurns: ActionFn = (context) => {
   const out = new Outbox(context);
   out.emit(maxTurnsAttachment(context, out));

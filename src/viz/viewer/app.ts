@@ -64,6 +64,13 @@ function start(): void {
     followBox.checked = false;
     chart.fit();
   });
+  $('overview').addEventListener('click', () => {
+    chart.setFollow(false);
+    followBox.checked = false;
+    chart.overview();
+  });
+  // The legend starts folded where it would cover much of a small chart pane (1280×720 and below).
+  if (pane.clientWidth < 900 || pane.clientHeight < 700) $<HTMLDetailsElement>('legend').open = false;
   $('zoom-in').addEventListener('click', () => chart.zoomBy(1.25));
   $('zoom-out').addEventListener('click', () => chart.zoomBy(0.8));
   $('actual-size').addEventListener('click', () => chart.actualSize());
@@ -247,6 +254,7 @@ function start(): void {
       t: () => jump(1, TOOL_CALL),
       T: () => jump(-1, TOOL_CALL),
       f: () => $('fit').click(),
+      o: () => $('overview').click(),
       '.': () => followBox.click(),
       '/': () => search.focus(),
     };

@@ -5,7 +5,8 @@
  *   a step that stayed in its state (a targetless or self transition) makes the state pulse. Only the elements
  *   marked by the previous step are cleared, so a step costs the same whatever the chart's size.
  * - zoom and pan move the SVG's wrapper with a CSS transform: wheel (around the pointer), drag, keyboard (+ − 0 and the arrow
- *   keys when the pane has focus), "fit" and "follow" (centre the active state after every step).
+ *   keys when the pane has focus), "fit" (the whole chart, but never below MIN_FIT_SCALE: then around the active
+ *   state) and "follow" (centre the active state after every step).
  */
 import type { Chart } from '../graph.ts';
 
@@ -25,7 +26,10 @@ export interface Viewport {
 
 export interface ChartView {
   show(active: string, taken: string[], stayed: boolean): void;
+  /** The whole chart if it is legible so (≥ MIN_FIT_SCALE), else the active state's part of it at that scale. */
   fit(): void;
+  /** The whole chart in the pane, however small. */
+  overview(): void;
   actualSize(): void;
   zoomBy(factor: number): void;
   panBy(dx: number, dy: number): void;
@@ -36,6 +40,11 @@ export interface ChartView {
 
 const MIN_SCALE = 0.1;
 const MAX_SCALE = 6;
+/**
+ * "Fit" never shrinks the chart below this: at 12 px text, 60% is the smallest size still read without effort.
+ * A chart too big for the pane at this scale is shown around the active state instead, and the reader pans.
+ */
+export const MIN_FIT_SCALE = 0.6;
 
 export function createChartView(pane: HTMLElement, svg: SVGSVGElement, chart: Chart, onChange: (scale: number) => void = () => undefined): ChartView {
   const stateEls = new Map<string, Element>();
@@ -168,6 +177,16 @@ export function createChartView(pane: HTMLElement, svg: SVGSVGElement, chart: Ch
       followActive();
     },
     fit() {
+      const whole = Math.min(size.w / full.w, size.h / full.h);
+      if (whole >= MIN_FIT_SCALE || !activeEl) {
+        view = centred(full.w / 2, full.h / 2, clampScale(Math.max(whole, MIN_FIT_SCALE)));
+      } else {
+        const b = boxOf(activeEl);
+        view = centred(b.x + b.w / 2, b.y + b.h / 2, MIN_FIT_SCALE);
+      }
+      apply();
+    },
+    overview() {
       view = centred(full.w / 2, full.h / 2, clampScale(Math.min(size.w / full.w, size.h / full.h)));
       apply();
     },

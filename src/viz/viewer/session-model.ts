@@ -15,7 +15,7 @@ import type { Effect } from '../../reducer/effects.ts';
 import type { LoopEvent } from '../../reducer/events.ts';
 import { createInitialContext, toMachineContext } from '../../reducer/initial-state.ts';
 import type { LoopParams, LoopState } from '../../reducer/state.ts';
-import { initialState, step } from '../../reducer/step.ts';
+import { createStepper } from '../../reducer/stepper.ts';
 import { eventSummary, frameOf, viewMessage, type Frame, type ViewMessage } from '../frames.ts';
 import { buildChart, leafOf, type Chart } from '../graph.ts';
 import { nextPending } from '../pending.ts';
@@ -81,6 +81,8 @@ export class SessionModel {
   private cache: Array<{ index: number; state: LoopState }> = [];
   private initialTransitions: string[] | null = null;
   private readonly indexes: number[] | undefined;
+  /** A memo of the chart's paths, for re-deriving states from checkpoints again and again. */
+  private readonly stepper = createStepper({ memo: true });
 
   constructor(
     readonly chart: Chart,
@@ -89,7 +91,7 @@ export class SessionModel {
     this.config = input.config;
     this.params = input.params;
     this.indexes = input.indexes;
-    const first = initialState(this.params, this.config);
+    const first = this.stepper.initialState(this.params, this.config);
     this.last = first.state;
     this.record(null, first.state, first.state, first.effects);
     if (input.events) this.addSteps(input.events);
@@ -111,7 +113,7 @@ export class SessionModel {
     for (const event of events) {
       if (this.last.status === 'done') break;
       const before = this.last;
-      const next = step(before, event, this.config);
+      const next = this.stepper.step(before, event, this.config);
       this.events.push(event);
       this.last = next.state;
       this.record(event, before, next.state, next.effects);
@@ -152,7 +154,7 @@ export class SessionModel {
     const near = this.cache.filter((c) => c.index < index && index - c.index <= CHECKPOINT_EVERY).sort((a, b) => b.index - a.index)[0];
     let at = near ? near.index : Math.floor(index / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
     let state = near ? near.state : this.checkpoints[at / CHECKPOINT_EVERY]!;
-    while (at < index) state = step(state, this.events[at++]!, this.config).state;
+    while (at < index) state = this.stepper.step(state, this.events[at++]!, this.config).state;
     this.remember(index, state);
     return state;
   }
@@ -170,7 +172,7 @@ export class SessionModel {
     if (event) {
       // The step is re-run from the state before it, so both share structure and the diff only visits changes.
       const before = this.stateAt(index - 1);
-      state = step(before, event, this.config).state;
+      state = this.stepper.step(before, event, this.config).state;
       this.remember(index, state);
       transitions = tracedTransitions(this.chart, before, event, this.config);
       changes = diffValues({ value: before.value, status: before.status, context: before.context }, { value: state.value, status: state.status, context: state.context });

@@ -52,7 +52,7 @@ function rarely<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 export const QUERY_SOURCES = ['repl_main_thread', 'sdk', 'compact', 'session_memory', 'agent:x'] as const;
 
 
-/** Mostly the SPEC constants (3 recoveries, 3 autocompact failures); small caps so that runs stay short. */
+/** Mostly the loop's constants (docs/loop.md) (3 recoveries, 3 autocompact failures); small caps so that runs stay short. */
 export const configArb: fc.Arbitrary<LoopConfig> = fc
   .record({
     features: featuresArb,

@@ -1,6 +1,6 @@
 /**
  * Arbitrary loop events of every type, unrelated to any run: what a confused or late outside world might still
- * send after a run has ended (SPEC §9.8).
+ * send after a run has ended (docs/loop.md §9.8).
  */
 import fc from 'fast-check';
 import type { LoopEvent } from '../../../src/reducer/events.ts';

@@ -90,7 +90,7 @@ describe('the explorer catches a broken guard (mutant machines)', () => {
     expect(scenario.scenario.model.length).toBeGreaterThan(bounds.continues.max_output_tokens_recovery);
     // Through the mutant the path makes more calls than the real machine allows on the same answers.
     const mutantEnd = replay(mutant, violation.path, config, params);
-    const realEnd = replay(engineStepper, violation.path, config, params);
+    const realEnd = replay(engineStepper(), violation.path, config, params);
     expect(mutantEnd.context.maxOutputTokensRecoveryCount).toBeGreaterThan(bounds.continues.max_output_tokens_recovery);
     expect(realEnd.context.maxOutputTokensRecoveryCount).toBeLessThanOrEqual(bounds.continues.max_output_tokens_recovery);
   });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../../src/cli/commands/index.ts';
-import { closestName, editDistance } from '../../../src/cli/did-you-mean.ts';
+import { closestName, editDistance } from '../../../src/errors/did-you-mean.ts';
 import { styleFor } from '../../../src/cli/render/style.ts';
 import { REPO_ROOT, runCli } from './capture-io.ts';
 

@@ -28,6 +28,12 @@ describe('turnloop durable-demo', () => {
     [['--postgres', 'mysql://x'], /--postgres expects a postgresql:\/\/ URL, got 'mysql:\/\/x'/],
     [['--turns', '0'], /--turns expects a positive integer, got '0'/],
     [['extra'], /unexpected argument 'extra'/],
+    [['--sessions', '4'], /--sessions needs --workers \(a fleet\)/],
+    [['--chaos'], /--chaos needs --workers \(a fleet\)/],
+    [['--workers', '1', '--chaos'], /--chaos needs at least 2 workers/],
+    [['--workers', '3', '--kill-at', '4'], /--kill-at is for a single worker/],
+    [['--workers', '0'], /--workers expects a positive integer, got '0'/],
+    [['--workers', '2', '--model-delay', 'soon'], /--model-delay expects milliseconds from 0 to 60000, got 'soon'/],
   ])('refuses %j with exit code 2', async (args, message) => {
     const captured = io();
     expect(await main(['durable-demo', ...args], captured)).toBe(2);

@@ -1,6 +1,6 @@
 /**
  * Every scenario in examples/scenarios/ reaches the outcome recorded in its `expect`, and together they cover
- * the Terminal reasons but `model_error` (a thrown bug, see below) and all 7 Continue reasons (SPEC §5). Simulated in-process, through the real SDK and the
+ * the Terminal reasons but `model_error` (a thrown bug, see below) and all 7 Continue reasons (docs/loop.md §5). Simulated in-process, through the real SDK and the
  * loopback fake API.
  */
 import { readdirSync } from 'node:fs';
@@ -22,7 +22,7 @@ describe('example scenarios (examples/scenarios/)', () => {
     for (const { file, scenario } of scenarios) expect(scenario.expect, `${file} has no expect`).toBeDefined();
     const terminals = new Set(scenarios.map(({ scenario }) => scenario.expect?.terminal));
     const continues = new Set(scenarios.flatMap(({ scenario }) => scenario.expect?.transitions ?? []));
-    // `model_error` is only for an error thrown by a bug in the caller or runtime (SPEC §4.5): the real adapter
+    // `model_error` is only for an error thrown by a bug in the caller or runtime (docs/loop.md §4.5): the real adapter
     // answers every scripted API failure with an API-error message, so no scenario reaches it. terminals.test.ts
     // pins it with a model caller that throws.
     expect([...TERMINAL_REASONS].filter((reason) => reason !== 'model_error' && !terminals.has(reason))).toEqual([]);

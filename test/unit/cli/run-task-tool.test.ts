@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPermissionPrompt } from '../../../src/cli/run/permission-prompt.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../../../src/cli/run/task-agent.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { query } from '../../../src/effects/query.ts';
+import { runLoop } from '../../../src/effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
 import type { Terminal } from '../../../src/reducer/outcomes.ts';
 import { createFileTools } from '../../../src/tools/index.ts';
@@ -34,7 +34,7 @@ describe('turnloop run: the Task tool and the permission prompt', () => {
     const asked: string[] = [];
     const output = new Writable({ write: (chunk, _enc, done) => (asked.push(String(chunk)), done()) });
     try {
-      const run = query({
+      const run = runLoop({
         prompt: 'change a.txt',
         tools: [...fileTools, createTaskTool(root, fileTools)],
         canUseTool: createPermissionPrompt({ yes: false, askedInside: [TASK_TOOL_NAME], streams: { input: Readable.from(['n\n']), output } }),

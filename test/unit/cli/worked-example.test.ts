@@ -1,7 +1,7 @@
 /**
- * The SPEC's worked example as a full loop: "fix the null pointer bug" → Read, Edit, final answer. Three model
+ * The worked example as a full loop: "fix the null pointer bug" → Read, Edit, final answer. Three model
  * calls through the real SDK and the fake API, two tool runs, two next_turn transitions, completed; every
- * request the API saw pairs each tool_use with exactly one tool_result (SPEC §9.9).
+ * request the API saw pairs each tool_use with exactly one tool_result (docs/loop.md §9.9).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ type ApiRequest = { messages: Array<{ role: string; content: string | ApiBlock[]
 
 const blocks = (request: ApiRequest) => request.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
 
-describe('the worked example (SPEC: read, edit, finish)', async () => {
+describe('the worked example (read, edit, finish)', async () => {
   const scenario = loadScenario(join(REPO_ROOT, 'examples/scenarios/completed.json'), REPO_ROOT);
   const result = await simulateScenario(scenario);
   const requests = result.requests as ApiRequest[];
@@ -52,7 +52,7 @@ describe('the worked example (SPEC: read, edit, finish)', async () => {
     expect(JSON.stringify(third[1].content)).toContain('Edited src/auth/validate.ts');
   });
 
-  it('pairs every tool_use with exactly one tool_result in every request (SPEC §9.9)', () => {
+  it('pairs every tool_use with exactly one tool_result in every request (docs/loop.md §9.9)', () => {
     for (const request of requests) {
       const all = blocks(request);
       const uses = all.filter((b) => b.type === 'tool_use').map((b) => b.id);

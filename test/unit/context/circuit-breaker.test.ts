@@ -1,12 +1,12 @@
 /**
- * SPEC §6 / §9.3 through the interpreter: an autocompactor that always fails is tried exactly three times in a
+ * docs/loop.md §6 / §9.3 through the interpreter: an autocompactor that always fails is tried exactly three times in a
  * run that stays over the autocompact threshold, then never again.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import type { Compactor } from '../../../src/effects/deps.ts';
 import { scriptedModelCaller } from '../../../src/replay/scripted-deps.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { contextThresholds } from '../../../src/reducer/thresholds.ts';
 
@@ -27,7 +27,7 @@ describe('autocompact circuit breaker', () => {
       return { ok: false, error: 'summariser unavailable' };
     };
     // A stop hook keeps the run going for 10 model calls, each reporting a context over the threshold.
-    const { terminal } = await runQuery({
+    const { terminal } = await runLoopToEnd({
       prompt: 'work',
       config,
       stopHooks: [() => (callModel.calls < 10 ? { blockingError: 'keep going' } : {})],

@@ -1,7 +1,7 @@
 /**
  * The long-session examples (examples/scenarios/long-session-*.json) with the REAL forked compactor against the
- * strict fake API, checked beyond their `expect`: the thresholds of SPEC §6 on a 40k-window model, the window
- * never exceeded, the circuit breaker (SPEC §9.3) ending a spiral of compactions whose own request is too long.
+ * strict fake API, checked beyond their `expect`: the thresholds of docs/loop.md §6 on a 40k-window model, the window
+ * never exceeded, the circuit breaker (docs/loop.md §9.3) ending a spiral of compactions whose own request is too long.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ describe('150 tool turns of ~2,000 tokens on a 40k-window model, compacted by th
     result = await simulateScenario(scenario);
   }, 120_000);
 
-  it('uses the SPEC §6 thresholds of that window: autocompact at 22,904, blocking at 32,904', () => {
+  it('uses the docs/loop.md §6 thresholds of that window: autocompact at 22,904, blocking at 32,904', () => {
     expect(thresholds).toMatchObject({ contextWindow: WINDOW, effectiveWindow: 35_904, autocompact: 22_904, blocking: 32_904 });
     expect(scenario.compaction).toBeUndefined();
     expect(scenario.compactionModel).toBeUndefined();

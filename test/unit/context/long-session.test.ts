@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { fakeReadTool } from '../../helpers/read-tool.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
@@ -19,7 +19,7 @@ const RESULT_CHARS = 24_000; // about 6,000 tokens per tool result: 300 turns �
 type ApiTurn = { role: string; content: Array<{ type: string; id?: string; tool_use_id?: string }> };
 type ApiBody = { model: string; messages: ApiTurn[] };
 
-/** Every tool_use of an assistant turn is answered once in the next user turn (SPEC §9.9). */
+/** Every tool_use of an assistant turn is answered once in the next user turn (docs/loop.md §9.9). */
 function unpairedToolUses(messages: ApiTurn[]): string[] {
   const problems: string[] = [];
   messages.forEach((turn, i) => {
@@ -51,7 +51,7 @@ describe('a 300-turn session with large tool results', () => {
     }));
     api = await startFakeAnthropicApi({ model, compactionModel });
     const read = fakeReadTool((path) => `${path}\n${'x'.repeat(RESULT_CHARS)}`);
-    const result = await runQuery({
+    const result = await runLoopToEnd({
       prompt: 'Read every file.',
       tools: [read],
       config,

@@ -65,7 +65,7 @@ describe('history snip (layer 1)', () => {
     expect(out.edits).toEqual([]);
   });
 
-  it('uses the defaults of SPEC §6 through config', () => {
+  it('uses the defaults of docs/loop.md §6 through config', () => {
     expect(snipTrigger(167_000, DEFAULT_CONFIG.snip)).toBe(150_300);
   });
 });

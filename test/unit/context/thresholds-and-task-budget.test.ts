@@ -3,7 +3,7 @@ import { DEFAULT_CONFIG, resolveConfig } from '../../../src/config/config.ts';
 import { nextTaskBudgetRemaining } from '../../../src/context/task-budget.ts';
 import { contextThresholds } from '../../../src/reducer/thresholds.ts';
 
-describe('context thresholds (SPEC §6)', () => {
+describe('context thresholds (docs/loop.md §6)', () => {
   it('200k window with 32k output: effective 180,000, autocompact 167,000, blocking 177,000', () => {
     const t = contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG);
     expect([t.effectiveWindow, t.autocompact, t.blocking]).toEqual([180_000, 167_000, 177_000]);
@@ -21,7 +21,7 @@ describe('context thresholds (SPEC §6)', () => {
   });
 });
 
-describe('task budget across compactions (SPEC §6)', () => {
+describe('task budget across compactions (docs/loop.md §6)', () => {
   it('starts from the total, then from what remains, never below 0', () => {
     expect(nextTaskBudgetRemaining(undefined, 500_000, 170_000)).toBe(330_000);
     expect(nextTaskBudgetRemaining(null, 500_000, 170_000)).toBe(330_000);

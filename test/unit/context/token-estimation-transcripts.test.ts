@@ -1,5 +1,5 @@
 /**
- * The estimation check on real transcripts (SPEC §6 "token count with estimation"): for every API call k > 1 of
+ * The estimation check on real transcripts (docs/loop.md §6 "token count with estimation"): for every API call k > 1 of
  * each recorded session, `tokenCountWithEstimation(history before call k)` against the prompt size the API
  * reported for call k. Method and figures: `docs/context-estimation.md`.
  */

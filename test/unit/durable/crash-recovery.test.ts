@@ -12,30 +12,12 @@ import { defineTool } from '../../../src/effects/tools/define-tool.ts';
 import { demoSessionOptions, readToolLog } from '../../../src/durable/demo-session.ts';
 import {
   DurableCodeChangedError, exportDurableSessionLog, interruptedToolText, JournalDivergenceError, MemoryJournal, runDurableQuery,
-  type Journal, type JournalEntry,
 } from '../../../src/durable/index.ts';
 import type { ModelCaller } from '../../../src/effects/deps.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { whatIf } from '../../../src/replay/what-if.ts';
 import { main } from '../../../src/cli/main.ts';
-
-class SimulatedCrash extends Error {}
-
-/** A journal that dies at `crashAt`: before running the work, or after it ran but before its result was kept. */
-class CrashingJournal implements Journal {
-  readonly entries: JournalEntry[] = [];
-  private position = 0;
-  constructor(private readonly crashAt: number, private readonly window: boolean) {}
-
-  async run<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const position = this.position++;
-    if (position === this.crashAt && !this.window) throw new SimulatedCrash(`crash before ${name}`);
-    const value = await work();
-    if (position === this.crashAt) throw new SimulatedCrash(`crash after ${name} ran`);
-    this.entries.push({ name, value: structuredClone(value) });
-    return value;
-  }
-}
+import { CrashingJournal, SimulatedCrash } from '../../helpers/crashing-journal.ts';
 
 const TURNS = 4;
 let dir: string;

@@ -1,5 +1,5 @@
 /**
- * Model fallback through the whole stack (SPEC §4.5): the model is overloaded twice, then streams a tool_use and is
+ * Model fallback through the whole stack (docs/loop.md §4.5): the model is overloaded twice, then streams a tool_use and is
  * overloaded mid-stream a third time; with `fallbackModel` set the loop answers the orphaned tool_use, warns, and sends the same
  * request to the fallback model, with a history in which every tool_use is paired.
  */
@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { defineTool } from '../../../src/effects/tools/index.ts';
 import { encodeSseEvent, replyToSseEvents, startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
@@ -42,7 +42,7 @@ describe('model fallback end to end', () => {
       inputSchema: z.object({ text: z.string() }),
       call: async ({ text }) => ({ content: text }),
     });
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: 'go',
       tools: [echo],
       fallbackModel: 'claude-haiku-4-5',

@@ -8,7 +8,7 @@ import { resolveConfig } from '../../../src/config/config.ts';
 import { createContextLayerRunner } from '../../../src/effects/context/default-context-layers.ts';
 import { createMemoryToolResultStore } from '../../../src/effects/context/result-store.ts';
 import type { ContextLayerRunner } from '../../../src/effects/deps.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { StepObserver } from '../../../src/effects/query-options.ts';
 import type { LoopEvent } from '../../../src/reducer/events.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
@@ -21,7 +21,7 @@ async function run(options: { runContextLayer: ContextLayerRunner; collectAttach
   const events: LoopEvent[] = [];
   const onStep: StepObserver = ({ event }) => void (event && events.push(event));
   let ids = 0;
-  const result = await runQuery({
+  const result = await runLoopToEnd({
     prompt: 'Read the files.',
     config,
     tools: scriptedToolRuntime(script.tools),
@@ -46,7 +46,7 @@ describe('synchronous work is fed inline', () => {
     const queued = await run({ runContextLayer: async (input) => viaPromise(input), collectAttachments: async () => [], stopHooks: true });
     expect(inline.terminal).toEqual({ reason: 'completed' });
     // The queued run has one stop hook (to take the asynchronous path): its result counts it, and a summary of the
-    // hooks that ran is shown (SPEC §4.9.4); apart from that the two runs are the same.
+    // hooks that ran is shown (docs/loop.md §4.9.4); apart from that the two runs are the same.
     const withoutHookCount = (events: LoopEvent[]) => events.map((e) => (e.type === 'stop_hooks_result' ? { ...e, hookCount: 0 } : e));
     expect(withoutHookCount(inline.events)).toEqual(withoutHookCount(queued.events));
     const withoutSummary = (items: typeof inline.items) => items.filter((i) => !(i.type === 'system' && i.subtype === 'stop_hook_summary'));

@@ -1,11 +1,11 @@
 /**
- * Closing `query()` early or aborting its signal cancels in-flight work, and the run still ends in a terminal
- * whose history answers every tool_use exactly once (SPEC §7.5-7.6, §9.9).
+ * Closing `runLoop()` early or aborting its signal cancels in-flight work, and the run still ends in a terminal
+ * whose history answers every tool_use exactly once (docs/loop.md §7.5-7.6, §9.9).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { query } from '../../../src/effects/query.ts';
+import { runLoop } from '../../../src/effects/run-loop.ts';
 import type { StepObserver } from '../../../src/effects/query-options.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { defineTool } from '../../../src/effects/tools/index.ts';
@@ -65,11 +65,11 @@ function recordLastState(): { observer: StepObserver; last: () => LoopState | nu
   return { observer: ({ state }) => void (last = state), last: () => last };
 }
 
-describe('query() cancellation', () => {
+describe('runLoop() cancellation', () => {
   it('return() while tools run cancels them and still answers every tool_use once', async () => {
     const started: AbortSignal[] = [];
     const { observer, last } = recordLastState();
-    const run = query({
+    const run = runLoop({
       prompt: 'go',
       tools: [slowTool(started)],
       onStep: observer,
@@ -94,7 +94,7 @@ describe('query() cancellation', () => {
   it('aborting the signal with reason "interrupt" ends in aborted_tools without the "interrupted" message', async () => {
     const started: AbortSignal[] = [];
     const controller = new AbortController();
-    const run = query({
+    const run = runLoop({
       prompt: 'go',
       tools: [slowTool(started)],
       signal: controller.signal,

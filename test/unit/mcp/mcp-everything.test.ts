@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { counterIds } from '../../../src/effects/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 import { mcpTools, type McpToolSet } from '../../../src/mcp/index.ts';
@@ -45,7 +45,7 @@ describe('MCP tools from server-everything (stdio)', () => {
   it('offers the server tools to the model under mcp__everything__*, with the server JSON Schemas', async () => {
     const api = await startFakeAnthropicApi({ model: [{ content: [{ type: 'text', text: 'ok' }] }] });
     try {
-      await runQuery({ prompt: 'hi', tools: mcp.tools, deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }) } });
+      await runLoopToEnd({ prompt: 'hi', tools: mcp.tools, deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }) } });
       const offered = (api.log[0].body as Body).tools ?? [];
       const echo = offered.find((t) => t.name === 'mcp__everything__echo');
       expect(echo?.input_schema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
@@ -77,7 +77,7 @@ describe('MCP tools from server-everything (stdio)', () => {
       ],
     });
     try {
-      const { items, terminal } = await runQuery({
+      const { items, terminal } = await runLoopToEnd({
         prompt: 'use the tools',
         tools: mcp.tools,
         canUseTool: allow,
@@ -122,7 +122,7 @@ describe('MCP tools from server-everything (stdio)', () => {
     });
     try {
       const started = performance.now();
-      const { terminal } = await runQuery({
+      const { terminal } = await runLoopToEnd({
         prompt: 'wait',
         tools: slow.tools,
         deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }) },
@@ -176,7 +176,7 @@ describe('MCP tools from server-everything (stdio)', () => {
       });
       process.kill(pid, 'SIGKILL');
       await exited;
-      const { terminal } = await runQuery({
+      const { terminal } = await runLoopToEnd({
         prompt: 'echo',
         tools: doomed.tools,
         deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }) },

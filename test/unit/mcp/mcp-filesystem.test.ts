@@ -11,7 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPermissionPrompt } from '../../../src/cli/run/permission-prompt.ts';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { CanUseTool } from '../../../src/effects/tools/call-deps.ts';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
 import { mcpTools, type McpToolSet } from '../../../src/mcp/index.ts';
@@ -46,7 +46,7 @@ describe('MCP tools from server-filesystem (stdio, temp directory)', () => {
   async function run(script: FakeScriptInput, canUseTool?: CanUseTool) {
     const api = await startFakeAnthropicApi(script);
     try {
-      const outcome = await runQuery({
+      const outcome = await runLoopToEnd({
         prompt: 'work on the files',
         tools: mcp.tools,
         ...(canUseTool ? { canUseTool } : {}),

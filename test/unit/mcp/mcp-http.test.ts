@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
 import { mcpTools, McpConnectError, type McpToolSet } from '../../../src/mcp/index.ts';
 import { startTestHttpMcpServer, type TestHttpServer } from './http-server.ts';
@@ -49,7 +49,7 @@ describe('MCP tools over Streamable HTTP', () => {
       ],
     });
     try {
-      const { terminal } = await runQuery({
+      const { terminal } = await runLoopToEnd({
         prompt: 'add a tool, then use it',
         tools: () => mcp.tools,
         deps: { callModel: createAnthropicModelCaller({ apiKey: 'test', baseURL: api.baseURL }) },

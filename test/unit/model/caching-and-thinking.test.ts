@@ -9,8 +9,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig, type ConfigOverrides } from '../../../src/config/config.ts';
 import { buildApiRequest, createAnthropicModelCaller, INTERLEAVED_THINKING_BETA } from '../../../src/effects/model/index.ts';
-import { runQuery } from '../../../src/effects/query.ts';
-import type { QueryOptions } from '../../../src/effects/query-options.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
+import type { RunLoopOptions } from '../../../src/effects/query-options.ts';
 import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import { MIN_CACHEABLE_TOKENS, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
@@ -28,10 +28,10 @@ afterEach(async () => {
   await Promise.all(apis.splice(0).map((api) => api.close()));
 });
 
-async function session(script: FakeScriptInput, options: Partial<QueryOptions> = {}, config: ConfigOverrides = {}) {
+async function session(script: FakeScriptInput, options: Partial<RunLoopOptions> = {}, config: ConfigOverrides = {}) {
   const api = await startFakeAnthropicApi(script);
   apis.push(api);
-  const result = await runQuery({
+  const result = await runLoopToEnd({
     prompt: 'Read the two files.',
     systemPrompt: [SYSTEM],
     tools: [read],
@@ -133,7 +133,7 @@ describe('extended thinking', () => {
     expect(api.rejections()).toEqual([]);
     expect(bodies.map((body) => body.thinking)).toEqual([thinking, thinking, thinking]);
     expect(api.log.every((entry) => String(entry.headers['anthropic-beta']).includes(INTERLEAVED_THINKING_BETA))).toBe(true);
-    // SPEC §10: no assistant turn sent ends with a thinking block.
+    // docs/loop.md §10: no assistant turn sent ends with a thinking block.
     for (const body of bodies) {
       for (const turn of body.messages.filter((m) => m.role === 'assistant')) expect(turn.content.at(-1)?.type).not.toMatch(/thinking/);
     }

@@ -47,9 +47,10 @@ describe('onRetry', () => {
     const clock = fakeClock();
     const callModel = createAnthropicModelCaller({ apiKey: 'k', baseURL: api.baseURL, onRetry: (notice) => notices.push(notice) });
     await collect(callModel(modelRequest(), callOptions({ clock })));
+    const url = `${api.baseURL.replace(/\/$/, '')}/v1/messages`;
     expect(notices).toEqual([
-      { attempt: 1, maxRetries: TEST_RETRY.maxRetries, delayMs: clock.sleeps[0], error: { message: 'Internal server error', status: 500 } },
-      { attempt: 2, maxRetries: TEST_RETRY.maxRetries, delayMs: clock.sleeps[1], error: { message: 'Internal server error', status: 500 } },
+      { attempt: 1, maxRetries: TEST_RETRY.maxRetries, delayMs: clock.sleeps[0], error: { message: 'Internal server error', status: 500, url } },
+      { attempt: 2, maxRetries: TEST_RETRY.maxRetries, delayMs: clock.sleeps[1], error: { message: 'Internal server error', status: 500, url } },
     ]);
   });
 

@@ -23,7 +23,7 @@ describe('media errors', () => {
   });
 
   // The original's image_error is a client-side size/resize check that throws; an API 400 about an image is an
-  // API-error message like any other 400 (SPEC §4.5).
+  // API-error message like any other 400 (docs/loop.md §4.5).
   it('an image the API could not process is an invalid_request API-error message, not a thrown error', async () => {
     const { events } = await runCall({ model: [apiError(400, 'Could not process image')] });
     expect(eventTypes(events)).toEqual(['model_message', 'model_done']);

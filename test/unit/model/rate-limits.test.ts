@@ -96,7 +96,7 @@ describe('an error event in the middle of an SSE stream', () => {
     expect(eventTypes(events)).toEqual(['model_message', 'model_stream_fallback', 'model_message', 'model_done']);
     expect(modelMessages(events)[0].message.content).toEqual([{ type: 'text', text: 'first' }]);
     expect(modelMessages(events)[1].message.content).toEqual(ok.content);
-    // The broken stream's retry is the transport's non-streaming fallback, sent at once (SPEC §4.5).
+    // The broken stream's retry is the transport's non-streaming fallback, sent at once (docs/loop.md §4.5).
     expect((api.requests[1] as { stream?: boolean }).stream).toBe(false);
     expect(clock.sleeps).toEqual([]);
   });

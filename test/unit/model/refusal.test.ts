@@ -1,6 +1,6 @@
 /**
- * A `refusal` stop reason is an API-error message (SPEC §4.5): the model's text so far stays a message of its own,
- * and one API-error message follows it, so the exit ladder ends the turn without stop hooks (SPEC §9.4).
+ * A `refusal` stop reason is an API-error message (docs/loop.md §4.5): the model's text so far stays a message of its own,
+ * and one API-error message follows it, so the exit ladder ends the turn without stop hooks (docs/loop.md §9.4).
  */
 import { describe, expect, it } from 'vitest';
 import { eventTypes, modelMessages, runCall } from './helpers.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, type ConfigOverrides } from '../../../src/config/config.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { QueryItem } from '../../../src/messages/types.ts';
 import type { Terminal } from '../../../src/reducer/outcomes.ts';
 import { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from '../../../src/replay/scripted-deps.ts';
@@ -61,7 +61,7 @@ export async function recordRun(options: {
   const recorder = createSessionRecorder(path, { config, redact: options.redact });
   let ids = 0;
   const run = ++idCounter;
-  const { items, terminal } = await runQuery({
+  const { items, terminal } = await runLoopToEnd({
     prompt: options.prompt ?? 'Read the files and summarise them.',
     config,
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { ToolRuntime } from '../../../src/effects/tool-runtime.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
 import { foldSessionLog, replay } from '../../../src/replay/replay.ts';
@@ -40,7 +40,7 @@ describe('group commit', () => {
       },
     };
     const recorder = createSessionRecorder(path, { config });
-    await runQuery({ prompt: 'Read.', config, tools: spying, deps: { callModel: scriptedModelCaller(script.model) }, onStep: recorder });
+    await runLoopToEnd({ prompt: 'Read.', config, tools: spying, deps: { callModel: scriptedModelCaller(script.model) }, onStep: recorder });
     recorder.close();
     expect(seenByTool).toHaveLength(2);
     for (const [i, lines] of seenByTool.entries()) {

@@ -6,7 +6,7 @@ import { toolUse } from './fixtures.ts';
 
 const base = { description: 'd', inputSchema: z.object({ cmd: z.string() }), call: () => ({ content: '' }) };
 
-describe('defineTool defaults (SPEC §7.1)', () => {
+describe('defineTool defaults (docs/loop.md §7.1)', () => {
   it('fills in the defaults', async () => {
     const tool = defineTool({ name: 'T', ...base });
     expect(tool.interruptBehavior).toBe('block');

@@ -7,7 +7,7 @@ import { collect, controlledTools, Gates, isErrorResult, resultText, RunLog, dep
 
 const kinds = fc.array(fc.constantFrom('Safe', 'Unsafe', 'Shell', 'SafeBlock'), { minLength: 1, maxLength: 12 });
 
-describe('non-streaming batches (SPEC §7.3)', () => {
+describe('non-streaming batches (docs/loop.md §7.3)', () => {
   test.prop([kinds, fc.integer({ min: 1, max: 4 }), fc.scheduler()])(
     'whatever the completion order: unsafe calls never overlap, the cap holds, batches stay in order, one result each',
     async (names, cap, s) => {

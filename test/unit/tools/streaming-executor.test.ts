@@ -21,7 +21,7 @@ function setup(options: { maxConcurrency?: number; onResultReady?: () => void } 
   return { gates, log, seen, executor, controller, add, ids };
 }
 
-describe('streaming executor: start rules (SPEC §7.4)', () => {
+describe('streaming executor: start rules (docs/loop.md §7.4)', () => {
   it('starts safe tools together, holds an unsafe one until nothing runs, and nothing overtakes it', async () => {
     const { gates, log, add } = setup();
     add('s1', 'Safe');
@@ -174,7 +174,7 @@ describe('streaming executor: finish() never misses a result', () => {
   });
 });
 
-describe('streaming executor: cancellation (SPEC §7.5)', () => {
+describe('streaming executor: cancellation (docs/loop.md §7.5)', () => {
   it("a shell-like error cancels running, queued and later siblings, each with one result saying so", async () => {
     const { gates, log, executor, add } = setup();
     add('a', 'SafeShell', { fail: true });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { runQuery } from '../../../src/effects/query.ts';
+import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
 import type { ToolRuntime } from '../../../src/effects/tool-runtime.ts';
 import { createToolRuntime } from '../../../src/effects/tools/create-tool-runtime.ts';
 import type { AssistantMessage, AssistantContentBlock, UserMessage } from '../../../src/messages/types.ts';
@@ -58,7 +58,7 @@ describe('createToolRuntime: the interpreter port', () => {
   for (const streamingToolExecution of [true, false]) {
     it(`answers every tool_use inside query() (streaming execution ${streamingToolExecution ? 'on' : 'off'})`, async () => {
       const tools = createToolRuntime({ tools: createFileTools({ root }), newId: idGenerator('t') });
-      const { items, terminal } = await runQuery({
+      const { items, terminal } = await runLoopToEnd({
         prompt: 'read both',
         tools,
         config: { features: { streamingToolExecution } },

@@ -75,7 +75,7 @@ describe('turnloop viz', () => {
     writeFileSync(join(dir, 'bad.jsonl'), '{"kind":"header","config":{},"params":{"messages":[]}}\nnot json\n');
     const io = fakeIo(dir);
     expect(await main(['viz', 'bad.jsonl', '--out', 'view.html'], io)).toBe(2);
-    expect(io.err).toContain('line 2');
+    expect(io.err).toContain('bad.jsonl:2: ');
   });
 
   it('--inspect without the optional package says how to install it', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildFrames } from '../../../src/viz/viewer/session-model.ts';
 import { buildChart } from '../../../src/viz/graph.ts';
-import { parseSessionLog, SessionLogError } from '../../../src/viz/session.ts';
+import { parseSessionLog } from '../../../src/viz/session.ts';
+import { SessionLogParseError } from '../../../src/replay/errors.ts';
 import { assistantText, drive, params, reply, testConfig } from '../../helpers/index.ts';
 import { minimalLog, recordedLog, toolUsingSession } from './fixtures.ts';
 
@@ -86,10 +87,10 @@ describe('reading session logs', () => {
   });
 
   it('names the line of a bad log', () => {
-    expect(() => parseSessionLog('')).toThrow(SessionLogError);
-    expect(() => parseSessionLog('{"kind":"event"}')).toThrow(/line 1: expected kind "header"/);
+    expect(() => parseSessionLog('')).toThrow(SessionLogParseError);
+    expect(() => parseSessionLog('{"kind":"event"}')).toThrow(/<log>:1: expected kind "header"/);
     const log = minimalLog(session).split('\n');
     log[2] = '{"kind":"event","index":2,"event":{"type":"nope"}}';
-    expect(() => parseSessionLog(log.join('\n'))).toThrow(/line 3/);
+    expect(() => parseSessionLog(log.join('\n'))).toThrow(/<log>:3: /);
   });
 });

@@ -14,7 +14,7 @@ import { createActor, type AnyActorScope, type AnyStateMachine } from 'xstate';
 import { guards } from '../../../src/machine/guards.ts';
 import { actionImplementations } from '../../../src/machine/actions/index.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
-import { recordMacrostep } from '../../../src/machine/macrostep-trace.ts';
+import { TraceCollector, withTracer } from '../../../src/machine/macrostep-trace.ts';
 import type { LoopEvent } from '../../../src/reducer/events.ts';
 import { createInitialContext, toMachineContext } from '../../../src/reducer/initial-state.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
@@ -86,10 +86,13 @@ function inertScope(machine: AnyStateMachine): AnyActorScope {
   return { self, id: '', sessionId: '', logger: noop, defer: noop, emit: noop, stopChild: noop, system: self.system, actionExecutor: noop } as unknown as AnyActorScope;
 }
 
-/** Drives `machine` (the real loop machine unless given) through a session, macrostep by macrostep. */
+/**
+ * Drives `machine` (the real loop machine unless given) through a session, macrostep by macrostep. Its guards and
+ * actions report to a tracer the session's input context carries (`withTracer`).
+ */
 export function driveMachine(session: SessionForView, machine: AnyStateMachine = loopMachine): Macrostep[] {
-  // One inert scope built outside the traces: xstate's transition() builds an actor per call, and that actor's
-  // eager initial snapshot would show up in the trace as a spurious `startIteration`.
+  const tracer = new TraceCollector();
+  const recordMacrostep = <T>(run: () => T) => tracer.record(run);
   const scope = inertScope(machine);
   const steps: Macrostep[] = [];
   const record = (event: LoopEvent | null, run: () => unknown) => {
@@ -107,7 +110,7 @@ export function driveMachine(session: SessionForView, machine: AnyStateMachine =
   };
   // An actor, not initialTransition(): xstate's initialTransition() runs the initial entry action twice (the
   // same context results), which would make the traced action list differ from what an interpreter runs.
-  let snapshot = record(null, () => [createActor(machine, { input: sessionInput(session) }).start().getSnapshot()]) as never;
+  let snapshot = record(null, () => [createActor(machine, { input: withTracer(sessionInput(session), tracer) }).start().getSnapshot()]) as never;
   for (const event of session.events) {
     if ((snapshot as { status: string }).status === 'done') break;
     snapshot = record(event, () => [machine.transition(snapshot, event, scope)]) as never;

@@ -154,7 +154,7 @@ describe('the viewer on a tree of runs', () => {
     mkdirSync(join(dir, 'run.agents'));
     writeFileSync(join(dir, 'run.agents', 'toolu_x.jsonl'), '{"kind":"event"}\n');
     expect(() => loadSessionTree(copy)).toThrow(TreeLogError);
-    expect(() => loadSessionTree(copy)).toThrow(/run\.agents\/toolu_x\.jsonl: session log line 1: expected kind "header"/);
+    expect(() => loadSessionTree(copy)).toThrow(/run\.agents\/toolu_x\.jsonl:1: expected kind "header"/);
   });
 });
 

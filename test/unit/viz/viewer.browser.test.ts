@@ -164,8 +164,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer in headless Chromium' : 
     const v1 = await viewport();
     expect(v1.tx).toBeCloseTo(v0.tx - 100, 0);
     expect(v1.ty).toBeCloseTo(v0.ty - 50, 0);
-    // Fit shows the whole chart inside the pane.
-    await page.click('#fit');
+    // "Whole" shows the whole chart inside the pane.
+    await page.click('#overview');
     const fitted = await page.evaluate(() => {
       const v = window.turnloopViewer!.chart.viewport();
       const svg = document.getElementById('chart')!;
@@ -235,6 +235,17 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer in headless Chromium' : 
   it('mermaid 11 parses and renders every Mermaid diagram at most ~1,400 px wide, no label over a label or a node', async () => {
     const page = await browser.context.newPage();
     await page.setContent('<!DOCTYPE html><html><body><div id="out"></div></body></html>');
+    // Mermaid lays labels out with Arial's widths; where Arial is not metric-compatible (a DejaVu-only machine),
+    // labels land on nodes. Say so plainly: .ci/run installs fonts-liberation and .ci/check-browser-env checks it.
+    const widths = await page.evaluate(() => {
+      const context = document.createElement('canvas').getContext('2d')!;
+      const width = (font: string) => ((context.font = `16px ${font}`), context.measureText('↻ collapse_drain_retry aborted_tools').width);
+      // A family that is not installed falls through to the next one: monospace shows whether it was there.
+      return { arial: width('Arial, monospace'), liberation: width('"Liberation Sans", monospace'), monospace: width('monospace') };
+    });
+    const fonts = 'Chromium must resolve Arial to Liberation Sans (apt-get install -y fonts-liberation; see .ci/check-browser-env)';
+    expect(widths.liberation, fonts).not.toBe(widths.monospace);
+    expect(widths.arial, fonts).toBe(widths.liberation);
     const require = createRequire(import.meta.url);
     await page.addScriptTag({ path: require.resolve('mermaid/dist/mermaid.min.js') });
     await page.evaluate(() => (window as unknown as { mermaid: { initialize(o: object): void } }).mermaid.initialize({ startOnLoad: false }));

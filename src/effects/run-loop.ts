@@ -1,34 +1,26 @@
 /**
- * `query()`: the familiar async-generator face of the engine. It yields every emitted message, stream event and
- * `request_start`, and returns the Terminal. The same function serves the CLI, tests and library users.
+ * `runLoop()`: the engine behind the public `query()` (`src/api/query.ts`). It yields every emitted message, stream
+ * event and `request_start`, and returns the Terminal. turnloop's own layers (resume, simulation, child runs, forks)
+ * call it directly with `RunLoopOptions`, which add internal plumbing to the public options.
  *
  * Closing the generator early (`return()`) or aborting `options.signal` cancels in-flight work; the run is then
  * driven to its terminal without yielding, so every tool_use still gets its result in the recorded history.
  *
  * @example
- * const run = query({ prompt: 'Fix the bug', tools, config: { model: 'claude-sonnet-4-6' } });
+ * const run = runLoop({ prompt: 'Fix the bug', tools, config: { model: 'claude-sonnet-4-6' } });
  * for await (const item of run) if (item.type === 'assistant') console.log(item.message.content);
  */
-import { DEFAULT_CONFIG, resolveConfig, type LoopConfig } from '../config/config.ts';
+import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { createDefaultDeps } from './default-deps.ts';
 import { agentRunModelCaller, budgetedModelCaller, DEFAULT_TREE_MODEL_CALLS, finalTextOf, type ChildLink, type ChildRunner } from './child-runs.ts';
 import { Interpreter, NO_TOOLS } from './interpreter.ts';
-import type { QueryDeps, QueryOptions, RunObserver, StepGate, StepObserver } from './query-options.ts';
+import { LOOP_PARAM_KEYS, type LoopOptions, type QueryDeps, type RunLoopOptions, type RunObserver, type StepGate, type StepObserver } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
 import type { Tool } from './tools/define-tool.ts';
-
-function isFullConfig(config: QueryOptions['config']): config is LoopConfig {
-  return config !== undefined && 'features' in config && 'limits' in config && 'models' in config && 'sessionId' in config
-    && Object.keys(DEFAULT_CONFIG).every((key) => key in config);
-}
-
-export function resolveQueryConfig(config: QueryOptions['config']): LoopConfig {
-  return isFullConfig(config) ? config : resolveConfig(config ?? {});
-}
 
 /**
  * The most model calls one turn can make under `limits`: its call, a fallback, the max-output recoveries, a reactive
@@ -39,36 +31,34 @@ export function modelCallsPerTurn(limits: LoopConfig['limits']): number {
 }
 
 /**
- * The run's config. The model-call cap (SPEC §9.10) bounds a loop nothing else bounds; when the caller bounds it
- * with `maxTurns` and leaves `limits.maxModelCalls` at its default, the default grows to what `maxTurns` turns may
- * use, so it never ends a run that `maxTurns` allows. An explicit `maxModelCalls` is kept as given.
+ * The run's config: the overrides over the defaults. One documented rule (`Limits.maxModelCalls`, docs/fidelity.md):
+ * the model-call cap (docs/loop.md §9.10) bounds a loop nothing else bounds; when the caller bounds it with
+ * `maxTurns` and leaves `limits.maxModelCalls` unset, the default grows to what `maxTurns` turns may use, so it never
+ * ends a run that `maxTurns` allows. A `maxModelCalls` given (a full config gives one) is kept as given.
  */
-export function resolveRunConfig(config: QueryOptions['config'], maxTurns: number | undefined): LoopConfig {
-  const resolved = resolveQueryConfig(config);
-  const capGiven = isFullConfig(config) || config?.limits?.maxModelCalls !== undefined;
+export function resolveRunConfig(config: ConfigOverrides | undefined, maxTurns: number | undefined): LoopConfig {
+  const resolved = resolveConfig(config ?? {});
+  const capGiven = config?.limits?.maxModelCalls !== undefined;
   if (capGiven || maxTurns === undefined) return resolved;
   const needed = maxTurns * modelCallsPerTurn(resolved.limits);
   if (needed <= resolved.limits.maxModelCalls) return resolved;
   return { ...resolved, limits: { ...resolved.limits, maxModelCalls: needed } };
 }
 
-export function initialMessages(options: QueryOptions, newId: () => string): Message[] {
+export function initialMessages(options: LoopOptions, newId: () => string): Message[] {
   const messages = options.messages ?? [];
   if (options.prompt === undefined) return messages;
   return [...messages, { type: 'user', uuid: newId(), message: { role: 'user', content: options.prompt } }];
 }
 
-/** The JSON parameters of the run, as the reducer (and a session log) sees them. */
-export function loopParamsOf(options: QueryOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
-  const {
-    prompt: _prompt, messages: _messages, tools: _tools, stopHooks: _s, stopFailureHooks: _f, postSamplingHooks: _p,
-    signal: _signal, config: _config, deps: _deps, onStep: _onStep, stepGate: _stepGate, resumeFrom: _resumeFrom, canUseTool: _canUseTool,
-    observers: _observers, forkObservers: _forkObservers, agents: _agents, childObservers: _childObservers, childDeps: _childDeps, agentTree: _agentTree, ...json
-  } = options;
+/** The JSON parameters of the run, as the reducer (and a session log) sees them: the allow-listed options only. */
+export function loopParamsOf(options: LoopOptions, messages: Message[], startedAt: number, toolNames: string[]): LoopParams {
+  const json: Record<string, unknown> = {};
+  for (const key of LOOP_PARAM_KEYS) if (options[key] !== undefined) json[key] = options[key];
   return { ...json, messages, tools: toolNames, startedAt };
 }
 
-export function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
+export function toolRuntimeOf(options: RunLoopOptions, config: LoopConfig, deps: QueryDeps): ToolRuntime {
   const tools = options.tools;
   if (tools === undefined) return NO_TOOLS;
   if (!Array.isArray(tools) && typeof tools !== 'function') return tools as ToolRuntime;
@@ -84,7 +74,7 @@ export function toolRuntimeOf(options: QueryOptions, config: LoopConfig, deps: Q
 }
 
 /** Runs the subagents of this run's tool calls: the tree's budget and raw model caller pass on to grandchildren. */
-function childRunnerOf(options: QueryOptions, deps: QueryDeps): ChildRunner {
+function childRunnerOf(options: RunLoopOptions, deps: QueryDeps): ChildRunner {
   const tree = options.agentTree ?? {
     budget: { maxModelCalls: options.agents?.maxModelCalls ?? DEFAULT_TREE_MODEL_CALLS, used: 0 },
     callModel: deps.callModel,
@@ -92,7 +82,7 @@ function childRunnerOf(options: QueryOptions, deps: QueryDeps): ChildRunner {
   };
   return async (request, call) => {
     const link: ChildLink = { agent: request.agent, toolUseIds: [...tree.toolUseIds, call.toolUseId] };
-    const { items, terminal } = await runQuery({
+    const { items, terminal } = await runLoopToEnd({
       prompt: request.prompt,
       ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
@@ -116,10 +106,10 @@ function childRunnerOf(options: QueryOptions, deps: QueryDeps): ChildRunner {
   };
 }
 
-export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
+export async function* runLoop(options: RunLoopOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   const config = resolveRunConfig(options.config, options.maxTurns);
   const forkObservers = options.forkObservers ?? [];
-  const runFork: typeof runQuery = forkObservers.length === 0 ? runQuery : (fork) => runQuery({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
+  const runFork: typeof runLoopToEnd = forkObservers.length === 0 ? runLoopToEnd : (fork) => runLoopToEnd({ ...fork, observers: [...(fork.observers ?? []), ...forkObservers] });
   const deps = { ...createDefaultDeps(config, options.deps, runFork), ...options.deps };
   const tools = toolRuntimeOf(options, config, deps);
   const toolNames = tools.definitions().map((tool) => tool.name);
@@ -163,10 +153,10 @@ function combinedGate(observers: RunObserver[], gate: StepGate | undefined): Ste
   };
 }
 
-/** Runs `query()` to its end and collects what it yielded. */
-export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+/** Runs `runLoop()` to its end and collects what it yielded. */
+export async function runLoopToEnd(options: RunLoopOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
   const items: QueryItem[] = [];
-  const generator = query(options);
+  const generator = runLoop(options);
   while (true) {
     const next = await generator.next();
     if (next.done) return { items, terminal: next.value };

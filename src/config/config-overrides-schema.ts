@@ -7,7 +7,7 @@
  * `ModelInfo` (an entry replaces the default one of that name).
  */
 import { z } from 'zod';
-import { DEFAULT_CONFIG, type ConfigOverrides } from '../config/config.ts';
+import { DEFAULT_CONFIG, type ConfigOverrides } from './config.ts';
 
 const count = z.number().int().nonnegative();
 

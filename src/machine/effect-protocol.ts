@@ -1,0 +1,175 @@
+/**
+ * The effect protocol, read from the chart: which effect each waiting state awaits and which events answer it,
+ * which effects are answered at any time (matched by id), and which are fire-and-forget.
+ *
+ * The chart declares it once, in `meta` (`awaits` on each waiting state, `effects` on the root; see
+ * `loop-machine.ts`); this module derives one table from those declarations when it is imported. Everything outside
+ * the machine that needs to know "what is this state waiting for" or "does this event answer that effect" (resume,
+ * the viewer's pending effects, drivers' fallback events, OpenTelemetry spans, `step()`'s refusal of an event a
+ * state does not accept) asks here, never by a state name of its own.
+ *
+ * Invariants (tested in `test/unit/effect-protocol.test.ts`): every effect type has exactly one row; every waiting
+ * state (an atomic, non-final state without eventless transitions) declares what it awaits; every declared answer is
+ * an event the state accepts.
+ */
+import type { Effect, EffectType } from '../reducer/effects.ts';
+import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
+import type { LoopState } from '../reducer/state.ts';
+import { loopMachine } from './loop-machine.ts';
+
+/** A waiting state's `meta.awaits`: the effects it waits on (any one of them) and the events that answer them. */
+export interface AwaitDeclaration {
+  effects: EffectType[];
+  answers: LoopEventType[];
+}
+
+/** An answer carrying `event` must name the effect it answers: `event[eventField] === effect[effectPath]`. */
+export interface AnswerMatch {
+  eventField: string;
+  /** A dotted path into the effect, e.g. `toolUse.id`. */
+  effectPath: string;
+}
+
+/** The root's `meta.effects`: the effects no state waits on. */
+export interface EffectDeclarations {
+  /** Executed, never answered. */
+  fireAndForget: EffectType[];
+  /** Answered later, whatever state the run is in, by one of `answers` (matched by id when `match` is given). */
+  answeredAnyTime: Array<{ effect: EffectType; answers: LoopEventType[]; match?: AnswerMatch }>;
+  /** Effects that, once executed, leave the named earlier effects without an answer (the work was thrown away). */
+  discards: Array<{ effect: EffectType; discarded: EffectType[] }>;
+}
+
+export type EffectKind = 'awaited' | 'answered_any_time' | 'fire_and_forget';
+
+/** One row of the protocol table. */
+export interface EffectProtocolEntry {
+  effect: EffectType;
+  kind: EffectKind;
+  /** The events that answer it (empty for fire-and-forget). */
+  answers: LoopEventType[];
+  /** The states (as `a.b` paths) where the machine rests waiting for it. */
+  waitingIn: string[];
+  match?: AnswerMatch;
+  /** Earlier effects this one leaves unanswered. */
+  discards: EffectType[];
+}
+
+type MetaNode = {
+  path: string[];
+  meta?: Record<string, unknown>;
+  type: string;
+  states: Record<string, MetaNode>;
+  always?: unknown[];
+  transitions: Map<string, unknown[]>;
+  parent?: MetaNode;
+};
+
+function* nodesOf(node: MetaNode): Generator<MetaNode> {
+  yield node;
+  for (const child of Object.values(node.states)) yield* nodesOf(child);
+}
+
+function deriveWaitingStates(root: MetaNode): Readonly<Record<string, AwaitDeclaration>> {
+  const waiting: Record<string, AwaitDeclaration> = {};
+  for (const node of nodesOf(root)) {
+    const awaits = node.meta?.['awaits'] as AwaitDeclaration | undefined;
+    if (awaits) waiting[node.path.join('.')] = Object.freeze({ effects: [...awaits.effects], answers: [...awaits.answers] });
+  }
+  return Object.freeze(waiting);
+}
+
+function deriveProtocol(root: MetaNode, waiting: Readonly<Record<string, AwaitDeclaration>>): Readonly<Partial<Record<EffectType, EffectProtocolEntry>>> {
+  const declared = root.meta?.['effects'] as EffectDeclarations;
+  const table: Partial<Record<EffectType, EffectProtocolEntry>> = {};
+  const row = (effect: EffectType, kind: EffectKind): EffectProtocolEntry =>
+    (table[effect] ??= { effect, kind, answers: [], waitingIn: [], discards: [] });
+  for (const [path, { effects, answers }] of Object.entries(waiting)) {
+    for (const effect of effects) {
+      const entry = row(effect, 'awaited');
+      entry.waitingIn.push(path);
+      for (const answer of answers) if (!entry.answers.includes(answer)) entry.answers.push(answer);
+    }
+  }
+  for (const effect of declared.fireAndForget) row(effect, 'fire_and_forget');
+  for (const { effect, answers, match } of declared.answeredAnyTime) {
+    const entry = row(effect, 'answered_any_time');
+    entry.answers.push(...answers);
+    if (match) entry.match = match;
+  }
+  for (const { effect, discarded } of declared.discards) row(effect, 'fire_and_forget').discards.push(...discarded);
+  for (const entry of Object.values(table)) Object.freeze(entry);
+  return Object.freeze(table);
+}
+
+/** The protocol a chart declares: its waiting states and one row per effect type it names. */
+export function deriveEffectProtocol(machine: { root: unknown }): {
+  waitingStates: Readonly<Record<string, AwaitDeclaration>>;
+  effects: Readonly<Record<EffectType, EffectProtocolEntry>>;
+} {
+  const root = machine.root as MetaNode;
+  const waitingStates = deriveWaitingStates(root);
+  return { waitingStates, effects: deriveProtocol(root, waitingStates) as Readonly<Record<EffectType, EffectProtocolEntry>> };
+}
+
+const derived = deriveEffectProtocol(loopMachine);
+
+/** Every waiting state (by `a.b` path) and what it awaits, as the chart declares it. */
+export const WAITING_STATES = derived.waitingStates;
+
+/** The protocol table, one row per effect type (a test checks that none is missing). */
+export const EFFECT_PROTOCOL = derived.effects;
+
+/**
+ * What is wrong with a chart's protocol declarations (nothing, for the loop machine: a test holds it): a state
+ * that rests (atomic, not final, no eventless transition) without `meta.awaits`, a declaration on a state that
+ * never rests, or a declared answer the state does not accept (itself or through an ancestor).
+ */
+export function protocolProblems(machine: { root: unknown }): string[] {
+  const problems: string[] = [];
+  for (const node of nodesOf(machine.root as MetaNode)) {
+    const path = node.path.join('.');
+    const rests = node.type === 'atomic' && (node.always ?? []).length === 0;
+    const awaits = node.meta?.['awaits'] as AwaitDeclaration | undefined;
+    if (rests && !awaits) problems.push(`${path} waits but declares no meta.awaits`);
+    if (!rests && awaits) problems.push(`${path} declares meta.awaits but never rests`);
+    for (const answer of awaits?.answers ?? []) {
+      let accepted = false;
+      for (let n: MetaNode | undefined = node; n && !accepted; n = n.parent) accepted = n.transitions.has(answer);
+      if (!accepted) problems.push(`${path} does not accept its answer ${answer}`);
+    }
+  }
+  return problems;
+}
+
+/** A state value as a path: `sampling`, `{ exitLadder: 'stopHooks' }` → `exitLadder.stopHooks`. */
+export function statePath(value: LoopState['value']): string {
+  if (typeof value === 'string') return value;
+  const [key, child] = Object.entries(value)[0] ?? ['', ''];
+  return `${key}.${statePath(child as LoopState['value'])}`;
+}
+
+/** The effect types a state at rest waits on (none for a state that is not a waiting state). */
+export function awaitedEffectTypes(value: LoopState['value'] | string): EffectType[] {
+  return WAITING_STATES[typeof value === 'string' ? value : statePath(value)]?.effects ?? [];
+}
+
+function atPath(value: unknown, path: string): unknown {
+  let current = value;
+  for (const key of path.split('.')) current = (current as Record<string, unknown> | null | undefined)?.[key];
+  return current;
+}
+
+/** Does `event` answer `effect` (per the table: one of its answers, naming this effect when the row matches by id)? */
+export function answersEffect(effect: Effect, event: LoopEvent): boolean {
+  const entry = EFFECT_PROTOCOL[effect.type];
+  if (!entry.answers.includes(event.type)) return false;
+  const match = entry.match;
+  if (!match || !(match.eventField in event)) return true;
+  return (event as unknown as Record<string, unknown>)[match.eventField] === atPath(effect, match.effectPath);
+}
+
+/** Whether an effect is executed without ever being answered. */
+export function isFireAndForget(type: EffectType): boolean {
+  return EFFECT_PROTOCOL[type].kind === 'fire_and_forget';
+}

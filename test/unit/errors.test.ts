@@ -1,0 +1,121 @@
+/**
+ * One error base: every error class in src/ extends `TurnloopError` and has its own stable SCREAMING_SNAKE `code`.
+ * The classes are found by reading the sources, so a new class without a base or a code fails here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isTurnloopError, TurnloopError } from '../../src/index.ts';
+
+const SRC = join(import.meta.dirname, '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every exported class of src/ that extends an error class, by its defining file. */
+const ERROR_CLASSES = sourceFiles(SRC).flatMap((file) =>
+  [...readFileSync(file, 'utf8').matchAll(/^export (abstract )?class (\w+) extends (\w+)/gm)]
+    .filter((match) => /Error$/.test(match[3]!) && match[2] !== 'TurnloopError')
+    .map((match) => ({ file, name: match[2]!, abstract: match[1] !== undefined })),
+);
+
+const fingerprint = { machine: 'm', engineVersion: 'e', tools: 't', codeVersion: 'c' };
+const digest = { v: 'sampling' };
+/** Arguments that build one instance of each concrete class (a new class needs a row: the test says which). */
+const SAMPLE_ARGS: Record<string, unknown[]> = {
+  IncompleteStreamError: [],
+  DuplicateToolUseError: ['toolu_1'],
+  DuplicateToolNameError: ['Read'],
+  ToolCancellation: ['timeout', 'timed out'],
+  StoreOutsideWorkspaceError: ['/x', 'outside'],
+  InvalidEventError: [[{ path: 'type', message: 'unknown' }]],
+  PostgresNotFoundError: [],
+  ExecutorIdTakenError: ['worker-1', 'adopted'],
+  UnknownEventError: ['bogus', ['model_done']],
+  InvalidBaseUrlError: ['localhost:9', 'ANTHROPIC_BASE_URL', 'it has no scheme'],
+  DbosUnavailableError: [],
+  OtlpConfigError: ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not a URL'],
+  ScenarioFileError: ['s.json', null, 'an object'],
+  JournalDivergenceError: [0, 'a', 'b'],
+  JournalExhaustedError: [3],
+  DurableCodeChangedError: [fingerprint, { ...fingerprint, tools: 'u' }],
+  UsageError: ['bad flag'],
+  CliFileError: ['INPUT_FILE', 'f', 'missing'],
+  InputFileError: ['f', 'missing'],
+  OutputFileError: ['f', 'no directory'],
+  TreeReplayDivergenceError: [[], 'log.jsonl', { index: 1, diff: 'd' }],
+  IndexOutOfRangeError: [9, 3],
+  SignatureError: ['bad signature'],
+  SessionLogParseError: ['log.jsonl', 2, 'JSON'],
+  TranscriptFormatError: ['t.jsonl', 2, 'JSON'],
+  SessionLogExistsError: ['log.jsonl'],
+  ReplayDivergenceError: [1, { hash: 'a', at: digest }, { hash: 'b', at: digest }, 'd'],
+  MachineVersionMismatchError: ['a', 'b', '0.1.0'],
+  ChildRunNotFoundError: [['toolu_1'], 'log.jsonl', []],
+  UnknownDiagramError: ['x', ['overview']],
+  TreeLogError: ['log.jsonl', 'missing'],
+  InspectorUnavailableError: [],
+  ViewerBundleMissingError: ['dist/viewer.js'],
+  ViewerInputError: ['undefined'],
+  MissingGeneratedBlockError: ['chart'],
+  InlineFunctionError: ['states.a'],
+  PathOutsideRootError: ['../x'],
+  PathNotFoundError: ['x'],
+  UnsafePatternError: ['(a*)*', 'nested quantifier'],
+  NotRegularFileError: ['x', 'a directory'],
+  McpConnectError: ['srv', 'refused'],
+  McpConfigError: ['mcp.json', ['servers: missing']],
+  FakeScriptError: [[{ path: 'answers', message: 'missing' }]],
+  ConfigError: ['config.limits.x', 'not a config key'],
+  UnknownQueryOptionError: ['maxTurn'],
+};
+
+async function classOf(entry: { file: string; name: string }): Promise<new (...args: unknown[]) => Error> {
+  const module = (await import(entry.file)) as Record<string, new (...args: unknown[]) => Error>;
+  return module[entry.name]!;
+}
+
+describe('one error base', () => {
+  it('finds the error classes in the sources', () => {
+    expect(ERROR_CLASSES.length).toBeGreaterThanOrEqual(38);
+  });
+
+  it('no class in src/ extends Error directly, except TurnloopError itself', () => {
+    const direct = sourceFiles(SRC)
+      .filter((file) => /class \w+ extends Error\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(direct).toEqual(['errors/turnloop-error.ts']);
+  });
+
+  it('every error class extends TurnloopError and has a unique SCREAMING_SNAKE code', async () => {
+    const codes = new Map<string, string>();
+    for (const entry of ERROR_CLASSES) {
+      const ErrorClass = await classOf(entry);
+      expect(ErrorClass.prototype, entry.name).toBeInstanceOf(TurnloopError);
+      if (entry.abstract) continue;
+      expect(SAMPLE_ARGS, `add a SAMPLE_ARGS row for ${entry.name}`).toHaveProperty(entry.name);
+      const error = new ErrorClass(...SAMPLE_ARGS[entry.name]!) as TurnloopError;
+      expect(isTurnloopError(error)).toBe(true);
+      expect(error.name).toBe(entry.name === 'CliFileError' ? 'InputFileError' : entry.name);
+      expect(error.code, entry.name).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
+      expect(error.message.length).toBeGreaterThan(0);
+      // CliFileError is the shared base of InputFileError and OutputFileError, whose codes it carries.
+      if (entry.name !== 'CliFileError') {
+        expect(codes.get(error.code), `${entry.name} and ${codes.get(error.code)} share ${error.code}`).toBeUndefined();
+        codes.set(error.code, entry.name);
+      }
+    }
+    expect(codes.size).toBe(ERROR_CLASSES.filter((entry) => !entry.abstract).length - 1);
+  });
+
+  it('isTurnloopError is false for other errors and non-errors', () => {
+    expect(isTurnloopError(new Error('x'))).toBe(false);
+    expect(isTurnloopError({ code: 'USAGE' })).toBe(false);
+    expect(isTurnloopError(null)).toBe(false);
+  });
+});
