@@ -51,6 +51,12 @@ export interface Limits {
    * (`modelCallsPerTurn`). A value given (a full config gives one) is used as is.
    */
   maxModelCalls: number;
+  /**
+   * Extension `maxBudgetUsd`: the main loop's spend cap in USD (0 = off, the original). Before a model call that
+   * could take the spend past it (spend so far + the worst call, `src/reducer/call-cost.ts`), the run ends
+   * `max_budget_usd`.
+   */
+  maxCostUsd: number;
 }
 
 export interface RetryPolicy {
@@ -186,6 +192,7 @@ export const DEFAULT_CONFIG: LoopConfig = {
     escalatedMaxTokens: 64_000,
     maxStopHookBlocking: 25,
     maxModelCalls: 1_000,
+    maxCostUsd: 0,
   },
   retry: { maxRetries: 10, maxOverloadedRetries: 3, baseDelayMs: 500, maxDelayMs: 32_000 },
   thresholds: { maxOutputReservation: 20_000, autocompactBuffer: 13_000, blockingBuffer: 3_000, blockingFromWindow: false, warningBuffer: 20_000 },

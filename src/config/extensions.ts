@@ -147,6 +147,14 @@ export const EXTENSIONS: readonly Extension[] = [
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
   },
   {
+    id: 'maxBudgetUsd',
+    original: 'No spend cap in the loop: a run costs what its model calls cost (the Agent SDK checks a budget only between turns).',
+    turnloop: 'With `limits.maxCostUsd` > 0 (default 0, off): before a model call whose worst case (the largest prompt billed as cache writes and the largest `max_tokens`, docs/bounds.md) could take the spend so far past the cap, a `cap_reached` warning and the Terminal `max_budget_usd {costUsd, maxCostUsd}`, every tool_use answered. `turnloop run --max-budget-usd`.',
+    why: 'A hard ceiling on the main loop spend, known before the run and never passed, not learned from an invoice.',
+    configSwitch: 'limits.maxCostUsd',
+    test: { file: 'test/unit/bounds/spend-cap.test.ts', name: 'ends the run max_budget_usd before a call that could pass the cap, every tool_use answered' },
+  },
+  {
     id: 'cliUnreachableRetries',
     original: 'A request that gets no HTTP answer (connection refused, host not found) is retried on the full schedule: 10 retries, backoff from 0.5 s doubling to 32 s, about 2.7 minutes before the error shows.',
     turnloop: '`query()` keeps that schedule. `turnloop run` retries a refused connection or an unresolvable host only twice (about 1.5 s) unless `--max-retries N` is given; every retry line and the final error name the URL and the cause. Any other failure (5xx, 429, 529, timeouts, resets) keeps the full schedule.',

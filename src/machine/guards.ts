@@ -11,6 +11,7 @@ import {
   isCompactSource,
   lastAssistantMessage,
   nextTurnExceedsMaxTurns,
+  spendCapExhausted,
   thresholdsFor,
   tokenBudgetDecision,
   withheldKind,
@@ -40,6 +41,9 @@ const compactionSucceeded: GuardFn = (_context, event) =>
 /** docs/loop.md §9.10: the model-call cap ends the run before one more call. */
 const modelCallCapReached: GuardFn = (context) => modelCallsExhausted(context);
 
+/** Extension `maxBudgetUsd`: the spend cap ends the run before a call that could pass it. */
+const spendCapReached: GuardFn = (context) => spendCapExhausted(context);
+
 /** docs/loop.md §4.4: only when nothing else can recover and nothing was compacted this iteration. */
 const isAtBlockingLimit: GuardFn = (context) => {
   const { features } = context.config;
@@ -53,7 +57,7 @@ const isAtBlockingLimit: GuardFn = (context) => {
 
 const canFallBack: GuardFn = (context) => {
   const fallback = context.params.fallbackModel;
-  return fallback !== undefined && fallback !== context.currentModel && !modelCallsExhausted(context);
+  return fallback !== undefined && fallback !== context.currentModel && !modelCallsExhausted(context) && !spendCapExhausted(context);
 };
 
 const isImageError: GuardFn = (_context, event) => event.type === 'model_error' && event.error.kind === 'image';
@@ -141,6 +145,7 @@ export const guards = {
   shouldAutocompact,
   compactionSucceeded,
   modelCallCapReached,
+  spendCapReached,
   isAtBlockingLimit,
   canFallBack,
   isImageError,

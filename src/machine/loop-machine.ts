@@ -4,7 +4,7 @@
  * Reading guide: an iteration starts at `iterationStart`, runs the context pipeline, the blocking check, samples
  * the model, then either runs tools (`runningTools` → `afterTools` → `turnLimit` → `next_turn`) or climbs the
  * `exitLadder`. Every transition back to `iterationStart` is one of the 7 Continue reasons (`meta.continue`);
- * the 10 final states are the Terminal reasons. Guards and actions are named only (see `guards.ts`,
+ * the 11 final states are the Terminal reasons (10 of the original loop, and `max_budget_usd`). Guards and actions are named only (see `guards.ts`,
  * `actions/`), so they survive JSON export.
  *
  * The machine is run with xstate's pure `transition()` by `src/reducer/step.ts`; it never executes side effects:
@@ -192,6 +192,8 @@ export const loopMachine = setup({
       always: [
         { guard: 'modelCallCapReached', target: terminal('max_turns'), actions: 'stopAtModelCallCap' },
         { guard: 'isAtBlockingLimit', target: terminal('blocking_limit'), actions: 'emitBlockingLimitError' },
+        // Extension `maxBudgetUsd`: right before the call, after every ending of the original loop.
+        { guard: 'spendCapReached', target: terminal('max_budget_usd'), actions: 'stopAtSpendCap' },
         { target: 'sampling', actions: 'callModel' },
       ],
     },

@@ -2,6 +2,7 @@
  * Read-only questions about the context, shared by guards and actions. Pure.
  */
 import type { AssistantMessage, Message } from '../messages/types.ts';
+import { worstCallCostUsd } from '../reducer/call-cost.ts';
 import { decideTokenBudget, type TokenBudgetDecision } from '../reducer/token-budget.ts';
 import { contextThresholds, defaultMaxOutputTokens } from '../reducer/thresholds.ts';
 import type { MachineContext } from './machine-context.ts';
@@ -74,6 +75,15 @@ export function tokenBudgetDecision(context: MachineContext): TokenBudgetDecisio
 /** docs/loop.md §9.10: no model call is left under `limits.maxModelCalls`. */
 export function modelCallsExhausted(context: MachineContext): boolean {
   return context.modelCalls >= context.config.limits.maxModelCalls;
+}
+
+/**
+ * Extension `maxBudgetUsd`: the next call could take the spend past `limits.maxCostUsd` (0 = off). The worst call
+ * is the bounds' figure (docs/bounds.md "Spend cap"), so the main loop's spend never exceeds the cap.
+ */
+export function spendCapExhausted(context: MachineContext): boolean {
+  const cap = context.config.limits.maxCostUsd;
+  return cap > 0 && context.costUsd + worstCallCostUsd(context.config, context.params) > cap;
 }
 
 /** docs/loop.md §2: `maxTurns` 0 or absent means no limit. */

@@ -15,6 +15,8 @@ export const TERMINAL_REASONS = [
   'aborted_tools',
   'hook_stopped',
   'max_turns',
+  /** Extension `maxBudgetUsd`: not a reason of the original loop. */
+  'max_budget_usd',
 ] as const;
 export type TerminalReason = (typeof TERMINAL_REASONS)[number];
 
@@ -49,8 +51,10 @@ export type Terminal =
   | { reason: 'model_error'; error: ModelErrorInfo }
   | { reason: 'max_turns'; turnCount: number; cap?: CapName; message?: string }
   | { reason: 'stop_hook_prevented'; stopReason?: string; cap?: CapName; message?: string }
+  /** Extension `maxBudgetUsd`: the spend so far and the cap it would have passed. */
+  | { reason: 'max_budget_usd'; costUsd: number; maxCostUsd: number; message: string }
   | {
-      reason: Exclude<TerminalReason, 'model_error' | 'max_turns' | 'stop_hook_prevented'>;
+      reason: Exclude<TerminalReason, 'model_error' | 'max_turns' | 'stop_hook_prevented' | 'max_budget_usd'>;
       message?: string;
       /**
        * Extension `terminalApiError`: the API error the run ended on (docs/loop.md §4.9.3 ends it `completed`, as the

@@ -110,6 +110,8 @@ export interface LoopContext {
   /** Output tokens of this run, for the token budget. */
   outputTokens: number;
   modelCalls: number;
+  /** USD the main loop's reported usage cost so far (Extension `maxBudgetUsd`). */
+  costUsd: number;
   stopHookBlockingCount: number;
   toolUseContext: Record<string, unknown>;
   lastUsage: Usage | null;

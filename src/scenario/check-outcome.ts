@@ -7,11 +7,11 @@ import type { AgentRunExpect, ScenarioAgent, ScenarioExpect } from './scenario-s
 import type { SimulationResult } from './simulate.ts';
 
 /**
- * Terminals that mean the run could not finish its work: errors, and the turn limit. Aborts and hook stops are
+ * Terminals that mean the run could not finish its work: errors, the turn limit and the spend cap. Aborts and hook stops are
  * requested endings. A terminal reached through a §9.10 cap is a failure too, and so is a `completed` that ended
  * on an API error (docs/loop.md §4.9.3; the Terminal's `apiError` extension field says so).
  */
-export const FAILURE_TERMINALS: ReadonlySet<TerminalReason> = new Set(['blocking_limit', 'image_error', 'model_error', 'prompt_too_long', 'max_turns']);
+export const FAILURE_TERMINALS: ReadonlySet<TerminalReason> = new Set(['blocking_limit', 'image_error', 'model_error', 'prompt_too_long', 'max_turns', 'max_budget_usd']);
 
 export function isFailureTerminal(terminal: Terminal): boolean {
   return (

@@ -1,6 +1,6 @@
 /**
  * The generated parts of `docs/statechart.md`: the Mermaid diagrams (top level, root, one per compound state) and the table of the 17 outcomes (7 Continue,
- * 10 Terminal) with the transitions that reach each, their guards and actions. Each part lives between
+ * 11 Terminal) with the transitions that reach each, their guards and actions. Each part lives between
  * `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED: name -->`; the prose around them is written by hand.
  * `scripts/gen-docs.ts` rewrites the parts; `test/unit/viz/docs.test.ts` fails when the committed doc is stale.
  * Pure.

@@ -4,7 +4,7 @@
  *
  * Mapping:
  * - `<state id="agentLoop">` wraps every non-final state and holds the machine root's transitions (`abort`,
- *   taken in any state); the 10 terminals are `<final>` children of `<scxml>`, so entering one ends the
+ *   taken in any state); the 11 terminals are `<final>` children of `<scxml>`, so entering one ends the
  *   interpreter as a finished xstate machine ignores further events. A root transition into a descendant is
  *   `type="internal"` (xstate does not exit the root either).
  * - compound and atomic states are `<state>`; eventless transitions have no `event`, targetless ones no `target`.

@@ -145,6 +145,8 @@ const STARTS: Array<{ name: string; config: LoopConfig; params: LoopParams }> = 
     params: { ...base, maxTurns: 1 },
   },
   { name: 'autocompact only', config: resolveConfig({ features: { ...off, autoCompact: true }, limits: { ...limits, maxModelCalls: 4 } }), params: base },
+  // Extension `maxBudgetUsd`: a cap below one worst call stops the run before its first call.
+  { name: 'spend cap', config: resolveConfig({ features: off, limits: { ...limits, maxModelCalls: 2, maxCostUsd: 0.01 } }), params: base },
 ];
 
 describe('model-based coverage of the loop statechart (xstate/graph)', () => {

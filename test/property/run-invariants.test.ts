@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { computeBounds } from '../../src/bounds/compute-bounds.ts';
 import { TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
 import { step } from '../../src/reducer/step.ts';
 import { environmentArb, environmentWith, type Environment } from './arbitraries/environment.ts';
@@ -85,6 +86,22 @@ describe('run invariants (docs/loop.md §9.7-9.11)', () => {
         const terminated = recording.effects.filter((e) => e.type === 'terminated');
         expect(terminated).toHaveLength(1);
         expect(recording.effects[recording.effects.length - 1]).toBe(terminated[0]);
+      }),
+      propertyOptions<[Environment]>(400),
+    );
+  });
+
+  test('§9.10 every run stays within computeBounds: model calls and each Continue (docs/bounds.md)', () => {
+    fc.assert(
+      fc.property(environmentArb, (env) => {
+        const recording = run(env);
+        const bounds = computeBounds(env.config, env.params);
+        expect(recording.modelRequests.length, describeRun(recording)).toBeLessThanOrEqual(bounds.mainModelCalls);
+        const taken: Record<string, number> = {};
+        for (const { transition } of recording.continues) taken[transition.reason] = (taken[transition.reason] ?? 0) + 1;
+        for (const [reason, count] of Object.entries(taken)) {
+          expect(count, `${reason}: ${describeRun(recording)}`).toBeLessThanOrEqual(bounds.continues[reason as keyof typeof bounds.continues]);
+        }
       }),
       propertyOptions<[Environment]>(400),
     );

@@ -17,6 +17,7 @@ export const LAYER_RANKS: Record<string, number> = {
   scenario: 4, testing: 4, dbos: 4,
   claude: 5,
   agents: 2,
+  bounds: 4,
   viz: 6,
   inspector: 6,
   api: 7, internal: 7,

@@ -34,7 +34,7 @@ function referenceName(ref: unknown): string | null {
 }
 
 describe('machine inventory (docs/loop.md §5)', () => {
-  it('has exactly 10 final states, named after TERMINAL_REASONS', () => {
+  it('has exactly 11 final states (10 and max_budget_usd), named after TERMINAL_REASONS', () => {
     const finals = nodes.filter((node) => node.type === 'final');
     expect(finals.map((node) => node.key).sort()).toEqual([...TERMINAL_REASONS].sort());
     for (const node of finals) expect(node.parent).toBe(loopMachine.root);

@@ -27,7 +27,7 @@ Writes the loop statechart (docs/loop.md §4-5) to stdout, or to FILE with --out
 Formats (docs/statechart.md says which tool reads which):
   json     the xstate machine config: createMachine(json) loads it; supply guards and actions by name
   mermaid  Mermaid stateDiagram-v2 of the top level (the compound states' diagrams are in docs/statechart.md)
-  scxml    W3C SCXML with the ECMAScript datamodel (runs in SCION); the 10 terminals are top-level <final>s
+  scxml    W3C SCXML with the ECMAScript datamodel (runs in SCION); the 11 terminals are top-level <final>s
   dot      Graphviz DOT (dot -Tsvg chart.dot > chart.svg)
 `;
 

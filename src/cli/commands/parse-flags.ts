@@ -40,3 +40,11 @@ export function nonNegativeInteger(flag: string, value: string | undefined): num
   if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} expects a whole number of 0 or more, got '${value}'`);
   return n;
 }
+
+/** A positive finite number flag value (e.g. dollars), or a UsageError naming the flag. */
+export function positiveAmount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} expects a positive number, got '${value}'`);
+  return n;
+}

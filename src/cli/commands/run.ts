@@ -22,7 +22,7 @@ import { mcpInstructions, startIntegrations } from '../run/integrations.ts';
 import { makeOutputDir, prepareRecordPath, writeFailureReason } from '../write-output.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
 import { turnloopCommand } from '../invocation.ts';
-import { nonNegativeInteger, parseFlags, positiveInteger } from './parse-flags.ts';
+import { nonNegativeInteger, parseFlags, positiveAmount, positiveInteger } from './parse-flags.ts';
 import { DEFAULT_CONFIG } from '../../config/config.ts';
 import { checkBaseUrl, InvalidBaseUrlError } from '../../effects/model/base-url.ts';
 
@@ -32,8 +32,9 @@ import { checkBaseUrl, InvalidBaseUrlError } from '../../effects/model/base-url.
  */
 export const CLI_UNREACHABLE_RETRIES = 2;
 
-const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--json] [--record FILE | --no-record]
-                    [--no-task] [--mcp-config FILE] [--otel] [--base-url URL] [--max-retries N]
+const HELP = `Usage: turnloop run "<prompt>" [--cwd DIR] [--model M] [--max-turns N] [--yes] [--max-budget-usd USD] [--json]
+                    [--record FILE | --no-record] [--no-task] [--mcp-config FILE] [--otel] [--base-url URL]
+                    [--max-retries N]
 
 A live agent loop against the real Anthropic API. The model gets the built-in tools Read, Edit, Glob and
 Grep, confined to DIR, and Task, which starts a subagent with those file tools (as Claude Code's Task tool).
@@ -46,6 +47,9 @@ Options:
   --cwd DIR        the directory the tools may see (default: the current directory)
   --model M        the model (default: the engine config's default model)
   --max-turns N    stop after N model turns (max_turns)
+  --max-budget-usd USD
+                   stop before a model call that could take the spend past USD (max_budget_usd;
+                   limits.maxCostUsd, docs/bounds.md)
   --yes            allow every tool call without asking
   --json           one JSON object per line on stdout: an init line, every message, then a result line
                    (like claude -p --output-format stream-json); notes go to stderr
@@ -136,6 +140,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     cwd: { type: 'string' },
     model: { type: 'string' },
     'max-turns': { type: 'string' },
+    'max-budget-usd': { type: 'string' },
     yes: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     record: { type: 'string' },
@@ -150,6 +155,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1 || positionals[0].trim() === '') throw new UsageError('expected one prompt, in quotes (see turnloop run --help)');
   if (values.record !== undefined && values['no-record']) throw new UsageError('--record and --no-record contradict each other');
   const maxTurns = positiveInteger('max-turns', values['max-turns']);
+  const maxCostUsd = positiveAmount('max-budget-usd', values['max-budget-usd']);
   const maxRetries = nonNegativeInteger('max-retries', values['max-retries']);
   const baseURL = checkedBaseUrl(values['base-url'], io.env.ANTHROPIC_BASE_URL);
   const root = resolve(io.cwd, values.cwd ?? '.');
@@ -210,7 +216,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
       ...(maxTurns === undefined ? {} : { maxTurns }),
       querySource: 'repl_main_thread',
       signal: controller.signal,
-      config: { sessionId, ...(model ? { model } : {}), ...(maxRetries === undefined ? {} : { retry: { maxRetries } }) },
+      config: {
+        sessionId,
+        ...(model ? { model } : {}),
+        ...(maxRetries === undefined ? {} : { retry: { maxRetries } }),
+        ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }),
+      },
       deps: {
         callModel: createAnthropicModelCaller({
           apiKey,

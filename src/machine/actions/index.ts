@@ -15,6 +15,7 @@ export const actionImplementations = {
   recordAutocompactFailure: pipelineActions.recordAutocompactFailure,
   emitBlockingLimitError: pipelineActions.emitBlockingLimitError,
   stopAtModelCallCap: pipelineActions.stopAtModelCallCap,
+  stopAtSpendCap: pipelineActions.stopAtSpendCap,
 
   callModel: samplingActions.callModel,
   recordAssistantMessage: samplingActions.recordAssistantMessage,

@@ -98,6 +98,16 @@ export const emitBlockingLimitError: ActionFn = (context) => {
   return out.patch();
 };
 
+/** Extension `maxBudgetUsd`: every tool_use of the run is answered by now (tools finish before a turn ends). */
+export const stopAtSpendCap: ActionFn = (context) => {
+  const out = new Outbox(context);
+  const cap = context.config.limits.maxCostUsd;
+  const spent = context.costUsd;
+  const message = `Stopped: one more model call could take the spend ($${spent.toFixed(4)} so far) past the cap of $${cap} (limits.maxCostUsd).`;
+  out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxCostUsd' }));
+  return { ...out.patch(), terminal: { reason: 'max_budget_usd', costUsd: spent, maxCostUsd: cap, message } };
+};
+
 export const stopAtModelCallCap: ActionFn = (context) => {
   const out = new Outbox(context);
   const message = `Stopped: the run reached its cap of ${context.config.limits.maxModelCalls} model calls (limits.maxModelCalls).`;

@@ -7,6 +7,7 @@ import type { ModelRequest } from '../../reducer/effects.ts';
 import type { EventOf } from '../../reducer/events.ts';
 import { userContextMessageOf } from '../../reducer/initial-state.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
+import { usageCostUsd } from '../../reducer/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../reducer/tokens.ts';
 import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
@@ -103,6 +104,7 @@ export const recordUsage: ActionFn = (context, event) => {
     // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
     tokens: { reported: usageTokens(usage), estimatedSince: estimateTokens(context.iter.assistantMessages.slice(1)) },
     outputTokens: context.outputTokens + usage.output_tokens,
+    costUsd: context.costUsd + usageCostUsd(usage, context.currentModel),
   };
 };
 

@@ -15,11 +15,11 @@ describe('docs/statechart.md', () => {
     expect(readFileSync(docPath, 'utf8').match(/```mermaid\n%%\{init[^\n]*\nstateDiagram-v2\n/g)).toHaveLength(4);
   });
 
-  it('has one table row per Continue and Terminal reason, 17 in all', () => {
+  it('has one table row per Continue and Terminal reason, 18 in all (max_budget_usd included)', () => {
     const rows = outcomeTable().split('\n').slice(2);
-    expect(rows).toHaveLength(17);
+    expect(rows).toHaveLength(18);
     expect(rows.filter((r) => r.includes('| continue |'))).toHaveLength(7);
-    expect(rows.filter((r) => r.includes('| terminal |'))).toHaveLength(10);
+    expect(rows.filter((r) => r.includes('| terminal |'))).toHaveLength(11);
     expect(rows.find((r) => r.includes('`stop_hook_blocking`'))).toContain('`stopHookBlocks`');
   });
 

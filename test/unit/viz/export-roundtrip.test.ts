@@ -50,7 +50,7 @@ describe('JSON export in xstate', () => {
       return out;
     };
     expect(ids(machine as never)).toEqual(ids(loopMachine as never));
-    expect(ids(machine as never)).toHaveLength(42);
+    expect(ids(machine as never)).toHaveLength(43);
   });
 
   it('with the guards and actions supplied by name, it follows the real machine on every recorded session', () => {

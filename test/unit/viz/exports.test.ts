@@ -30,7 +30,7 @@ describe('JSON export (xstate config)', () => {
     expect(json.initial).toBe('iterationStart');
     expect(json.states['turnLimit']!.always).toHaveLength(2);
     expect(json.states['turnLimit']!.always![1]).toMatchObject({ target: '#agentLoop.iterationStart', meta: { continue: 'next_turn' } });
-    expect(Object.values(json.states).filter((s) => s.type === 'final')).toHaveLength(10);
+    expect(Object.values(json.states).filter((s) => s.type === 'final')).toHaveLength(11);
     expect(stateIds(createMachine(json as never) as never)).toEqual(stateIds(loopMachine as never));
   });
 
@@ -95,11 +95,11 @@ describe('SCXML export', () => {
     expect(root.attrs['version']).toBe('1.0');
   });
 
-  it('declares the ECMAScript datamodel and has exactly 10 <final> states, the terminals, at the top level', () => {
+  it('declares the ECMAScript datamodel and has exactly 11 <final> states, the terminals, at the top level', () => {
     expect(root.attrs['datamodel']).toBe('ecmascript');
-    expect(root.children.filter((e) => e.name === 'final')).toHaveLength(10);
+    expect(root.children.filter((e) => e.name === 'final')).toHaveLength(11);
     const finals = elements.filter((e) => e.name === 'final');
-    expect(finals).toHaveLength(10);
+    expect(finals).toHaveLength(11);
     expect(finals.map((f) => f.attrs['id']).sort()).toEqual(chart.states.filter((s) => s.final).map((s) => s.id).sort());
   });
 

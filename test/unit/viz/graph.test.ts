@@ -13,7 +13,7 @@ describe('the chart walker', () => {
     expect(new Set(continues.map((t) => t.target))).toEqual(new Set(['iterationStart']));
   });
 
-  it('has exactly the 10 terminals as final states', () => {
+  it('has exactly the 11 terminals as final states', () => {
     const finals = chart.states.filter((s) => s.final);
     expect(finals.map((s) => s.terminal).sort()).toEqual([...TERMINAL_REASONS].sort());
     expect(finals.every((s) => s.kind === 'final' && s.parent === null)).toBe(true);
