@@ -51,6 +51,8 @@ function subtypeOf(summary: TurnSummary): { subtype: ResultSubtype; errors: stri
     return { subtype: 'error_max_budget_usd', errors: [`Reached maximum budget ($${summary.budgetExceeded.maxBudgetUsd})`] };
   }
   if (terminal.reason === 'completed') return { subtype: 'success', errors: [] };
+  // The engine's own spend cap (`limits.maxCostUsd`, an Extension) is the same kind of stop.
+  if (terminal.reason === 'max_budget_usd') return { subtype: 'error_max_budget_usd', errors: [terminal.message] };
   if (terminal.reason === 'max_turns') {
     const limit = terminal.cap === undefined ? summary.maxTurns ?? terminal.turnCount : undefined;
     return { subtype: 'error_max_turns', errors: [limit === undefined ? terminal.message ?? `Reached the ${terminal.cap} cap` : `Reached maximum number of turns (${limit})`] };

@@ -1,4 +1,4 @@
-/** Every one of our ten terminals maps onto an SDK result the SDK can read: error results always carry `errors`. */
+/** Every one of our terminals maps onto an SDK result the SDK can read: error results always carry `errors`. */
 import { describe, expect, it } from 'vitest';
 import { costOfUsage, priceOf } from '../../../src/config/prices.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
@@ -16,6 +16,7 @@ function summary(terminal: Terminal, extra: Partial<TurnSummary> = {}): TurnSumm
 function terminalOf(reason: (typeof TERMINAL_REASONS)[number]): Terminal {
   if (reason === 'model_error') return { reason, error: { message: 'the API failed' } };
   if (reason === 'max_turns') return { reason, turnCount: 2 };
+  if (reason === 'max_budget_usd') return { reason, costUsd: 0.5, maxCostUsd: 0.4, message: 'Stopped: the next call could take the spend past the cap of $0.40.' };
   return { reason } as Terminal;
 }
 
@@ -30,6 +31,7 @@ const SUBTYPES: Record<(typeof TERMINAL_REASONS)[number], string> = {
   stop_hook_prevented: 'error_during_execution',
   aborted_tools: 'error_during_execution',
   hook_stopped: 'error_during_execution',
+  max_budget_usd: 'error_max_budget_usd',
 };
 
 describe('result message', () => {
