@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoopToEnd } from '../src/effects/run-loop.ts';
 import { demoSessionOptions } from '../src/durable/demo-session.ts';
-import { MemoryJournal, runDurableQuery } from '../src/durable/index.ts';
+import { GroupCommitJournal, MemoryJournal, runDurableQuery } from '../src/durable/index.ts';
 import { launchDbosSessions } from '../src/dbos/dbos-sessions.ts';
 import { runDurableDemo } from '../src/dbos/durable-demo.ts';
 import { startTempPostgres } from '../src/dbos/temp-postgres.ts';
@@ -63,6 +63,11 @@ const memory = await perTurn(async () => {
 });
 row('durable driver, in-memory journal, ms per turn', fmt(memory));
 row('journal entries per turn / bytes per turn', `${(journalLength / (turns + 1)).toFixed(2)} / ${Math.round(journalBytes / (turns + 1))}`);
+// What turnloop/dbos commits: the same entries grouped (local ones ride in the next commit), one DBOS step each.
+const steps = new MemoryJournal();
+await runDurableQuery({ ...options(), journal: new GroupCommitJournal(steps, []) });
+const commitsPerTurn = steps.entries.length / (turns + 1);
+row('commits per turn (DBOS steps, entries grouped)', commitsPerTurn.toFixed(2));
 
 const recorded = new MemoryJournal();
 const session = options();
@@ -83,7 +88,7 @@ try {
   });
   row('durable driver on DBOS + Postgres (127.0.0.1, fsync on), ms per turn', fmt(dbos));
   row('DBOS overhead over `query()`, ms per turn', fmt(dbos - inProcess));
-  row('DBOS overhead per journal entry (a step: its checkpoint committed to Postgres), ms', fmt((dbos - memory) / (journalLength / (turns + 1))));
+  row('DBOS overhead per commit (a step: its checkpoint committed to Postgres), ms', fmt((dbos - memory) / commitsPerTurn));
   const exportTimes: number[] = [];
   for (const id of ids.slice(0, rounds)) exportTimes.push(await timed(() => sessions.exportSessionLog(id, join(dir, `${id}.jsonl`))));
   row(`export of a finished ${turns}-turn session as a session log, ms`, fmt(median(exportTimes)));
