@@ -157,6 +157,11 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     }
   }
   const running = new Map<string, AbortController>();
+  // DBOS.launch() starts recovering this worker's pending sessions before it returns: they wait here for the client
+  // that reads their recorded steps (created once DBOS's tables exist, after launch).
+  let clientReady!: { resolve: (client: DBOSClient) => void; reject: (error: unknown) => void };
+  const stepsClient = new Promise<DBOSClient>((resolve, reject) => (clientReady = { resolve, reject }));
+  stepsClient.catch(() => undefined); // launch itself reports the failure
   const workflow = DBOS.registerWorkflow(
     async (sessionId: string, input: unknown): Promise<Terminal> => {
       const controller = new AbortController();
@@ -166,7 +171,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
         const requested = await registry?.abortOf(sessionId);
         if (requested != null) controller.abort(requested);
         const sessionOptions = options.session({ sessionId, input });
-        const journal = new GroupCommitJournal(steps, await recordedSteps(stepsClient, sessionId));
+        const journal = new GroupCommitJournal(steps, await recordedSteps(await stepsClient, sessionId));
         return await drive({ ...sessionOptions, journal, signal: controller.signal }, sessionId, options.onItem);
       } finally {
         running.delete(sessionId);
@@ -186,7 +191,12 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     runMigrations: options.runMigrations ?? true,
   });
   await DBOS.launch();
-  const stepsClient = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
+  try {
+    clientReady.resolve(await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName }));
+  } catch (error) {
+    clientReady.reject(error);
+    throw error;
+  }
   // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
   const queue = fleet
     ? await DBOS.registerQueue(sessionQueue(appName), {
@@ -198,7 +208,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     : null;
   const stopFleet = registry && fleet ? await runFleetDuties(DBOS, registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
 
-  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
+  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(await stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
 
   return {
@@ -226,7 +236,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     async shutdown() {
       await stopFleet?.();
       await DBOS.shutdown();
-      await stepsClient.destroy();
+      await (await stepsClient).destroy();
       await registry?.close();
     },
   };
