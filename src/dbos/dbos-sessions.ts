@@ -258,13 +258,24 @@ async function runFleetDuties(
   const stopListening = await registry.listenForAborts((sessionId, reason) => running.get(sessionId)?.abort(reason));
   let stopped = false;
   const adopt = async (dead: string) => {
-    // Give a worker that was only stalled one heartbeat to see the claim and stop before its sessions move.
-    await sleep(timing.heartbeatMs * 2);
     const executorIds = await registry.lineageOf(dead);
     const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: executorIds, workflowName: SESSION_WORKFLOW });
     const ids = pending.map((status) => status.workflowID);
     if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName });
     fleet.onAdopt?.(dead, ids);
+  };
+  // Adoptions run beside the heartbeat loop: their wait must not silence this worker (a claim of several dead
+  // workers would otherwise get the adopter declared dead in turn).
+  const adoptions = new Set<Promise<void>>();
+  const adoptAll = (claimed: string[]) => {
+    const adoption = (async () => {
+      // Give a worker that was only stalled two heartbeats to see the claim and stop before its sessions move.
+      await sleep(timing.heartbeatMs * 2);
+      for (const dead of claimed) await adopt(dead);
+    })()
+      .catch(() => undefined) // not retried yet: a failed re-enqueue leaves the claimed sessions PENDING
+      .finally(() => adoptions.delete(adoption));
+    adoptions.add(adoption);
   };
   const tick = async () => {
     if (!(await registry.beat(me))) {
@@ -273,7 +284,8 @@ async function runFleetDuties(
       (fleet.onDeclaredDead ?? (() => process.exit(75)))();
       return;
     }
-    for (const dead of await registry.claimDead(me, timing.deadAfterMs)) await adopt(dead);
+    const claimed = await registry.claimDead(me, timing.deadAfterMs);
+    if (claimed.length > 0) adoptAll(claimed);
   };
   const loop = (async () => {
     while (!stopped) {
@@ -284,6 +296,7 @@ async function runFleetDuties(
   return async () => {
     stopped = true;
     await loop;
+    await Promise.all(adoptions);
     await stopListening();
   };
 }
