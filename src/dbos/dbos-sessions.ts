@@ -190,11 +190,12 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     addContextMetadata: false,
     runMigrations: options.runMigrations ?? true,
   });
-  await DBOS.launch();
   try {
+    await DBOS.launch();
     clientReady.resolve(await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName }));
   } catch (error) {
     clientReady.reject(error);
+    await registry?.close(); // its pool would keep the process up
     throw error;
   }
   // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
