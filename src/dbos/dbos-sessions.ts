@@ -157,6 +157,11 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     }
   }
   const running = new Map<string, AbortController>();
+  // DBOS.launch() starts recovering this worker's pending sessions before it returns: they wait here for the client
+  // that reads their recorded steps (created once DBOS's tables exist, after launch).
+  let clientReady!: { resolve: (client: DBOSClient) => void; reject: (error: unknown) => void };
+  const stepsClient = new Promise<DBOSClient>((resolve, reject) => (clientReady = { resolve, reject }));
+  stepsClient.catch(() => undefined); // launch itself reports the failure
   const workflow = DBOS.registerWorkflow(
     async (sessionId: string, input: unknown): Promise<Terminal> => {
       const controller = new AbortController();
@@ -166,7 +171,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
         const requested = await registry?.abortOf(sessionId);
         if (requested != null) controller.abort(requested);
         const sessionOptions = options.session({ sessionId, input });
-        const journal = new GroupCommitJournal(steps, await recordedSteps(stepsClient, sessionId));
+        const journal = new GroupCommitJournal(steps, await recordedSteps(await stepsClient, sessionId));
         return await drive({ ...sessionOptions, journal, signal: controller.signal }, sessionId, options.onItem);
       } finally {
         running.delete(sessionId);
@@ -185,8 +190,14 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     addContextMetadata: false,
     runMigrations: options.runMigrations ?? true,
   });
-  await DBOS.launch();
-  const stepsClient = await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName });
+  try {
+    await DBOS.launch();
+    clientReady.resolve(await DBOSClient.create({ systemDatabaseUrl: options.systemDatabaseUrl, applicationName: appName }));
+  } catch (error) {
+    clientReady.reject(error);
+    await registry?.close(); // its pool would keep the process up
+    throw error;
+  }
   // The queue's limits live in the database: the last worker launched sets them for the whole fleet.
   const queue = fleet
     ? await DBOS.registerQueue(sessionQueue(appName), {
@@ -198,7 +209,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     : null;
   const stopFleet = registry && fleet ? await runFleetDuties(DBOS, registry, executorId, fleet, timing, running, sessionQueue(appName)) : null;
 
-  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(stepsClient, sessionId));
+  const journal = async (sessionId: string): Promise<JournalEntry[]> => expandGroups(await recordedSteps(await stepsClient, sessionId));
   const inputOf = async (sessionId: string): Promise<unknown> => (await DBOS.getWorkflowStatus(sessionId))?.input?.[1];
 
   return {
@@ -226,7 +237,7 @@ export async function launchDbosSessions(options: DbosSessionsOptions): Promise<
     async shutdown() {
       await stopFleet?.();
       await DBOS.shutdown();
-      await stepsClient.destroy();
+      await (await stepsClient).destroy();
       await registry?.close();
     },
   };
@@ -248,13 +259,24 @@ async function runFleetDuties(
   const stopListening = await registry.listenForAborts((sessionId, reason) => running.get(sessionId)?.abort(reason));
   let stopped = false;
   const adopt = async (dead: string) => {
-    // Give a worker that was only stalled one heartbeat to see the claim and stop before its sessions move.
-    await sleep(timing.heartbeatMs * 2);
     const executorIds = await registry.lineageOf(dead);
     const pending = await DBOS.listWorkflows({ status: 'PENDING', executorId: executorIds, workflowName: SESSION_WORKFLOW });
     const ids = pending.map((status) => status.workflowID);
     if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName });
     fleet.onAdopt?.(dead, ids);
+  };
+  // Adoptions run beside the heartbeat loop: their wait must not silence this worker (a claim of several dead
+  // workers would otherwise get the adopter declared dead in turn).
+  const adoptions = new Set<Promise<void>>();
+  const adoptAll = (claimed: string[]) => {
+    const adoption = (async () => {
+      // Give a worker that was only stalled two heartbeats to see the claim and stop before its sessions move.
+      await sleep(timing.heartbeatMs * 2);
+      for (const dead of claimed) await adopt(dead);
+    })()
+      .catch(() => undefined) // not retried yet: a failed re-enqueue leaves the claimed sessions PENDING
+      .finally(() => adoptions.delete(adoption));
+    adoptions.add(adoption);
   };
   const tick = async () => {
     if (!(await registry.beat(me))) {
@@ -263,7 +285,8 @@ async function runFleetDuties(
       (fleet.onDeclaredDead ?? (() => process.exit(75)))();
       return;
     }
-    for (const dead of await registry.claimDead(me, timing.deadAfterMs)) await adopt(dead);
+    const claimed = await registry.claimDead(me, timing.deadAfterMs);
+    if (claimed.length > 0) adoptAll(claimed);
   };
   const loop = (async () => {
     while (!stopped) {
@@ -274,6 +297,7 @@ async function runFleetDuties(
   return async () => {
     stopped = true;
     await loop;
+    await Promise.all(adoptions);
     await stopListening();
   };
 }
