@@ -272,10 +272,11 @@ async function runFleetDuties(
     const adoption = (async () => {
       // Give a worker that was only stalled two heartbeats to see the claim and stop before its sessions move.
       await sleep(timing.heartbeatMs * 2);
-      for (const dead of claimed) await adopt(dead);
-    })()
-      .catch(() => undefined) // not retried yet: a failed re-enqueue leaves the claimed sessions PENDING
-      .finally(() => adoptions.delete(adoption));
+      for (const dead of claimed) {
+        // A failed re-enqueue (a lost connection, say) gives the claim back: a later tick claims it again.
+        await adopt(dead).catch(() => registry.releaseClaim(dead, me).catch(() => undefined));
+      }
+    })().finally(() => adoptions.delete(adoption));
     adoptions.add(adoption);
   };
   const tick = async () => {

@@ -55,6 +55,8 @@ export interface FleetRegistry {
   beat(executorId: string): Promise<boolean>;
   /** Claims the workers silent for longer than `deadAfterMs`; returns the ids this worker won. */
   claimDead(me: string, deadAfterMs: number): Promise<string[]>;
+  /** Gives up a claim this worker could not carry out, so that a later tick (of any worker) claims `dead` again. */
+  releaseClaim(dead: string, me: string): Promise<void>;
   /**
    * The executor ids whose sessions adopting `dead` takes over: `dead` itself and, transitively, every worker that
    * `dead` had claimed (it may have died between its claim and re-enqueueing their sessions).
@@ -117,6 +119,12 @@ export async function openFleetRegistry(databaseUrl: string, app: string): Promi
         [app, me, deadAfterMs],
       );
       return rows.map((row) => row.executor_id);
+    },
+    async releaseClaim(dead, me) {
+      await pool.query(
+        'UPDATE turnloop_fleet.workers SET adopted_by = NULL, adopted_at = NULL WHERE app = $1 AND executor_id = $2 AND adopted_by = $3',
+        [app, dead, me],
+      );
     },
     async lineageOf(dead) {
       const { rows } = await pool.query<{ executor_id: string }>(

@@ -40,6 +40,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
 
@@ -303,7 +304,7 @@ class DurableRun {
  * // after a crash: durableQuery({ prompt: 'hi', tools, journal: new MemoryJournal(journal.entries) })
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  if ((options as RunLoopOptions).resumeFrom) throw new Error('durableQuery() resumes from its journal; resumeFrom is not supported');
+  if ((options as RunLoopOptions).resumeFrom) throw new TurnloopError('UNSUPPORTED_OPTION', 'durableQuery() resumes from its journal; resumeFrom is not supported (recover by passing the journal of the crashed run)');
   // The boundary check of config overrides, as in the root query(): a mistyped key fails here, named.
   if (options.config !== undefined) (await import('../config/parse-config-overrides.ts')).parseConfigOverrides(options.config);
   const config = resolveRunConfig(options.config, options.maxTurns);
@@ -326,7 +327,7 @@ export async function* durableQuery(options: DurableQueryOptions): AsyncGenerato
       await options.journal.flush?.();
       return run.terminal;
     }
-    throw new Error('the durable loop ran out of effects without reaching a terminal');
+    throw new TurnloopError('NO_TERMINAL', 'the durable loop ran out of effects without reaching a terminal (a bug: the reducer always ends a run in a terminal)');
   } finally {
     run.close();
   }
