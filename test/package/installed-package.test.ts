@@ -118,6 +118,23 @@ describe('the installed CLI', () => {
     expect(dot).toMatch(/^digraph[\s\S]*\}\s*$/);
   });
 
+  it('bounds and explore work from the install: a bound with its rules, a witness that simulate reaches, a complete exploration', () => {
+    const config = JSON.stringify({ features: { autoCompact: false, contextCollapse: true, maxOutputTokensCap: true }, limits: { maxStopHookBlocking: 1, maxOutputTokensRecovery: 1, autocompactMaxFailures: 2, maxModelCalls: 3 } });
+    const params = JSON.stringify({ maxTurns: 2 });
+    const witness = join(project, 'witness.json');
+    const bounds = JSON.parse(ok(turnloop('bounds', '--json', '--config', config, '--params', params, '--witness', witness))) as { mainModelCalls: number; because: string[] };
+    expect(bounds.mainModelCalls).toBeGreaterThan(0);
+    expect(bounds.because.length).toBeGreaterThan(0);
+    // The witness is a scenario whose simulation reaches the main loop's model-call bound exactly.
+    const simulated = JSON.parse(ok(turnloop('simulate', witness, '--json'))) as { modelCalls: number };
+    expect(simulated.modelCalls).toBe(bounds.mainModelCalls);
+    const explored = JSON.parse(ok(turnloop('explore', '--json', '--config', config, '--params', params))) as { complete: boolean; states: number; violations: unknown[]; terminalsReached: string[] };
+    expect(explored.complete).toBe(true);
+    expect(explored.states).toBeGreaterThan(100);
+    expect(explored.violations).toEqual([]);
+    expect(explored.terminalsReached).toContain('completed');
+  });
+
   it('check-claude re-drives a real Claude Code transcript', () => {
     expect(ok(turnloop('check-claude', FIXTURE))).toMatch(/^all \d+ runs reproduce$/m);
   });
