@@ -157,9 +157,11 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
     let kills = 0;
     const plannedKills = options.chaos ? (options.kills ?? options.workers) : 0;
     const deadline = started + (options.timeoutMs ?? 600_000);
+    let ended = false;
     const chaos = (async () => {
       while (kills < plannedKills) {
         await sleep(1000 + random() * 3000);
+        if (ended) break; // a kill after every session ended would test nothing
         if (live.length < 2) continue;
         const victim = live.splice(Math.floor(random() * live.length), 1)[0];
         victim.child.kill('SIGKILL');
@@ -169,6 +171,7 @@ export async function runFleetDemo(options: FleetDemoOptions): Promise<FleetDemo
       }
     })();
     const statuses = await waitForEnd(client, ids, deadline);
+    ended = true;
     mkdirSync(join(dir, 'reference'));
     const wallMs = Date.now() - started;
     await chaos;

@@ -10,7 +10,7 @@ import { findPostgresBin } from '../../dbos/temp-postgres.ts';
 const PHASES = ['model', 'tool', 'between'] as const;
 
 const HELP = `Usage: turnloop durable-demo [--kill-at N] [--kill-during model|tool|between] [--turns T] [--postgres URL] [--json]
-       turnloop durable-demo --workers W --sessions S [--chaos] [--kills K] [--seed N] [--model-delay MS] [--turns T] [--postgres URL] [--json]
+       turnloop durable-demo --workers W --sessions S [--chaos] [--kills K] [--seed N] [--model-delay MS] [--per-worker N] [--turns T] [--postgres URL] [--json]
 
 Runs a scripted session of T turns (default 20; an offline model, and a tool that appends one line per
 execution to a file) as a DBOS workflow in a worker process, SIGKILLs that worker at turn N (default 9) during
@@ -34,6 +34,7 @@ Options:
   --kills K          how many kills with --chaos (default W)
   --seed N           seeds which worker is killed when (default 1)
   --model-delay MS   simulated latency of each model call in the fleet (default 50)
+  --per-worker N     sessions one worker runs at once (default 8)
   --kill-at N        the turn to kill the first worker at (1..T); 0 = no kill
   --kill-during P    model | tool | between (default tool)
   --turns T          turns of the session (default 20)
@@ -55,12 +56,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
     kills: { type: 'string' },
     seed: { type: 'string' },
     'model-delay': { type: 'string' },
+    'per-worker': { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}' (see turnloop durable-demo --help)`);
   const turns = positiveInteger('turns', values.turns) ?? 20;
   const workers = positiveInteger('workers', values.workers);
   if (workers === undefined) {
-    for (const flag of ['sessions', 'kills', 'seed', 'model-delay', 'chaos'] as const) {
+    for (const flag of ['sessions', 'kills', 'seed', 'model-delay', 'per-worker', 'chaos'] as const) {
       if (values[flag] !== undefined && values[flag] !== false) throw new UsageError(`--${flag} needs --workers (a fleet); see turnloop durable-demo --help`);
     }
   } else {
@@ -114,6 +116,7 @@ async function runFleet(workers: number, turns: number, values: Record<string, s
   const sessions = positiveInteger('sessions', text('sessions')) ?? 24;
   const kills = positiveInteger('kills', text('kills'));
   const seed = positiveInteger('seed', text('seed'));
+  const workerConcurrency = positiveInteger('per-worker', text('per-worker'));
   const delayText = text('model-delay');
   const modelDelayMs = delayText === undefined ? undefined : Number(delayText);
   if (modelDelayMs !== undefined && !(Number.isInteger(modelDelayMs) && modelDelayMs >= 0 && modelDelayMs <= 60_000)) {
@@ -124,6 +127,7 @@ async function runFleet(workers: number, turns: number, values: Record<string, s
   const result = await runFleetDemo({
     workers, sessions, turns, chaos: values.chaos === true,
     ...(kills !== undefined ? { kills } : {}), ...(seed !== undefined ? { seed } : {}), ...(modelDelayMs !== undefined ? { modelDelayMs } : {}),
+    ...(workerConcurrency !== undefined ? { workerConcurrency } : {}),
     ...(text('postgres') !== undefined ? { postgresUrl: text('postgres') } : {}),
   });
   const ok = result.lost === 0 && result.completed === result.sessions && result.toolRunsDuplicated === 0 && result.sameAsUninterrupted === result.sessions;

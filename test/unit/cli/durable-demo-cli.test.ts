@@ -30,6 +30,8 @@ describe('turnloop durable-demo', () => {
     [['extra'], /unexpected argument 'extra'/],
     [['--sessions', '4'], /--sessions needs --workers \(a fleet\)/],
     [['--chaos'], /--chaos needs --workers \(a fleet\)/],
+    [['--per-worker', '2'], /--per-worker needs --workers \(a fleet\)/],
+    [['--workers', '2', '--per-worker', '0'], /--per-worker expects a positive integer, got '0'/],
     [['--workers', '1', '--chaos'], /--chaos needs at least 2 workers/],
     [['--workers', '3', '--kill-at', '4'], /--kill-at is for a single worker/],
     [['--workers', '0'], /--workers expects a positive integer, got '0'/],
