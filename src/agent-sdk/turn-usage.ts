@@ -3,7 +3,7 @@
  * `usage` (the API's snake_case fields, never null) and `modelUsage` keyed by model with `costUSD`. Prices come
  * from `src/config/prices.ts`; a model it does not know costs 0 (and says so nowhere else: docs/agent-sdk.md).
  */
-import { costOfUsage, priceOf } from '../config/prices.ts';
+import { usageCostUsd } from '../config/prices.ts';
 import type { AssistantMessage } from '../messages/types.ts';
 
 export interface SdkUsage {
@@ -43,8 +43,7 @@ export class TurnUsage {
     this.usage.cache_creation_input_tokens += write;
     this.usage.cache_read_input_tokens += read;
     const model = message.message.model;
-    const price = priceOf(model);
-    const cost = price ? costOfUsage(usage, price) : 0;
+    const cost = usageCostUsd(usage, model);
     this.costUsd += cost;
     const entry = (this.modelUsage[model] ??= {
       inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: 0,

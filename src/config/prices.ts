@@ -61,3 +61,9 @@ export function costOfUsage(usage: TokenUsage, price: ModelPrice): number {
     (usage.cache_read_input_tokens ?? 0) * perToken(price.cacheReadPerMTok)
   );
 }
+
+/** What `usage` on `model` cost, in USD; 0 for a model without a known price (the one rule every spend count follows). */
+export function usageCostUsd(usage: TokenUsage, model: string, table?: Readonly<Record<string, ModelPrice>>): number {
+  const price = priceOf(model, table);
+  return price ? costOfUsage(usage, price) : 0;
+}

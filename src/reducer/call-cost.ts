@@ -7,9 +7,8 @@
  * largest prompt the API (or the blocking check) lets through, billed at the dearest input rate (a cache write);
  * a model without a known price costs Infinity.
  */
-import { costOfUsage, priceOf } from '../config/prices.ts';
+import { priceOf } from '../config/prices.ts';
 import type { LoopConfig } from '../config/config.ts';
-import type { Usage } from '../messages/types.ts';
 import type { LoopParams } from './state.ts';
 import { contextThresholds, defaultMaxOutputTokens } from './thresholds.ts';
 
@@ -68,8 +67,5 @@ export function worstCallCostUsd(config: LoopConfig, params: CallCostParams, tab
   return maxInputPerCall(config, params).tokens * price.input + maxOutputPerCall(config, params) * price.output;
 }
 
-/** What a reported usage cost on `model`, in USD (0 for a model without a known price: the cap then stops first). */
-export function usageCostUsd(usage: Usage, model: string): number {
-  const price = priceOf(model);
-  return price ? costOfUsage(usage, price) : 0;
-}
+/** What a reported usage cost (0 for a model without a known price: the spend cap then stops before the call). */
+export { usageCostUsd } from '../config/prices.ts';
