@@ -8,8 +8,7 @@
  * "terminal","recoveredInMs"}` at the end, `{"event":"error","message"}` on failure (`{"event":"status"}` with
  * `statusOnly`).
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runAsWorkerScript, say } from './worker-script.ts';
 import { launchDbosSessions } from './dbos-sessions.ts';
 import { demoSessionOptions } from '../durable/demo-session.ts';
 
@@ -40,9 +39,6 @@ export interface DemoWorkerConfig {
 
 const HOLD_MS = 60_000;
 
-function say(message: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(message)}\n`);
-}
 
 function holdsAt(config: DemoWorkerConfig, phase: KillPhase, turn: number): boolean {
   return config.holdAt?.phase === phase && config.holdAt.turn === turn;
@@ -104,12 +100,4 @@ export async function runDemoWorker(config: DemoWorkerConfig): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
-  runDemoWorker(JSON.parse(process.argv[2]) as DemoWorkerConfig).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      say({ event: 'error', message: error instanceof Error ? error.message : String(error) });
-      process.exit(1);
-    },
-  );
-}
+runAsWorkerScript<DemoWorkerConfig>(import.meta.url, runDemoWorker);

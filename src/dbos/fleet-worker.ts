@@ -5,8 +5,8 @@
  * It talks to its parent in JSON lines on stdout: `{"event":"ready","executorId"}` once launched,
  * `{"event":"adopted","dead","sessions"}` for each dead worker it adopts, `{"event":"error","message"}` on failure.
  */
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { runAsWorkerScript, say } from './worker-script.ts';
 import { demoSessionOptions } from '../durable/demo-session.ts';
 import { launchDbosSessions } from './dbos-sessions.ts';
 
@@ -37,9 +37,6 @@ export function fleetDemoSession(config: Pick<FleetWorkerConfig, 'dir' | 'turns'
   });
 }
 
-function say(message: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(message)}\n`);
-}
 
 export async function runFleetWorker(config: FleetWorkerConfig): Promise<void> {
   const sessions = await launchDbosSessions({
@@ -60,12 +57,4 @@ export async function runFleetWorker(config: FleetWorkerConfig): Promise<void> {
   await sessions.shutdown();
 }
 
-if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
-  runFleetWorker(JSON.parse(process.argv[2]) as FleetWorkerConfig).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      say({ event: 'error', message: error instanceof Error ? error.message : String(error) });
-      process.exit(1);
-    },
-  );
-}
+runAsWorkerScript<FleetWorkerConfig>(import.meta.url, runFleetWorker);
