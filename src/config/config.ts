@@ -226,14 +226,22 @@ export type ConfigOverrides = {
  * defaults; `models` is merged by model name.
  */
 export function resolveConfig(overrides: ConfigOverrides = {}, base: LoopConfig = DEFAULT_CONFIG): LoopConfig {
-  const merged: Record<string, unknown> = { ...base };
+  return mergeConfigGroups<LoopConfig>(base, overrides);
+}
+
+/**
+ * `overrides` over `base` (a full config or other overrides): each group of `base` (`features`, `limits`, ...) is
+ * merged one level deep, anything else replaced; an undefined value changes nothing.
+ */
+export function mergeConfigGroups<T extends object>(base: T, overrides: ConfigOverrides): T {
+  const merged: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
-    const current = (base as unknown as Record<string, unknown>)[key];
+    const current = (base as Record<string, unknown>)[key];
     const isGroup = current !== null && typeof current === 'object' && !Array.isArray(current);
     merged[key] = isGroup ? { ...(current as object), ...(value as object) } : value;
   }
-  return merged as unknown as LoopConfig;
+  return merged as T;
 }
 
 /**

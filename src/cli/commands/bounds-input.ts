@@ -3,7 +3,7 @@
  * `replay`'s what-if takes them), or both (the flags then override the scenario's config and params).
  */
 import { boundsInputOf, boundsInputOfScenario, type BoundsInput } from '../../bounds/scenario-bounds.ts';
-import type { ConfigOverrides } from '../../config/config.ts';
+import { mergeConfigGroups } from '../../config/config.ts';
 import { loadScenario } from '../../scenario/load-scenario.ts';
 import { UsageError } from '../cli-io.ts';
 import { readInputText } from '../read-input.ts';
@@ -17,19 +17,8 @@ export function readBoundsInput(command: string, positionals: string[], config: 
   const fromScenario = boundsInputOfScenario(loadScenario(positionals[0], cwd));
   if (!flags.config && !flags.params) return fromScenario;
   // Flags over the scenario: config groups merge one level deep, params replace key by key.
-  const overrides = flags.config ? mergeOverrides(fromScenario.overrides, flags.config) : fromScenario.overrides;
+  const overrides = flags.config ? mergeConfigGroups(fromScenario.overrides, flags.config) : fromScenario.overrides;
   const { messages: _messages, ...scenarioParams } = fromScenario.params;
   const merged = boundsInputOf(overrides, { ...scenarioParams, ...(flags.params ?? {}) }, fromScenario.options);
   return merged;
-}
-
-/** `over` on `base`, groups (`limits`, `features`...) merged one level deep, as `resolveConfig` merges them. */
-function mergeOverrides(base: ConfigOverrides, over: ConfigOverrides): ConfigOverrides {
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const current = merged[key];
-    const isGroup = current !== null && typeof current === 'object' && !Array.isArray(current) && value !== null && typeof value === 'object' && !Array.isArray(value);
-    merged[key] = isGroup ? { ...(current as object), ...(value as object) } : value;
-  }
-  return merged as ConfigOverrides;
 }
