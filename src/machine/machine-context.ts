@@ -71,12 +71,22 @@ export class Outbox {
 }
 
 /**
- * The patch that sets a history which is not `context.messages` extended at its end (edited, compacted,
- * stripped): it bumps `historyRevision`, so no model adapter takes the old history for a prefix of the new one.
- * Appending keeps the revision (`extendHistory`).
+ * The patch that sets a history computed from `context.messages` which is not that history extended at its end
+ * (edited, stripped): it bumps `historyRevision`, so no model adapter takes the old history for a prefix of the
+ * new one. An edit that changed nothing returns its input, and that keeps the revision. Appending keeps it too
+ * (`extendHistory`).
  */
 export function replaceHistory(context: LoopContext, messages: Message[]): { messages: Message[]; historyRevision: number } {
-  return { messages, historyRevision: messages === context.messages ? context.historyRevision : context.historyRevision + 1 };
+  return messages === context.messages ? { messages, historyRevision: context.historyRevision } : newHistory(context, messages);
+}
+
+/**
+ * The patch that sets a history taken from an event (a compaction's): always a new revision. Never compared by
+ * identity with `context.messages`: the event may carry the very array the state holds, and a JSON copy of the
+ * same state and event would not, so the result would depend on object identity (test/property/purity.test.ts).
+ */
+export function newHistory(context: LoopContext, messages: Message[]): { messages: Message[]; historyRevision: number } {
+  return { messages, historyRevision: context.historyRevision + 1 };
 }
 
 export function emptyIteration(): IterationState {

@@ -8,7 +8,7 @@ import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { emptyIteration, Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { emptyIteration, newHistory, Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
@@ -63,7 +63,7 @@ export function taskBudgetAfterCompaction(context: MachineContext): number | nul
 /** The context fields every successful compaction writes: new history, fresh token count, task budget. */
 export function compactedHistory(context: MachineContext, postCompactMessages: Message[]) {
   return {
-    ...replaceHistory(context, postCompactMessages),
+    ...newHistory(context, postCompactMessages),
     tokens: { reported: 0, estimatedSince: estimateTokens(postCompactMessages) },
     taskBudgetRemaining: taskBudgetAfterCompaction(context),
   };
