@@ -25,8 +25,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { LoopConfig } from '../config/config.ts';
 import { createDefaultDeps } from '../effects/default-deps.ts';
 import {
-  executeEffect, executorWarning, fallbackEventOf, isExecutedEffect, runObserverHooks,
-  type ExecutedEffect, type ExecutorEnv,
+  executeEffect, executorOf, executorWarning, type ExecutedEffect, type ExecutorEnv, type RunView, type ToolCommand,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
 import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
@@ -71,12 +70,6 @@ export interface EffectEntry {
   warning?: QueryItem;
 }
 
-/**
- * Effects whose work touches nothing outside the process: a crash before the next commit only means running them
- * again, so a journal may commit them together with the next entry (docs/durable.md, "Commits per turn").
- */
-const LOCAL_EFFECTS: ReadonlySet<Effect['type']> = new Set(['context_layer', 'collect_attachments']);
-
 /** The text of the result of a non-idempotent tool call that a crash interrupted. */
 export function interruptedToolText(name: string): string {
   return `Error: the ${name} call was interrupted by a crash after it started, and the tool is not marked idempotent, so it was not run again. Whether it took effect is unknown; check before retrying.`;
@@ -112,6 +105,8 @@ class DurableRun {
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
   private env!: ExecutorEnv;
+  /** What executors read of the run: its state when they run (one effect at a time, so it holds still). */
+  private readonly view: RunView = { state: () => this.state, isOver: () => this.done };
   /** Tells this execution's tool start markers apart from those of a crashed earlier execution. */
   private readonly executionId = randomUUID();
   private onStep: StepObserver | undefined;
@@ -214,64 +209,80 @@ class DurableRun {
     }
   }
 
-  private async execute(effect: Effect): Promise<void> {
-    if (isExecutedEffect(effect)) {
-      return this.journaled(`${effect.type}:${effect.id}`, () => this.collect(effect), () => fallbackEventOf(effect), LOCAL_EFFECTS.has(effect.type));
-    }
-    switch (effect.type) {
-      case 'emit':
-        this.items.push(effect.message);
+  /**
+   * Each effect through its executor (`EFFECT_EXECUTORS`), wrapped in a journal entry when its answer comes from
+   * the world: an exhaustive switch over the executor kinds. An executor's `local` work (touching nothing outside
+   * the process) may be committed with the next entry: a crash before then only means running it again
+   * (docs/durable.md, "Commits per turn").
+   */
+  private async execute<E extends Effect>(effect: E): Promise<void> {
+    const executor = executorOf(effect);
+    switch (executor.kind) {
+      case 'item':
+        this.items.push(executor.item(effect));
         return;
-      case 'request_start':
-        this.items.push({ type: 'request_start' });
-        return;
-      case 'run_tools':
-        return this.runToolRound(effect.batches.flatMap((batch) => batch.toolUses));
-      case 'enqueue_tool':
-        this.streamed.push(effect.toolUse);
-        return;
-      case 'finish_tools':
-        return this.runToolRound(this.streamed.splice(0));
-      case 'discard_tools':
-        this.streamed.length = 0;
-        return;
-      case 'run_post_sampling_hooks':
-      case 'run_stop_failure_hooks': {
-        const hooks = effect.type === 'run_post_sampling_hooks' ? this.options.postSamplingHooks : this.options.stopFailureHooks;
-        if ((hooks ?? []).length === 0) return;
+      case 'stream':
+      case 'once': {
+        const { fallback } = executor;
+        const executed = effect as unknown as ExecutedEffect;
+        const work = () => this.collect(executed, fallback === null);
+        return this.journaled(`${effect.type}:${effect.id}`, work, fallback ? () => fallback(effect) : undefined, executor.kind === 'once' && executor.local);
+      }
+      case 'tools':
+        return this.runTools(executor.command(effect));
+      case 'observe':
+        if (!executor.hasWork(this.env)) return;
         // Journaled (with no events) only so that a recovery does not fire them again.
         return this.journaled(`${effect.type}:${effect.id}`, async () => {
-          runObserverHooks(effect, this.env);
+          executor.run(effect, this.env);
           return [];
         });
-      }
-      case 'start_tool_use_summary':
-        return this.journaled(`${effect.type}:${effect.id}`, async () => {
-          try {
-            const summary = await this.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: this.state.context.messages });
-            return [{ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary }];
-          } catch {
-            return [];
-          }
-        });
-      case 'terminated':
-        this.terminal = effect.terminal;
+      case 'end':
+        this.terminal = executor.terminal(effect);
         this.streamed.length = 0;
         if (!this.controller.signal.aborted) this.controller.abort('done');
         return;
       default: {
-        const unknownEffect: never = effect;
-        throw new Error(`unknown effect ${JSON.stringify(unknownEffect)}`);
+        const unknownExecutor: never = executor;
+        throw new Error(`unknown executor ${JSON.stringify(unknownExecutor)}`);
       }
     }
   }
 
-  /** Runs an executor to its end: its events are returned, its stream events go to the consumer live. */
-  private async collect(effect: ExecutedEffect): Promise<LoopEvent[]> {
+  /** Tools: streamed tools wait for the end of the reply; every round runs one call at a time (`runToolRound`). */
+  private async runTools(command: ToolCommand): Promise<void> {
+    switch (command.op) {
+      case 'run':
+        return this.runToolRound(command.batches.flatMap((batch) => batch.toolUses));
+      case 'enqueue':
+        this.streamed.push(command.toolUse);
+        return;
+      case 'finish':
+        return this.runToolRound(this.streamed.splice(0));
+      case 'discard':
+        this.streamed.length = 0;
+        return;
+      default: {
+        const unknownCommand: never = command;
+        throw new Error(`unknown tool command ${JSON.stringify(unknownCommand)}`);
+      }
+    }
+  }
+
+  /**
+   * Runs an executor to its end: its events are returned, its stream events go to the consumer live. An optional
+   * answer (`optional`: no fallback) that fails is simply not given.
+   */
+  private async collect(effect: ExecutedEffect, optional: boolean): Promise<LoopEvent[]> {
     const events: LoopEvent[] = [];
-    for await (const output of executeEffect(effect, this.env, this.state.context.params)) {
-      if (output.kind === 'event') events.push(output.event);
-      else this.items.push(output.item);
+    try {
+      for await (const output of executeEffect(effect, this.env, this.view)) {
+        if (output.kind === 'event') events.push(output.event);
+        else this.items.push(output.item);
+      }
+    } catch (error) {
+      if (!optional) throw error;
+      return [];
     }
     return events;
   }

@@ -1,28 +1,34 @@
 /**
- * The per-effect executors: how one answered effect (model call, context layer, compaction, collapse drain, stop
- * hooks, attachments, tool-use summary) is carried out and turned into the events that answer it.
+ * The executors: one per effect type, in one record (`EFFECT_EXECUTORS`), saying how the effect is carried out and,
+ * for an effect some event answers, which event stands in for the answer when the work fails.
  *
- * Both drivers use them: the in-process `Interpreter` (which schedules them in the background and feeds their
- * output through its channel) and the journal-driven durable driver (`src/durable`, which runs them one at a time
- * inside a journal entry). Keeping the work here, and only the scheduling in the drivers, is what stops the two
- * from drifting apart.
+ * Every driver reads this record: the in-process `Interpreter` (which schedules the work in the background and
+ * feeds its output through its channel) and the journal-driven durable driver (`src/durable`, which runs it one
+ * effect at a time inside a journal entry). A driver switches over the few kinds of executor below, never over
+ * effect types, so a new effect needs its entry here and nothing in the drivers.
  *
- * Invariants: an executor never touches the reducer or a channel; it only yields (or returns) what came back.
- * `fallbackEventOf` is the event a driver feeds instead when an executor throws, so the reducer is never left
- * waiting for an answer.
+ * Invariants:
+ * - The record is complete: the type checker fails when an effect type has no entry, and when an effect the chart
+ *   says is answered (`AnsweredEffectType`, from `src/machine/effect-protocol.ts`) has an executor that answers
+ *   nothing. `test/unit/effect-executors.test.ts` holds the kinds to the protocol table at run time.
+ * - An executor never touches the reducer or a channel; it only yields (or returns) what came back.
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { QueryItem } from '../messages/types.ts';
-import type { Effect, EffectOf } from '../reducer/effects.ts';
+import { EFFECT_PROTOCOL, type AnsweredEffectType } from '../machine/effect-protocol.ts';
+import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
+import type { Effect, EffectOf, EffectType, ToolBatch } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams } from '../reducer/state.ts';
-import type { StopHookResult } from './deps.ts';
-import { LazyAbortController } from './lazy-abort-controller.ts';
+import type { Terminal } from '../reducer/outcomes.ts';
+import type { LoopState } from '../reducer/state.ts';
+import { messageOf } from './error-message.ts';
+import { thenMaybe, type MaybePromise } from './maybe-promise.ts';
+import { executeModelCall } from './model-call-executor.ts';
 import type { LoopOptions, QueryDeps } from './query-options.ts';
+import { executeStopHooks } from './stop-hooks-executor.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
-import { recordableModelEvent } from './recordable-model-output.ts';
-import { onAbort } from './abort-listeners.ts';
+
+export { isPromiseLike, type MaybePromise } from './maybe-promise.ts';
 
 /** What an executor needs from the run it belongs to. */
 export interface ExecutorEnv {
@@ -38,26 +44,78 @@ export interface ExecutorEnv {
   runToken: object;
 }
 
+/** The run as it is when the executor reads it (not when the effect was queued). */
+export interface RunView {
+  state(): LoopState;
+  /** Whether the run has ended (a model stream stops early). */
+  isOver(): boolean;
+}
+
 /** One output of an executor: an event for the reducer, or an item for the consumer only (stream events). */
 export type ExecutorOutput = { kind: 'event'; event: LoopEvent } | { kind: 'item'; item: QueryItem };
 
-/** The effects answered by one executor call (tools are scheduled by each driver on its own). */
-export type ExecutedEffect = EffectOf<
-  'call_model' | 'context_layer' | 'autocompact' | 'reactive_compact' | 'collapse_drain' | 'run_stop_hooks' | 'collect_attachments'
->;
+/** What a driver's tool runtime is asked to do: tools are scheduled by each driver (a batch, a streaming session). */
+export type ToolCommand =
+  | { op: 'run'; batches: ToolBatch[] }
+  | { op: 'enqueue'; toolUse: ToolUseBlock; concurrencySafe: boolean }
+  | { op: 'finish' }
+  | { op: 'discard'; reason: string };
 
-const EXECUTED_TYPES: ReadonlySet<string> = new Set<ExecutedEffect['type']>([
-  'call_model', 'context_layer', 'autocompact', 'reactive_compact', 'collapse_drain', 'run_stop_hooks', 'collect_attachments',
-]);
-
-/** Whether `executeEffect` carries out this effect (the drivers schedule the rest themselves). */
-export function isExecutedEffect(effect: Effect): effect is ExecutedEffect {
-  return EXECUTED_TYPES.has(effect.type);
+/** Answered by a stream of outputs, in order (the model call). */
+export interface StreamExecutor<E> {
+  kind: 'stream';
+  run(effect: E, env: ExecutorEnv, run: RunView): AsyncIterable<ExecutorOutput>;
+  fallback(effect: E): LoopEvent;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** Answered by at most one event (none: the abort answers), ready at once when its dependency is synchronous. */
+export interface OnceExecutor<E> {
+  kind: 'once';
+  run(effect: E, env: ExecutorEnv, run: RunView): MaybePromise<LoopEvent | null>;
+  /** Fed when `run` fails; null: a failure goes unanswered, without a warning (the answer is optional). */
+  fallback: ((effect: E) => LoopEvent) | null;
+  /** The work touches nothing outside the process (a journal may commit it with the next entry). */
+  local: boolean;
 }
+
+/** Handed to the driver's tool runtime, whose results (and `tools_finished`) answer it. */
+export interface ToolsExecutor<E> {
+  kind: 'tools';
+  command(effect: E): ToolCommand;
+  /** Fed when the round fails; null for a command that awaits no answer of its own. */
+  fallback: ((effect: E) => LoopEvent) | null;
+}
+
+/** An item for the consumer, nothing else. */
+export interface ItemExecutor<E> {
+  kind: 'item';
+  item(effect: E): QueryItem;
+}
+
+/** Work whose outcome nobody waits for (hooks that only observe); `hasWork` false: nothing to run at all. */
+export interface ObserveExecutor<E> {
+  kind: 'observe';
+  hasWork(env: ExecutorEnv): boolean;
+  run(effect: E, env: ExecutorEnv): void;
+}
+
+/** The run's end: the driver stops all work. */
+export interface EndExecutor<E> {
+  kind: 'end';
+  terminal(effect: E): Terminal;
+}
+
+/** An executor of an effect some event answers. */
+export type AnsweringExecutor<E> = StreamExecutor<E> | OnceExecutor<E> | ToolsExecutor<E>;
+/** An executor of a fire-and-forget effect. */
+export type UnansweredExecutor<E> = ItemExecutor<E> | ObserveExecutor<E> | ToolsExecutor<E> | EndExecutor<E>;
+/** Any executor. */
+export type EffectExecutor<E> = AnsweringExecutor<E> | UnansweredExecutor<E>;
+
+/** The executor record's type: one entry per effect type, an answering one where the chart says it is answered. */
+export type EffectExecutors = {
+  readonly [T in EffectType]: T extends AnsweredEffectType ? AnsweringExecutor<EffectOf<T>> : UnansweredExecutor<EffectOf<T>>;
+};
 
 async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
   try {
@@ -67,208 +125,6 @@ async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promis
   }
 }
 
-/**
- * One model call: its stream events (items) and its events, in the order the caller produced them. Ends early,
- * yielding nothing more, once the run's signal is aborted or `isOver()` says the run ended.
- */
-export async function* executeModelCall(
-  effect: EffectOf<'call_model'>,
-  env: ExecutorEnv,
-  params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
-  isOver: () => boolean = () => false,
-): AsyncGenerator<ExecutorOutput> {
-  const { signal, deps, tools } = env;
-  const { fallbackModel, thinking } = params;
-  // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
-  // caller that never reads the signal (a scripted model) costs no AbortSignal.
-  const controller = new LazyAbortController();
-  const stop = () => controller.abort(signal.reason);
-  if (signal.aborted) return;
-  const detach = onAbort(signal, stop);
-  try {
-    const stream = deps.callModel(effect.request, {
-      get signal() {
-        return controller.signal;
-      },
-      querySource: effect.querySource,
-      fallbackModel,
-      tools: tools.definitions(),
-      retry: env.config.retry,
-      clock: deps.clock,
-      newId: deps.newId,
-      runToken: env.runToken,
-      ...(thinking ? { thinking } : {}),
-      ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
-    });
-    for await (const item of stream) {
-      if (controller.aborted || isOver()) return;
-      if (item.kind === 'stream_event') {
-        yield { kind: 'item', item: { type: 'stream_event', event: item.event } };
-        continue;
-      }
-      // Refused as it arrives, before the reducer and the log see it: a reply the log could not give back.
-      let event = recordableModelEvent(item.event);
-      if (event.type === 'model_error' && item.event.type !== 'model_error') {
-        yield { kind: 'event', event };
-        return;
-      }
-      if (event.type === 'model_message') {
-        event = { ...event, message: env.toolUseIds.claim(event.message) };
-        if (event.message.timestamp === undefined) event.message.timestamp = deps.clock.now();
-        const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
-        if (toolUses.length > 0) event.concurrencySafe = tools.concurrencySafe(toolUses);
-      }
-      yield { kind: 'event', event };
-    }
-  } catch (error) {
-    if (controller.aborted || isOver()) return;
-    yield { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
-  } finally {
-    detach();
-  }
-}
-
-/** An answer that may be ready at once: a synchronous dependency (a pure context layer) answers without a promise. */
-export type MaybePromise<T> = T | Promise<T>;
-
-export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function then<T, R>(value: T | PromiseLike<T>, map: (value: T) => R): MaybePromise<R> {
-  return isPromiseLike(value) ? Promise.resolve(value).then(map) : map(value);
-}
-
-/**
- * The stop hooks, in order. An abort stops waiting for the hook in progress; the answer then reports how many hooks
- * had answered (`hookCount`), which decides between "silent" and "interrupted" (docs/loop.md §4.9.4). With no hooks the
- * answer is ready at once.
- */
-export function executeStopHooks(effect: EffectOf<'run_stop_hooks'>, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
-  const hooks = env.options.stopHooks ?? [];
-  if (hooks.length === 0) return stopHooksResult([]);
-  return (async () => {
-    const results: StopHookResult[] = [];
-    for (const hook of hooks) {
-      if (env.signal.aborted) break;
-      try {
-        const answer = await untilAborted(Promise.resolve(hook({ messages: effect.messages, stopHookActive: effect.stopHookActive, signal: env.signal })), env.signal);
-        if (answer === ABORTED) break;
-        results.push(answer);
-      } catch (error) {
-        if (env.signal.aborted) break;
-        results.push({ blockingError: `stop hook failed: ${messageOf(error)}` });
-      }
-    }
-    return stopHooksResult(results);
-  })();
-}
-
-function stopHooksResult(results: StopHookResult[]): LoopEvent {
-  const prevent = results.find((r) => r.preventContinuation);
-  return {
-    type: 'stop_hooks_result',
-    blockingErrors: results.flatMap((r) => (r.blockingError ? [r.blockingError] : [])),
-    preventContinuation: prevent !== undefined,
-    ...(prevent?.stopReason !== undefined ? { stopReason: prevent.stopReason } : {}),
-    hookCount: results.length,
-  };
-}
-
-const ABORTED = Symbol('aborted');
-
-/** The promise's value, or `ABORTED` as soon as the signal aborts (the promise itself is left to settle). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const detach = onAbort(signal, () => resolve(ABORTED));
-    promise.then(
-      (value) => {
-        detach();
-        resolve(value);
-      },
-      (error: unknown) => {
-        detach();
-        reject(error);
-      },
-    );
-  });
-}
-
-/** The effects answered by exactly one event (or none, for stop hooks cut short by an abort). */
-export type SingleAnswerEffect = Exclude<ExecutedEffect, EffectOf<'call_model'>>;
-
-/**
- * The answer of a single-event effect (everything but the model call). Synchronous when its dependency is: the
- * in-process interpreter then feeds it at once, without a round trip through its channel.
- */
-export function executeOnce(effect: SingleAnswerEffect, env: ExecutorEnv): MaybePromise<LoopEvent | null> {
-  const { deps, signal } = env;
-  switch (effect.type) {
-    case 'context_layer': {
-      const input = { layer: effect.layer, messages: effect.messages, tokenCount: effect.tokenCount, now: deps.clock.now(), newId: deps.newId };
-      return then(deps.runContextLayer(input), (outcome): LoopEvent => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }));
-    }
-    case 'autocompact':
-      return safely(() =>
-        deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal, newId: deps.newId, trigger: 'auto' }),
-      ).then((outcome): LoopEvent => ({ type: 'autocompact_result', ...outcome }));
-    case 'reactive_compact':
-      return safely(() =>
-        deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal, newId: deps.newId, trigger: effect.trigger }),
-      ).then((outcome): LoopEvent => ({ type: 'reactive_compact_result', ...outcome }));
-    case 'collapse_drain':
-      return deps.drainCollapse({ messages: effect.messages }).then((drained): LoopEvent => ({ type: 'collapse_drain_result', ...drained }));
-    case 'collect_attachments':
-      return then(deps.collectAttachments({ messages: effect.messages, newId: deps.newId }), (attachments): LoopEvent => ({ type: 'attachments_collected', attachments }));
-    case 'run_stop_hooks':
-      return executeStopHooks(effect, env);
-  }
-}
-
-/** Every output of one executed effect, in order (the model call's stream, or the one answering event). */
-export async function* executeEffect(
-  effect: ExecutedEffect,
-  env: ExecutorEnv,
-  params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
-  isOver?: () => boolean,
-): AsyncGenerator<ExecutorOutput> {
-  if (effect.type === 'call_model') {
-    yield* executeModelCall(effect, env, params, isOver);
-    return;
-  }
-  const event = await executeOnce(effect, env);
-  if (event) yield { kind: 'event', event };
-}
-
-/** The event fed instead of an effect's answer when its executor failed (shown to the consumer as a warning). */
-export function fallbackEventOf(effect: ExecutedEffect | EffectOf<'run_tools' | 'finish_tools'>): LoopEvent {
-  switch (effect.type) {
-    case 'call_model':
-      return { type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } };
-    case 'context_layer':
-      return { type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 };
-    case 'autocompact':
-      return { type: 'autocompact_result', ok: false, error: 'autocompact failed' };
-    case 'reactive_compact':
-      return { type: 'reactive_compact_result', ok: false, error: 'reactive compact failed' };
-    case 'collapse_drain':
-      return { type: 'collapse_drain_result', committed: 0, edits: [] };
-    case 'run_stop_hooks':
-      return { type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false };
-    case 'collect_attachments':
-      return { type: 'attachments_collected', attachments: [] };
-    case 'run_tools':
-    case 'finish_tools':
-      return { type: 'tools_finished' };
-  }
-}
-
-/** The warning item that tells the consumer an executor failed (its fallback event was fed instead). */
-export function executorWarning(error: unknown, newId: () => string): QueryItem {
-  return { type: 'system', uuid: newId(), subtype: 'warning', content: `internal error: ${messageOf(error)}`, level: 'error' };
-}
-
 /** Starts a fire-and-forget hook: its outcome and failures are ignored (docs/loop.md §4.6: these hooks never answer). */
 export function fireAndForget(work: () => Promise<unknown> | unknown): void {
   Promise.resolve()
@@ -276,11 +132,131 @@ export function fireAndForget(work: () => Promise<unknown> | unknown): void {
     .catch(() => undefined);
 }
 
-/** The fire-and-forget hooks of a post-sampling or stop-failure effect. */
-export function runObserverHooks(effect: EffectOf<'run_post_sampling_hooks' | 'run_stop_failure_hooks'>, env: ExecutorEnv): void {
-  if (effect.type === 'run_post_sampling_hooks') {
-    for (const hook of env.options.postSamplingHooks ?? []) fireAndForget(() => hook({ messages: effect.messages }));
-  } else {
-    for (const hook of env.options.stopFailureHooks ?? []) fireAndForget(() => hook({ error: effect.error as never }));
+export const EFFECT_EXECUTORS = {
+  emit: { kind: 'item', item: (effect) => effect.message },
+  request_start: { kind: 'item', item: () => ({ type: 'request_start' }) },
+  call_model: {
+    kind: 'stream',
+    run: (effect, env, run) => executeModelCall(effect, env, run.state().context.params, run.isOver),
+    fallback: () => ({ type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } }),
+  },
+  context_layer: {
+    kind: 'once',
+    local: true,
+    run: (effect, { deps }) => {
+      const input = { layer: effect.layer, messages: effect.messages, tokenCount: effect.tokenCount, now: deps.clock.now(), newId: deps.newId };
+      return thenMaybe(deps.runContextLayer(input), (outcome): LoopEvent => ({ type: 'context_layer_result', layer: effect.layer, ...outcome }));
+    },
+    fallback: (effect) => ({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
+  },
+  autocompact: {
+    kind: 'once',
+    local: false,
+    run: (effect, { deps, signal }) =>
+      safely(() => deps.autocompact({ messages: effect.messages, tokenCount: effect.tokenCount, signal, newId: deps.newId, trigger: 'auto' })).then(
+        (outcome): LoopEvent => ({ type: 'autocompact_result', ...outcome }),
+      ),
+    fallback: () => ({ type: 'autocompact_result', ok: false, error: 'autocompact failed' }),
+  },
+  reactive_compact: {
+    kind: 'once',
+    local: false,
+    run: (effect, { deps, signal }) =>
+      safely(() => deps.reactiveCompact({ messages: effect.messages, tokenCount: 0, signal, newId: deps.newId, trigger: effect.trigger })).then(
+        (outcome): LoopEvent => ({ type: 'reactive_compact_result', ...outcome }),
+      ),
+    fallback: () => ({ type: 'reactive_compact_result', ok: false, error: 'reactive compact failed' }),
+  },
+  collapse_drain: {
+    kind: 'once',
+    local: false,
+    run: (effect, { deps }) => deps.drainCollapse({ messages: effect.messages }).then((drained): LoopEvent => ({ type: 'collapse_drain_result', ...drained })),
+    fallback: () => ({ type: 'collapse_drain_result', committed: 0, edits: [] }),
+  },
+  run_tools: { kind: 'tools', command: (effect) => ({ op: 'run', batches: effect.batches }), fallback: () => ({ type: 'tools_finished' }) },
+  enqueue_tool: {
+    kind: 'tools',
+    command: (effect) => ({ op: 'enqueue', toolUse: effect.toolUse, concurrencySafe: effect.concurrencySafe }),
+    // Its answer is its own result, or the round's `tools_finished` (which `finish_tools` stands in for).
+    fallback: null,
+  },
+  finish_tools: { kind: 'tools', command: () => ({ op: 'finish' }), fallback: () => ({ type: 'tools_finished' }) },
+  discard_tools: { kind: 'tools', command: (effect) => ({ op: 'discard', reason: effect.reason }), fallback: null },
+  run_stop_hooks: { kind: 'once', local: false, run: (effect, env) => executeStopHooks(effect, env), fallback: () => ({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }) },
+  run_stop_failure_hooks: {
+    kind: 'observe',
+    hasWork: (env) => (env.options.stopFailureHooks ?? []).length > 0,
+    run: (effect, env) => {
+      for (const hook of env.options.stopFailureHooks ?? []) fireAndForget(() => hook({ error: effect.error as never }));
+    },
+  },
+  run_post_sampling_hooks: {
+    kind: 'observe',
+    hasWork: (env) => (env.options.postSamplingHooks ?? []).length > 0,
+    run: (effect, env) => {
+      for (const hook of env.options.postSamplingHooks ?? []) fireAndForget(() => hook({ messages: effect.messages }));
+    },
+  },
+  collect_attachments: {
+    kind: 'once',
+    local: true,
+    run: (effect, { deps }) => thenMaybe(deps.collectAttachments({ messages: effect.messages, newId: deps.newId }), (attachments): LoopEvent => ({ type: 'attachments_collected', attachments })),
+    fallback: () => ({ type: 'attachments_collected', attachments: [] }),
+  },
+  start_tool_use_summary: {
+    kind: 'once',
+    local: false,
+    // Started after the step that asked (as a fire-and-forget hook), so it summarises the history as it is then.
+    run: (effect, env, run) =>
+      Promise.resolve()
+        .then(() => env.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: run.state().context.messages }))
+        .then((summary): LoopEvent => ({ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary })),
+    // A summary is optional: a failed one is never answered.
+    fallback: null,
+  },
+  terminated: { kind: 'end', terminal: (effect) => effect.terminal },
+} satisfies EffectExecutors;
+
+/** The executor of `effect` (typed for that effect: the record's entries are keyed by type). */
+export function executorOf<E extends Effect>(effect: E): EffectExecutor<E> {
+  return EFFECT_EXECUTORS[effect.type] as unknown as EffectExecutor<E>;
+}
+
+/** Whether some event answers `effect` (the protocol table's word), so a driver must execute it to its answer. */
+export function isAnsweredEffect(effect: Effect): effect is EffectOf<AnsweredEffectType> {
+  return EFFECT_PROTOCOL[effect.type].kind !== 'fire_and_forget';
+}
+
+/** The effects whose executor yields their answer itself (tools are scheduled by each driver on its own). */
+export type ExecutedEffect = { [T in EffectType]: (typeof EFFECT_EXECUTORS)[T]['kind'] extends 'stream' | 'once' ? EffectOf<T> : never }[EffectType];
+
+/** Whether `executeEffect` carries out this effect (the drivers schedule the rest themselves). */
+export function isExecutedEffect(effect: Effect): effect is ExecutedEffect {
+  const { kind } = executorOf(effect);
+  return kind === 'stream' || kind === 'once';
+}
+
+/** Every output of one executed effect, in order (the model call's stream, or the one answering event). */
+export async function* executeEffect(effect: ExecutedEffect, env: ExecutorEnv, run: RunView): AsyncGenerator<ExecutorOutput> {
+  const executor = executorOf(effect);
+  if (executor.kind === 'stream') {
+    yield* executor.run(effect, env, run);
+    return;
   }
+  if (executor.kind !== 'once') return;
+  const event = await executor.run(effect, env, run);
+  if (event) yield { kind: 'event', event };
+}
+
+/** The event fed instead of an effect's answer when its executor failed (for an effect whose executor has one). */
+export function fallbackEventOf(effect: Effect): LoopEvent {
+  const executor = executorOf(effect);
+  const fallback = 'fallback' in executor ? executor.fallback : null;
+  if (!fallback) throw new Error(`the ${effect.type} effect has no fallback event: a failure leaves it unanswered`);
+  return fallback(effect);
+}
+
+/** The warning item that tells the consumer an executor failed (its fallback event was fed instead). */
+export function executorWarning(error: unknown, newId: () => string): QueryItem {
+  return { type: 'system', uuid: newId(), subtype: 'warning', content: `internal error: ${messageOf(error)}`, level: 'error' };
 }

@@ -21,8 +21,7 @@ import { createStepper } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
 import {
-  executeModelCall, executeOnce, executorWarning, fallbackEventOf, fireAndForget, isExecutedEffect, isPromiseLike, runObserverHooks,
-  type ExecutorEnv, type ExecutorOutput, type MaybePromise,
+  executorOf, executorWarning, isPromiseLike, type ExecutorEnv, type ExecutorOutput, type MaybePromise, type RunView, type ToolCommand,
 } from './effect-executors.ts';
 import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import type { QueryDeps, RunLoopOptions, StepRecord } from './query-options.ts';
@@ -62,6 +61,8 @@ export class Interpreter {
   terminal: Terminal | null = null;
   /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
   private readonly stepper = createStepper({ memo: true });
+  /** What executors read of the run when they run: its state then, and whether it is over. */
+  private readonly view: RunView = { state: () => this.state, isOver: () => this.done };
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -187,11 +188,12 @@ export class Interpreter {
 
   /**
    * Starts background work whose outcome comes back as events. If the work fails, the failure is shown as a
-   * warning and `fallback` is fed instead, so the reducer is never left waiting for an answer.
+   * warning and `fallback` is fed instead, so the reducer is never left waiting for an answer; with no fallback
+   * (an answer that is optional) the failure is dropped.
    */
-  private background(work: () => Promise<void>, fallback: () => LoopEvent): void {
+  private background(work: () => Promise<void>, fallback: (() => LoopEvent) | null): void {
     work().catch(async (error: unknown) => {
-      if (this.done) return;
+      if (this.done || !fallback) return;
       this.pendingItems.push(executorWarning(error, this.deps.newId));
       await this.put(fallback());
     });
@@ -202,11 +204,12 @@ export class Interpreter {
    * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
    * No event (null) means the abort answers instead.
    */
-  private settle(work: () => MaybePromise<LoopEvent | null>, fallback: () => LoopEvent): void {
+  private settle(work: () => MaybePromise<LoopEvent | null>, fallback: (() => LoopEvent) | null): void {
     let value: MaybePromise<LoopEvent | null>;
     try {
       value = work();
     } catch (error) {
+      if (!fallback) return;
       this.pendingItems.push(executorWarning(error, this.deps.newId));
       this.inline.push(fallback());
       return;
@@ -221,68 +224,76 @@ export class Interpreter {
     }, fallback);
   }
 
-  /** Runs a model call and queues everything it yields (stream events, then events), in order. */
-  private async callModel(effect: Extract<Effect, { type: 'call_model' }>): Promise<void> {
-    const outputs = executeModelCall(effect, this.env, this.state.context.params, () => this.done);
+  /** Queues everything a stream yields (a model call's stream events, then its events), in order. */
+  private async pump(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
     for await (const output of outputs) await this.channel.put(output);
   }
 
-  /** The executed effects through their executors; then the exhaustive switch over the rest, ending in a `never` check. */
-  private run(effect: Effect): void {
-    if (isExecutedEffect(effect)) {
-      if (effect.type === 'call_model') this.background(() => this.callModel(effect), () => fallbackEventOf(effect));
-      else this.settle(() => executeOnce(effect, this.env), () => fallbackEventOf(effect));
-      return;
-    }
-    switch (effect.type) {
-      case 'emit':
-        this.pendingItems.push(effect.message);
+  /** Each effect through its executor (`EFFECT_EXECUTORS`): an exhaustive switch over the executor kinds. */
+  private run<E extends Effect>(effect: E): void {
+    const executor = executorOf(effect);
+    switch (executor.kind) {
+      case 'item':
+        this.pendingItems.push(executor.item(effect));
         return;
-      case 'request_start':
-        this.pendingItems.push({ type: 'request_start' });
+      case 'stream':
+        this.background(() => this.pump(executor.run(effect, this.env, this.view)), () => executor.fallback(effect));
         return;
-      case 'run_tools':
-        this.background(async () => {
-          for await (const result of this.tools.runBatches(effect.batches, this.signal)) await this.put(result);
-          await this.put({ type: 'tools_finished' });
-        }, () => ({ type: 'tools_finished' }));
-        return;
-      case 'enqueue_tool':
-        this.streamingSession().enqueue(effect.toolUse, effect.concurrencySafe);
-        return;
-      case 'finish_tools': {
-        const session = this.streaming;
-        this.streaming = null;
-        this.background(async () => {
-          if (session) for await (const result of session.finish()) await this.put(result);
-          await this.put({ type: 'tools_finished' });
-        }, () => ({ type: 'tools_finished' }));
+      case 'once': {
+        const { fallback } = executor;
+        this.settle(() => executor.run(effect, this.env, this.view), fallback && (() => fallback(effect)));
         return;
       }
-      case 'discard_tools':
-        this.streaming?.discard(effect.reason);
-        this.streaming = null;
+      case 'tools': {
+        const { fallback } = executor;
+        this.runTools(executor.command(effect), fallback && (() => fallback(effect)));
         return;
-      case 'run_stop_failure_hooks':
-      case 'run_post_sampling_hooks':
-        runObserverHooks(effect, this.env);
+      }
+      case 'observe':
+        executor.run(effect, this.env);
         return;
-      case 'start_tool_use_summary':
-        fireAndForget(async () => {
-          const summary = await this.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: this.state.context.messages });
-          await this.put({ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary });
-        });
-        return;
-      case 'terminated':
-        this.terminal = effect.terminal;
+      case 'end':
+        this.terminal = executor.terminal(effect);
         this.streaming?.discard('run ended');
         this.streaming = null;
         if (!this.controller.signal.aborted) this.controller.abort('done');
         this.channel.close();
         return;
       default: {
-        const unknownEffect: never = effect;
-        throw new Error(`unknown effect ${JSON.stringify(unknownEffect)}`);
+        const unknownExecutor: never = executor;
+        throw new Error(`unknown executor ${JSON.stringify(unknownExecutor)}`);
+      }
+    }
+  }
+
+  /** Tools: a batch runs to its end, then `tools_finished`; streamed tools go to one session per reply. */
+  private runTools(command: ToolCommand, fallback: (() => LoopEvent) | null): void {
+    switch (command.op) {
+      case 'run':
+        this.background(async () => {
+          for await (const result of this.tools.runBatches(command.batches, this.signal)) await this.put(result);
+          await this.put({ type: 'tools_finished' });
+        }, fallback);
+        return;
+      case 'enqueue':
+        this.streamingSession().enqueue(command.toolUse, command.concurrencySafe);
+        return;
+      case 'finish': {
+        const session = this.streaming;
+        this.streaming = null;
+        this.background(async () => {
+          if (session) for await (const result of session.finish()) await this.put(result);
+          await this.put({ type: 'tools_finished' });
+        }, fallback);
+        return;
+      }
+      case 'discard':
+        this.streaming?.discard(command.reason);
+        this.streaming = null;
+        return;
+      default: {
+        const unknownCommand: never = command;
+        throw new Error(`unknown tool command ${JSON.stringify(unknownCommand)}`);
       }
     }
   }

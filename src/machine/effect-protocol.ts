@@ -15,7 +15,7 @@
 import type { Effect, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
-import { loopMachine } from './loop-machine.ts';
+import { loopMachine, type EFFECT_DECLARATIONS } from './loop-machine.ts';
 
 /** A waiting state's `meta.awaits`: the effects it waits on (any one of them) and the events that answer them. */
 export interface AwaitDeclaration {
@@ -33,12 +33,26 @@ export interface AnswerMatch {
 /** The root's `meta.effects`: the effects no state waits on. */
 export interface EffectDeclarations {
   /** Executed, never answered. */
-  fireAndForget: EffectType[];
+  fireAndForget: readonly EffectType[];
   /** Answered later, whatever state the run is in, by one of `answers` (matched by id when `match` is given). */
-  answeredAnyTime: Array<{ effect: EffectType; answers: LoopEventType[]; match?: AnswerMatch }>;
+  answeredAnyTime: ReadonlyArray<{ effect: EffectType; answers: readonly LoopEventType[]; match?: AnswerMatch }>;
   /** Effects that, once executed, leave the named earlier effects without an answer (the work was thrown away). */
-  discards: Array<{ effect: EffectType; discarded: EffectType[] }>;
+  discards: ReadonlyArray<{ effect: EffectType; discarded: readonly EffectType[] }>;
 }
+
+/** The loop chart's kinds of effect, for the type checker, read from the same declaration as the table. */
+type Declared = typeof EFFECT_DECLARATIONS;
+/** Effects executed and never answered. */
+export type FireAndForgetEffectType = Declared['fireAndForget'][number];
+/** Effects answered later, in whatever state the run is. */
+export type AnsweredAnyTimeEffectType = Declared['answeredAnyTime'][number]['effect'];
+/**
+ * Effects some waiting state awaits: every effect the root does not declare (`test/unit/effect-protocol.test.ts`
+ * holds this equal to the table's `awaited` rows, which come from the states' `meta.awaits`).
+ */
+export type AwaitedEffectType = Exclude<EffectType, FireAndForgetEffectType | AnsweredAnyTimeEffectType>;
+/** Effects whose answer some event brings: the ones a driver executes and must answer, by a fallback if need be. */
+export type AnsweredEffectType = Exclude<EffectType, FireAndForgetEffectType>;
 
 export type EffectKind = 'awaited' | 'answered_any_time' | 'fire_and_forget';
 
@@ -123,7 +137,8 @@ export const EFFECT_PROTOCOL = derived.effects;
 /**
  * What is wrong with a chart's protocol declarations (nothing, for the loop machine: a test holds it): a state
  * that rests (atomic, not final, no eventless transition) without `meta.awaits`, a declaration on a state that
- * never rests, or a declared answer the state does not accept (itself or through an ancestor).
+ * never rests, a declared answer the state does not accept (itself or through an ancestor), or an effect declared
+ * with two kinds (awaited by a state and fire-and-forget, say).
  */
 export function protocolProblems(machine: { root: unknown }): string[] {
   const problems: string[] = [];
@@ -132,12 +147,27 @@ export function protocolProblems(machine: { root: unknown }): string[] {
     const rests = node.type === 'atomic' && (node.always ?? []).length === 0;
     const awaits = node.meta?.['awaits'] as AwaitDeclaration | undefined;
     if (rests && !awaits) problems.push(`${path} waits but declares no meta.awaits`);
+    if (node === machine.root) problems.push(...rootDeclarationProblems(node));
     if (!rests && awaits) problems.push(`${path} declares meta.awaits but never rests`);
     for (const answer of awaits?.answers ?? []) {
       let accepted = false;
       for (let n: MetaNode | undefined = node; n && !accepted; n = n.parent) accepted = n.transitions.has(answer);
       if (!accepted) problems.push(`${path} does not accept its answer ${answer}`);
     }
+  }
+  return problems;
+}
+
+/** An effect the root declares that a state also awaits, or that the root declares twice, has no one kind. */
+function rootDeclarationProblems(root: MetaNode): string[] {
+  const declared = root.meta?.['effects'] as EffectDeclarations | undefined;
+  if (!declared) return ['the root declares no meta.effects'];
+  const awaited = new Set(Object.values(deriveWaitingStates(root)).flatMap((a) => a.effects));
+  const seen = new Set<EffectType>();
+  const problems: string[] = [];
+  for (const effect of [...declared.fireAndForget, ...declared.answeredAnyTime.map((a) => a.effect)]) {
+    if (awaited.has(effect) || seen.has(effect)) problems.push(`${effect} is declared with more than one kind`);
+    seen.add(effect);
   }
   return problems;
 }

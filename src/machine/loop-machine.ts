@@ -90,8 +90,11 @@ function awaits(effects: EffectType[], answers: LoopEventType[]): { awaits: Awai
   return { awaits: { effects, answers } };
 }
 
-/** The effects no state waits on (the root's `meta.effects`). */
-const effectDeclarations: EffectDeclarations = {
+/**
+ * The effects no state waits on (the root's `meta.effects`). Kept `as const`: the effect types it names are also
+ * read by the type checker (`effect-protocol.ts`), so an executor record keyed by them is checked for completeness.
+ */
+export const EFFECT_DECLARATIONS = {
   fireAndForget: ['emit', 'request_start', 'run_stop_failure_hooks', 'run_post_sampling_hooks', 'discard_tools', 'terminated'],
   answeredAnyTime: [
     { effect: 'start_tool_use_summary', answers: ['tool_use_summary_ready'], match: { eventField: 'summaryId', effectPath: 'summaryId' } },
@@ -99,7 +102,7 @@ const effectDeclarations: EffectDeclarations = {
     { effect: 'enqueue_tool', answers: ['tool_result', 'tools_finished'], match: { eventField: 'toolUseId', effectPath: 'toolUse.id' } },
   ],
   discards: [{ effect: 'discard_tools', discarded: ['enqueue_tool', 'finish_tools'] }],
-};
+} as const satisfies EffectDeclarations;
 
 /** A transition back to the start of an iteration, labelled with its Continue reason. */
 function continueWith(reason: ContinueReason, action: ActionName, guard?: GuardName) {
@@ -153,7 +156,7 @@ export const loopMachine = setup({
   context: ({ input }) => contextFromInput(input as MachineContext | undefined),
   initial: 'iterationStart',
   output: ({ context }) => context.terminal,
-  meta: { effects: effectDeclarations },
+  meta: { effects: EFFECT_DECLARATIONS },
   on: {
     // An abort anywhere not handled below ends the run as aborted while streaming (docs/loop.md §4.7).
     abort: { target: '.abortingSampling', actions: 'noteAbort' },
