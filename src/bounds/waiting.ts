@@ -1,10 +1,13 @@
 /**
  * What the loop waits for after a step, read from the step's effects: the model, a context layer, a compactor, a
  * drain, the tools (a batch, or the streaming executor's tools once the reply is finished), the stop hooks or the
- * attachments. Fire-and-forget effects ask for nothing. Pure: a new executor list is returned, never mutated.
+ * attachments. Which effects are waited on is the protocol table's word (`isAwaitedEffect`); the record below only
+ * names each one's abstract answer alphabet, and the type checker asks for an entry per awaited effect. Pure: a
+ * new executor list is returned, never mutated.
  */
+import { EFFECT_PROTOCOL, isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { ToolUseBlock } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
+import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { Waiting } from './abstract-answers.ts';
 
 export interface WaitState {
@@ -15,48 +18,27 @@ export interface WaitState {
 
 export const NOTHING_PENDING: WaitState = { waiting: null, executor: [] };
 
+/** The wait an awaited effect starts, from the wait before it (finishing the tools hands over the executor's). */
+const WAIT_FOR: { [T in AwaitedEffectType]: (effect: EffectOf<T>, executor: readonly ToolUseBlock[]) => WaitState } = {
+  call_model: (_, executor) => ({ waiting: { kind: 'model' }, executor }),
+  context_layer: (effect, executor) => ({ waiting: { kind: 'layer', layer: effect.layer }, executor }),
+  autocompact: (_, executor) => ({ waiting: { kind: 'autocompact' }, executor }),
+  reactive_compact: (_, executor) => ({ waiting: { kind: 'reactive' }, executor }),
+  collapse_drain: (_, executor) => ({ waiting: { kind: 'drain' }, executor }),
+  run_tools: (effect, executor) => ({ waiting: { kind: 'tools', toolUses: effect.batches.flatMap((b) => b.toolUses) }, executor }),
+  finish_tools: (_, executor) => ({ waiting: { kind: 'tools', toolUses: [...executor] }, executor: [] }),
+  run_stop_hooks: (_, executor) => ({ waiting: { kind: 'stop_hooks' }, executor }),
+  collect_attachments: (_, executor) => ({ waiting: { kind: 'attachments' }, executor }),
+};
+
 /** The wait after `effects`, starting from `from` (the last effect that asks for an answer wins). */
 export function waitAfter(effects: readonly Effect[], from: WaitState): WaitState {
   let { waiting, executor } = from;
   for (const e of effects) {
-    switch (e.type) {
-      case 'call_model':
-        waiting = { kind: 'model' };
-        break;
-      case 'context_layer':
-        waiting = { kind: 'layer', layer: e.layer };
-        break;
-      case 'autocompact':
-        waiting = { kind: 'autocompact' };
-        break;
-      case 'reactive_compact':
-        waiting = { kind: 'reactive' };
-        break;
-      case 'collapse_drain':
-        waiting = { kind: 'drain' };
-        break;
-      case 'run_tools':
-        waiting = { kind: 'tools', toolUses: e.batches.flatMap((b) => b.toolUses) };
-        break;
-      case 'enqueue_tool':
-        executor = [...executor, e.toolUse];
-        break;
-      case 'finish_tools':
-        waiting = { kind: 'tools', toolUses: [...executor] };
-        executor = [];
-        break;
-      case 'discard_tools':
-        executor = [];
-        break;
-      case 'run_stop_hooks':
-        waiting = { kind: 'stop_hooks' };
-        break;
-      case 'collect_attachments':
-        waiting = { kind: 'attachments' };
-        break;
-      default:
-        break;
-    }
+    if (isAwaitedEffect(e)) ({ waiting, executor } = (WAIT_FOR[e.type] as (effect: Effect, executor: readonly ToolUseBlock[]) => WaitState)(e, executor));
+    // The streaming executor's bookkeeping: a queued tool joins it, an effect that discards the queued tools empties it.
+    else if (e.type === 'enqueue_tool') executor = [...executor, e.toolUse];
+    else if (EFFECT_PROTOCOL[e.type].discards.includes('enqueue_tool')) executor = [];
   }
   return { waiting, executor };
 }

@@ -12,7 +12,8 @@
  */
 import { resolveConfig, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
+import { isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
+import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
@@ -83,66 +84,52 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
     feed({ type: 'tools_finished' });
   };
 
+  /** The recording's answer to each effect a state waits on (the type checker asks for one per awaited effect). */
+  const answers: { [T in AwaitedEffectType]: (effect: EffectOf<T>) => void } = {
+    context_layer: (effect) => feed({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
+    autocompact: (effect) => {
+      out.engineCompactions.push(state.context.modelCalls + 1);
+      const s = steps[0];
+      if (s?.kind === 'compact') {
+        steps.shift();
+        feed({ type: 'autocompact_result', ok: true, postCompactMessages: [s.boundary, ...s.summary], preCompactTokens: s.preTokens ?? effect.tokenCount });
+      } else {
+        feed({ type: 'autocompact_result', ok: false, error: 'the transcript has no compaction here' });
+      }
+    },
+    call_model: (effect) => {
+      const { tokens, iter } = state.context;
+      out.callTokens.push(Math.max(0, tokens.reported + tokens.estimatedSince - iter.tokensFreed));
+      // Judged by the caller (check.ts): the transcript may not record all the context Claude Code counted.
+      if (nextIs('compact')) out.missedCompactions.push(effect.modelCall);
+      while (nextIs('compact')) steps.shift();
+      const s = steps.shift();
+      if (s?.kind === 'reply') {
+        answerModel(s.reply, !steps.some((x) => x.kind === 'reply'));
+        return;
+      }
+      if (s) steps.unshift(s);
+      out.extraCalls += 1;
+      if (run.ending === 'aborted_streaming') feed({ type: 'abort', reason: ABORT_REASON });
+      else if (run.ending !== 'incomplete') out.notes.push(`model call ${effect.modelCall} has no recorded reply`);
+    },
+    run_tools: finishTools,
+    finish_tools: finishTools,
+    run_stop_hooks: () => feed({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
+    collect_attachments: () => {
+      const attachments: Message[] = [];
+      while (nextIs('attachment')) attachments.push((steps.shift() as Extract<RunStep, { kind: 'attachment' }>).message);
+      feed({ type: 'attachments_collected', attachments });
+    },
+    collapse_drain: () => feed({ type: 'collapse_drain_result', committed: 0, edits: [] }),
+    reactive_compact: () => feed({ type: 'reactive_compact_result', ok: false, error: 'no reactive compaction in the transcript' }),
+  };
+
   while (queue.length > 0 && budget > 0) {
     const effect = queue.shift() as Effect;
-    switch (effect.type) {
-      case 'emit':
-        out.emitted.push(effect.message);
-        break;
-      case 'context_layer':
-        feed({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 });
-        break;
-      case 'autocompact': {
-        out.engineCompactions.push(state.context.modelCalls + 1);
-        const s = steps[0];
-        if (s?.kind === 'compact') {
-          steps.shift();
-          feed({ type: 'autocompact_result', ok: true, postCompactMessages: [s.boundary, ...s.summary], preCompactTokens: s.preTokens ?? effect.tokenCount });
-        } else {
-          feed({ type: 'autocompact_result', ok: false, error: 'the transcript has no compaction here' });
-        }
-        break;
-      }
-      case 'call_model': {
-        const { tokens, iter } = state.context;
-        out.callTokens.push(Math.max(0, tokens.reported + tokens.estimatedSince - iter.tokensFreed));
-        // Judged by the caller (check.ts): the transcript may not record all the context Claude Code counted.
-        if (nextIs('compact')) out.missedCompactions.push(effect.modelCall);
-        while (nextIs('compact')) steps.shift();
-        const s = steps.shift();
-        if (s?.kind === 'reply') {
-          answerModel(s.reply, !steps.some((x) => x.kind === 'reply'));
-          break;
-        }
-        if (s) steps.unshift(s);
-        out.extraCalls += 1;
-        if (run.ending === 'aborted_streaming') feed({ type: 'abort', reason: ABORT_REASON });
-        else if (run.ending !== 'incomplete') out.notes.push(`model call ${effect.modelCall} has no recorded reply`);
-        break;
-      }
-      case 'run_tools':
-      case 'finish_tools':
-        finishTools();
-        break;
-      case 'run_stop_hooks':
-        feed({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false });
-        break;
-      case 'collect_attachments': {
-        const attachments: Message[] = [];
-        while (nextIs('attachment')) attachments.push((steps.shift() as Extract<RunStep, { kind: 'attachment' }>).message);
-        feed({ type: 'attachments_collected', attachments });
-        break;
-      }
-      case 'collapse_drain':
-        feed({ type: 'collapse_drain_result', committed: 0, edits: [] });
-        break;
-      case 'reactive_compact':
-        feed({ type: 'reactive_compact_result', ok: false, error: 'no reactive compaction in the transcript' });
-        break;
-      default:
-        // request_start, enqueue_tool, discard_tools, hooks fired and forgotten, summaries, terminated: nothing to answer.
-        break;
-    }
+    if (effect.type === 'emit') out.emitted.push(effect.message);
+    // Only what a state waits on is answered; the rest (fire and forget, answered any time) needs nothing here.
+    else if (isAwaitedEffect(effect)) (answers[effect.type] as (effect: Effect) => void)(effect);
   }
   if (steps.length > 0) out.notes.push(`${steps.length} recorded step(s) were never asked for (first: ${steps[0].kind})`);
   out.state = state;

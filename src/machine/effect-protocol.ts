@@ -12,7 +12,7 @@
  * state (an atomic, non-final state without eventless transitions) declares what it awaits; every declared answer is
  * an event the state accepts.
  */
-import type { Effect, EffectType } from '../reducer/effects.ts';
+import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
 import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { loopMachine, type EFFECT_DECLARATIONS } from './loop-machine.ts';
@@ -202,4 +202,9 @@ export function answersEffect(effect: Effect, event: LoopEvent): boolean {
 /** Whether an effect is executed without ever being answered. */
 export function isFireAndForget(type: EffectType): boolean {
   return EFFECT_PROTOCOL[type].kind === 'fire_and_forget';
+}
+
+/** Whether some waiting state awaits `effect` (per the table), narrowed to the awaited effects' types. */
+export function isAwaitedEffect(effect: Effect): effect is EffectOf<AwaitedEffectType> {
+  return EFFECT_PROTOCOL[effect.type].kind === 'awaited';
 }
