@@ -14,7 +14,7 @@
  * - An executor never touches the reducer or a channel; it only yields (or returns) what came back.
  */
 import type { LoopConfig } from '../config/config.ts';
-import { EFFECT_PROTOCOL, type AnsweredEffectType } from '../machine/effect-protocol.ts';
+import { EFFECT_PROTOCOL, type AnsweredEffectType, type AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
 import type { Effect, EffectOf, EffectType, ToolBatch } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
@@ -107,15 +107,25 @@ export interface EndExecutor<E> {
 
 /** An executor of an effect some event answers. */
 export type AnsweringExecutor<E> = StreamExecutor<E> | OnceExecutor<E> | ToolsExecutor<E>;
+/** An executor of an effect a state waits on: it always has a fallback, so the state is never left waiting. */
+export type AwaitedExecutor<E> = StreamExecutor<E> | (OnceExecutor<E> & { fallback: (effect: E) => LoopEvent }) | (ToolsExecutor<E> & { fallback: (effect: E) => LoopEvent });
 /** An executor of a fire-and-forget effect. */
 export type UnansweredExecutor<E> = ItemExecutor<E> | ObserveExecutor<E> | ToolsExecutor<E> | EndExecutor<E>;
 /** Any executor. */
 export type EffectExecutor<E> = AnsweringExecutor<E> | UnansweredExecutor<E>;
 
-/** The executor record's type: one entry per effect type, an answering one where the chart says it is answered. */
-export type EffectExecutors = {
-  readonly [T in EffectType]: T extends AnsweredEffectType ? AnsweringExecutor<EffectOf<T>> : UnansweredExecutor<EffectOf<T>>;
-};
+/** What the chart's kind of an effect asks of its executor (`src/machine/effect-protocol.ts`). */
+type ExecutorFor<T extends EffectType> = T extends AwaitedEffectType
+  ? AwaitedExecutor<EffectOf<T>>
+  : T extends AnsweredEffectType
+    ? AnsweringExecutor<EffectOf<T>>
+    : UnansweredExecutor<EffectOf<T>>;
+
+/**
+ * The executor record's type: one entry per effect type; an answering one where the chart says an event answers
+ * the effect, and one with a fallback event where a state waits on it.
+ */
+export type EffectExecutors = { readonly [T in EffectType]: ExecutorFor<T> };
 
 async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promise<T | { ok: false; error: string }> {
   try {

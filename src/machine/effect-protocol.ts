@@ -12,7 +12,7 @@
  * state (an atomic, non-final state without eventless transitions) declares what it awaits; every declared answer is
  * an event the state accepts.
  */
-import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
+import { EFFECT_TYPES, type Effect, type EffectOf, type EffectType } from '../reducer/effects.ts';
 import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { loopMachine, type EFFECT_DECLARATIONS } from './loop-machine.ts';
@@ -137,7 +137,7 @@ export const EFFECT_PROTOCOL = derived.effects;
 /**
  * What is wrong with a chart's protocol declarations (nothing, for the loop machine: a test holds it): a state
  * that rests (atomic, not final, no eventless transition) without `meta.awaits`, a declaration on a state that
- * never rests, a declared answer the state does not accept (itself or through an ancestor), or an effect declared
+ * never rests, a declared answer the state does not accept (itself or through an ancestor), an effect declared
  * with two kinds (awaited by a state and fire-and-forget, say).
  */
 export function protocolProblems(machine: { root: unknown }): string[] {
@@ -170,6 +170,15 @@ function rootDeclarationProblems(root: MetaNode): string[] {
     seen.add(effect);
   }
   return problems;
+}
+
+/**
+ * The effect types of `src/reducer/effects.ts` that a chart gives no kind: awaited by no state, and neither answered
+ * any time nor fire-and-forget (none, for the loop machine: a test holds it).
+ */
+export function undeclaredEffectTypes(machine: { root: unknown }): EffectType[] {
+  const { effects } = deriveEffectProtocol(machine);
+  return EFFECT_TYPES.filter((type) => effects[type] === undefined);
 }
 
 /** A state value as a path: `sampling`, `{ exitLadder: 'stopHooks' }` → `exitLadder.stopHooks`. */
