@@ -3,15 +3,18 @@
  *
  * The engine asks, the recording answers: `call_model` gets the next recorded reply (one `model_message` per
  * block, the tool results recorded between its blocks, then `model_done` with the recorded usage); tools get the
- * recorded results in recorded order; stop hooks allow; attachments are the user lines recorded after the tool
- * results; context layers change nothing; autocompact is decided by the ENGINE and answered with the recorded
- * compaction when the transcript has one at that point (else it fails, and the mismatch is noted).
+ * recorded results in recorded order; attachments are the user lines recorded after the tool results; what
+ * Claude Code does not record (context layers, stop hooks, collapse drains) gets the answer that changes nothing,
+ * the executor's fallback event (`src/effects/effect-executors.ts`); autocompact is decided by the ENGINE and
+ * answered with the recorded compaction when the transcript has one at that point (else it fails, and the mismatch
+ * is noted).
  * Interrupts are replayed as an `abort` where the transcript shows them.
  *
  * Pure and synchronous: no clock, no network, no randomness (effects are processed from a FIFO queue).
  */
 import { resolveConfig, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
+import { fallbackEventOf } from '../effects/effect-executors.ts';
 import { isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
@@ -84,9 +87,12 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
     feed({ type: 'tools_finished' });
   };
 
-  /** The recording's answer to each effect a state waits on (the type checker asks for one per awaited effect). */
-  const answers: { [T in AwaitedEffectType]: (effect: EffectOf<T>) => void } = {
-    context_layer: (effect) => feed({ type: 'context_layer_result', layer: effect.layer, edits: [], tokensFreed: 0 }),
+  /**
+   * The recording's answer to the effects a state waits on that Claude Code records. Any other awaited effect
+   * (context layers, stop hooks, drains, and any effect added later) gets its executor's fallback event: the answer
+   * that changes nothing.
+   */
+  const answers: { [T in AwaitedEffectType]?: (effect: EffectOf<T>) => void } = {
     autocompact: (effect) => {
       out.engineCompactions.push(state.context.modelCalls + 1);
       const s = steps[0];
@@ -115,13 +121,11 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
     },
     run_tools: finishTools,
     finish_tools: finishTools,
-    run_stop_hooks: () => feed({ type: 'stop_hooks_result', blockingErrors: [], preventContinuation: false }),
     collect_attachments: () => {
       const attachments: Message[] = [];
       while (nextIs('attachment')) attachments.push((steps.shift() as Extract<RunStep, { kind: 'attachment' }>).message);
       feed({ type: 'attachments_collected', attachments });
     },
-    collapse_drain: () => feed({ type: 'collapse_drain_result', committed: 0, edits: [] }),
     reactive_compact: () => feed({ type: 'reactive_compact_result', ok: false, error: 'no reactive compaction in the transcript' }),
   };
 
@@ -129,7 +133,11 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
     const effect = queue.shift() as Effect;
     if (effect.type === 'emit') out.emitted.push(effect.message);
     // Only what a state waits on is answered; the rest (fire and forget, answered any time) needs nothing here.
-    else if (isAwaitedEffect(effect)) (answers[effect.type] as (effect: Effect) => void)(effect);
+    else if (isAwaitedEffect(effect)) {
+      const answer = answers[effect.type] as ((effect: Effect) => void) | undefined;
+      if (answer) answer(effect);
+      else feed(fallbackEventOf(effect));
+    }
   }
   if (steps.length > 0) out.notes.push(`${steps.length} recorded step(s) were never asked for (first: ${steps[0].kind})`);
   out.state = state;
