@@ -24,6 +24,7 @@ import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { EventOf, LoopEvent } from '../reducer/events.ts';
 import type { Continue, Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
+import { executorOf } from '../effects/effect-executors.ts';
 import type { RunObserver, RunObserverFactory } from '../effects/query-options.ts';
 import { createRedactor, type RedactOptions } from '../replay/redact.ts';
 import { inputMessages, outputMessage, systemInstructions } from './content-parts.ts';
@@ -155,21 +156,26 @@ class RunTracer implements RunObserver {
     return this.redact.toJson(value);
   }
 
+  /**
+   * Spans opened by effects: the tools a tool command starts and the run's end come from the executor record (as
+   * the drivers run them); the model call and the compactions are the GenAI spans named after their effect.
+   */
   private onEffect(effect: Effect, state: LoopState): void {
+    const executor = executorOf(effect);
+    if (executor.kind === 'end') return this.finish(executor.terminal(effect));
+    if (executor.kind === 'tools') {
+      const command = executor.command(effect);
+      if (command.op === 'run') for (const batch of command.batches) for (const toolUse of batch.toolUses) this.startTool(toolUse);
+      if (command.op === 'enqueue') this.startTool(command.toolUse);
+      return;
+    }
     switch (effect.type) {
       case 'call_model':
         return this.startChat(effect, state);
-      case 'run_tools':
-        for (const batch of effect.batches) for (const toolUse of batch.toolUses) this.startTool(toolUse);
-        return;
-      case 'enqueue_tool':
-        return this.startTool(effect.toolUse);
       case 'autocompact':
         return this.startCompaction('autocompact', 'auto', effect.tokenCount);
       case 'reactive_compact':
         return this.startCompaction('reactive_compact', effect.trigger, undefined);
-      case 'terminated':
-        return this.finish(effect.terminal);
       default:
         return;
     }
