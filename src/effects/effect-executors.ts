@@ -266,6 +266,33 @@ export function fallbackEventOf(effect: Effect): LoopEvent {
   return fallback(effect);
 }
 
+/**
+ * What is wrong between a protocol table and an executor record (nothing, for the loop's: a test holds it): an
+ * effect without an executor, an answered effect whose executor answers nothing, a fire-and-forget effect whose
+ * executor waits for an answer, or an awaited effect whose executor has no fallback event. The type checker says
+ * the same of `EFFECT_EXECUTORS`; this says it of a chart and a record built at run time (a copy of the chart).
+ */
+export function executorProblems(
+  protocol: Readonly<Record<string, { kind: 'awaited' | 'answered_any_time' | 'fire_and_forget' }>>,
+  executors: Readonly<Record<string, EffectExecutor<never>>>,
+): string[] {
+  const problems: string[] = [];
+  for (const [type, { kind }] of Object.entries(protocol)) {
+    const executor = executors[type];
+    if (!executor) {
+      problems.push(`${type} has no executor`);
+      continue;
+    }
+    const answering = executor.kind === 'stream' || executor.kind === 'once' || executor.kind === 'tools';
+    const fallback = 'fallback' in executor ? executor.fallback : null;
+    if (kind !== 'fire_and_forget' && !answering) problems.push(`${type} is answered, but its ${executor.kind} executor answers nothing`);
+    if (kind === 'fire_and_forget' && answering && fallback) problems.push(`${type} is fire-and-forget, but its executor has a fallback answer`);
+    if (kind === 'fire_and_forget' && (executor.kind === 'stream' || executor.kind === 'once')) problems.push(`${type} is fire-and-forget, but its executor answers`);
+    if (kind === 'awaited' && !fallback) problems.push(`${type} is awaited, but its executor has no fallback event`);
+  }
+  return problems;
+}
+
 /** The warning item that tells the consumer an executor failed (its fallback event was fed instead). */
 export function executorWarning(error: unknown, newId: () => string): QueryItem {
   return { type: 'system', uuid: newId(), subtype: 'warning', content: `internal error: ${messageOf(error)}`, level: 'error' };

@@ -6,6 +6,7 @@
  */
 import { setup, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { EFFECT_EXECUTORS, executorProblems } from '../../src/effects/effect-executors.ts';
 import { deriveEffectProtocol, protocolProblems } from '../../src/machine/effect-protocol.ts';
 import { loopAction, loopMachine, type LoopMachine } from '../../src/machine/loop-machine.ts';
 import { Outbox, type ActionFn } from '../../src/machine/machine-context.ts';
@@ -61,6 +62,11 @@ describe('docs/architecture.md, worked examples', () => {
     expect(folded.state.context.terminal).toEqual(run.terminal);
     expect(deriveEffectProtocol(machine).effects['turn_started' as never]).toMatchObject({ kind: 'fire_and_forget', answers: [] });
     expect(protocolProblems(machine as AnyStateMachine)).toEqual([]);
+    // 4. The executor: an entry in EFFECT_EXECUTORS; without it the copy's protocol names the missing executor.
+    const protocol = deriveEffectProtocol(machine).effects;
+    expect(executorProblems(protocol, EFFECT_EXECUTORS)).toEqual(['turn_started has no executor']);
+    const turnStarted = { kind: 'observe' as const, hasWork: () => false, run: () => undefined };
+    expect(executorProblems(protocol, { ...EFFECT_EXECUTORS, turn_started: turnStarted })).toEqual([]);
   });
 
   it('adds a state: confirmingTools waits for confirm_tools between the tools and the attachments', () => {
@@ -82,6 +88,11 @@ describe('docs/architecture.md, worked examples', () => {
     const machine = copyOf(chart, { requestToolConfirmation: loopAction(requestToolConfirmation), confirm_tools: () => undefined });
     expect(protocolProblems(machine as AnyStateMachine)).toEqual([]);
     expect(deriveEffectProtocol(machine).waitingStates['confirmingTools']).toEqual({ effects: ['confirm_tools'], answers: ['tools_confirmed'] });
+    // Its executor answers, with a fallback event for when the work fails (a state waits on it).
+    const confirmTools = { kind: 'once' as const, local: false, run: () => ({ type: 'tools_confirmed' }) as never, fallback: () => ({ type: 'tools_confirmed' }) as never };
+    const protocol = deriveEffectProtocol(machine).effects;
+    expect(executorProblems(protocol, { ...EFFECT_EXECUTORS, confirm_tools: { ...confirmTools, fallback: null } })).toEqual(['confirm_tools is awaited, but its executor has no fallback event']);
+    expect(executorProblems(protocol, { ...EFFECT_EXECUTORS, confirm_tools: confirmTools })).toEqual([]);
 
     // Fold the real run; answer confirm_tools where it is asked for.
     const events = run.steps.map((s) => s.event);

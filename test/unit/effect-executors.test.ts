@@ -6,7 +6,7 @@
  */
 import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_EXECUTORS, fallbackEventOf, isAnsweredEffect, isExecutedEffect } from '../../src/effects/effect-executors.ts';
+import { EFFECT_EXECUTORS, executorProblems, fallbackEventOf, isAnsweredEffect, isExecutedEffect } from '../../src/effects/effect-executors.ts';
 import { answersEffect, EFFECT_PROTOCOL, protocolProblems, undeclaredEffectTypes } from '../../src/machine/effect-protocol.ts';
 import { EFFECT_DECLARATIONS, loopMachine } from '../../src/machine/loop-machine.ts';
 import { EFFECT_TYPES, type Effect, type EffectType } from '../../src/reducer/effects.ts';
@@ -45,6 +45,7 @@ describe('every effect type has one kind and one executor', () => {
 
   it("each executor's kind agrees with its effect's row", () => {
     expect(Object.keys(EFFECT_EXECUTORS).sort()).toEqual([...EFFECT_TYPES].sort());
+    expect(executorProblems(EFFECT_PROTOCOL, EFFECT_EXECUTORS)).toEqual([]);
     for (const type of EFFECT_TYPES) {
       const { kind } = EFFECT_PROTOCOL[type];
       const executor = EFFECT_EXECUTORS[type];
@@ -56,6 +57,21 @@ describe('every effect type has one kind and one executor', () => {
       // Only executors that answer with their own output are run by `executeEffect`; tools are each driver's.
       expect(isExecutedEffect(effect), type).toBe(executor.kind === 'stream' || executor.kind === 'once');
     }
+  });
+
+  it('a missing or mismatched executor is named (the check can fail)', () => {
+    const { collect_attachments: _attachments, ...withoutAttachments } = EFFECT_EXECUTORS;
+    expect(executorProblems(EFFECT_PROTOCOL, withoutAttachments)).toEqual(['collect_attachments has no executor']);
+    const itemForHooks = { ...EFFECT_EXECUTORS, run_stop_hooks: EFFECT_EXECUTORS.emit };
+    expect(executorProblems(EFFECT_PROTOCOL, itemForHooks)).toEqual([
+      'run_stop_hooks is answered, but its item executor answers nothing',
+      'run_stop_hooks is awaited, but its executor has no fallback event',
+    ]);
+    const answeredEmit = { ...EFFECT_EXECUTORS, emit: EFFECT_EXECUTORS.collect_attachments };
+    expect(executorProblems(EFFECT_PROTOCOL, answeredEmit)).toEqual([
+      'emit is fire-and-forget, but its executor has a fallback answer',
+      'emit is fire-and-forget, but its executor answers',
+    ]);
   });
 
   it('an awaited effect always has a fallback event, and it answers the effect', () => {
