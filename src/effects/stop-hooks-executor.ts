@@ -8,7 +8,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import { onAbort } from './abort-listeners.ts';
 import type { StopHookResult } from './deps.ts';
 import { messageOf } from './error-message.ts';
-import type { ExecutorEnv } from './effect-executors.ts';
+import type { ExecutorEnv } from './executor-kinds.ts';
 import type { MaybePromise } from './maybe-promise.ts';
 
 /**
