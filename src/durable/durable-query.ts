@@ -25,7 +25,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { LoopConfig } from '../config/config.ts';
 import { createDefaultDeps } from '../effects/default-deps.ts';
 import {
-  executeEffect, executorOf, executorWarning, type ExecutedEffect, type ExecutorEnv, type RunView, type ToolCommand,
+  executorOf, executorWarning, outputsOf, type ExecutorEnv, type ExecutorOutput, type RunView, type ToolCommand,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
 import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
@@ -224,8 +224,7 @@ class DurableRun {
       case 'stream':
       case 'once': {
         const { fallback } = executor;
-        const executed = effect as unknown as ExecutedEffect;
-        const work = () => this.collect(executed, fallback === null);
+        const work = () => this.collect(outputsOf(executor, effect, this.env, this.view), fallback === null);
         return this.journaled(`${effect.type}:${effect.id}`, work, fallback ? () => fallback(effect) : undefined, executor.kind === 'once' && executor.local);
       }
       case 'tools':
@@ -273,10 +272,10 @@ class DurableRun {
    * Runs an executor to its end: its events are returned, its stream events go to the consumer live. An optional
    * answer (`optional`: no fallback) that fails is simply not given.
    */
-  private async collect(effect: ExecutedEffect, optional: boolean): Promise<LoopEvent[]> {
+  private async collect(outputs: AsyncIterable<ExecutorOutput>, optional: boolean): Promise<LoopEvent[]> {
     const events: LoopEvent[] = [];
     try {
-      for await (const output of executeEffect(effect, this.env, this.view)) {
+      for await (const output of outputs) {
         if (output.kind === 'event') events.push(output.event);
         else this.items.push(output.item);
       }

@@ -14,12 +14,11 @@
  *   the protocol table at run time (`executorProblems`).
  * - An executor never touches the reducer or a channel; it only yields (or returns) what came back.
  */
-import { EFFECT_PROTOCOL, type AnsweredEffectType } from '../machine/effect-protocol.ts';
 import type { QueryItem } from '../messages/types.ts';
-import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
+import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import { messageOf } from './error-message.ts';
-import type { EffectExecutor, EffectExecutors, ExecutorEnv, ExecutorOutput, RunView } from './executor-kinds.ts';
+import type { EffectExecutor, EffectExecutors, ExecutorEnv, ExecutorOutput, OnceExecutor, RunView, StreamExecutor } from './executor-kinds.ts';
 import { thenMaybe } from './maybe-promise.ts';
 import { executeModelCall } from './model-call-executor.ts';
 import { executeStopHooks } from './stop-hooks-executor.ts';
@@ -135,28 +134,12 @@ export function executorOf<E extends Effect>(effect: E): EffectExecutor<E> {
   return EFFECT_EXECUTORS[effect.type] as unknown as EffectExecutor<E>;
 }
 
-/** Whether some event answers `effect` (the protocol table's word), so a driver must execute it to its answer. */
-export function isAnsweredEffect(effect: Effect): effect is EffectOf<AnsweredEffectType> {
-  return EFFECT_PROTOCOL[effect.type].kind !== 'fire_and_forget';
-}
-
-/** The effects whose executor yields their answer itself (tools are scheduled by each driver on its own). */
-export type ExecutedEffect = { [T in EffectType]: (typeof EFFECT_EXECUTORS)[T]['kind'] extends 'stream' | 'once' ? EffectOf<T> : never }[EffectType];
-
-/** Whether `executeEffect` carries out this effect (the drivers schedule the rest themselves). */
-export function isExecutedEffect(effect: Effect): effect is ExecutedEffect {
-  const { kind } = executorOf(effect);
-  return kind === 'stream' || kind === 'once';
-}
-
-/** Every output of one executed effect, in order (the model call's stream, or the one answering event). */
-export async function* executeEffect(effect: ExecutedEffect, env: ExecutorEnv, run: RunView): AsyncGenerator<ExecutorOutput> {
-  const executor = executorOf(effect);
+/** Every output of a `stream` or `once` executor's work, in order (the model call's stream, or the one answer). */
+export async function* outputsOf<E>(executor: StreamExecutor<E> | OnceExecutor<E>, effect: E, env: ExecutorEnv, run: RunView): AsyncGenerator<ExecutorOutput> {
   if (executor.kind === 'stream') {
     yield* executor.run(effect, env, run);
     return;
   }
-  if (executor.kind !== 'once') return;
   const event = await executor.run(effect, env, run);
   if (event) yield { kind: 'event', event };
 }
