@@ -38,12 +38,13 @@ async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promis
 }
 
 /** Starts a fire-and-forget hook: its outcome and failures are ignored (docs/loop.md §4.6: these hooks never answer). */
-export function fireAndForget(work: () => Promise<unknown> | unknown): void {
+function fireAndForget(work: () => Promise<unknown> | unknown): void {
   Promise.resolve()
     .then(work)
     .catch(() => undefined);
 }
 
+/** One executor per effect type, checked against the chart's kinds (`EffectExecutors`). */
 export const EFFECT_EXECUTORS = {
   emit: { kind: 'item', item: (effect) => effect.message },
   request_start: { kind: 'item', item: () => ({ type: 'request_start' }) },
