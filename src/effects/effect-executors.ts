@@ -45,7 +45,7 @@ function fireAndForget(work: () => Promise<unknown> | unknown): void {
 }
 
 /** One executor per effect type, checked against the chart's kinds (`EffectExecutors`). */
-export const EFFECT_EXECUTORS = {
+export const EFFECT_EXECUTORS: EffectExecutors = {
   emit: { kind: 'item', item: (effect) => effect.message },
   request_start: { kind: 'item', item: () => ({ type: 'request_start' }) },
   call_model: {
@@ -128,7 +128,7 @@ export const EFFECT_EXECUTORS = {
     fallback: null,
   },
   terminated: { kind: 'end', terminal: (effect) => effect.terminal },
-} satisfies EffectExecutors;
+};
 
 /** The executor of `effect` (typed for that effect: the record's entries are keyed by type). */
 export function executorOf<E extends Effect>(effect: E): EffectExecutor<E> {
