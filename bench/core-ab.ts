@@ -28,8 +28,10 @@ if (!gc) throw new Error('run with --expose-gc');
 const collect = gc;
 
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
+/** `AB_NO_GC=1`: no full GC before each run (to see how much of a difference the collections make). */
+const NO_GC = process.env.AB_NO_GC === '1';
 const BEFORE = process.env.AB_BEFORE ?? '/tmp/chk-main';
-const AFTER = join(import.meta.dirname, '..');
+const AFTER = process.env.AB_AFTER ?? join(import.meta.dirname, '..');
 
 /** One cell: a measured run returning its time in µs (per turn, or per event for the replay rates). */
 interface Cell {
@@ -115,8 +117,10 @@ async function replayWork(side: Side, what: (side: Side) => Promise<() => unknow
 }
 
 async function measured(cell: Cell, side: Side): Promise<number> {
-  collect();
-  collect();
+  if (!NO_GC) {
+    collect();
+    collect();
+  }
   return cell.run(side);
 }
 
