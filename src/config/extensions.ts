@@ -117,7 +117,7 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'refuseUnrecordableModelOutput',
     original: 'Takes whatever the API stream parses to: negative or non-finite usage counts and tool inputs of any depth reach the history and the transcript.',
-    turnloop: 'A model event that the session log could not give back (a token count below 0, a number JSON cannot hold such as `1e400`, nesting deeper than 256 levels) becomes a `model_error` saying what was wrong, as it arrives, before the reducer and the log see it; the run ends as a failed model call.',
+    turnloop: 'A model event that the session log could not give back (a token count below 0 or above 2^53 − 1, a number JSON cannot hold such as `1e400`, nesting deeper than 256 levels) becomes a `model_error` saying what was wrong, as it arrives, before the reducer and the log see it; the run ends as a failed model call.',
     why: 'What the recorder writes, replay, resume and viz must read (issue 29): otherwise a run completes and leaves a log every reader refuses. Such replies come from broken proxies, not from the API.',
     configSwitch: null,
     test: { file: 'test/adversarial/log-readback.test.ts', name: 'a tool input nested 600 levels deep: a model_error naming the depth; the log replays and renders' },

@@ -65,11 +65,17 @@ export function jsonRoundTripProblem(value: unknown, maxDepth: number): string |
   return null;
 }
 
-/** The token counts of a usage that cannot be right: negative (a count cannot be). */
-function negativeUsage(usage: unknown, where: string): string | null {
+/**
+ * The token counts of a usage that cannot be right: negative (a count cannot be), or above 2^53 − 1. A finite but
+ * huge count (`1e308`) is not a count either, and the loop adds counts up (input + output + cache): two of them
+ * make Infinity, which would reach a compaction's `preCompactTokens` and the log as `null`.
+ */
+function impossibleUsage(usage: unknown, where: string): string | null {
   if (usage === null || typeof usage !== 'object') return null;
   for (const [key, count] of Object.entries(usage)) {
-    if (typeof count === 'number' && count < 0) return `${where}.${key} is ${count}; a token count is at least 0`;
+    if (typeof count !== 'number' || !Number.isFinite(count)) continue; // the JSON check below names it
+    if (count < 0) return `${where}.${key} is ${count}; a token count is at least 0`;
+    if (count > Number.MAX_SAFE_INTEGER) return `${where}.${key} is ${count}; a token count is at most ${Number.MAX_SAFE_INTEGER}`;
   }
   return null;
 }
@@ -80,8 +86,8 @@ function negativeUsage(usage: unknown, where: string): string | null {
  */
 export function recordableModelEvent(event: LoopEvent): LoopEvent {
   const problem =
-    (event.type === 'model_done' ? negativeUsage(event.usage, 'usage') : null) ??
-    (event.type === 'model_message' ? negativeUsage(event.message.message.usage, 'message.usage') : null) ??
+    (event.type === 'model_done' ? impossibleUsage(event.usage, 'usage') : null) ??
+    (event.type === 'model_message' ? impossibleUsage(event.message.message.usage, 'message.usage') : null) ??
     jsonRoundTripProblem(event, MAX_MODEL_EVENT_DEPTH) ??
     (isLoopEvent(event) ? null : 'it does not have the shape of a model event');
   if (problem === null) return event;

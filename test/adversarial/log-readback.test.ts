@@ -68,6 +68,8 @@ describe('model output the log could not give back is refused at the boundary', 
     ['negative', '-5', '3', /usage\.input_tokens is -5; a token count is at least 0/],
     ['overflowing (1e400 parses as Infinity)', '1e400', '3', /is Infinity, which JSON cannot hold/],
     ['a negative output count', '10', '-1', /usage\.output_tokens is -1; a token count is at least 0/],
+    // Finite, but two of them add up to Infinity in the loop's count (found by test/property/recordable-model-output.test.ts).
+    ['far above any count (1e308)', '1e308', '1e308', /usage\.input_tokens is 1e\+308; a token count is at most 9007199254740991/],
   ])('usage that is %s from a proxy: a model_error saying so; the log replays and renders', async (_kind, input, output, message) => {
     const run = await runHostile({ sandbox, model: [{ sse: sseWithUsage(input, output) }] });
     expectInvariants(run, sandbox, before, { maxModelCalls: 1 });
