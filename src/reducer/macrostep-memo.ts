@@ -121,8 +121,10 @@ export class MacrostepMemo {
   /** Adds a path xstate took. A path that contradicts the tree (it cannot, if the chart is deterministic) is dropped. */
   add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
     const roots = this.rootsOf(value, true) as Map<string, PathNode>;
-    // Frozen: every later step that reaches this end hands out the same value object.
-    const endNode: PathEnd = { kind: 'end', ...end, value: deepFrozen(end.value) };
+    // Frozen: every later step that reaches this end hands out the same value object. Fields listed, not spread:
+    // a spread then a field gave each end node a shape of its own, so a fresh memo (one per run) made the loads
+    // of every step that ends there miss their inline caches.
+    const endNode: PathEnd = { kind: 'end', value: deepFrozen(end.value), done: end.done, unchanged: end.unchanged };
     const fresh = chain(trace, 0, endNode);
     if (this.stats.nodes + fresh.size > this.maxNodes) return;
     const root = roots.get(event.type);
