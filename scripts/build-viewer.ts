@@ -1,7 +1,7 @@
 /**
  * Bundles the viewer's page script (`src/viz/viewer/app.ts`, with the pure `step()` and the chart code it
  * imports) into `src/viz/viewer/viewer.bundle.js`, which `src/viz/html.ts` inlines into every viewer page.
- * Run by `npm run build` (and so by `npm ci`'s prepare) and by the test setup, so a fresh clone has it.
+ * Run by `npm run build` (and so by `npm pack`'s prepack) and by the test setup, so a fresh clone has it.
  * `--dist` also copies the page's assets (the bundle and `viewer.css`) next to the compiled `dist/viz/html.js`.
  *
  *   npx tsx scripts/build-viewer.ts [--dist]

@@ -2,8 +2,10 @@
 # First contact, timed: a fresh clone of this repository's HEAD, `npm install`, then `npx turnloop demo`, as the
 # README's first line says. Prints the wall times, the packages installed and the load average (numbers for the
 # "First contact" section of docs/benchmarks.md). Uses the npm cache as it is (a first install ever is slower).
+# With --suites, then times the install of each heavy suite's own package folder in that clone (what
+# `npm run test:browser`, `test:interop` and `test:mutation` install before they run).
 #
-#   bash scripts/measure-clone.sh
+#   bash scripts/measure-clone.sh [--suites]
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/turnloop-clone-XXXXXX")"
@@ -23,3 +25,11 @@ echo "node_modules: $(du -sm node_modules | cut -f1) MiB"
 echo "install warnings: $(grep -c 'npm warn' "$work/install.log" || true)"
 grep 'npm warn' "$work/install.log" | grep -v EBADENGINE | sed 's/^/  /' || true
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+if [[ "${1:-}" == --suites ]]; then
+  for suite in test/browser test/interop mutation; do
+    start=$(now)
+    sh scripts/ensure-installed.sh "$suite" > "$work/suite.log" 2>&1 || { cat "$work/suite.log" >&2; exit 1; }
+    echo "$suite: $(echo "$(now) - $start" | bc | xargs printf '%.0f') s ($(grep -oE 'added [0-9]+ packages' "$work/suite.log" || echo "? packages"), $(du -sm "$suite/node_modules" | cut -f1) MiB, install warnings: $(grep -c 'npm warn' "$work/suite.log" || true))"
+  done
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+fi

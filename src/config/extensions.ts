@@ -96,7 +96,7 @@ export const EXTENSIONS: readonly Extension[] = [
     turnloop: "The input is first checked against the server's JSON Schema (Ajv); a violation never reaches the server and is explained to the model like a zod tool's (`- a: must be number`).",
     why: 'One error format for every tool, and no round trip for an input the schema already rules out.',
     configSwitch: null,
-    test: { file: 'test/unit/mcp/mcp-everything.test.ts', name: 'turns text, image, resource, link, structured and progress results into tool results, and explains bad input' },
+    test: { file: 'test/interop/mcp-everything.test.ts', name: 'turns text, image, resource, link, structured and progress results into tool results, and explains bad input' },
   },
   {
     id: 'mcpAnnotationPermissions',
@@ -104,7 +104,7 @@ export const EXTENSIONS: readonly Extension[] = [
     turnloop: "`readOnlyHint: true` makes the tool read-only and concurrency-safe and `destructiveHint: false` lets it run unasked; any other MCP tool answers `ask` (denied when nobody approves; `turnloop run` asks, as for Edit).",
     why: "The annotations are the server's statement of what a tool does; the issue maps them to turnloop's flags.",
     configSwitch: null,
-    test: { file: 'test/unit/mcp/mcp-filesystem.test.ts', name: 'reads without asking, creates a non-destructive directory, and denies a destructive write nobody approved' },
+    test: { file: 'test/interop/mcp-filesystem.test.ts', name: 'reads without asking, creates a non-destructive directory, and denies a destructive write nobody approved' },
   },
   {
     id: 'uniqueToolUseIds',

@@ -1,5 +1,5 @@
 /**
- * An empty project with the packed tarball installed, as a user gets it: `npm pack` (which runs `prepare`, the
+ * An empty project with the packed tarball installed, as a user gets it: `npm pack` (which runs `prepack`, the
  * build), then `npm install --offline` in a temporary directory. Shared by the installed-package test and the
  * package measurements (`npm run bench:package`).
  *
@@ -42,6 +42,8 @@ export interface ConsumerProject {
   work: string;
   project: string;
   tarball: Tarball;
+  /** What `npm install` of the tarball printed on stderr (warnings included). */
+  installLog: string;
 }
 
 /** No key and no colour: what a user without an Anthropic account sees, and stable text to check. */
@@ -59,7 +61,7 @@ export function installPackedPackage(extra: readonly string[] = []): ConsumerPro
   writeConsumerProject(project, tarball, extra);
   const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: project, env: CLEAN_ENV, encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`npm install --offline of the tarball failed (is the npm cache filled? run npm ci first):\n${install.stderr}`);
-  return { work, project, tarball };
+  return { work, project, tarball, installLog: install.stderr };
 }
 
 function writeConsumerProject(project: string, tarball: Tarball, extra: readonly string[]): void {

@@ -19,6 +19,7 @@ const FIXTURE = join(REPO, 'test/fixtures/claude-code-transcripts/short.jsonl');
 let work: string;
 let project: string;
 let tarball: Tarball;
+let installLog: string;
 
 function sh(command: string, args: string[], cwd: string, timeout = 240_000) {
   const result = spawnSync(command, args, { cwd, env: CLEAN_ENV, encoding: 'utf8', timeout });
@@ -35,7 +36,7 @@ function ok(result: ReturnType<typeof sh>): string {
 
 beforeAll(() => {
   // The optional peers too (what a user of turnloop/mcp and turnloop/otel installs), for the imports and types.
-  ({ work, project, tarball } = installPackedPackage(['@types/node', ...Object.keys(repoPkg.peerDependencies ?? {})]));
+  ({ work, project, tarball, installLog } = installPackedPackage(['@types/node', ...Object.keys(repoPkg.peerDependencies ?? {})]));
 }, 300_000);
 
 afterAll(() => {
@@ -61,6 +62,13 @@ describe('the tarball', () => {
     }
     const du = execFileSync('du', ['-sk', join(project, 'node_modules')], { encoding: 'utf8' });
     console.log(`install footprint (node_modules, with @types/node): ${(Number(du.split('\t')[0]) / 1024).toFixed(1)} MB`);
+  });
+
+  it('runs no install script of its own (no prepare: the build runs at pack time), and npm warns about none', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/turnloop/package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const lifecycle = Object.keys(installed.scripts ?? {}).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name));
+    expect(lifecycle).toEqual([]);
+    expect(installLog).not.toMatch(/install-scripts|install scripts/);
   });
 });
 

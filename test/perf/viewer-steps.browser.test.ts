@@ -19,7 +19,7 @@ import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
 import { parseSessionLog, type SessionForView } from '../../src/viz/session.ts';
 import { loadSessionTree } from '../../src/viz/session-tree.ts';
 import { recordAgentTree } from '../unit/viz/agent-tree-fixture.ts';
-import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../unit/viz/browser.ts';
+import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../browser/browser.ts';
 import { longSession, minimalLog } from '../unit/viz/fixtures.ts';
 import { rendererCpuMs } from './renderer-cpu.ts';
 

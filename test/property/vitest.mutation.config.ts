@@ -1,5 +1,5 @@
 /**
- * The vitest config Stryker runs (see `stryker.config.json`): only the tests of the pure core that is mutated
+ * The vitest config Stryker runs (see `mutation/stryker.config.json`): only the tests of the pure core that is mutated
  * (`src/reducer`, `src/machine`): the transition/terminal/continue unit tests and the property tests, not the
  * CLI, viz, model-adapter or tool tests. `TURNLOOP_MUTATION_TESTS` (comma-separated globs) narrows it, e.g. to
  * `test/property/**\/*.test.ts` for a quick estimate.

@@ -1,8 +1,9 @@
 /**
- * The built package: `npm install` builds `dist/` (the `prepare` script), every subpath of package.json's
- * `exports` is a built file exporting what its source exports, and plain Node (no TypeScript loader) can run a loop
- * with it. Guards against a build that drops an export or an entry point. (`npm run test:package` goes further:
- * it installs the packed tarball into an empty project.)
+ * The built package: `npm test` builds `dist/` first (`npm run build`, as `npm pack` does through `prepack`; an
+ * install runs no build of ours), every subpath of package.json's `exports` is a built file exporting what its
+ * source exports, and plain Node (no TypeScript loader) can run a loop with it. Guards against a build that drops
+ * an export or an entry point. (`npm run test:package` goes further: it installs the packed tarball into an empty
+ * project.)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ describe('the built package (dist/)', () => {
   for (const [subpath, target] of codeEntries) {
     it(`exports ${subpath} from ${target}, as its source does`, async () => {
       const built = new URL(target, repo);
-      expect(existsSync(built), 'run `npm run build` (npm install does it)').toBe(true);
+      expect(existsSync(built), 'run `npm run build` (npm test does it)').toBe(true);
       expect(existsSync(new URL(target.replace(/\.js$/, '.d.ts'), repo)), 'type declarations beside the entry').toBe(true);
       const source = new URL(target.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts'), repo);
       const [fromDist, fromSource] = await Promise.all([import(built.href), import(source.href)]);

@@ -63,25 +63,6 @@ describe('SDK MCP servers over mcp_message', () => {
 });
 
 describe('MCP servers of the command line', () => {
-  it('--mcp-config (JSON text, as the SDK writes it) connects a stdio server and offers its tools', async () => {
-    const { filesystemServer } = await import('../mcp/servers.ts');
-    const { writeFileSync } = await import('node:fs');
-    const cwd = tempProject();
-    writeFileSync(`${cwd}/note.txt`, 'from the filesystem server');
-    const config = JSON.stringify({ mcpServers: { fs: { type: 'stdio', ...filesystemServer(cwd) } } });
-    const script = {
-      model: [
-        { content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'mcp__fs__read_text_file', input: { path: `${cwd}/note.txt` } }] },
-        { content: [{ type: 'text' as const, text: 'read it' }] },
-      ],
-    };
-    const run = await runHeadless([...SDK_ARGS, '--mcp-config', config, '--allowedTools', 'mcp__fs', '--fake-api', writeScript(cwd, script)], { cwd });
-    const init = run.lines.find((l) => l.subtype === 'init');
-    expect(init?.mcp_servers).toEqual([{ name: 'fs', status: 'connected' }]);
-    const result = run.lines.filter((l) => l.type === 'user').flatMap((l) => l.message.content)[0];
-    expect(JSON.stringify(result.content)).toContain('from the filesystem server');
-  });
-
   it('a server that cannot start is reported failed in init and on stderr; the turn runs', async () => {
     const cwd = tempProject();
     const config = JSON.stringify({ mcpServers: { broken: { command: '/no/such/server' } } });

@@ -1,6 +1,6 @@
 /**
  * A scripted run held by the live inspector before its third model call (two tool rounds on the timeline), for
- * the page's layout test and for `scripts/screenshot-inspector.ts`, which takes docs/inspector.png from it.
+ * the page's layout test and for `test/browser/screenshot-inspector.ts`, which takes docs/inspector.png from it.
  */
 import { startInspector, type Inspector } from '../../../src/inspector/inspector.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPermissionPrompt } from '../../../src/cli/run/permission-prompt.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import type { CanUseTool } from '../../../src/effects/tools/call-deps.ts';
-import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
-import { mcpTools, type McpToolSet } from '../../../src/mcp/index.ts';
-import { filesystemServer } from './servers.ts';
+import { createPermissionPrompt } from '../../src/cli/run/permission-prompt.ts';
+import { createAnthropicModelCaller } from '../../src/effects/model/index.ts';
+import { runLoopToEnd } from '../../src/effects/run-loop.ts';
+import type { CanUseTool } from '../../src/effects/tools/call-deps.ts';
+import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../src/fake-api/index.ts';
+import { mcpTools, type McpToolSet } from '../../src/mcp/index.ts';
+import { filesystemServer } from './mcp-servers.ts';
 
 type ResultBlock = { type: string; tool_use_id: string; content: unknown; is_error?: boolean };
 

@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/cli/cli-io.ts';
-import { main } from '../../../src/cli/main.ts';
-import { buildChart } from '../../../src/viz/graph.ts';
-import { renderViewerHtml, viewerData } from '../../../src/viz/html.ts';
-import type { SessionForView } from '../../../src/viz/session.ts';
-import { loadSessionTree } from '../../../src/viz/session-tree.ts';
-import { buildFrames } from '../../../src/viz/viewer/session-model.ts';
-import type { Frame } from '../../../src/viz/frames.ts';
-import { recordAgentTree } from './agent-tree-fixture.ts';
+import type { CliIo } from '../../src/cli/cli-io.ts';
+import { main } from '../../src/cli/main.ts';
+import { buildChart } from '../../src/viz/graph.ts';
+import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
+import type { SessionForView } from '../../src/viz/session.ts';
+import { loadSessionTree } from '../../src/viz/session-tree.ts';
+import { buildFrames } from '../../src/viz/viewer/session-model.ts';
+import type { Frame } from '../../src/viz/frames.ts';
+import { recordAgentTree } from '../unit/viz/agent-tree-fixture.ts';
 import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
 
 /** Screenshots land here, for a human to look at. */
@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer on a tree of runs in hea
 
   it('shows the two-subagents example as simulate --record wrote it and turnloop viz drew it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-viz-example-'));
-    const example = new URL('../../../examples/scenarios/two-subagents.json', import.meta.url).pathname;
+    const example = new URL('../../examples/scenarios/two-subagents.json', import.meta.url).pathname;
     const io: CliIo & { err: string } = { err: '', stdout: { write: () => true }, stderr: { write: (t: string) => ((io.err += t), true) }, env: {}, cwd: dir } as never;
     expect(await main(['simulate', example, '--check', '--record', 'run.jsonl'], io), io.err).toBe(0);
     expect(await main(['viz', 'run.jsonl', '--out', 'view.html'], io), io.err).toBe(0);

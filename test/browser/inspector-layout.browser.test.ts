@@ -8,8 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../viz/browser.ts';
-import { heldRun, type HeldRun } from './held-run.ts';
+import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
+import { heldRun, type HeldRun } from '../unit/inspector/held-run.ts';
 
 const SCREENSHOT_DIR = join(tmpdir(), 'turnloop-inspector-screenshots');
 

@@ -3,11 +3,11 @@
  * (test/unit/inspector/held-run.ts), the page opened in headless Chromium (Debian's /usr/bin/chromium through
  * playwright-core, as the browser tests), one screenshot.
  *
- *   npx tsx scripts/screenshot-inspector.ts [--out docs/inspector.png] [--size 1280x720]
+ *   npm run docs:inspector -- [--out docs/inspector.png] [--size 1280x720]
  */
 import { parseArgs } from 'node:util';
-import { heldRun } from '../test/unit/inspector/held-run.ts';
-import { launchChromium } from '../test/unit/viz/browser.ts';
+import { heldRun } from '../unit/inspector/held-run.ts';
+import { launchChromium } from './browser.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/inspector.png' }, size: { type: 'string', default: '1280x720' } } });
 const [width, height] = values.size.split('x').map(Number);

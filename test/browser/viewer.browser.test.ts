@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mermaidDiagrams } from '../../../src/viz/export-mermaid.ts';
-import { overlaps, type Box } from './overlap.ts';
-import { exportScxml } from '../../../src/viz/export-scxml.ts';
-import { buildChart } from '../../../src/viz/graph.ts';
-import { renderViewerHtml, viewerData } from '../../../src/viz/html.ts';
-import { parseSessionLog } from '../../../src/viz/session.ts';
+import { mermaidDiagrams } from '../../src/viz/export-mermaid.ts';
+import { overlaps, type Box } from '../unit/viz/overlap.ts';
+import { exportScxml } from '../../src/viz/export-scxml.ts';
+import { buildChart } from '../../src/viz/graph.ts';
+import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
+import { parseSessionLog } from '../../src/viz/session.ts';
 import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
-import { buildFrames } from '../../../src/viz/viewer/session-model.ts';
-import { hostileSession, HOSTILE_TEXT, longSession, minimalLog, recordedLog, toolUsingSession } from './fixtures.ts';
+import { buildFrames } from '../../src/viz/viewer/session-model.ts';
+import { hostileSession, HOSTILE_TEXT, longSession, minimalLog, recordedLog, toolUsingSession } from '../unit/viz/fixtures.ts';
 
 /** Screenshots land here, for a human to look at. */
 export const SCREENSHOT_DIR = join(tmpdir(), 'turnloop-viz-screenshots');

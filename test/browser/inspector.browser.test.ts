@@ -5,12 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pairingViolations, toolUseIds } from '../../property/checks.ts';
-import type { FakeApi } from '../../../src/fake-api/index.ts';
-import { startInspector } from '../../../src/inspector/inspector.ts';
-import { parseScenario } from '../../../src/scenario/load-scenario.ts';
-import { simulateScenario } from '../../../src/scenario/simulate.ts';
-import { hasChromium, launchChromium, SKIP_REASON, type Browser } from '../viz/browser.ts';
+import { pairingViolations, toolUseIds } from '../property/checks.ts';
+import type { FakeApi } from '../../src/fake-api/index.ts';
+import { startInspector } from '../../src/inspector/inspector.ts';
+import { parseScenario } from '../../src/scenario/load-scenario.ts';
+import { simulateScenario } from '../../src/scenario/simulate.ts';
+import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
 import { tmpdir } from 'node:os';
 
 /** `rounds` tool rounds, each tool taking `delayMs` of real time, then an answer. */

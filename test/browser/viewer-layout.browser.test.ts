@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderViewerHtml, viewerData } from '../../../src/viz/html.ts';
-import { parseSessionLog } from '../../../src/viz/session.ts';
-import { MIN_FIT_SCALE } from '../../../src/viz/viewer/chart-view.ts';
+import { renderViewerHtml, viewerData } from '../../src/viz/html.ts';
+import { parseSessionLog } from '../../src/viz/session.ts';
+import { MIN_FIT_SCALE } from '../../src/viz/viewer/chart-view.ts';
 import { hasChromium, launchChromium, SKIP_REASON, type Browser } from './browser.ts';
-import { longSession, minimalLog } from './fixtures.ts';
+import { longSession, minimalLog } from '../unit/viz/fixtures.ts';
 
 const SCREENSHOT_DIR = join(tmpdir(), 'turnloop-viewer-screenshots');
 
