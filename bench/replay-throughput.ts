@@ -39,7 +39,7 @@ function prefix(session: RecordedSession, events: number): RecordedSession {
  * The log cut after its last commit group that ends within the first `events` event lines (a cut inside a group
  * would leave lines no hash covers, which the parser drops), and how many events that keeps.
  */
-function prefixText(text: string, events: number): { text: string; events: number } {
+export function prefixText(text: string, events: number): { text: string; events: number } {
   let end = 0;
   let kept = { end: 0, events: 0 };
   for (let line = 0; line <= events; line++) {

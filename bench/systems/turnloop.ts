@@ -37,7 +37,7 @@ export const echoTool = defineTool({
 });
 
 /** The scripted model as a turnloop `ModelCaller`: one `model_message` with one block, then `model_done`. */
-function scriptedCaller(probe: TurnProbe, turns: number): ModelCaller {
+export function scriptedCaller(probe: TurnProbe, turns: number): ModelCaller {
   let call = 0;
   return async function* (request): AsyncGenerator<ModelStreamItem> {
     const answer = probe.next(turns);

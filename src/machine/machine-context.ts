@@ -68,6 +68,15 @@ export class Outbox {
   patch(): { seq: number; effects: Effect[] } {
     return { seq: this.seq, effects: this.effects };
   }
+
+  /**
+   * `patch()` and the context fields the action changes: `{ ...out.patch(), ...fields }` without the spread. A
+   * spread of a fresh object followed by more fields cost about 1 µs on every call in V8 (its inline caches miss
+   * each time), several times per tool turn.
+   */
+  patchWith<T extends ContextPatch>(fields: T): { seq: number; effects: Effect[] } & T {
+    return Object.assign(this.patch(), fields);
+  }
 }
 
 /**

@@ -17,10 +17,11 @@
  * run data, so one memo can serve many runs; its owner decides (`stepper.ts`). Its size is bounded by the chart's
  * paths; a node cap bounds it anyway.
  */
-import type { MachineContext } from '../machine/machine-context.ts';
 import type { TraceStep } from '../machine/macrostep-trace.ts';
 import type { Effect } from './effects.ts';
+import type { MachineContext } from '../machine/machine-context.ts';
 import type { LoopEvent } from './events.ts';
+import type { ScratchContext } from './initial-state.ts';
 import type { LoopState } from './state.ts';
 
 type StateValue = LoopState['value'];
@@ -70,7 +71,7 @@ export class MacrostepMemo {
    */
   follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
     let node: PathNode | null | undefined = this.rootsOf(value)?.get(event.type);
-    const current = context;
+    const current = context as ScratchContext;
     const effects: Effect[] = [];
     try {
       while (node) {
@@ -81,9 +82,14 @@ export class MacrostepMemo {
         if (node.kind === 'guard') {
           node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
         } else {
-          const result = node.step.fn(current, event, node.step.params);
-          if (result.effects !== undefined) for (const effect of result.effects) effects.push(effect);
-          Object.assign(current, result);
+          // The action's effects land in the scratch's own `effects` slot and are taken from there: reading
+          // `result.effects` saw every action's result shape (a megamorphic load that missed on almost every call).
+          Object.assign(current, node.step.fn(current, event, node.step.params));
+          const queued = current.effects;
+          if (queued !== undefined) {
+            for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+            current.effects = undefined;
+          }
           node = node.next;
         }
       }
@@ -115,8 +121,10 @@ export class MacrostepMemo {
   /** Adds a path xstate took. A path that contradicts the tree (it cannot, if the chart is deterministic) is dropped. */
   add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
     const roots = this.rootsOf(value, true) as Map<string, PathNode>;
-    // Frozen: every later step that reaches this end hands out the same value object.
-    const endNode: PathEnd = { kind: 'end', ...end, value: deepFrozen(end.value) };
+    // Frozen: every later step that reaches this end hands out the same value object. Fields listed, not spread:
+    // a spread then a field gave each end node a shape of its own, so a fresh memo (one per run) made the loads
+    // of every step that ends there miss their inline caches.
+    const endNode: PathEnd = { kind: 'end', value: deepFrozen(end.value), done: end.done, unchanged: end.unchanged };
     const fresh = chain(trace, 0, endNode);
     if (this.stats.nodes + fresh.size > this.maxNodes) return;
     const root = roots.get(event.type);

@@ -108,8 +108,11 @@ export const continueTokenBudget: ActionFn = (context) => {
 
 export const continueNextTurn: ActionFn = (context) => {
   const tracking = context.autoCompactTracking;
+  // Fields listed, not spread: after a spread, V8 missed its inline cache on every store below (once a turn).
+  const { messages, tokens } = extendHistory(context, context.iter.toolResults);
   return {
-    ...extendHistory(context, context.iter.toolResults),
+    messages,
+    tokens,
     autoCompactTracking: tracking?.compacted ? { ...tracking, turnCounter: tracking.turnCounter + 1 } : tracking,
     maxOutputTokensRecoveryCount: 0,
     hasAttemptedReactiveCompact: false,

@@ -85,10 +85,9 @@ export const preventByStopHook: ActionFn = (context, event) => {
   emitStopHookAnswers(out, result);
   emitStopHookSummary(out, result);
   const { stopReason } = result;
-  return {
-    ...out.patch(),
+  return out.patchWith({
     terminal: stopReason === undefined ? { reason: 'stop_hook_prevented' } : { reason: 'stop_hook_prevented', stopReason },
-  };
+  });
 };
 
 export const summarizeStopHooks: ActionFn = (context, event) => {
@@ -102,7 +101,7 @@ export const preventByAbort: ActionFn = (context, event) => {
   const out = new Outbox(context);
   emitStopHookAnswers(out, event as EventOf<'stop_hooks_result'>);
   out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
-  return { ...out.patch(), terminal: { reason: 'stop_hook_prevented' } };
+  return out.patchWith({ terminal: { reason: 'stop_hook_prevented' } });
 };
 
 export const stopAtStopHookCap: ActionFn = (context) => {
@@ -110,7 +109,7 @@ export const stopAtStopHookCap: ActionFn = (context) => {
   const cap = context.config.limits.maxStopHookBlocking;
   const message = `Stopped: stop hooks blocked the end of the turn ${cap} times (limits.maxStopHookBlocking).`;
   out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxStopHookBlocking' }));
-  return { ...out.patch(), terminal: { reason: 'stop_hook_prevented', cap: 'maxStopHookBlocking', message } };
+  return out.patchWith({ terminal: { reason: 'stop_hook_prevented', cap: 'maxStopHookBlocking', message } });
 };
 
 /**

@@ -13,7 +13,7 @@ import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
   const out = new Outbox(context).push({ type: 'request_start' });
-  return { ...out.patch(), iter: emptyIteration() };
+  return out.patchWith({ iter: emptyIteration() });
 };
 
 export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
@@ -105,15 +105,14 @@ export const stopAtSpendCap: ActionFn = (context) => {
   const spent = context.costUsd;
   const message = `Stopped: one more model call could take the spend ($${spent.toFixed(4)} so far) past the cap of $${cap} (limits.maxCostUsd).`;
   out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxCostUsd' }));
-  return { ...out.patch(), terminal: { reason: 'max_budget_usd', costUsd: spent, maxCostUsd: cap, message } };
+  return out.patchWith({ terminal: { reason: 'max_budget_usd', costUsd: spent, maxCostUsd: cap, message } });
 };
 
 export const stopAtModelCallCap: ActionFn = (context) => {
   const out = new Outbox(context);
   const message = `Stopped: the run reached its cap of ${context.config.limits.maxModelCalls} model calls (limits.maxModelCalls).`;
   out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxModelCalls' }));
-  return {
-    ...out.patch(),
+  return out.patchWith({
     terminal: { reason: 'max_turns', turnCount: context.turnCount, cap: 'maxModelCalls', message },
-  };
+  });
 };

@@ -55,7 +55,7 @@ export const callModel: ActionFn = (context) => {
     querySource: context.querySource,
     modelCall,
   });
-  return { ...out.patch(), modelCalls: modelCall };
+  return out.patchWith({ modelCalls: modelCall });
 };
 
 /** Withheld messages are recorded but not shown until the exit ladder knows whether it can recover. */
@@ -91,7 +91,7 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
       iter.streamingToolsStarted = true;
     }
   }
-  return { ...out.patch(), iter };
+  return out.patchWith({ iter });
 };
 
 export const recordUsage: ActionFn = (context, event) => {
@@ -116,7 +116,7 @@ export const discardAttempt: ActionFn = (context) => {
   const out = new Outbox(context);
   for (const message of context.iter.assistantMessages) out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
-  return { ...out.patch(), iter: resetAttempt(context.iter) };
+  return out.patchWith({ iter: resetAttempt(context.iter) });
 };
 
 /** Thinking blocks are bound to the model that wrote them; a fallback model must not see their signatures. */
@@ -141,14 +141,14 @@ export const switchToFallbackModel: ActionFn = (context) => {
   const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
   out.emit(systemMessage(out.id('m'), 'warning', text, 'warning', { from: context.currentModel, to: fallback }));
   const messages = context.config.features.stripThinkingOnFallback ? stripThinking(context.messages) : context.messages;
-  return { ...out.patch(), currentModel: fallback, ...replaceHistory(context, messages), iter: resetAttempt(context.iter) };
+  return out.patchWith({ currentModel: fallback, ...replaceHistory(context, messages), iter: resetAttempt(context.iter) });
 };
 
 function failWithModelError(context: MachineContext, error: { message: string; status?: number; type?: string }) {
   const out = new Outbox(context);
   answerOrphans(context, out, `The model request failed: ${error.message}`);
   out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'other', error.message));
-  return { ...out.patch(), terminal: { reason: 'model_error' as const, error } };
+  return out.patchWith({ terminal: { reason: 'model_error' as const, error } });
 }
 
 /** The Terminal carries `ModelErrorInfo` (message, status, type); the event's `kind` only chose the branch. */
@@ -166,7 +166,7 @@ export const recordOverloadedAsApiError: ActionFn = (context, event) => {
   const text = `API error 529 overloaded_error: ${(event as EventOf<'model_overloaded'>).message}`;
   const message = apiErrorMessage(out.id('m'), context.currentModel, 'other', text, { status: 529, errorType: 'overloaded_error' });
   out.emit(message);
-  return { ...out.patch(), iter: { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] } };
+  return out.patchWith({ iter: { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] } });
 };
 
 export const failOnImageError: ActionFn = (context, event) => {
@@ -188,7 +188,7 @@ export const emitResolvedToolUseSummary: ActionFn = (context) => {
   if (!pending || pending.summary === null) return {};
   const out = new Outbox(context);
   out.emit({ type: 'tool_use_summary', uuid: out.id('m'), summary: pending.summary, precedingToolUseIds: pending.toolUseIds });
-  return { ...out.patch(), pendingToolUseSummary: null };
+  return out.patchWith({ pendingToolUseSummary: null });
 };
 
 export const recordToolUseSummary: ActionFn = (context, event) => {

@@ -38,14 +38,13 @@ export const answerOrphanToolUses: ActionFn = (context) => {
   const out = new Outbox(context);
   const results = answerOrphans(context, out, orphanReason(context));
   if (results.length === 0) return out.patch();
-  return {
-    ...out.patch(),
+  return out.patchWith({
     iter: {
       ...context.iter,
       toolResults: [...context.iter.toolResults, ...results],
       answeredToolUseIds: [...context.iter.answeredToolUseIds, ...results.map((r) => r.sourceToolUseId as string)],
     },
-  };
+  });
 };
 
 export const runToolBatches: ActionFn = (context) =>
@@ -58,8 +57,7 @@ export const recordToolResult: ActionFn = (context, event) => {
   const extra = result.extra ?? [];
   const out = new Outbox(context).emit(...extra, result.message);
   const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
-  return {
-    ...out.patch(),
+  return out.patchWith({
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
     iter: {
       ...context.iter,
@@ -67,7 +65,7 @@ export const recordToolResult: ActionFn = (context, event) => {
       answeredToolUseIds: [...context.iter.answeredToolUseIds, result.toolUseId],
       preventContinuation: context.iter.preventContinuation || result.preventContinuation === true,
     },
-  };
+  });
 };
 
 export const noteAbort: ActionFn = (context, event) => {
@@ -92,7 +90,7 @@ export const startToolUseSummary: ActionFn = (context) => {
   const summaryId = out.id('s');
   const toolUseIds = iter.toolUses.map((t) => t.id);
   out.push({ type: 'start_tool_use_summary', summaryId, toolUseIds });
-  return { ...out.patch(), pendingToolUseSummary: { summaryId, toolUseIds, summary: null } };
+  return out.patchWith({ pendingToolUseSummary: { summaryId, toolUseIds, summary: null } });
 };
 
 function maxTurnsAttachment(context: MachineContext, out: Outbox): Message {
@@ -119,12 +117,12 @@ export const appendAttachments: ActionFn = (context, event) => {
   const { attachments } = event as EventOf<'attachments_collected'>;
   if (attachments.length === 0) return {};
   const out = new Outbox(context).emit(...attachments);
-  return { ...out.patch(), iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } };
+  return out.patchWith({ iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } });
 };
 
 /** docs/loop.md §4.15: `maxTurns: 1` allows one model call and its tools. */
 export const stopAtMaxTurns: ActionFn = (context) => {
   const out = new Outbox(context);
   out.emit(maxTurnsAttachment(context, out));
-  return { ...out.patch(), terminal: { reason: 'max_turns', turnCount: context.turnCount + 1 } };
+  return out.patchWith({ terminal: { reason: 'max_turns', turnCount: context.turnCount + 1 } });
 };
