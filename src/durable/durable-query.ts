@@ -28,7 +28,7 @@ import {
   executorOf, executorWarning, outputsOf, type ExecutorEnv, type ExecutorOutput, type RunView, type ToolCommand,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
-import { combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
+import { collectToEnd, combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
 import type { LoopOptions, QueryDeps, RunLoopOptions, StepObserver } from '../effects/query-options.ts';
 import type { ToolRuntime } from '../effects/tool-runtime.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
@@ -344,12 +344,6 @@ export async function* durableQuery(options: DurableQueryOptions): AsyncGenerato
 }
 
 /** Runs `durableQuery()` to its end and collects what it yielded. */
-export async function runDurableQuery(options: DurableQueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  const items: QueryItem[] = [];
-  const generator = durableQuery(options);
-  while (true) {
-    const next = await generator.next();
-    if (next.done) return { items, terminal: next.value };
-    items.push(next.value);
-  }
+export function runDurableQuery(options: DurableQueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+  return collectToEnd(durableQuery(options));
 }

@@ -156,9 +156,13 @@ function combinedGate(observers: RunObserver[], gate: StepGate | undefined): Ste
 }
 
 /** Runs `runLoop()` to its end and collects what it yielded. */
-export async function runLoopToEnd(options: RunLoopOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+export function runLoopToEnd(options: RunLoopOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+  return collectToEnd(runLoop(options));
+}
+
+/** Drains a run's generator (the loop's or a driver's): the items it yielded and the terminal it returned. */
+export async function collectToEnd(generator: AsyncGenerator<QueryItem, Terminal>): Promise<{ items: QueryItem[]; terminal: Terminal }> {
   const items: QueryItem[] = [];
-  const generator = runLoop(options);
   while (true) {
     const next = await generator.next();
     if (next.done) return { items, terminal: next.value };
