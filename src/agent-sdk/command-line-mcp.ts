@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Tool } from '../effects/tools/define-tool.ts';
 import type { McpToolSet } from '../mcp/mcp-tools.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface CommandLineMcp {
   tools(): Tool[];
@@ -25,7 +26,7 @@ export function mcpServersOfFlags(values: readonly string[], cwd: string, warn: 
       const parsed = JSON.parse(text) as { mcpServers?: Record<string, unknown> };
       Object.assign(servers, parsed.mcpServers ?? {});
     } catch (error) {
-      warn(`--mcp-config: cannot read ${value.slice(0, 80)}: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`--mcp-config: cannot read ${value.slice(0, 80)}: ${messageOf(error)}`);
     }
   }
   return servers;
@@ -44,7 +45,7 @@ export async function connectCommandLineMcp(configured: Record<string, unknown>,
         sets.push(await mcpTools({ servers: specs }));
         servers.push({ name, status: 'connected' });
       } catch (error) {
-        warn(`the MCP server '${name}' is not connected: ${error instanceof Error ? error.message : String(error)}`);
+        warn(`the MCP server '${name}' is not connected: ${messageOf(error)}`);
         servers.push({ name, status: 'failed' });
       }
     }

@@ -25,6 +25,7 @@ import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface HeadlessIo {
   stdin: NodeJS.ReadableStream;
@@ -46,7 +47,7 @@ function readFakeScript(path: string, cwd: string): FakeScriptInput {
     const data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8')) as FakeScriptInput & { tools?: unknown };
     return { model: data.model ?? [], ...(data.compactionModel ? { compactionModel: data.compactionModel } : {}), ...(data.agentRuns ? { agentRuns: data.agentRuns } : {}) };
   } catch (error) {
-    throw new HeadlessArgsError(`--fake-api: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new HeadlessArgsError(`--fake-api: cannot read ${path}: ${messageOf(error)}`);
   }
 }
 
@@ -180,7 +181,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     });
     return lastResultIsError ? 1 : 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     io.stderr.write(`turnloop: ${message}\n`);
     return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
   } finally {

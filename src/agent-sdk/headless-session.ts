@@ -24,6 +24,7 @@ import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { packageVersion } from './version.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface SessionSettings {
   sessionId: string;
@@ -239,7 +240,7 @@ export class HeadlessSession {
       }
       terminal = next.value;
     } catch (error) {
-      terminal = { reason: 'model_error', error: { message: error instanceof Error ? error.message : String(error) } };
+      terminal = { reason: 'model_error', error: { message: messageOf(error) } };
     }
     const interrupted = this.current.interrupted;
     this.current = null;

@@ -3,6 +3,7 @@
  * (its number and why) and skipped, so a stray line never crashes the run and never leaves the SDK waiting.
  */
 import { createInterface } from 'node:readline';
+import { messageOf } from '../errors/message-of.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export async function readJsonLines(input: NodeJS.ReadableStream, handlers: Json
     try {
       value = JSON.parse(line);
     } catch (error) {
-      handlers.onMalformed(lineNumber, error instanceof Error ? error.message : String(error), line);
+      handlers.onMalformed(lineNumber, messageOf(error), line);
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -10,6 +10,7 @@ import type { CanUseTool } from '../effects/tools/call-deps.ts';
 import type { PermissionResult, Tool } from '../effects/tools/define-tool.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -95,7 +96,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     try {
       result = await decide(tool, input, ctx.toolUseId, ctx.signal, ctx.hookDecision === 'allow');
     } catch (error) {
-      result = { behavior: 'deny', message: error instanceof Error ? error.message : String(error) };
+      result = { behavior: 'deny', message: messageOf(error) };
     }
     if (result.behavior === 'deny') options.onDenial({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: asRecord(input) });
     return result;

@@ -10,6 +10,7 @@ import type { PostToolHook, PreToolHook, PreToolHookResult } from '../effects/to
 import type { StopHook } from '../effects/deps.ts';
 import type { Message } from '../messages/types.ts';
 import type { JsonObject } from './json-lines.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface HookMatcher {
   matcher?: string;
@@ -43,7 +44,7 @@ async function callHooks(hooks: HookRegistry, event: string, subject: string, in
     try {
       answers.push(await context.ask({ subtype: 'hook_callback', callback_id: id, input: { ...context.base(), hook_event_name: event, ...input }, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, signal));
     } catch (error) {
-      context.warn(`${event} hook ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      context.warn(`${event} hook ${id} failed: ${messageOf(error)}`);
     }
   }
   return answers;

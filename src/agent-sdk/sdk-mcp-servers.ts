@@ -10,6 +10,7 @@ import { mcpTool, type McpToolInfo } from '../mcp/mcp-tool.ts';
 import { toolResultOfMcp, type McpCallToolResult } from '../mcp/tool-result.ts';
 import type { JsonObject } from './json-lines.ts';
 import { ControlMcpTransport } from './sdk-mcp-transport.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface SdkMcpConnection {
   tools: Tool[];
@@ -39,14 +40,14 @@ export async function connectSdkMcpServers(
           try {
             return toolResultOfMcp((await client.callTool({ name: toolName, arguments: args }, undefined, { signal: call.signal })) as McpCallToolResult);
           } catch (error) {
-            return { content: `Error: SDK MCP server "${name}", tool "${toolName}": ${error instanceof Error ? error.message : String(error)}`, isError: true };
+            return { content: `Error: SDK MCP server "${name}", tool "${toolName}": ${messageOf(error)}`, isError: true };
           }
         }));
       }
       clients.push(client);
       servers.push({ name, status: 'connected' });
     } catch (error) {
-      warn(`the SDK MCP server '${name}' could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`the SDK MCP server '${name}' could not be reached: ${messageOf(error)}`);
       servers.push({ name, status: 'failed' });
       await client.close().catch(() => undefined);
     }

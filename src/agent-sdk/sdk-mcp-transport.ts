@@ -7,6 +7,7 @@
  * Structurally a `Transport` of `@modelcontextprotocol/sdk` (start, send, close, onmessage, onclose, onerror).
  */
 import type { JsonObject } from './json-lines.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 type JsonRpcMessage = JsonObject & { jsonrpc?: string; id?: string | number; method?: string };
 
@@ -38,7 +39,7 @@ export class ControlMcpTransport {
         if (reply && typeof reply === 'object') this.onmessage?.(reply);
         else this.onmessage?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'the program answered mcp_message without mcp_response' } });
       },
-      (error: unknown) => this.onmessage?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) => this.onmessage?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: messageOf(error) } }),
     );
   }
 

@@ -12,6 +12,7 @@ import { readJsonLines, type JsonObject } from './json-lines.ts';
 import { isPermissionMode } from './permission-modes.ts';
 import { runPromptHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import { userContentOf, type HeadlessSession } from './headless-session.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 /** What `initialize` carried that the session needs. */
 export interface InitializeRequest {
@@ -70,7 +71,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
       case 'initialize':
         initializing = options.onInitialize(request as InitializeRequest).then(
           () => respond(requestId, INITIALIZE_RESPONSE),
-          (error: unknown) => refuse(requestId, error instanceof Error ? error.message : String(error)),
+          (error: unknown) => refuse(requestId, messageOf(error)),
         );
         return;
       case 'interrupt':
@@ -122,7 +123,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     onMalformed(lineNumber, reason) {
       warn(`stdin line ${lineNumber} is not a JSON object (${reason}); skipped`);
     },
-  }).catch((error: unknown) => warn(`reading stdin failed: ${error instanceof Error ? error.message : String(error)}`)).finally(() => {
+  }).catch((error: unknown) => warn(`reading stdin failed: ${messageOf(error)}`)).finally(() => {
     inputClosed = true;
     channel.close('stdin was closed before the program answered');
     notify();

@@ -10,6 +10,7 @@ import { isHeadlessInvocation } from '../agent-sdk/headless-args.ts';
 import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);
@@ -79,7 +80,7 @@ export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<
     // Markup and code (HTML, exports) redact their own data: only their stderr goes through the redactor.
     return await command.run(rest, command.rawStdout ? redactingIo(rawIo, true) : io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     // A value too deep for a recursive walk is bad input, whichever code walked it.
     const tooDeep = error instanceof RangeError && /call stack/.test(message);
     io.stderr.write(`turnloop ${name}: ${tooDeep ? 'the input nests too deeply to be processed (maximum call stack size exceeded)' : message}\n`);

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { messageOf } from '../errors/message-of.ts';
 
 /** Writes one JSON line to the parent process. */
 export function say(message: Record<string, unknown>): void {
@@ -16,7 +17,7 @@ export function runAsWorkerScript<C>(moduleUrl: string, work: (config: C) => Pro
   work(JSON.parse(process.argv[2] ?? 'null') as C).then(
     () => process.exit(0),
     (error: unknown) => {
-      say({ event: 'error', message: error instanceof Error ? error.message : String(error) });
+      say({ event: 'error', message: messageOf(error) });
       process.exit(1);
     },
   );

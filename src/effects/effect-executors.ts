@@ -17,7 +17,7 @@
 import type { QueryItem } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import { messageOf } from './error-message.ts';
+import { messageOf } from '../errors/message-of.ts';
 import type { EffectExecutor, EffectExecutors, ExecutorEnv, ExecutorOutput, OnceExecutor, RunView, StreamExecutor } from './executor-kinds.ts';
 import { thenMaybe } from './maybe-promise.ts';
 import { executeModelCall } from './model-call-executor.ts';

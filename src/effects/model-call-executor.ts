@@ -9,7 +9,7 @@
 import type { EffectOf } from '../reducer/effects.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { onAbort } from './abort-listeners.ts';
-import { messageOf } from './error-message.ts';
+import { messageOf } from '../errors/message-of.ts';
 import type { ExecutorEnv, ExecutorOutput } from './executor-kinds.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
 import { recordableModelEvent } from './recordable-model-output.ts';

@@ -7,7 +7,7 @@ import type { EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import { onAbort } from './abort-listeners.ts';
 import type { StopHookResult } from './deps.ts';
-import { messageOf } from './error-message.ts';
+import { messageOf } from '../errors/message-of.ts';
 import type { ExecutorEnv } from './executor-kinds.ts';
 import type { MaybePromise } from './maybe-promise.ts';
 

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { defineTool, type Tool, type ToolCallResult, type ToolCallUpdate, type ToolContext } from '../effects/tools/define-tool.ts';
 import { jsonSchemaInput, type JsonSchemaCompiler } from './json-schema-input.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 /** A tool as `tools/list` describes it (the parts read here). */
 export interface McpToolInfo {
@@ -123,7 +124,7 @@ async function* callWithProgress(
   };
   // The caller never rejects by contract; should it, the call still ends with one result.
   caller(toolName, input, { signal: ctx.signal, onProgress }).then(settle, (error: unknown) =>
-    settle({ content: `Error: ${error instanceof Error ? error.message : String(error)}`, isError: true }),
+    settle({ content: `Error: ${messageOf(error)}`, isError: true }),
   );
   while (true) {
     while (updates.length > 0) yield updates.shift() as ToolCallUpdate;

@@ -12,6 +12,7 @@ import { uniqueToolNames } from './mcp-tool.ts';
 import { checkMcpServers, type McpServerSpec } from './server-config.ts';
 import { connectMcpServer, type McpServerConnection } from './server-connection.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface McpToolsOptions {
   /** By name: `{ command, args, env, cwd }` (stdio) or `{ type: 'http', url, headers }` (Streamable HTTP). */
@@ -78,7 +79,7 @@ export async function mcpTools(options: McpToolsOptions): Promise<McpToolSet> {
   if (failed >= 0) {
     await Promise.all(connections.map((c) => c.close()));
     const reason = (settled[failed] as PromiseRejectedResult).reason;
-    throw new McpConnectError(names[failed], reason instanceof Error ? reason.message : String(reason));
+    throw new McpConnectError(names[failed], messageOf(reason));
   }
   return toolSet(connections);
 }

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServer {
@@ -126,7 +127,7 @@ export function parseMcpConfig(text: string, source: string, env: Readonly<Recor
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new McpConfigError(source, [`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+    throw new McpConfigError(source, [`not JSON: ${messageOf(error)}`]);
   }
   const inherited = inheritedNameProblems((json as { mcpServers?: unknown } | null)?.mcpServers, 'mcpServers.');
   if (inherited.length > 0) throw new McpConfigError(source, inherited);

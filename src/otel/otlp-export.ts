@@ -15,6 +15,7 @@
  */
 import type { Tracer } from '@opentelemetry/api';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export interface OtlpTracing {
   tracer: Tracer;
@@ -110,7 +111,7 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<string 
   try {
     return await Promise.race([work.then(() => null), timeout]);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   } finally {
     clearTimeout(timer);
   }

@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.ts';
 import { scenarioSchema, type Scenario } from './scenario-schema.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export class ScenarioFileError extends TurnloopError {
   /** The CLI's exit code for bad input. */
@@ -37,7 +38,7 @@ export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const position = /position (\d+)/.exec(message);
     const where = position ? lineAndColumn(text, Number(position[1])) : null;
     const detail = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '');

@@ -9,6 +9,7 @@
  */
 import picomatch from 'picomatch';
 import { compileLinearRegExp, MAX_PATTERN_CHARS, UnsafePatternError, type LinearRegExp } from './linear-regexp.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 const NO_OP_LOOKAROUNDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '(?=.)'];
 
@@ -21,14 +22,14 @@ export function compileGlob(pattern: string): LinearRegExp {
   try {
     source = picomatch.makeRe(pattern, { dot: true }).source;
   } catch (error) {
-    throw new UnsafePatternError(pattern, `not a valid glob: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UnsafePatternError(pattern, `not a valid glob: ${messageOf(error)}`);
   }
   for (const lookaround of NO_OP_LOOKAROUNDS) source = source.split(lookaround).join('');
   if (/\(\?<?[=!]/.test(source)) throw new UnsafePatternError(pattern, 'negated extglobs such as !(x) are not supported');
   try {
     return compileLinearRegExp(source);
   } catch (error) {
-    throw new UnsafePatternError(pattern, `this glob cannot be run: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UnsafePatternError(pattern, `this glob cannot be run: ${messageOf(error)}`);
   }
 }
 

@@ -16,6 +16,7 @@ import type { RE2 } from 're2-wasm';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { estimatePatternUnits, MAX_PATTERN_UNITS } from './pattern-size.ts';
 import { currentEngine, discardEngine, isEngineAbort, withEngineQuiet, type Re2Engine } from './re2-engine.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 export const MAX_PATTERN_CHARS = 4_096;
 
@@ -57,7 +58,7 @@ function refusal(source: string, error: unknown, engine: Re2Engine): UnsafePatte
       `the pattern compiles to more than the regular expression engine's ${ENGINE_HEAP_MB} MB: use fewer or smaller counted repetitions (such as {1000}) or smaller character classes (such as \\pL)`,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return new UnsafePatternError(source, message.replace(/^Invalid regular expression: /, ''));
 }
 
@@ -155,6 +156,6 @@ export function tryCompile<T>(compile: () => T): T | string {
   try {
     return compile();
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }

@@ -13,6 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { messageOf } from '../errors/message-of.ts';
 
 type Re2Class = typeof import('re2-wasm').RE2;
 
@@ -58,7 +59,7 @@ export function currentEngine(): Re2Engine {
 
 /** Whether an error thrown by the engine is its abort (the heap is exhausted; the instance must not be reused). */
 export function isEngineAbort(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return /abort\(|Cannot enlarge memory|out of memory/i.test(message);
 }
 

@@ -6,12 +6,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 type ParsedFlags<T extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>>;
 import { UsageError } from '../cli-io.ts';
 import { didYouMean } from '../../errors/did-you-mean.ts';
+import { messageOf } from '../../errors/message-of.ts';
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T): ParsedFlags<T> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     // `--at -1`: parseArgs takes the dash for another option and says only "argument is ambiguous".
     const ambiguous = /^Option '(--?[^'\s]+)[^']*' argument is ambiguous/.exec(message)?.[1];
     if (ambiguous !== undefined) {

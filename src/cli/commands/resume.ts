@@ -21,6 +21,7 @@ import type { QueryItem } from '../../messages/types.ts';
 import { resumeFromLog } from '../../replay/resume.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
+import { messageOf } from '../../errors/message-of.ts';
 
 const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
 
@@ -56,7 +57,7 @@ function readFakeApiScenario(path: string, cwd: string): FakeScriptInput & { mod
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--fake-api: ${shownPath(path, cwd)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`--fake-api: ${shownPath(path, cwd)}: ${messageOf(error)}`);
   }
   const shape = resumeScenarioSchema.safeParse(data);
   if (!shape.success) {
@@ -68,7 +69,7 @@ function readFakeApiScenario(path: string, cwd: string): FakeScriptInput & { mod
     parseFakeScript(input, shownPath(path, cwd));
     return { ...input, model: input.model ?? [], tools: shape.data.tools as ScriptedTool[] };
   } catch (error) {
-    throw new UsageError(`--fake-api: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`--fake-api: ${messageOf(error)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-/** What a thrown value says: an Error's message, anything else as a string (executors report failures as text). */
+/** What a thrown value says: an Error's message, anything else as a string (for error lines and failure text). */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
