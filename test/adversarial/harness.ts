@@ -188,3 +188,13 @@ export function expectInvariants(run: HostileRun, sandbox: Sandbox, before: Reco
 export function expectNoSecret(text: string, where: string): void {
   for (const [kind, secret] of Object.entries(SECRETS)) expect(text.includes(secret), `${kind} secret in ${where}`).toBe(false);
 }
+
+/** The tool_result texts of the requests, in order. */
+export function toolResultTexts(run: HostileRun): string[] {
+  return run.requests.slice(1).flatMap((r) => {
+    const last = r.messages[r.messages.length - 1]!;
+    return (Array.isArray(last.content) ? (last.content as Array<{ type: string; content?: unknown }>) : [])
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
+  });
+}

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileLinearRegExp, compileOnEngine, sharedLinearRegExp } from '../../src/tools/linear-regexp.ts';
 import { currentEngine } from '../../src/tools/re2-engine.ts';
 import { estimatePatternUnits, MAX_PATTERN_UNITS } from '../../src/tools/pattern-size.ts';
-import { expectInvariants, makeSandbox, runHostile, snapshotOutside, type HostileRun, type Sandbox } from './harness.ts';
+import { expectInvariants, makeSandbox, runHostile, snapshotOutside, toolResultTexts, type Sandbox } from './harness.ts';
 
 let sandbox: Sandbox;
 let before: Record<string, string>;
@@ -19,16 +19,6 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const HOSTILE = ['\\pL{1000}', '\\p{Greek}{1000}', '(\\pL|\\pN){150}', '[\\p{L}\\p{N}]{999}', '\\PL{500}', '(?i)\\pL{300}', '(\\w{30}){30}\\pL{90}'];
-
-/** The tool_result texts of the requests, in order. */
-function results(run: HostileRun): string[] {
-  return run.requests.slice(1).flatMap((r) => {
-    const last = r.messages[r.messages.length - 1]!;
-    return (Array.isArray(last.content) ? (last.content as Array<{ type: string; content?: unknown }>) : [])
-      .filter((b) => b.type === 'tool_result')
-      .map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
-  });
-}
 
 describe('hostile patterns against the regular expression engine', () => {
   it('one reply with 24 memory-hostile Grep patterns: each an error result, at once; later Grep and Glob work', async () => {
@@ -44,7 +34,7 @@ describe('hostile patterns against the regular expression engine', () => {
     });
     expectInvariants(run, sandbox, before, { maxModelCalls: 3 });
     expect(run.terminal.reason).toBe('completed');
-    const texts = results(run);
+    const texts = toolResultTexts(run);
     const hostile = texts.slice(0, 24);
     for (const text of hostile) expect(text).toMatch(/program units; at most 20000 are accepted|compiles to more than the regular expression engine's 16 MB/);
     expect(texts.slice(24).join('\n')).toMatch(/a\.txt/);

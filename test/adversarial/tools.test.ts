@@ -14,7 +14,7 @@ import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
 import { createFileTools } from '../../src/tools/index.ts';
 import { openConfinedFile, verifyStillConfined } from '../../src/tools/open-confined.ts';
 import { z } from 'zod';
-import { expectInvariants, makeSandbox, runHostile, snapshotOutside, type HostileRun, type Sandbox } from './harness.ts';
+import { expectInvariants, makeSandbox, runHostile, snapshotOutside, toolResultTexts, type Sandbox } from './harness.ts';
 
 let sandbox: Sandbox;
 let before: Record<string, string>;
@@ -27,31 +27,21 @@ afterEach(() => sandbox.cleanup());
 const done = { content: [{ type: 'text' as const, text: 'done' }], stop_reason: 'end_turn' };
 const call = (id: string, name: string, input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, id, name, input }], stop_reason: 'tool_use' });
 
-/** The tool_result texts of the requests, in order. */
-function results(run: HostileRun): string[] {
-  return run.requests.slice(1).flatMap((r) => {
-    const last = r.messages[r.messages.length - 1]!;
-    return (Array.isArray(last.content) ? (last.content as Array<{ type: string; content?: unknown }>) : [])
-      .filter((b) => b.type === 'tool_result')
-      .map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
-  });
-}
-
 describe('tools never block the loop', () => {
   it('Grep with a catastrophic pattern (^(a+)+$) over a 3,000-character line answers at once', async () => {
     const run = await runHostile({ sandbox, model: [call('t1', 'Grep', { pattern: '^(a+)+$' }), call('t2', 'Grep', { pattern: '(a|aa)+\\1' }), done] });
     expectInvariants(run, sandbox, before, { maxModelCalls: 3 });
     expect(run.terminal.reason).toBe('completed');
-    expect(results(run)[0]).toContain('No matches');
+    expect(toolResultTexts(run)[0]).toContain('No matches');
     // Backreferences need backtracking: refused with RE2's reason, as an error result.
-    expect(results(run)[1]).toMatch(/not a valid regular expression.*invalid escape/);
+    expect(toolResultTexts(run)[1]).toMatch(/not a valid regular expression.*invalid escape/);
   });
 
   it('Glob with many stars (picomatch\'s own expression backtracks for minutes on this) answers at once', async () => {
     const run = await runHostile({ sandbox, model: [call('t1', 'Glob', { pattern: `${'*a'.repeat(14)}*c` }), call('t2', 'Glob', { pattern: `${'**/'.repeat(30)}*.ts` }), done] });
     expectInvariants(run, sandbox, before, { maxModelCalls: 3 });
-    expect(results(run)[0]).toContain('No files match');
-    expect(results(run)[1]).toBe('src/b.ts');
+    expect(toolResultTexts(run)[0]).toContain('No files match');
+    expect(toolResultTexts(run)[1]).toBe('src/b.ts');
   });
 
   it('Read of a FIFO or a socket is an error result, and Grep skips them', async () => {
@@ -64,7 +54,7 @@ describe('tools never block the loop', () => {
         model: [call('t1', 'Read', { file_path: 'src/pipe' }), call('t2', 'Read', { file_path: 'src/sock' }), call('t3', 'Grep', { pattern: 'export' }), call('t4', 'Edit', { file_path: 'src/pipe', old_string: 'a', new_string: 'b' }), done],
       });
       expectInvariants(run, sandbox, before, { maxModelCalls: 5 });
-      const [fifo, socket, grep, edit] = results(run);
+      const [fifo, socket, grep, edit] = toolResultTexts(run);
       expect(fifo).toMatch(/FIFO|not a regular file/);
       expect(socket).toMatch(/socket|not a regular file/);
       expect(grep).toBe('src/b.ts:1: export const b = 1;');
@@ -85,7 +75,7 @@ describe('tools never block the loop', () => {
     });
     const timedOut = await runHostile({ sandbox, tools: [hang], config: { toolTimeoutMs: 200 }, model: [call('t1', 'Hang', {}), done] });
     expectInvariants(timedOut, sandbox, before, { maxModelCalls: 2 });
-    expect(results(timedOut)[0]).toMatch(/timed out after 200 ms; it had started/);
+    expect(toolResultTexts(timedOut)[0]).toMatch(/timed out after 200 ms; it had started/);
 
     const controller = new AbortController();
     setTimeout(() => controller.abort('user'), 300);
@@ -114,7 +104,7 @@ describe('a hostile workspace', () => {
       ],
     });
     expectInvariants(run, sandbox, before, { maxModelCalls: 6 });
-    const [glob, zero, big, grep, edit] = results(run);
+    const [glob, zero, big, grep, edit] = toolResultTexts(run);
     expect(glob).not.toContain('loop');
     expect(glob).not.toContain('zero');
     expect(zero).toMatch(/outside the allowed directory/);
