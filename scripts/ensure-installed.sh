@@ -1,7 +1,7 @@
 #!/bin/sh
-# Installs the package folder DIR (a heavy suite's own tools: test/browser, test/interop, mutation) with `npm ci`,
-# unless DIR/node_modules already holds exactly what DIR/package-lock.json names: a stamp of the lock's hash is
-# written after a successful install. Extra arguments go to `npm ci`.
+# Installs the package folder DIR (a heavy suite's own tools: test/browser, test/interop, mutation, test/agent-sdk)
+# with `npm ci`, unless DIR/node_modules already holds exactly what DIR/package-lock.json names: a stamp of the
+# lock's hash is written after a successful install. Extra arguments go to `npm ci`.
 #
 #   sh scripts/ensure-installed.sh test/browser
 set -eu
