@@ -110,6 +110,20 @@ export function previewToolResult(text: string, pointer: string, previewChars: n
 const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 
 /**
+ * Above how many characters a result of tool `name` is replaced on its own: min(declared, perResultChars), or null
+ * for an exempt tool (listed in `exemptTools`, or declaring an unbounded size). Looked up per result, not gathered
+ * into a set per call: this layer runs on every turn.
+ */
+function resultLimit(input: ToolResultBudgetInput, name: string | undefined): number | null {
+  const { perResultChars } = input.config;
+  if (name === undefined) return perResultChars;
+  if (input.exemptTools?.includes(name)) return null;
+  const declared = input.maxResultChars;
+  if (declared === undefined || !Object.hasOwn(declared, name)) return perResultChars;
+  return Number.isFinite(declared[name]) ? Math.min(declared[name], perResultChars) : null;
+}
+
+/**
  * Applies the tool-result budget to the fresh results of a history.
  *
  * @example
@@ -119,10 +133,6 @@ const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
  */
 export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
   const { messages, config, decisions, pointerFor } = input;
-  const declared = input.maxResultChars ?? {};
-  const exempt = new Set([...(input.exemptTools ?? []), ...Object.keys(declared).filter((name) => !Number.isFinite(declared[name]))]);
-  const perResultLimit = (name: string | undefined) =>
-    name !== undefined && Object.hasOwn(declared, name) ? Math.min(declared[name], config.perResultChars) : config.perResultChars;
   const { first, names } = lastResponse(messages);
 
   const edits: MessageEdit[] = [];
@@ -144,11 +154,12 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
         }
         continue;
       }
-      const chars = text?.length ?? 0;
-      const name = names.get(id);
-      if (text === null || (name !== undefined && exempt.has(name))) continue;
+      if (text === null) continue;
+      const limit = resultLimit(input, names.get(id));
+      if (limit === null) continue;
+      const chars = text.length;
       total += chars;
-      candidates.push({ toolUseId: id, text, chars, order: candidates.length, limit: perResultLimit(name) });
+      candidates.push({ toolUseId: id, text, chars, order: candidates.length, limit });
     }
   }
 

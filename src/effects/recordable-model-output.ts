@@ -36,9 +36,48 @@ function describePlace(place: Place | null, limit = Infinity): string {
 /**
  * Why `value` cannot be written as JSON and read back as the same value, or null when it can: a non-finite number,
  * a value JSON does not have (a function, a bigint, `undefined` in a list), or nesting deeper than `maxDepth`.
- * Iterative, so a hostile depth cannot overflow the stack here; one pass, no copies.
+ * Iterative, so a hostile depth cannot overflow the stack here; no copies.
  */
 export function jsonRoundTripProblem(value: unknown, maxDepth: number): string | null {
+  return roundTrips(value, maxDepth) ? null : describedProblem(value, maxDepth);
+}
+
+/**
+ * The same walk, with no places: every model event takes it, and a place per member was most of its cost. Only a
+ * value it refuses is walked again to name where.
+ */
+function roundTrips(value: unknown, maxDepth: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const at = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof at === 'number') {
+      if (!Number.isFinite(at)) return false;
+      continue;
+    }
+    if (at === null || typeof at === 'string' || typeof at === 'boolean') continue;
+    if (typeof at !== 'object' || depth > maxDepth) return false;
+    if (Array.isArray(at)) {
+      for (let i = 0; i < at.length; i++) {
+        if (at[i] === undefined) return false;
+        values.push(at[i]);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    for (const key in at) {
+      if (!Object.hasOwn(at, key)) continue;
+      const member = (at as Record<string, unknown>)[key];
+      if (member === undefined) continue;
+      values.push(member);
+      depths.push(depth + 1);
+    }
+  }
+  return true;
+}
+
+function describedProblem(value: unknown, maxDepth: number): string | null {
   const stack: Array<{ value: unknown; depth: number; place: Place | null }> = [{ value, depth: 1, place: null }];
   while (stack.length > 0) {
     const { value: at, depth, place } = stack.pop()!;

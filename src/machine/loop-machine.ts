@@ -18,7 +18,7 @@ import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
 import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../reducer/outcomes.ts';
 import { actionImplementations, type ActionName } from './actions/index.ts';
 import { guards, type GuardName } from './guards.ts';
-import type { ActionFn, GuardFn, MachineContext } from './machine-context.ts';
+import { toScratchContext, type ActionFn, type GuardFn, type MachineContext } from './machine-context.ts';
 import type { AwaitDeclaration, EffectDeclarations } from './effect-protocol.ts';
 import { tracerOf } from './macrostep-trace.ts';
 
@@ -29,12 +29,16 @@ const terminal = (reason: TerminalReason) => `#${MACHINE_ID}.${reason}`;
 type AnyParams = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 type ActionArgs = { context: MachineContext; event: LoopEvent };
 
-/** Guards and actions report to the context's tracer, when a caller put one there (`macrostep-trace.ts`). */
+/**
+ * Guards and actions report to the context's tracer, when a caller put one there (`macrostep-trace.ts`). Each is
+ * handed a copy of xstate's context in the scratch shape, the one shape every guard and action ever sees
+ * (`ScratchContext`, which says why).
+ */
 function wrapGuards<T extends Record<string, GuardFn<AnyParams>>>(impls: T) {
   const wrapped: Record<string, (args: ActionArgs, params: AnyParams) => boolean> = {};
   for (const [name, fn] of Object.entries(impls)) {
     wrapped[name] = ({ context, event }, params) => {
-      const result = fn(context, event, params);
+      const result = fn(toScratchContext(context, context.config), event, params);
       tracerOf(context)?.guard(fn, params, result);
       return result;
     };
@@ -58,7 +62,7 @@ function wrapActions<T extends Record<string, ActionFn<AnyParams>>>(impls: T) {
 export function loopAction(fn: ActionFn<AnyParams>) {
   return enqueueActions(({ context, event, enqueue }: ActionArgs & { enqueue: EnqueueLoose }, params: AnyParams) => {
     tracerOf(context)?.action(fn, params);
-    const { effects, ...patch } = fn(context, event, params);
+    const { effects, ...patch } = fn(toScratchContext(context, context.config), event, params);
     enqueue.assign(() => patch);
     if (effects) for (const effect of effects) enqueue({ type: effect.type, params: effect });
   });

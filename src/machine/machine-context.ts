@@ -17,6 +17,53 @@ export interface MachineContext extends LoopContext {
   config: LoopConfig;
 }
 
+/**
+ * The context every guard and action is handed, in one fixed shape: the machine's context fields, the config and an
+ * `effects` slot, built by one literal (`toScratchContext`). The memoized step writes action results into it in
+ * place (`src/reducer/macrostep-memo.ts`), and the slot being there from the start means writing a result (which
+ * carries its effects) never changes the object's shape. The machine's wrappers copy xstate's context into it
+ * before each call (`loop-machine.ts`): xstate builds each context by `Object.assign({}, ...)`, a shape V8 drops
+ * at the first full GC after the run, and every guard and action that had seen it would lose its optimized code
+ * (docs/architecture.md, "Shapes that outlive a run"). Only the run's fields are ever copied out of it.
+ */
+export type ScratchContext = MachineContext & { effects: Effect[] | undefined };
+
+/** `c` and `config` as a scratch context (see `ScratchContext`). The annotation makes a missing field an error. */
+export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchContext {
+  const scratch: ScratchContext = {
+    runId: c.runId,
+    seq: c.seq,
+    params: c.params,
+    querySource: c.querySource,
+    messages: c.messages,
+    historyRevision: c.historyRevision,
+    userContextMessage: c.userContextMessage,
+    autoCompactTracking: c.autoCompactTracking,
+    maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
+    hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
+    maxOutputTokensOverride: c.maxOutputTokensOverride,
+    pendingToolUseSummary: c.pendingToolUseSummary,
+    stopHookActive: c.stopHookActive,
+    turnCount: c.turnCount,
+    transition: c.transition,
+    tokenBudget: c.tokenBudget,
+    taskBudgetRemaining: c.taskBudgetRemaining,
+    currentModel: c.currentModel,
+    tokens: c.tokens,
+    outputTokens: c.outputTokens,
+    modelCalls: c.modelCalls,
+    costUsd: c.costUsd,
+    stopHookBlockingCount: c.stopHookBlockingCount,
+    toolUseContext: c.toolUseContext,
+    lastUsage: c.lastUsage,
+    iter: c.iter,
+    terminal: c.terminal,
+    config,
+    effects: undefined,
+  };
+  return scratch;
+}
+
 /** The context fields an action changes. */
 export type ContextPatch = Partial<MachineContext>;
 
@@ -34,49 +81,67 @@ export type EffectDraft = Effect extends infer E ? (E extends Effect ? Omit<E, '
 
 /**
  * Accumulates derived ids and the effects of one action. Ids come from the run's counter (`<runId>:<prefix><n>`),
- * so the same inputs always give the same ids.
+ * so the same inputs always give the same ids. Opened by `openOutbox`.
  */
-export class Outbox {
-  private seq: number;
-  private readonly effects: Effect[] = [];
-
-  constructor(private readonly context: MachineContext) {
-    this.seq = context.seq;
-  }
-
-  id(prefix: string): string {
-    this.seq += 1;
-    return `${this.context.runId}:${prefix}${this.seq}`;
-  }
-
+export interface Outbox {
+  id(prefix: string): string;
   /**
    * `effect` must be a fresh object (every caller passes a literal): it gets its id in place. Copying it with a
    * spread was a tenth of a memoized step (the spread site sees every effect shape, so it runs megamorphic).
    */
-  push(effect: EffectDraft): this {
-    (effect as Effect).id = this.id('e');
-    this.effects.push(effect as Effect);
-    return this;
-  }
-
-  emit(...messages: Message[]): this {
-    for (const message of messages) this.push({ type: 'emit', message });
-    return this;
-  }
-
+  push(effect: EffectDraft): Outbox;
+  emit(...messages: Message[]): Outbox;
   /** What the action returns for its ids and effects: the counter to write back and the effects queued. */
-  patch(): { seq: number; effects: Effect[] } {
-    return { seq: this.seq, effects: this.effects };
-  }
-
+  patch(): { seq: number; effects: Effect[] };
   /**
    * `patch()` and the context fields the action changes: `{ ...out.patch(), ...fields }` without the spread. A
    * spread of a fresh object followed by more fields cost about 1 µs on every call in V8 (its inline caches miss
    * each time), several times per tool turn.
    */
-  patchWith<T extends ContextPatch>(fields: T): { seq: number; effects: Effect[] } & T {
-    return Object.assign(this.patch(), fields);
-  }
+  patchWith<T extends ContextPatch>(fields: T): { seq: number; effects: Effect[] } & T;
+}
+
+interface OpenOutbox extends Outbox {
+  seq: number;
+  readonly runId: string;
+  readonly effects: Effect[];
+}
+
+/**
+ * An outbox for one action, starting at the context's counter.
+ *
+ * An object literal, not a class instance: V8 keeps a literal's shape alive with the function that builds it,
+ * while the shape a constructor builds field by field dies with its last instance. Outboxes never outlive their
+ * action, so with a class every full GC after a run dropped the shape, and with it the optimized code of every
+ * action that had seen it (docs/architecture.md, "Shapes that outlive a run").
+ */
+export function openOutbox(context: MachineContext): Outbox {
+  const out: OpenOutbox = { seq: context.seq, runId: context.runId, effects: [], id: nextId, push, emit, patch, patchWith };
+  return out;
+}
+
+function nextId(this: OpenOutbox, prefix: string): string {
+  this.seq += 1;
+  return `${this.runId}:${prefix}${this.seq}`;
+}
+
+function push(this: OpenOutbox, effect: EffectDraft): Outbox {
+  (effect as Effect).id = this.id('e');
+  this.effects.push(effect as Effect);
+  return this;
+}
+
+function emit(this: OpenOutbox, ...messages: Message[]): Outbox {
+  for (const message of messages) this.push({ type: 'emit', message });
+  return this;
+}
+
+function patch(this: OpenOutbox): { seq: number; effects: Effect[] } {
+  return { seq: this.seq, effects: this.effects };
+}
+
+function patchWith<T extends ContextPatch>(this: OpenOutbox, fields: T): { seq: number; effects: Effect[] } & T {
+  return Object.assign(this.patch(), fields);
 }
 
 /**

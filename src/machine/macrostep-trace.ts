@@ -39,26 +39,39 @@ export function withTracer(context: MachineContext, tracer: MachineTracer): Mach
 }
 
 /** Collects the trace of the runs it is asked to record; calls outside `record` are not kept. */
-export class TraceCollector implements MachineTracer {
-  private active: TraceStep[] | null = null;
-
-  guard(fn: GuardFn<AnyParams>, params: unknown, result: boolean): void {
-    if (this.active) this.active.push({ kind: 'guard', fn, params, result });
-  }
-
-  action(fn: ActionFn<AnyParams>, params: unknown): void {
-    if (this.active) this.active.push({ kind: 'action', fn, params });
-  }
-
+export interface TraceCollector extends MachineTracer {
   /** Runs `run` (one machine transition) and returns its result with the guards and actions it went through. */
-  record<T>(run: () => T): { result: T; trace: TraceStep[] } {
-    const outer = this.active;
-    const trace: TraceStep[] = [];
-    this.active = trace;
-    try {
-      return { result: run(), trace };
-    } finally {
-      this.active = outer;
-    }
+  record<T>(run: () => T): { result: T; trace: TraceStep[] };
+}
+
+interface RecordingTracer extends TraceCollector {
+  active: TraceStep[] | null;
+}
+
+/**
+ * A tracer that records nothing until asked. An object literal, not a class instance, for the reason given at
+ * `createMacrostepMemo` (a tracer lives as long as its run).
+ */
+export function createTraceCollector(): TraceCollector {
+  const tracer: RecordingTracer = { active: null, guard: traceGuard, action: traceAction, record };
+  return tracer;
+}
+
+function traceGuard(this: RecordingTracer, fn: GuardFn<AnyParams>, params: unknown, result: boolean): void {
+  if (this.active) this.active.push({ kind: 'guard', fn, params, result });
+}
+
+function traceAction(this: RecordingTracer, fn: ActionFn<AnyParams>, params: unknown): void {
+  if (this.active) this.active.push({ kind: 'action', fn, params });
+}
+
+function record<T>(this: RecordingTracer, run: () => T): { result: T; trace: TraceStep[] } {
+  const outer = this.active;
+  const trace: TraceStep[] = [];
+  this.active = trace;
+  try {
+    return { result: run(), trace };
+  } finally {
+    this.active = outer;
   }
 }

@@ -4,7 +4,6 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import { emptyIteration, type MachineContext } from '../machine/machine-context.ts';
-import type { Effect } from './effects.ts';
 import { repairToolPairing } from '../messages/repair-tool-pairing.ts';
 import type { Message } from '../messages/types.ts';
 import { userMessage } from './message-factory.ts';
@@ -108,49 +107,6 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
     iter: c.iter,
     terminal: c.terminal,
     config,
-  };
-  return machineContext;
-}
-
-/**
- * The context a memoized step writes action results into (`macrostep-memo.ts`): the machine's context with an
- * `effects` slot from the start, so writing an action's result (which carries its effects) never changes the
- * object's shape (an added property made every followed step slower, as described above). Only the run's fields
- * are copied out of it (`toLoopContext`).
- */
-export type ScratchContext = MachineContext & { effects: Effect[] | undefined };
-
-export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchContext {
-  const machineContext: ScratchContext = {
-    runId: c.runId,
-    seq: c.seq,
-    params: c.params,
-    querySource: c.querySource,
-    messages: c.messages,
-    historyRevision: c.historyRevision,
-    userContextMessage: c.userContextMessage,
-    autoCompactTracking: c.autoCompactTracking,
-    maxOutputTokensRecoveryCount: c.maxOutputTokensRecoveryCount,
-    hasAttemptedReactiveCompact: c.hasAttemptedReactiveCompact,
-    maxOutputTokensOverride: c.maxOutputTokensOverride,
-    pendingToolUseSummary: c.pendingToolUseSummary,
-    stopHookActive: c.stopHookActive,
-    turnCount: c.turnCount,
-    transition: c.transition,
-    tokenBudget: c.tokenBudget,
-    taskBudgetRemaining: c.taskBudgetRemaining,
-    currentModel: c.currentModel,
-    tokens: c.tokens,
-    outputTokens: c.outputTokens,
-    modelCalls: c.modelCalls,
-    costUsd: c.costUsd,
-    stopHookBlockingCount: c.stopHookBlockingCount,
-    toolUseContext: c.toolUseContext,
-    lastUsage: c.lastUsage,
-    iter: c.iter,
-    terminal: c.terminal,
-    config,
-    effects: undefined,
   };
   return machineContext;
 }

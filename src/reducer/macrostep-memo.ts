@@ -21,7 +21,7 @@ import type { TraceStep } from '../machine/macrostep-trace.ts';
 import type { Effect } from './effects.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
 import type { LoopEvent } from './events.ts';
-import type { ScratchContext } from './initial-state.ts';
+import type { ScratchContext } from '../machine/machine-context.ts';
 import type { LoopState } from './state.ts';
 
 type StateValue = LoopState['value'];
@@ -48,16 +48,8 @@ export interface MemoStats {
   nodes: number;
 }
 
-export class MacrostepMemo {
-  /** Roots by state value (as text) and event type. */
-  private readonly roots = new Map<string, Map<string, PathNode>>();
-  /** The same per frozen state value object: the values a step hands out are the memo's own frozen ones, so most
-   * steps find theirs here without building the value's text. */
-  private readonly byValueObject = new WeakMap<object, Map<string, PathNode>>();
-  readonly stats: MemoStats = { hits: 0, misses: 0, nodes: 0 };
-
-  constructor(private readonly maxNodes = DEFAULT_MAX_NODES) {}
-
+export interface MacrostepMemo {
+  readonly stats: MemoStats;
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
    * actions queued, or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
@@ -69,91 +61,113 @@ export class MacrostepMemo {
    * `effects` land in the scratch's own slot too (`toScratchContext`); no guard or action reads it, and the caller
    * copies out only the run's fields (`toLoopContext`).
    */
-  follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
-    let node: PathNode | null | undefined = this.rootsOf(value)?.get(event.type);
-    const current = context as ScratchContext;
-    const effects: Effect[] = [];
-    try {
-      while (node) {
-        if (node.kind === 'end') {
-          this.stats.hits += 1;
-          return { context: current, end: node, effects };
-        }
-        if (node.kind === 'guard') {
-          node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
-        } else {
-          // The action's effects land in the scratch's own `effects` slot and are taken from there: reading
-          // `result.effects` saw every action's result shape (a megamorphic load that missed on almost every call).
-          Object.assign(current, node.step.fn(current, event, node.step.params));
-          const queued = current.effects;
-          if (queued !== undefined) {
-            for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
-            current.effects = undefined;
-          }
-          node = node.next;
-        }
-      }
-    } catch {
-      // Fall through to xstate, which reports the error its own way.
-    }
-    this.stats.misses += 1;
-    return null;
-  }
-
-  private rootsOf(value: StateValue, create = false): Map<string, PathNode> | undefined {
-    if (typeof value === 'string') return this.rootsByKey(value, create);
-    // Only frozen values are looked up by identity: a caller's own value object could change under the cache.
-    const frozen = Object.isFrozen(value);
-    let roots = frozen ? this.byValueObject.get(value) : undefined;
-    if (!roots) {
-      roots = this.rootsByKey(valueKey(value), create);
-      if (roots && frozen) this.byValueObject.set(value, roots);
-    }
-    return roots;
-  }
-
-  private rootsByKey(key: string, create: boolean): Map<string, PathNode> | undefined {
-    let roots = this.roots.get(key);
-    if (!roots && create) this.roots.set(key, (roots = new Map()));
-    return roots;
-  }
-
+  follow(value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null;
   /** Adds a path xstate took. A path that contradicts the tree (it cannot, if the chart is deterministic) is dropped. */
-  add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
-    const roots = this.rootsOf(value, true) as Map<string, PathNode>;
-    // Frozen: every later step that reaches this end hands out the same value object. Fields listed, not spread:
-    // a spread then a field gave each end node a shape of its own, so a fresh memo (one per run) made the loads
-    // of every step that ends there miss their inline caches.
-    const endNode: PathEnd = { kind: 'end', value: deepFrozen(end.value), done: end.done, unchanged: end.unchanged };
-    const fresh = chain(trace, 0, endNode);
-    if (this.stats.nodes + fresh.size > this.maxNodes) return;
-    const root = roots.get(event.type);
-    if (!root) {
-      roots.set(event.type, fresh.node);
-      this.stats.nodes += fresh.size;
-      return;
-    }
-    let node: PathNode = root;
-    for (let i = 0; i < trace.length; i++) {
-      const step = trace[i];
-      if (node.kind === 'end' || node.step.fn !== step.fn || node.step.params !== step.params) return;
-      if (node.kind === 'action') {
-        if (step.kind !== 'action') return;
+  add(value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void;
+}
+
+interface MemoTree extends MacrostepMemo {
+  readonly maxNodes: number;
+  /** Roots by state value (as text) and event type. */
+  readonly roots: Map<string, Map<string, PathNode>>;
+  /** The same per frozen state value object: the values a step hands out are the memo's own frozen ones, so most
+   * steps find theirs here without building the value's text. */
+  readonly byValueObject: WeakMap<object, Map<string, PathNode>>;
+}
+
+/**
+ * An empty memo. An object literal, not a class instance: a memo lives as long as its run, and the shape a
+ * constructor builds dies with its last instance, taking with it at the next full GC the optimized code of every
+ * function that had seen it (docs/architecture.md, "Shapes that outlive a run").
+ */
+export function createMacrostepMemo(maxNodes = DEFAULT_MAX_NODES): MacrostepMemo {
+  const memo: MemoTree = { stats: { hits: 0, misses: 0, nodes: 0 }, maxNodes, roots: new Map(), byValueObject: new WeakMap(), follow, add };
+  return memo;
+}
+
+function follow(this: MemoTree, value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
+  let node: PathNode | null | undefined = rootsOf(this, value, false)?.get(event.type);
+  const current = context as ScratchContext;
+  const effects: Effect[] = [];
+  try {
+    while (node) {
+      if (node.kind === 'end') {
+        this.stats.hits += 1;
+        return { context: current, end: node, effects };
+      }
+      if (node.kind === 'guard') {
+        node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
+      } else {
+        // The action's effects land in the scratch's own `effects` slot and are taken from there: reading
+        // `result.effects` saw every action's result shape (a megamorphic load that missed on almost every call).
+        Object.assign(current, node.step.fn(current, event, node.step.params));
+        const queued = current.effects;
+        if (queued !== undefined) {
+          for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+          current.effects = undefined;
+        }
         node = node.next;
-        continue;
       }
-      if (step.kind !== 'guard') return;
-      const branch = step.result ? node.onTrue : node.onFalse;
-      if (branch) {
-        node = branch;
-        continue;
-      }
-      const rest = chain(trace, i + 1, endNode);
-      if (step.result) node.onTrue = rest.node;
-      else node.onFalse = rest.node;
-      this.stats.nodes += rest.size;
-      return;
     }
+  } catch {
+    // Fall through to xstate, which reports the error its own way.
+  }
+  this.stats.misses += 1;
+  return null;
+}
+
+function rootsOf(memo: MemoTree, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
+  if (typeof value === 'string') return rootsByKey(memo, value, create);
+  // Only frozen values are looked up by identity: a caller's own value object could change under the cache.
+  const frozen = Object.isFrozen(value);
+  let roots = frozen ? memo.byValueObject.get(value) : undefined;
+  if (!roots) {
+    roots = rootsByKey(memo, valueKey(value), create);
+    if (roots && frozen) memo.byValueObject.set(value, roots);
+  }
+  return roots;
+}
+
+function rootsByKey(memo: MemoTree, key: string, create: boolean): Map<string, PathNode> | undefined {
+  let roots = memo.roots.get(key);
+  if (!roots && create) memo.roots.set(key, (roots = new Map()));
+  return roots;
+}
+
+function add(this: MemoTree, value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
+  const roots = rootsOf(this, value, true) as Map<string, PathNode>;
+  // Frozen: every later step that reaches this end hands out the same value object. Fields listed, not spread:
+  // a spread then a field gave each end node a shape of its own, so a fresh memo (one per run) made the loads
+  // of every step that ends there miss their inline caches.
+  const endNode: PathEnd = { kind: 'end', value: deepFrozen(end.value), done: end.done, unchanged: end.unchanged };
+  const fresh = chain(trace, 0, endNode);
+  if (this.stats.nodes + fresh.size > this.maxNodes) return;
+  const root = roots.get(event.type);
+  if (!root) {
+    roots.set(event.type, fresh.node);
+    this.stats.nodes += fresh.size;
+    return;
+  }
+  let node: PathNode = root;
+  for (let i = 0; i < trace.length; i++) {
+    const step = trace[i];
+    if (node.kind === 'end' || node.step.fn !== step.fn || node.step.params !== step.params) return;
+    if (node.kind === 'action') {
+      if (step.kind !== 'action') return;
+      node = node.next;
+      continue;
+    }
+    if (step.kind !== 'guard') return;
+    const branch = step.result ? node.onTrue : node.onFalse;
+    if (branch) {
+      node = branch;
+      continue;
+    }
+    const rest = chain(trace, i + 1, endNode);
+    if (step.result) node.onTrue = rest.node;
+    else node.onFalse = rest.node;
+    this.stats.nodes += rest.size;
+    return;
   }
 }
 

@@ -9,10 +9,10 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
-import { TraceCollector } from '../machine/macrostep-trace.ts';
+import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import type { LoopEvent } from './events.ts';
-import { toScratchContext } from './initial-state.ts';
-import { MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
+import { toScratchContext } from '../machine/machine-context.ts';
+import { createMacrostepMemo, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
 import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
 
@@ -28,27 +28,35 @@ export interface Stepper {
   stats(): MemoStats;
 }
 
-/** A stepper; see the module comment. */
+const PLAIN: Stepper = { initialState, step, stats: () => ({ hits: 0, misses: 0, nodes: 0 }) };
+
+/**
+ * A stepper; see the module comment. Its `step` only hands over to `memoStep`, a module function: V8 keeps a
+ * function's optimized code only while a function object using it is alive, so the work done in a closure made
+ * per run would start unoptimized in every run after a full GC (docs/architecture.md, "Shapes that outlive a run").
+ */
 export function createStepper(options: StepperOptions = {}): Stepper {
-  if (!options.memo) return { initialState, step, stats: () => ({ hits: 0, misses: 0, nodes: 0 }) };
-  const memo = new MacrostepMemo();
-  const tracer = new TraceCollector();
+  if (!options.memo) return PLAIN;
+  const memo = createMacrostepMemo();
+  const tracer = createTraceCollector();
   return {
     initialState,
     stats: () => ({ ...memo.stats }),
-    step(state, event, config) {
-      checkEventType(event);
-      if (state.status === 'done') return { state, effects: [] };
-      const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
-      if (followed) {
-        const { end } = followed;
-        return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
-      }
-      const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
-      memo.add(state.value, event, trace, next
-        ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
-        : { value: state.value, done: false, unchanged: true });
-      return next ?? unchangedBy(state, event);
-    },
+    step: (state, event, config) => memoStep(memo, tracer, state, event, config),
   };
+}
+
+function memoStep(memo: MacrostepMemo, tracer: TraceCollector, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  checkEventType(event);
+  if (state.status === 'done') return { state, effects: [] };
+  const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
+  if (followed) {
+    const { end } = followed;
+    return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
+  }
+  const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
+  memo.add(state.value, event, trace, next
+    ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
+    : { value: state.value, done: false, unchanged: true });
+  return next ?? unchangedBy(state, event);
 }

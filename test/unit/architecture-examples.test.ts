@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { EFFECT_EXECUTORS, executorProblems } from '../../src/effects/effect-executors.ts';
 import { deriveEffectProtocol, protocolProblems } from '../../src/machine/effect-protocol.ts';
 import { loopAction, loopMachine, type LoopMachine } from '../../src/machine/loop-machine.ts';
-import { Outbox, type ActionFn } from '../../src/machine/machine-context.ts';
+import { openOutbox, type ActionFn } from '../../src/machine/machine-context.ts';
 import type { Effect } from '../../src/reducer/effects.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import type { LoopState } from '../../src/reducer/state.ts';
@@ -44,7 +44,7 @@ function fold(machine: LoopMachine, start: LoopState, events: LoopEvent[]): { st
 describe('docs/architecture.md, worked examples', () => {
   it('adds an effect: turn_started, fire and forget, queued on the next_turn Continue', () => {
     // 2. The action that queues it.
-    const announceTurnStart: ActionFn = (context) => new Outbox(context).push({ type: 'turn_started', turn: context.turnCount } as never).patch();
+    const announceTurnStart: ActionFn = (context) => openOutbox(context).push({ type: 'turn_started', turn: context.turnCount } as never).patch();
     // 3. The chart: the action on the transition, the effect declared, and its (inert) effect action.
     const turnLimit = base.states['turnLimit'] as { always: Array<Record<string, unknown>> };
     const chart: Config = {
@@ -71,7 +71,7 @@ describe('docs/architecture.md, worked examples', () => {
 
   it('adds a state: confirmingTools waits for confirm_tools between the tools and the attachments', () => {
     const requestToolConfirmation: ActionFn = (context) =>
-      new Outbox(context).push({ type: 'confirm_tools', toolUseIds: context.iter.toolUses.map((t) => t.id) } as never).patch();
+      openOutbox(context).push({ type: 'confirm_tools', toolUseIds: context.iter.toolUses.map((t) => t.id) } as never).patch();
     const afterTools = base.states['afterTools'] as { always: Array<Record<string, unknown>> };
     const confirmingTools = {
       meta: { awaits: { effects: ['confirm_tools'], answers: ['tools_confirmed'] } },

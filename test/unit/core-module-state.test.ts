@@ -2,7 +2,7 @@
  * The pure core holds no module-level mutable state (STYLE "functional core"; docs/architecture.md): no top-level
  * `let`/`var`, and no module-level object built with `new` (a `Map`, `WeakMap`, memo, ...) or empty array or object in `src/reducer`
  * or `src/machine`. Whatever a caller may keep between steps (the macrostep memo, a trace) is an object the caller
- * owns (`createStepper`, `TraceCollector`).
+ * owns (`createStepper`, `createTraceCollector`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -42,7 +42,7 @@ describe('module-level state in the pure core', () => {
     expect(moduleStateIn('let sharedScope: Scope | null = null;')).toHaveLength(1);
     expect(moduleStateIn('const cache = new WeakMap<object, string>();')).toHaveLength(1);
     expect(moduleStateIn('export const seen: string[] = [];')).toHaveLength(1);
-    expect(moduleStateIn('const memo = new MacrostepMemo();')).toHaveLength(1);
+    expect(moduleStateIn('const memo = new MemoCache();')).toHaveLength(1);
     expect(moduleStateIn('  let local = 1;\nconst LIMIT = 3;\n  private readonly roots = new Map();')).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
-import { TraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
-import { MacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
+import { createTraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
+import { createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
@@ -27,7 +27,7 @@ const end = (value: string) => ({ value, done: false, unchanged: false });
 
 describe('macrostep memo', () => {
   it('follows a recorded path, running its actions on the context in order', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [actionStep(bump), guardStep(isBig, false), actionStep(bump)], end('b'));
     const followed = memo.follow('a', ctx(3), event);
     expect(followed?.context.turnCount).toBe(5);
@@ -36,7 +36,7 @@ describe('macrostep memo', () => {
   });
 
   it('misses when a guard answers differently, and follows both branches once both are recorded', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [guardStep(isBig, false), actionStep(bump)], end('small'));
     expect(memo.follow('a', ctx(20), event)).toBeNull();
     memo.add('a', event, [guardStep(isBig, true), actionStep(reset)], end('big'));
@@ -46,7 +46,7 @@ describe('macrostep memo', () => {
   });
 
   it('keys paths by state value and event type', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add({ exitLadder: 'stopHooks' }, event, [actionStep(bump)], end('b'));
     expect(memo.follow({ exitLadder: 'stopHooks' }, ctx(0), event)).not.toBeNull();
     expect(memo.follow({ exitLadder: 'tokenBudget' }, ctx(0), event)).toBeNull();
@@ -54,13 +54,13 @@ describe('macrostep memo', () => {
   });
 
   it('misses when an action throws, so xstate reports the error', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [actionStep(boom)], end('b'));
     expect(memo.follow('a', ctx(0), event)).toBeNull();
   });
 
   it('drops a path that contradicts the tree instead of corrupting it', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [actionStep(bump)], end('b'));
     memo.add('a', event, [actionStep(reset)], end('c'));
     expect(memo.follow('a', ctx(1), event)).toMatchObject({ end: { value: 'b' }, context: { turnCount: 2 } });
@@ -84,7 +84,7 @@ describe('macrostep memo', () => {
       },
     ];
     for (const { recordedPath, contradiction, probe } of cases) {
-      const memo = new MacrostepMemo();
+      const memo = createMacrostepMemo();
       memo.add('a', event, recordedPath, end('recorded'));
       const nodes = memo.stats.nodes;
       memo.add('a', event, contradiction, end('contradiction'));
@@ -94,7 +94,7 @@ describe('macrostep memo', () => {
   });
 
   it('drops a path that goes on where the recorded one ended', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [actionStep(bump)], end('b'));
     expect(() => memo.add('a', event, [actionStep(bump), actionStep(bump)], end('c'))).not.toThrow();
     expect(memo.stats.nodes).toBe(2);
@@ -103,7 +103,7 @@ describe('macrostep memo', () => {
 
   it('adds a branch deep in the tree without losing the branches above it', () => {
     const isEven: GuardFn = (context) => context.turnCount % 2 === 0;
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [actionStep(bump), guardStep(isBig, false), guardStep(isEven, false)], end('small odd'));
     memo.add('a', event, [actionStep(bump), guardStep(isBig, false), guardStep(isEven, true)], end('small even'));
     memo.add('a', event, [actionStep(bump), guardStep(isBig, true)], end('big'));
@@ -114,14 +114,14 @@ describe('macrostep memo', () => {
   });
 
   it('tells apart state values and event types that would run together as text', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', { type: 'bc' } as unknown as LoopEvent, [actionStep(bump)], end('first'));
     expect(memo.follow('ab', ctx(0), { type: 'c' } as unknown as LoopEvent)).toBeNull();
     expect(memo.follow('a', ctx(0), { type: 'bc' } as unknown as LoopEvent)).not.toBeNull();
   });
 
   it('stops growing at its node cap; paths past it are simply not memoized', () => {
-    const memo = new MacrostepMemo(4);
+    const memo = createMacrostepMemo(4);
     memo.add('a', event, [actionStep(bump)], end('b'));
     memo.add('b', event, [actionStep(bump)], end('c')); // exactly at the cap: kept
     memo.add('c', event, [actionStep(bump)], end('d'));
@@ -132,14 +132,14 @@ describe('macrostep memo', () => {
   });
 
   it('hands out frozen state values, so a caller cannot change a memoized end', () => {
-    const memo = new MacrostepMemo();
+    const memo = createMacrostepMemo();
     memo.add('a', event, [], { value: { exitLadder: 'stopHooks' } as never, done: false, unchanged: false });
     const value = memo.follow('a', ctx(0), event)?.end.value;
     expect(Object.isFrozen(value)).toBe(true);
   });
 
   it('records only while a trace is being recorded', () => {
-    const tracer = new TraceCollector();
+    const tracer = createTraceCollector();
     tracer.guard(isBig, undefined, true);
     const { result, trace } = tracer.record(() => {
       tracer.guard(isBig, { feature: 'x' }, false);

@@ -58,7 +58,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
       config: config.toolResultBudget,
       decisions,
       exemptTools: options.exemptTools,
-      ...(options.maxResultChars ? { maxResultChars: options.maxResultChars } : {}),
+      maxResultChars: options.maxResultChars,
       perMessage: options.querySource === undefined || perMessageBudgetApplies(options.querySource),
       pointerFor: (id) => store.pointerFor(config.sessionId, id),
     });

@@ -9,7 +9,7 @@ import type { EventOf } from '../../reducer/events.ts';
 import { applyEdits } from '../../reducer/edits.ts';
 import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../reducer/message-factory.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
 import { emitStopHookSummary } from './exit-ladder-actions.ts';
 import { compactedHistory } from './pipeline-actions.ts';
@@ -36,7 +36,7 @@ export const continueCollapseDrainRetry: ActionFn = (context, event) => {
 export const continueReactiveCompactRetry: ActionFn = (context, event) => {
   const result = event as EventOf<'reactive_compact_result'>;
   const post = result.postCompactMessages ?? [];
-  const out = new Outbox(context).emit(...post);
+  const out = openOutbox(context).emit(...post);
   return {
     ...out.patch(),
     ...CLEARED,
@@ -59,7 +59,7 @@ export const continueMaxOutputTokensEscalate: ActionFn = (context) => ({
  * keeps both from its caller (Claude Code 2.1.88 `query.ts:1223-1250`).
  */
 export const continueMaxOutputTokensRecovery: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const prompt = userMessage(out.id('m'), recoveryPrompt(), true);
   const attempt = context.maxOutputTokensRecoveryCount + 1;
   return {
@@ -74,7 +74,7 @@ export const continueMaxOutputTokensRecovery: ActionFn = (context) => {
 /** The reactive flag is kept on purpose: resetting it here looped compact → too long → hook → retry. */
 export const continueStopHookBlocking: ActionFn = (context, event) => {
   const result = event as EventOf<'stop_hooks_result'>;
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const feedback = result.blockingErrors.map((error) => userMessage(out.id('m'), stopHookFeedback(error), true));
   out.emit(...feedback);
   emitStopHookSummary(out, result);
@@ -92,7 +92,7 @@ export const continueStopHookBlocking: ActionFn = (context, event) => {
 export const continueTokenBudget: ActionFn = (context) => {
   const decision = tokenBudgetDecision(context);
   if (decision.action !== 'continue') return {};
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   // Added to the history, never emitted (Claude Code 2.1.88 `query.ts:1308-1330`).
   const nudge = userMessage(out.id('m'), tokenBudgetNudge(decision.pct, decision.turnTokens, decision.budget), true);
   return {

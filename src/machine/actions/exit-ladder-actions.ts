@@ -12,29 +12,29 @@ import {
   systemMessage,
   userMessage,
 } from '../../reducer/message-factory.ts';
-import { Outbox, type ActionFn } from '../machine-context.ts';
+import { openOutbox, type Outbox, type ActionFn } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
 
 export const requestCollapseDrain: ActionFn = (context) =>
-  new Outbox(context).push({ type: 'collapse_drain', messages: context.messages }).patch();
+  openOutbox(context).push({ type: 'collapse_drain', messages: context.messages }).patch();
 
 export const requestReactiveCompact: ActionFn = (context) => {
   const trigger = withheldKind(context) === 'media_size' ? 'media_size' : 'prompt_too_long';
-  return new Outbox(context).push({ type: 'reactive_compact', messages: context.messages, trigger }).patch();
+  return openOutbox(context).push({ type: 'reactive_compact', messages: context.messages, trigger }).patch();
 };
 
 /** Shows the withheld error after all: recovery is not possible (or not needed any more). */
 export const releaseWithheld: ActionFn = (context) => {
   const withheld = context.iter.withheld;
   if (!withheld) return {};
-  return { ...new Outbox(context).emit(withheld).patch(), iter: { ...context.iter, withheld: null } };
+  return { ...openOutbox(context).emit(withheld).patch(), iter: { ...context.iter, withheld: null } };
 };
 
 /** docs/loop.md §4.9.3: stop-failure hooks replace stop hooks when the turn ended in an API error. */
 export const runStopFailureHooks: ActionFn = (context) => {
   const error = lastAssistantMessage(context);
   if (!error) return {};
-  return new Outbox(context).push({ type: 'run_stop_failure_hooks', error }).patch();
+  return openOutbox(context).push({ type: 'run_stop_failure_hooks', error }).patch();
 };
 
 /** Extension `terminalApiError`: the Terminal names the API error the turn ended on (the reason stays the original's). */
@@ -45,7 +45,7 @@ export const recordApiErrorEnding: ActionFn = (context) => {
 };
 
 export const requestStopHooks: ActionFn = (context) =>
-  new Outbox(context)
+  openOutbox(context)
     .push({
       type: 'run_stop_hooks',
       messages: [...context.messages, ...context.iter.assistantMessages],
@@ -81,7 +81,7 @@ export function emitStopHookSummary(out: Outbox, result: EventOf<'stop_hooks_res
 /** docs/loop.md §4.9.4: a hook's `preventContinuation` wins over blocking errors; the attachment records it. */
 export const preventByStopHook: ActionFn = (context, event) => {
   const result = event as EventOf<'stop_hooks_result'>;
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   emitStopHookAnswers(out, result);
   emitStopHookSummary(out, result);
   const { stopReason } = result;
@@ -91,21 +91,21 @@ export const preventByStopHook: ActionFn = (context, event) => {
 };
 
 export const summarizeStopHooks: ActionFn = (context, event) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   emitStopHookSummary(out, event as EventOf<'stop_hooks_result'>);
   return out.patch();
 };
 
 /** docs/loop.md §4.9.4: aborted after a hook answered: what answered is shown, then the "interrupted" message. */
 export const preventByAbort: ActionFn = (context, event) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   emitStopHookAnswers(out, event as EventOf<'stop_hooks_result'>);
   out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
   return out.patchWith({ terminal: { reason: 'stop_hook_prevented' } });
 };
 
 export const stopAtStopHookCap: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const cap = context.config.limits.maxStopHookBlocking;
   const message = `Stopped: stop hooks blocked the end of the turn ${cap} times (limits.maxStopHookBlocking).`;
   out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxStopHookBlocking' }));

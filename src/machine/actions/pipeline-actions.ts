@@ -8,16 +8,16 @@ import type { EventOf } from '../../reducer/events.ts';
 import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
 import { estimateTokens } from '../../reducer/tokens.ts';
-import { emptyIteration, newHistory, Outbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { emptyIteration, newHistory, openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
-  const out = new Outbox(context).push({ type: 'request_start' });
+  const out = openOutbox(context).push({ type: 'request_start' });
   return out.patchWith({ iter: emptyIteration() });
 };
 
 export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
-  const out = new Outbox(context).push({
+  const out = openOutbox(context).push({
     type: 'context_layer',
     layer: params.layer,
     messages: context.messages,
@@ -40,7 +40,7 @@ export const applyContextLayer: ActionFn = (context, event) => {
   const result = event as EventOf<'context_layer_result'>;
   // Most results change nothing (no edit, nothing emitted or freed): then the patch stays empty, as cheap as it gets.
   const emitted = result.emitted ?? [];
-  const patch: ContextPatch = emitted.length > 0 ? new Outbox(context).emit(...emitted).patch() : {};
+  const patch: ContextPatch = emitted.length > 0 ? openOutbox(context).emit(...emitted).patch() : {};
   if (result.edits.length > 0) Object.assign(patch, replaceHistory(context, applyEdits(context.messages, result.edits)));
   const freed = countsAsFreed(result.layer) ? result.tokensFreed : 0;
   if (freed !== 0) patch.iter = { ...context.iter, tokensFreed: context.iter.tokensFreed + freed };
@@ -48,7 +48,7 @@ export const applyContextLayer: ActionFn = (context, event) => {
 };
 
 export const requestAutocompact: ActionFn = (context) =>
-  new Outbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
+  openOutbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
 
 /**
  * docs/loop.md §6 "Task budget": every compaction spends the final context window of the last response before it (its
@@ -72,7 +72,7 @@ export function compactedHistory(context: MachineContext, postCompactMessages: M
 export const applyAutocompact: ActionFn = (context, event) => {
   const result = event as EventOf<'autocompact_result'>;
   const post = result.postCompactMessages ?? [];
-  const out = new Outbox(context).emit(...post);
+  const out = openOutbox(context).emit(...post);
   return {
     ...compactedHistory(context, post),
     ...out.patch(),
@@ -88,7 +88,7 @@ export const recordAutocompactFailure: ActionFn = (context) => {
 };
 
 export const emitBlockingLimitError: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const tokens = currentTokenCount(context);
   const limit = thresholdsFor(context).blocking;
   const text =
@@ -100,7 +100,7 @@ export const emitBlockingLimitError: ActionFn = (context) => {
 
 /** Extension `maxBudgetUsd`: every tool_use of the run is answered by now (tools finish before a turn ends). */
 export const stopAtSpendCap: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const cap = context.config.limits.maxCostUsd;
   const spent = context.costUsd;
   const message = `Stopped: one more model call could take the spend ($${spent.toFixed(4)} so far) past the cap of $${cap} (limits.maxCostUsd).`;
@@ -109,7 +109,7 @@ export const stopAtSpendCap: ActionFn = (context) => {
 };
 
 export const stopAtModelCallCap: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const message = `Stopped: the run reached its cap of ${context.config.limits.maxModelCalls} model calls (limits.maxModelCalls).`;
   out.emit(systemMessage(out.id('m'), 'cap_reached', message, 'warning', { cap: 'maxModelCalls' }));
   return out.patchWith({

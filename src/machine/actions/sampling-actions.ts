@@ -9,7 +9,7 @@ import { userContextMessageOf } from '../../reducer/initial-state.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
 import { usageCostUsd } from '../../reducer/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../reducer/tokens.ts';
-import { Outbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -49,7 +49,7 @@ export function buildModelRequest(context: MachineContext): ModelRequest {
 
 export const callModel: ActionFn = (context) => {
   const modelCall = context.modelCalls + 1;
-  const out = new Outbox(context).push({
+  const out = openOutbox(context).push({
     type: 'call_model',
     request: buildModelRequest(context),
     querySource: context.querySource,
@@ -75,7 +75,7 @@ function shouldWithhold(context: MachineContext, message: AssistantMessage): boo
 
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const iter = { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] };
   const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
   if (toolUses.length > 0) {
@@ -113,7 +113,7 @@ export const recordUsage: ActionFn = (context, event) => {
  * message of the attempt gets a tombstone, withheld ones too, as in the original (a UI ignores an unknown target).
  */
 export const discardAttempt: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   for (const message of context.iter.assistantMessages) out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
   return out.patchWith({ iter: resetAttempt(context.iter) });
@@ -135,7 +135,7 @@ function stripThinking(messages: Message[]): Message[] {
  */
 export const switchToFallbackModel: ActionFn = (context) => {
   const fallback = context.params.fallbackModel as string;
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   answerOrphans(context, out, `The request was retried on the fallback model ${fallback}; this tool call's result was discarded with the attempt.`);
   if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'model_fallback' });
   const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
@@ -145,7 +145,7 @@ export const switchToFallbackModel: ActionFn = (context) => {
 };
 
 function failWithModelError(context: MachineContext, error: { message: string; status?: number; type?: string }) {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   answerOrphans(context, out, `The model request failed: ${error.message}`);
   out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'other', error.message));
   return out.patchWith({ terminal: { reason: 'model_error' as const, error } });
@@ -162,7 +162,7 @@ export const failOnModelError: ActionFn = (context, event) => {
  * failure the caller gives up on, it is an API-error message and the exit ladder ends the turn (docs/loop.md §4.5).
  */
 export const recordOverloadedAsApiError: ActionFn = (context, event) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const text = `API error 529 overloaded_error: ${(event as EventOf<'model_overloaded'>).message}`;
   const message = apiErrorMessage(out.id('m'), context.currentModel, 'other', text, { status: 529, errorType: 'overloaded_error' });
   out.emit(message);
@@ -170,7 +170,7 @@ export const recordOverloadedAsApiError: ActionFn = (context, event) => {
 };
 
 export const failOnImageError: ActionFn = (context, event) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   answerOrphans(context, out, 'The request was rejected because of an image.');
   out.emit(apiErrorMessage(out.id('m'), context.currentModel, 'media_size', (event as EventOf<'model_error'>).error.message));
   return out.patch();
@@ -179,14 +179,14 @@ export const failOnImageError: ActionFn = (context, event) => {
 /** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return {};
-  return new Outbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
+  return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
 /** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */
 export const emitResolvedToolUseSummary: ActionFn = (context) => {
   const pending = context.pendingToolUseSummary;
   if (!pending || pending.summary === null) return {};
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   out.emit({ type: 'tool_use_summary', uuid: out.id('m'), summary: pending.summary, precedingToolUseIds: pending.toolUseIds });
   return out.patchWith({ pendingToolUseSummary: null });
 };

@@ -3,9 +3,9 @@
  * run (docs/loop.md §9.8: nothing follows it).
  */
 import type { Terminal, TerminalReason } from '../../reducer/outcomes.ts';
-import { Outbox, type ActionFn } from '../machine-context.ts';
+import { openOutbox, type ActionFn } from '../machine-context.ts';
 
 export const terminate: ActionFn<{ reason: TerminalReason }> = (context, _event, params) => {
   const terminal = { ...(context.terminal ?? {}), reason: params.reason } as Terminal;
-  return { ...new Outbox(context).push({ type: 'terminated', terminal, usage: context.lastUsage }).patch(), terminal };
+  return { ...openOutbox(context).push({ type: 'terminated', terminal, usage: context.lastUsage }).patch(), terminal };
 };

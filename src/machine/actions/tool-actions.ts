@@ -12,7 +12,7 @@ import {
   userMessage,
 } from '../../reducer/message-factory.ts';
 import { partitionToolCalls } from '../../reducer/tool-batching.ts';
-import { Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { openOutbox, type Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 
 /**
@@ -35,7 +35,7 @@ function orphanReason(context: MachineContext): string {
 
 /** Answers the orphans and records the answers as this iteration's results (they enter the history). */
 export const answerOrphanToolUses: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const results = answerOrphans(context, out, orphanReason(context));
   if (results.length === 0) return out.patch();
   return out.patchWith({
@@ -48,14 +48,14 @@ export const answerOrphanToolUses: ActionFn = (context) => {
 };
 
 export const runToolBatches: ActionFn = (context) =>
-  new Outbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
+  openOutbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
 
-export const finishStreamingTools: ActionFn = (context) => new Outbox(context).push({ type: 'finish_tools' }).patch();
+export const finishStreamingTools: ActionFn = (context) => openOutbox(context).push({ type: 'finish_tools' }).patch();
 
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
   const extra = result.extra ?? [];
-  const out = new Outbox(context).emit(...extra, result.message);
+  const out = openOutbox(context).emit(...extra, result.message);
   const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
   return out.patchWith({
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
@@ -76,7 +76,7 @@ export const noteAbort: ActionFn = (context, event) => {
 /** docs/loop.md §4.7: unless the user interrupted by typing, say that the request was interrupted. */
 export const emitInterruptedMessage: ActionFn = (context) => {
   if (context.iter.abortReason === 'interrupt') return {};
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
   return out.patch();
 };
@@ -86,7 +86,7 @@ export const startToolUseSummary: ActionFn = (context) => {
   const { iter } = context;
   if (!context.config.features.toolUseSummaries || iter.toolUses.length === 0) return {};
   if (iter.abortReason !== null || isSubagent(context.querySource)) return {};
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   const summaryId = out.id('s');
   const toolUseIds = iter.toolUses.map((t) => t.id);
   out.push({ type: 'start_tool_use_summary', summaryId, toolUseIds });
@@ -103,26 +103,26 @@ function maxTurnsAttachment(context: MachineContext, out: Outbox): Message {
 
 /** docs/loop.md §4.12. */
 export const emitToolInterruption: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   if (context.iter.abortReason !== 'interrupt') out.emit(userMessage(out.id('m'), INTERRUPTED_DURING_TOOLS_TEXT));
   if (nextTurnExceedsMaxTurns(context)) out.emit(maxTurnsAttachment(context, out));
   return out.patch();
 };
 
 export const requestAttachments: ActionFn = (context) =>
-  new Outbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
+  openOutbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
 
 /** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
   const { attachments } = event as EventOf<'attachments_collected'>;
   if (attachments.length === 0) return {};
-  const out = new Outbox(context).emit(...attachments);
+  const out = openOutbox(context).emit(...attachments);
   return out.patchWith({ iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } });
 };
 
 /** docs/loop.md §4.15: `maxTurns: 1` allows one model call and its tools. */
 export const stopAtMaxTurns: ActionFn = (context) => {
-  const out = new Outbox(context);
+  const out = openOutbox(context);
   out.emit(maxTurnsAttachment(context, out));
   return out.patchWith({ terminal: { reason: 'max_turns', turnCount: context.turnCount + 1 } });
 };

@@ -14,7 +14,7 @@ import { createActor, type AnyActorScope, type AnyStateMachine } from 'xstate';
 import { guards } from '../../../src/machine/guards.ts';
 import { actionImplementations } from '../../../src/machine/actions/index.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
-import { TraceCollector, withTracer } from '../../../src/machine/macrostep-trace.ts';
+import { createTraceCollector, withTracer } from '../../../src/machine/macrostep-trace.ts';
 import type { LoopEvent } from '../../../src/reducer/events.ts';
 import { createInitialContext, toMachineContext } from '../../../src/reducer/initial-state.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
@@ -91,7 +91,7 @@ function inertScope(machine: AnyStateMachine): AnyActorScope {
  * actions report to a tracer the session's input context carries (`withTracer`).
  */
 export function driveMachine(session: SessionForView, machine: AnyStateMachine = loopMachine): Macrostep[] {
-  const tracer = new TraceCollector();
+  const tracer = createTraceCollector();
   const recordMacrostep = <T>(run: () => T) => tracer.record(run);
   const scope = inertScope(machine);
   const steps: Macrostep[] = [];
