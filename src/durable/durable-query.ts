@@ -96,7 +96,7 @@ function jsonCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-class DurableRun {
+class DurableRun implements RunView {
   private state!: LoopState;
   private readonly queue: Effect[] = [];
   /** The run's own memo of the chart's paths. */
@@ -105,8 +105,6 @@ class DurableRun {
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
   private env!: ExecutorEnv;
-  /** What executors read of the run: its state when they run (one effect at a time, so it holds still). */
-  private readonly view: RunView = { state: () => this.state, isOver: () => this.done };
   /** Tells this execution's tool start markers apart from those of a crashed earlier execution. */
   private readonly executionId = randomUUID();
   private onStep: StepObserver | undefined;
@@ -128,6 +126,11 @@ class DurableRun {
 
   get done(): boolean {
     return this.terminal !== null;
+  }
+
+  /** What executors read of the run (`RunView`): its state when they run (one effect at a time, so it holds still). */
+  get currentState(): LoopState {
+    return this.state;
   }
 
   takeItems(): QueryItem[] {
@@ -224,7 +227,7 @@ class DurableRun {
       case 'stream':
       case 'once': {
         const { fallback } = executor;
-        const work = () => this.collect(outputsOf(executor, effect, this.env, this.view), fallback === null);
+        const work = () => this.collect(outputsOf(executor, effect, this.env, this), fallback === null);
         return this.journaled(`${effect.type}:${effect.id}`, work, fallback ? () => fallback(effect) : undefined, executor.kind === 'once' && executor.local);
       }
       case 'tools':

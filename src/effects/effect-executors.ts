@@ -50,7 +50,7 @@ export const EFFECT_EXECUTORS: EffectExecutors = {
   request_start: { kind: 'item', item: () => ({ type: 'request_start' }) },
   call_model: {
     kind: 'stream',
-    run: (effect, env, run) => executeModelCall(effect, env, run.state().context.params, run.isOver),
+    run: (effect, env, run) => executeModelCall(effect, env, run.currentState.context.params, run),
     fallback: () => ({ type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } }),
   },
   context_layer: {
@@ -122,7 +122,7 @@ export const EFFECT_EXECUTORS: EffectExecutors = {
     // Started after the step that asked (as a fire-and-forget hook), so it summarises the history as it is then.
     run: (effect, env, run) =>
       Promise.resolve()
-        .then(() => env.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: run.state().context.messages }))
+        .then(() => env.deps.summarizeToolUses({ toolUseIds: effect.toolUseIds, messages: run.currentState.context.messages }))
         .then((summary): LoopEvent => ({ type: 'tool_use_summary_ready', summaryId: effect.summaryId, summary })),
     // A summary is optional: a failed one is never answered.
     fallback: null,

@@ -32,11 +32,16 @@ export interface ExecutorEnv {
   runToken: object;
 }
 
-/** The run as it is when the executor reads it (not when the effect was queued). */
+/**
+ * The run as it is when the executor reads it (not when the effect was queued). The drivers implement it with
+ * getters of their own class, never with closures made per run: an executor is long-lived code, and a closure it
+ * calls that dies with the run costs it its optimized code at the next full GC (docs/architecture.md, "Shapes that
+ * outlive a run").
+ */
 export interface RunView {
-  state(): LoopState;
+  readonly currentState: LoopState;
   /** Whether the run has ended (a model stream stops early). */
-  isOver(): boolean;
+  readonly done: boolean;
 }
 
 /** One output of an executor: an event for the reducer, or an item for the consumer only (stream events). */

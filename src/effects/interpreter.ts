@@ -43,7 +43,7 @@ export function abortReasonOf(signal: AbortSignal): string {
   return typeof signal.reason === 'string' ? signal.reason : 'abort';
 }
 
-export class Interpreter {
+export class Interpreter implements RunView {
   private state: LoopState;
   private readonly channel = new EventChannel<ChannelEntry>();
   private readonly controller = new AbortController();
@@ -61,8 +61,6 @@ export class Interpreter {
   terminal: Terminal | null = null;
   /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
   private readonly stepper = createStepper({ memo: true });
-  /** What executors read of the run when they run: its state then, and whether it is over. */
-  private readonly view: RunView = { state: () => this.state, isOver: () => this.done };
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -237,11 +235,11 @@ export class Interpreter {
         this.pendingItems.push(executor.item(effect));
         return;
       case 'stream':
-        this.background(() => this.pump(executor.run(effect, this.env, this.view)), () => executor.fallback(effect));
+        this.background(() => this.pump(executor.run(effect, this.env, this)), () => executor.fallback(effect));
         return;
       case 'once': {
         const { fallback } = executor;
-        this.settle(() => executor.run(effect, this.env, this.view), fallback && (() => fallback(effect)));
+        this.settle(() => executor.run(effect, this.env, this), fallback && (() => fallback(effect)));
         return;
       }
       case 'tools': {

@@ -16,13 +16,16 @@ import { recordableModelEvent } from './recordable-model-output.ts';
 
 /**
  * One model call: its stream events (items) and its events, in the order the caller produced them. Ends early,
- * yielding nothing more, once the run's signal is aborted or `isOver()` says the run ended.
+ * yielding nothing more, once the run's signal is aborted or the run (`run.done`) ended.
  */
+/** A run that never ends early (a caller with no run of its own). */
+const NOT_OVER = { done: false };
+
 export async function* executeModelCall(
   effect: EffectOf<'call_model'>,
   env: ExecutorEnv,
   params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
-  isOver: () => boolean = () => false,
+  run: { readonly done: boolean } = NOT_OVER,
 ): AsyncGenerator<ExecutorOutput> {
   const { signal, deps, tools } = env;
   const { fallbackModel, thinking } = params;
@@ -48,7 +51,7 @@ export async function* executeModelCall(
       ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
     });
     for await (const item of stream) {
-      if (controller.aborted || isOver()) return;
+      if (controller.aborted || run.done) return;
       if (item.kind === 'stream_event') {
         yield { kind: 'item', item: { type: 'stream_event', event: item.event } };
         continue;
@@ -68,7 +71,7 @@ export async function* executeModelCall(
       yield { kind: 'event', event };
     }
   } catch (error) {
-    if (controller.aborted || isOver()) return;
+    if (controller.aborted || run.done) return;
     yield { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
   } finally {
     detach();
