@@ -14,7 +14,7 @@
  * medians and the range of the per-round paired ratios. The load average is printed at the start and the end.
  *
  * Usage: `node --expose-gc --import tsx core-ab.ts` (`ROUNDS=n`, default 9; `CELLS=fold,replay` to filter by
- * substring; `AB_JSON=path` writes the figures as JSON).
+ * substring, `CELLS='query N=10$'` for one cell by its whole name; `AB_JSON=path` writes the figures as JSON).
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
   const before = await loadSide('before', BEFORE);
   const after = await loadSide('after', AFTER);
   const filter = process.env.CELLS?.split(',');
-  const selected = cells().filter((c) => !filter || filter.some((f) => c.name.includes(f)));
+  const selected = cells().filter((c) => !filter || filter.some((f) => (f.endsWith('$') ? c.name === f.slice(0, -1) : c.name.includes(f))));
   const loadStart = loadavg();
   console.log(`core A/B: before ${BEFORE}, after ${AFTER}; ${ROUNDS} rounds; load average at start ${loadStart.map((l) => l.toFixed(1)).join(' / ')}`);
   // Warm-up: every cell twice on each side (JIT, the sides' recorded sessions).

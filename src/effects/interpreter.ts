@@ -90,6 +90,7 @@ export class Interpreter implements RunView {
     return this.terminal !== null;
   }
 
+  /** What executors read of the run (`RunView`): its state when they run. */
   get currentState(): LoopState {
     return this.state;
   }

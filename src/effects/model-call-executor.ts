@@ -18,14 +18,11 @@ import { recordableModelEvent } from './recordable-model-output.ts';
  * One model call: its stream events (items) and its events, in the order the caller produced them. Ends early,
  * yielding nothing more, once the run's signal is aborted or the run (`run.done`) ended.
  */
-/** A run that never ends early (a caller with no run of its own). */
-const NOT_OVER = { done: false };
-
 export async function* executeModelCall(
   effect: EffectOf<'call_model'>,
   env: ExecutorEnv,
   params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
-  run: { readonly done: boolean } = NOT_OVER,
+  run: { readonly done: boolean },
 ): AsyncGenerator<ExecutorOutput> {
   const { signal, deps, tools } = env;
   const { fallbackModel, thinking } = params;

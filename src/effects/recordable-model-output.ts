@@ -39,7 +39,8 @@ function describePlace(place: Place | null, limit = Infinity): string {
  * Iterative, so a hostile depth cannot overflow the stack here; no copies.
  */
 export function jsonRoundTripProblem(value: unknown, maxDepth: number): string | null {
-  return roundTrips(value, maxDepth) ? null : describedProblem(value, maxDepth);
+  // The fallback: a getter or a proxy may answer the second walk differently; the value stays refused.
+  return roundTrips(value, maxDepth) ? null : (describedProblem(value, maxDepth) ?? 'it cannot be written as JSON and read back');
 }
 
 /**

@@ -28,12 +28,14 @@ export interface Stepper {
   stats(): MemoStats;
 }
 
-const PLAIN: Stepper = { initialState, step, stats: () => ({ hits: 0, misses: 0, nodes: 0 }) };
+/** Without a memo there is nothing to own: every such stepper is this one (frozen). */
+const PLAIN: Stepper = Object.freeze({ initialState, step, stats: () => ({ hits: 0, misses: 0, nodes: 0 }) });
 
 /**
- * A stepper; see the module comment. Its `step` only hands over to `memoStep`, a module function: V8 keeps a
+ * A stepper; see the module comment. Its `step` is a one-line handoff to `memoStep`, a module function: V8 keeps a
  * function's optimized code only while a function object using it is alive, so the work done in a closure made
  * per run would start unoptimized in every run after a full GC (docs/architecture.md, "Shapes that outlive a run").
+ * The handoff stays a closure so that `const { step } = createStepper(...)` keeps working.
  */
 export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;

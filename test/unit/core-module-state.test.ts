@@ -4,20 +4,10 @@
  * or `src/machine`. Whatever a caller may keep between steps (the macrostep memo, a trace) is an object the caller
  * owns (`createStepper`, `createTraceCollector`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
-const CORE = ['src/reducer', 'src/machine'];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return filesUnder(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+import { coreSourceFiles, REPO_ROOT } from '../helpers/core-sources.ts';
 
 /** Top-level statements only: lines that start at column 0 (the house format indents everything nested). */
 export function moduleStateIn(source: string): string[] {
@@ -32,8 +22,8 @@ export function moduleStateIn(source: string): string[] {
 
 describe('module-level state in the pure core', () => {
   it('finds none in src/reducer and src/machine', () => {
-    const offenders = CORE.flatMap((dir) => filesUnder(join(ROOT, dir))).flatMap((file) =>
-      moduleStateIn(readFileSync(file, 'utf8')).map((line) => `${relative(ROOT, file)}: ${line}`),
+    const offenders = coreSourceFiles().flatMap((file) =>
+      moduleStateIn(readFileSync(file, 'utf8')).map((line) => `${relative(REPO_ROOT, file)}: ${line}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -3,33 +3,23 @@
  * (docs/architecture.md, "Shapes that outlive a run"): a class instance's shape dies with the run, and the next full
  * GC then deoptimizes every action and guard that had seen it. Error classes are exempt (an error ends the step).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '../..');
-const CORE = ['src/reducer', 'src/machine'];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return filesUnder(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+import { coreSourceFiles, REPO_ROOT } from '../helpers/core-sources.ts';
 
 /** Class declarations that are not errors (`extends TurnloopError`, `extends Error`). */
 export function nonErrorClassesIn(source: string): string[] {
   return source
     .split('\n')
-    .filter((line) => /^\s*(export\s+)?(abstract\s+)?class\s+\w+/.test(line) && !/\bextends\s+(TurnloopError|Error)\b/.test(line))
+    .filter((line) => /^\s*(export\s+(default\s+)?)?(abstract\s+)?class\b|=\s*class\b/.test(line) && !/\bextends\s+(TurnloopError|Error)\b/.test(line))
     .map((line) => line.trim());
 }
 
 describe('object shapes in the pure core', () => {
   it('declares no class but errors in src/reducer and src/machine', () => {
-    const offenders = CORE.flatMap((dir) => filesUnder(join(ROOT, dir))).flatMap((file) =>
-      nonErrorClassesIn(readFileSync(file, 'utf8')).map((line) => `${relative(ROOT, file)}: ${line}`),
+    const offenders = coreSourceFiles().flatMap((file) =>
+      nonErrorClassesIn(readFileSync(file, 'utf8')).map((line) => `${relative(REPO_ROOT, file)}: ${line}`),
     );
     expect(offenders).toEqual([]);
   });
@@ -37,6 +27,8 @@ describe('object shapes in the pure core', () => {
   it('would notice a class (the check can fail), and lets error classes be', () => {
     expect(nonErrorClassesIn('export class Outbox {\n  private seq = 0;\n}')).toEqual(['export class Outbox {']);
     expect(nonErrorClassesIn('  class Memo implements Tracer {')).toHaveLength(1);
+    expect(nonErrorClassesIn('export default class {')).toHaveLength(1);
+    expect(nonErrorClassesIn('const Tracer = class {')).toHaveLength(1);
     expect(nonErrorClassesIn('export class UnknownEventError extends TurnloopError {')).toEqual([]);
   });
 });
