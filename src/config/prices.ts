@@ -44,22 +44,20 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
 
 /** The price of `model` (longest matching prefix in `table`, then in the published list), or undefined if unknown. */
 export function priceOf(model: string, table?: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
-  const own = table === undefined ? undefined : longestPrefixOf(model, table);
-  if (table !== undefined && own !== undefined) return table[own];
-  const published = longestPrefixOf(model, MODEL_PRICES);
-  return published === undefined ? undefined : MODEL_PRICES[published];
+  return (table && priceByLongestPrefix(model, table)) ?? priceByLongestPrefix(model, MODEL_PRICES);
 }
 
 /**
- * The longest key of `source` that prefixes `model`. A plain loop: the spend count calls this on every model
- * response, where a filter and a sort allocated each time (two keys of one length cannot both prefix one model).
+ * The price under the longest key of `source` that prefixes `model`. A plain loop: the spend count calls this on
+ * every model response, where a filter and a sort allocated each time (two keys of one length cannot both prefix
+ * one model).
  */
-function longestPrefixOf(model: string, source: Readonly<Record<string, ModelPrice>>): string | undefined {
+function priceByLongestPrefix(model: string, source: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
   let best: string | undefined;
   for (const key of Object.keys(source)) {
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
   }
-  return best;
+  return best === undefined ? undefined : source[best];
 }
 
 /** What `usage` costs at `price`, in USD. */

@@ -25,7 +25,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { LoopConfig } from '../config/config.ts';
 import { createDefaultDeps } from '../effects/default-deps.ts';
 import {
-  executorOf, executorWarning, outputsOf, type ExecutorEnv, type ExecutorOutput, type RunView, type ToolCommand,
+  executorOf, executorWarning, fallbackOf, outputsOf, type ExecutorEnv, type ExecutorOutput, type RunView, type ToolCommand,
 } from '../effects/effect-executors.ts';
 import { abortReasonOf } from '../effects/interpreter.ts';
 import { collectToEnd, combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
@@ -226,9 +226,9 @@ class DurableRun implements RunView {
         return;
       case 'stream':
       case 'once': {
-        const { fallback } = executor;
+        const fallback = fallbackOf(effect);
         const work = () => this.collect(outputsOf(executor, effect, this.env, this), fallback === null);
-        return this.journaled(`${effect.type}:${effect.id}`, work, fallback ? () => fallback(effect) : undefined, executor.kind === 'once' && executor.local);
+        return this.journaled(`${effect.type}:${effect.id}`, work, fallback ?? undefined, executor.kind === 'once' && executor.local);
       }
       case 'tools':
         return this.runTools(executor.command(effect));

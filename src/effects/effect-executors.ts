@@ -145,12 +145,21 @@ export async function* outputsOf<E>(executor: StreamExecutor<E> | OnceExecutor<E
   if (event) yield { kind: 'event', event };
 }
 
-/** The event fed instead of an effect's answer when its executor failed (for an effect whose executor has one). */
-export function fallbackEventOf(effect: Effect): LoopEvent {
+/**
+ * What a driver feeds instead of `effect`'s answer when its executor fails, or null when the executor has no
+ * fallback event (the answer is optional, or nothing answers the effect).
+ */
+export function fallbackOf(effect: Effect): (() => LoopEvent) | null {
   const executor = executorOf(effect);
   const fallback = 'fallback' in executor ? executor.fallback : null;
+  return fallback && (() => fallback(effect));
+}
+
+/** The event fed instead of an effect's answer when its executor failed (for an effect whose executor has one). */
+export function fallbackEventOf(effect: Effect): LoopEvent {
+  const fallback = fallbackOf(effect);
   if (!fallback) throw new Error(`the ${effect.type} effect has no fallback event: a failure leaves it unanswered`);
-  return fallback(effect);
+  return fallback();
 }
 
 /**

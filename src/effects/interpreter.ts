@@ -21,7 +21,7 @@ import { createStepper } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
 import {
-  executorOf, executorWarning, isPromiseLike, type ExecutorEnv, type ExecutorOutput, type MaybePromise, type RunView, type ToolCommand,
+  executorOf, executorWarning, fallbackOf, isPromiseLike, type ExecutorEnv, type ExecutorOutput, type MaybePromise, type RunView, type ToolCommand,
 } from './effect-executors.ts';
 import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 import type { QueryDeps, RunLoopOptions, StepRecord } from './query-options.ts';
@@ -236,18 +236,14 @@ export class Interpreter implements RunView {
         this.pendingItems.push(executor.item(effect));
         return;
       case 'stream':
-        this.background(() => this.pump(executor.run(effect, this.env, this)), () => executor.fallback(effect));
+        this.background(() => this.pump(executor.run(effect, this.env, this)), fallbackOf(effect));
         return;
-      case 'once': {
-        const { fallback } = executor;
-        this.settle(() => executor.run(effect, this.env, this), fallback && (() => fallback(effect)));
+      case 'once':
+        this.settle(() => executor.run(effect, this.env, this), fallbackOf(effect));
         return;
-      }
-      case 'tools': {
-        const { fallback } = executor;
-        this.runTools(executor.command(effect), fallback && (() => fallback(effect)));
+      case 'tools':
+        this.runTools(executor.command(effect), fallbackOf(effect));
         return;
-      }
       case 'observe':
         executor.run(effect, this.env);
         return;
