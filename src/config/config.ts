@@ -232,6 +232,13 @@ export function resolveConfig(overrides: ConfigOverrides = {}, base: LoopConfig 
 /**
  * `overrides` over `base` (a full config or other overrides): each group of `base` (`features`, `limits`, ...) is
  * merged one level deep, anything else replaced; an undefined value changes nothing.
+ *
+ * A resolved config shares the groups it does not change with `base`, by reference (configs are never written to),
+ * and an override that is `base`'s own group object changes nothing either: a full config given as overrides (the
+ * config of a previous run, say) keeps the defaults' group objects. Besides saving the copies, this keeps the
+ * shapes of the groups that every turn reads alive between runs: a copy's shape dies with the run that made it,
+ * and with it, at the next full GC, the optimized code of every function that read it (docs/architecture.md,
+ * "Shapes that outlive a run").
  */
 export function mergeConfigGroups<T extends object>(base: T, overrides: ConfigOverrides): T {
   const merged: Record<string, unknown> = { ...(base as Record<string, unknown>) };
@@ -239,7 +246,7 @@ export function mergeConfigGroups<T extends object>(base: T, overrides: ConfigOv
     if (value === undefined) continue;
     const current = (base as Record<string, unknown>)[key];
     const isGroup = current !== null && typeof current === 'object' && !Array.isArray(current);
-    merged[key] = isGroup ? { ...(current as object), ...(value as object) } : value;
+    merged[key] = isGroup && value !== current ? { ...(current as object), ...(value as object) } : value;
   }
   return merged as T;
 }

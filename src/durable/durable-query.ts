@@ -38,7 +38,8 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { createStepper } from '../reducer/stepper.ts';
+import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { initialState } from '../reducer/step.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
@@ -100,7 +101,7 @@ class DurableRun implements RunView {
   private state!: LoopState;
   private readonly queue: Effect[] = [];
   /** The run's own memo of the chart's paths. */
-  private readonly stepper = createStepper({ memo: true });
+  private readonly memo = createStepMemo();
   private readonly streamed: ToolUseBlock[] = [];
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
@@ -153,7 +154,7 @@ class DurableRun implements RunView {
     const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params, abort }));
     this.onStep = combinedObserver(observers, this.options.onStep);
     this.closeObservers = () => observers.forEach((observer) => observer.close?.());
-    const started = this.stepper.initialState(entry.params, this.config);
+    const started = initialState(entry.params, this.config);
     this.state = started.state;
     const { config, deps, tools, signal, options } = this;
     this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
@@ -176,7 +177,7 @@ class DurableRun implements RunView {
 
   private feed(event: LoopEvent): void {
     if (this.done) return;
-    const result = this.stepper.step(this.state, event, this.config);
+    const result = stepWithMemo(this.memo, this.state, event, this.config);
     this.state = result.state;
     this.observe(event, result.effects);
     this.queue.push(...result.effects);

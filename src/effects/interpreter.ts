@@ -17,7 +17,8 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { createStepper } from '../reducer/stepper.ts';
+import { initialState } from '../reducer/step.ts';
+import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
 import {
@@ -60,7 +61,7 @@ export class Interpreter implements RunView {
   private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
   /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
-  private readonly stepper = createStepper({ memo: true });
+  private readonly memo = createStepMemo();
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -71,7 +72,7 @@ export class Interpreter implements RunView {
   ) {
     this.tools = tools;
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    const started = options.resumeFrom ?? this.stepper.initialState(params, config);
+    const started = options.resumeFrom ?? initialState(params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
@@ -158,7 +159,7 @@ export class Interpreter implements RunView {
         this.inline.length = 0;
         return;
       }
-      const result = this.stepper.step(this.state, event, this.config);
+      const result = stepWithMemo(this.memo, this.state, event, this.config);
       this.state = result.state;
       const record = this.observe(event, result.effects);
       const held = this.options.stepGate?.(record, this.signal);

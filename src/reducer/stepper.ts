@@ -32,23 +32,39 @@ export interface Stepper {
 const PLAIN: Stepper = Object.freeze({ initialState, step, stats: () => ({ hits: 0, misses: 0, nodes: 0 }) });
 
 /**
- * A stepper; see the module comment. Its `step` is a one-line handoff to `memoStep`, a module function: V8 keeps a
- * function's optimized code only while a function object using it is alive, so the work done in a closure made
- * per run would start unoptimized in every run after a full GC (docs/architecture.md, "Shapes that outlive a run").
- * The handoff stays a closure so that `const { step } = createStepper(...)` keeps working.
+ * What a memoized stepper keeps between steps: the memo and the tracer that records its misses. A driver that
+ * steps on its hot path owns one and calls `stepWithMemo` (a module function) rather than a stepper's `step`.
+ */
+export interface StepMemo {
+  readonly memo: MacrostepMemo;
+  readonly tracer: TraceCollector;
+}
+
+/** A fresh memo and tracer (an object literal: see `createStepper`). */
+export function createStepMemo(): StepMemo {
+  return { memo: createMacrostepMemo(), tracer: createTraceCollector() };
+}
+
+/**
+ * A stepper; see the module comment. Its `step` is a one-line handoff to `stepWithMemo`, a module function: V8
+ * keeps a function's optimized code only while a function object using it is alive, so the work done in a closure
+ * made per run would start unoptimized in every run after a full GC (docs/architecture.md, "Shapes that outlive a
+ * run"). The handoff stays a closure so that `const { step } = createStepper(...)` keeps working; the drivers, which
+ * step on every event, own a `StepMemo` and call `stepWithMemo` themselves.
  */
 export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;
-  const memo = createMacrostepMemo();
-  const tracer = createTraceCollector();
+  const owned = createStepMemo();
   return {
     initialState,
-    stats: () => ({ ...memo.stats }),
-    step: (state, event, config) => memoStep(memo, tracer, state, event, config),
+    stats: () => ({ ...owned.memo.stats }),
+    step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
 }
 
-function memoStep(memo: MacrostepMemo, tracer: TraceCollector, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+/** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */
+export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  const { memo, tracer } = owned;
   checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
   const followed = memo.follow(state.value, toScratchContext(state.context, config), event);

@@ -47,3 +47,27 @@ describe('the default model-call cap and maxTurns', () => {
     expect(terminal).toEqual({ reason: 'max_turns', turnCount: turns + 1 });
   }, 120_000);
 });
+
+describe('resolveConfig and the groups it does not change', () => {
+  it('shares them with the defaults by reference, also when a full config comes back as overrides', () => {
+    const once = resolveConfig({ sessionId: 's', limits: { maxModelCalls: 9 } });
+    const again = resolveConfig(once);
+    for (const group of ['models', 'features', 'retry', 'thresholds', 'toolResultBudget', 'microcompact', 'snip', 'promptCaching'] as const) {
+      expect(once[group]).toBe(DEFAULT_CONFIG[group]);
+      expect(again[group]).toBe(DEFAULT_CONFIG[group]);
+    }
+    // A changed group is a copy, merged one level deep, and the defaults are left as they were.
+    expect(once.limits).not.toBe(DEFAULT_CONFIG.limits);
+    expect(once.limits).toEqual({ ...DEFAULT_CONFIG.limits, maxModelCalls: 9 });
+    expect(again).toEqual(once);
+    expect(DEFAULT_CONFIG.limits.maxModelCalls).toBe(1_000);
+  });
+
+  it('still merges a group given as a different object with the same contents', () => {
+    const features = { ...DEFAULT_CONFIG.features, microcompact: false };
+    const resolved = resolveConfig({ features });
+    expect(resolved.features).toEqual(features);
+    expect(resolved.features).not.toBe(DEFAULT_CONFIG.features);
+    expect(DEFAULT_CONFIG.features.microcompact).toBe(true);
+  });
+});

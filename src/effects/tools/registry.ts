@@ -27,7 +27,18 @@ export interface ToolRegistry {
   definitionsForModel(): ToolDefinitionForModel[];
 }
 
+/** A fixed registry's own state, beside its methods (which read it through `this`). */
+interface FixedRegistry extends ToolRegistry {
+  readonly byName: Map<string, Tool>;
+  /** The definitions for the model, converted on first use: the registry never changes. */
+  definitions: ToolDefinitionForModel[] | undefined;
+}
+
 /**
+ * Call its methods on the registry (`registry.find(name)`), not detached: they read it through `this`, so that
+ * every registry shares the same functions and their optimized code (docs/architecture.md, "Shapes that outlive a
+ * run").
+ *
  * @example
  * const registry = createToolRegistry(createFileTools({ root }));
  * registry.find('Read')?.isReadOnly({ file_path: 'a.txt' }); // true
@@ -40,45 +51,69 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
       byName.set(name, tool);
     }
   }
-  const list = [...tools];
-  let definitions: ToolDefinitionForModel[] | undefined;
-  return {
-    tools: list,
-    find: (name) => byName.get(name),
-    concurrencySafeFor(toolUses) {
-      const result: Record<string, boolean> = {};
-      for (const toolUse of toolUses) result[toolUse.id] = byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
-      return result;
-    },
-    // The registry never changes, so the JSON Schemas are converted once, not on every model call.
-    definitionsForModel: () => (definitions ??= list.map(toolDefinitionForModel)),
-  };
+  const registry: FixedRegistry = { tools: [...tools], byName, definitions: undefined, find, concurrencySafeFor, definitionsForModel };
+  return registry;
+}
+
+function find(this: FixedRegistry, name: string): Tool | undefined {
+  return this.byName.get(name);
+}
+
+function concurrencySafeFor(this: FixedRegistry, toolUses: readonly ToolUseBlock[]): Record<string, boolean> {
+  const result: Record<string, boolean> = {};
+  for (const toolUse of toolUses) result[toolUse.id] = this.byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
+  return result;
+}
+
+function definitionsForModel(this: FixedRegistry): ToolDefinitionForModel[] {
+  // The registry never changes, so the JSON Schemas are converted once, not on every model call.
+  return (this.definitions ??= this.tools.map(toolDefinitionForModel));
 }
 
 /**
  * A registry over a tool list that may change between turns (Claude Code refreshes its tools between iterations).
  * `load` is asked again each time definitions are taken for a model call; a list with other tools than the last
- * (compared one by one, by identity) replaces it from then on.
+ * (compared one by one, by identity) replaces it from then on. Its methods, too, are called on it.
  *
  * @example
  * const registry = createRefreshingToolRegistry(() => [...createFileTools({ root }), ...mcp.tools]);
  */
 export function createRefreshingToolRegistry(load: () => readonly Tool[]): ToolRegistry {
-  let source = [...load()];
-  let current = createToolRegistry(source);
-  return {
+  const source = [...load()];
+  const registry: RefreshingRegistry = {
+    load,
+    source,
+    current: createToolRegistry(source),
     get tools() {
-      return current.tools;
+      return this.current.tools;
     },
-    find: (name) => current.find(name),
-    concurrencySafeFor: (toolUses) => current.concurrencySafeFor(toolUses),
-    definitionsForModel() {
-      const next = load();
-      if (next.length !== source.length || next.some((tool, i) => tool !== source[i])) {
-        current = createToolRegistry(next);
-        source = [...next];
-      }
-      return current.definitionsForModel();
-    },
+    find: findCurrent,
+    concurrencySafeFor: concurrencySafeForCurrent,
+    definitionsForModel: refreshedDefinitions,
   };
+  return registry;
+}
+
+interface RefreshingRegistry extends ToolRegistry {
+  readonly load: () => readonly Tool[];
+  /** The list `current` was built from. */
+  source: Tool[];
+  current: ToolRegistry;
+}
+
+function findCurrent(this: RefreshingRegistry, name: string): Tool | undefined {
+  return this.current.find(name);
+}
+
+function concurrencySafeForCurrent(this: RefreshingRegistry, toolUses: readonly ToolUseBlock[]): Record<string, boolean> {
+  return this.current.concurrencySafeFor(toolUses);
+}
+
+function refreshedDefinitions(this: RefreshingRegistry): ToolDefinitionForModel[] {
+  const next = this.load();
+  if (next.length !== this.source.length || next.some((tool, i) => tool !== this.source[i])) {
+    this.current = createToolRegistry(next);
+    this.source = [...next];
+  }
+  return this.current.definitionsForModel();
 }
