@@ -17,15 +17,17 @@
  *   a distribution-free 95% interval for that median (`medianInterval`). The verdict against the 10% limit reads the
  *   interval: `within` when it lies at or above 0.91, `slower` when below, else `undecided` (more rounds decide).
  *
- * Why the paired interval decides: an A/A run (the same build on both sides: `AB_BEFORE` and `AB_AFTER` naming two
- * copies of one `dist/`) puts single cells' pooled and run-median speeds 10-20% away from 1 at 31 rounds, so those
- * figures alone cannot tell a 10% loss from noise; the paired ratios share each round's machine conditions, and
- * the interval says how far their median can be trusted.
+ * Why the paired interval decides: an A/A run (the same build on both sides, `AB_BEFORE` and `AB_AFTER` naming two
+ * copies of one `dist/`) put single cells' pooled speeds at 0.92-1.13 and their run-median speeds at 0.92-1.19 at
+ * 31 rounds (2026-12-03, docs/benchmarks.md "Round 7"), so those figures alone cannot tell a 10% loss from noise;
+ * the paired ratios share each round's machine conditions (paired medians 0.95-1.05 in the same A/A runs), and the
+ * interval says how far their median can be trusted.
  *
  * The load average is printed at the start and the end.
  *
- * Usage: `node --expose-gc --import tsx core-ab.ts` (`ROUNDS=n`, default 9; `AB_BEFORE`/`AB_AFTER` name the two roots; `CELLS=fold,replay` to filter by
- * substring, `CELLS='query N=10$'` for one cell by its whole name; `AB_JSON=path` writes the figures as JSON).
+ * Usage: `node --expose-gc --import tsx core-ab.ts` (`ROUNDS=n`, default 9; `AB_BEFORE` and `AB_AFTER` name the two
+ * roots; `CELLS=fold,replay` to filter by substring, `CELLS='query N=10$'` for one cell by its whole name;
+ * `AB_JSON=path` writes the figures, each cell's per-round paired ratios included, as JSON).
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
