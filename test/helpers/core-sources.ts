@@ -1,8 +1,8 @@
 /** The pure core's source files (`src/reducer`, `src/machine`), for the tests that scan them. */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
-export const REPO_ROOT = join(import.meta.dirname, '../..');
+const REPO_ROOT = join(import.meta.dirname, '../..');
 const CORE = ['src/reducer', 'src/machine'];
 
 function filesUnder(dir: string): string[] {
@@ -16,4 +16,9 @@ function filesUnder(dir: string): string[] {
 /** Absolute paths of every `.ts` file of the pure core. */
 export function coreSourceFiles(): string[] {
   return CORE.flatMap((dir) => filesUnder(join(REPO_ROOT, dir)));
+}
+
+/** What `find` reports in the pure core's files, each line prefixed with its file (relative to the repository). */
+export function coreOffenders(find: (source: string) => string[]): string[] {
+  return coreSourceFiles().flatMap((file) => find(readFileSync(file, 'utf8')).map((line) => `${relative(REPO_ROOT, file)}: ${line}`));
 }

@@ -4,10 +4,8 @@
  * or `src/machine`. Whatever a caller may keep between steps (the macrostep memo, a trace) is an object the caller
  * owns (`createStepper`, `createTraceCollector`).
  */
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coreSourceFiles, REPO_ROOT } from '../helpers/core-sources.ts';
+import { coreOffenders } from '../helpers/core-sources.ts';
 
 /** Top-level statements only: lines that start at column 0 (the house format indents everything nested). */
 export function moduleStateIn(source: string): string[] {
@@ -22,10 +20,7 @@ export function moduleStateIn(source: string): string[] {
 
 describe('module-level state in the pure core', () => {
   it('finds none in src/reducer and src/machine', () => {
-    const offenders = coreSourceFiles().flatMap((file) =>
-      moduleStateIn(readFileSync(file, 'utf8')).map((line) => `${relative(REPO_ROOT, file)}: ${line}`),
-    );
-    expect(offenders).toEqual([]);
+    expect(coreOffenders(moduleStateIn)).toEqual([]);
   });
 
   it('would notice a top-level let, a module cache or an empty module array (the check can fail)', () => {
