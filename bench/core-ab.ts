@@ -159,20 +159,20 @@ function rowOf(cell: string, t: Record<Side['name'], RunTime[]>) {
   const pooled = (runs: RunTime[]) => median(runs.flatMap((r) => r.samples));
   const ofRuns = (runs: RunTime[]) => median(runs.map((r) => r.micros));
   const rounds = t.before.map((b, i) => b.micros / t.after[i].micros);
-  const paired = [...rounds].sort((a, b) => a - b);
-  const interval = medianInterval(paired);
+  const interval = medianInterval(rounds);
+  const [before, after] = [pooled(t.before), pooled(t.after)];
   return {
     cell,
     rounds,
     interval,
     verdict: !interval ? 'too few rounds' : interval[0] >= LIMIT ? 'within' : interval[1] < LIMIT ? 'slower' : 'undecided',
-    before: pooled(t.before),
-    after: pooled(t.after),
-    speed: pooled(t.before) / pooled(t.after),
+    before,
+    after,
+    speed: before / after,
     runMedianSpeed: ofRuns(t.before) / ofRuns(t.after),
-    pairedMin: paired[0],
-    pairedMedian: median(paired),
-    pairedMax: paired[paired.length - 1],
+    pairedMin: Math.min(...rounds),
+    pairedMedian: median(rounds),
+    pairedMax: Math.max(...rounds),
   };
 }
 
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
   process.stderr.write('\n');
   const loadEnd = loadavg();
   const rows = selected.map((cell) => rowOf(cell.name, times.get(cell) as Record<Side['name'], RunTime[]>));
-  const header = ['cell', 'before µs', 'after µs', 'pooled speed', 'speed of run medians', 'paired min–max', 'paired median [95%]', 'limit'];
+  const header = ['cell', 'before µs', 'after µs', 'pooled speed', 'speed of run medians', 'paired min–max', 'paired median [95%]', 'verdict'];
   const lines = rows.map((r) => [
     r.cell, fmt(r.before), fmt(r.after), r.speed.toFixed(2), r.runMedianSpeed.toFixed(2), `${r.pairedMin.toFixed(2)}–${r.pairedMax.toFixed(2)}`,
     `${r.pairedMedian.toFixed(2)} [${r.interval ? r.interval.map((v) => v.toFixed(2)).join('–') : '?'}]`, r.verdict,
