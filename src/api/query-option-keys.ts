@@ -6,11 +6,11 @@
 import { closestName } from '../errors/did-you-mean.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { LOOP_PARAM_KEYS } from '../effects/query-options.ts';
-import type { QueryOptions } from './query.ts';
+import type { QueryOptions } from './run-options.ts';
 
 const OTHER_KEYS = [
   'messages', 'prompt', 'tools', 'canUseTool', 'preToolHooks', 'postToolHooks', 'stopHooks', 'stopFailureHooks', 'postSamplingHooks', 'signal', 'config',
-  'deps', 'onStep', 'stepGate', 'observers', 'agents', 'childObservers', 'childDeps', 'forkObservers',
+  'deps', 'onStep', 'onError', 'stepGate', 'observers', 'agents', 'childObservers', 'childDeps', 'forkObservers',
   'record', 'telemetry', 'inspect', 'onRetry',
 ] as const satisfies ReadonlyArray<keyof QueryOptions>;
 
@@ -22,15 +22,18 @@ export const EVERY_OPTION_KEY_LISTED: [UnlistedOptionKeys] extends [never] ? tru
 
 /** An option `query()` does not know (a typo, or turnloop's internal plumbing). */
 export class UnknownQueryOptionError extends TurnloopError {
-  constructor(readonly option: string) {
+  constructor(
+    readonly option: string,
+    callee: 'query()' | 'durableQuery()' = 'query()',
+  ) {
     const guess = closestName(option, QUERY_OPTION_KEYS);
-    super('UNKNOWN_QUERY_OPTION', `query(): '${option}' is not an option${guess ? `; did you mean '${guess}'?` : ` (see QueryOptions)`}`);
+    super('UNKNOWN_QUERY_OPTION', `${callee}: '${option}' is not an option${guess ? `; did you mean '${guess}'?` : ` (see QueryOptions)`}`);
     this.name = 'UnknownQueryOptionError';
   }
 }
 
 /** Throws `UnknownQueryOptionError` for the first key of `options` that `query()` does not accept. */
-export function checkQueryOptionKeys(options: object): void {
+export function checkQueryOptionKeys(options: object, callee: 'query()' | 'durableQuery()' = 'query()'): void {
   const known = new Set<string>(QUERY_OPTION_KEYS);
-  for (const key of Object.keys(options)) if (!known.has(key)) throw new UnknownQueryOptionError(key);
+  for (const key of Object.keys(options)) if (!known.has(key)) throw new UnknownQueryOptionError(key, callee);
 }

@@ -20,31 +20,32 @@
  * - A recovery under different code (statechart, tools, `codeVersion`) is refused with `DurableCodeChangedError`.
  * - Stream events go to the consumer live only (they are not journaled); emitted messages are re-derived by the
  *   reducer, so a recovered run yields its whole transcript again.
+ * - The run is resolved (`resolveRun()`) and run (the run core, `src/effects/run-core.ts`) as `query()`'s is, and the
+ *   options are checked and extended (record, telemetry, inspect) by the same boundary (`src/api/run-options.ts`):
+ *   only the scheduler differs, this journaled one.
+ * - An error the run survives goes the run's one route (`onError`, default a warning item); the warning is
+ *   journaled with its entry, so a recovery shows it again, and `onError` is told live only.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { LoopConfig } from '../config/config.ts';
-import { createDefaultDeps } from '../effects/default-deps.ts';
-import {
-  executorOf, executorWarning, fallbackOf, outputsOf, type ExecutorEnv, type ExecutorOutput, type RunView, type ToolCommand,
-} from '../effects/effect-executors.ts';
-import { abortReasonOf } from '../effects/interpreter.ts';
-import { collectToEnd, combinedObserver, initialMessages, loopParamsOf, resolveRunConfig, runLoopToEnd, toolRuntimeOf } from '../effects/run-loop.ts';
-import type { LoopOptions, QueryDeps, RunLoopOptions, StepObserver } from '../effects/query-options.ts';
-import type { ToolRuntime } from '../effects/tool-runtime.ts';
+import { queryOptionsOf, type QueryOptions } from '../api/run-options.ts';
+import { executorWarning, outputsOf, type ExecutorOutput, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../effects/effect-executors.ts';
+import type { RunLoopOptions } from '../effects/query-options.ts';
+import { resolveRun, runParamsOf, watchRun, type ResolvedRun, type RunWatch } from '../effects/resolve-run.ts';
+import { abortReasonOf, driveRun, RunCore } from '../effects/run-core.ts';
+import { collectToEnd, runLoopToEnd } from '../effects/run-loop.ts';
 import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
-import { ToolUseIdRegistry } from '../effects/unique-tool-use-ids.ts';
 import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import type { LoopParams } from '../reducer/state.ts';
 import { initialState } from '../reducer/step.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
 
-export interface DurableQueryOptions extends LoopOptions {
+/** The options of `durableQuery()`: `query()`'s (record, telemetry and inspect included), plus the journal. */
+export interface DurableQueryOptions extends QueryOptions {
   journal: Journal;
   /** Your version of what the run depends on beyond turnloop and the tools (checked on recovery). */
   codeVersion?: string;
@@ -67,7 +68,7 @@ export interface EffectEntry {
   events: LoopEvent[];
   /** The abort reason, when the run's signal was aborted by the end of this entry. */
   abort?: string;
-  /** The warning shown when the executor failed (its fallback event is in `events`). */
+  /** The warning shown when the executor failed (its fallback event, if any, is in `events`). */
   warning?: QueryItem;
 }
 
@@ -97,109 +98,62 @@ function jsonCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-class DurableRun implements RunView {
-  private state!: LoopState;
+/** The journaled scheduler of the run core: one effect at a time, each answer inside a journal entry. */
+class DurableRun extends RunCore {
   private readonly queue: Effect[] = [];
-  /** The run's own memo of the chart's paths. */
-  private readonly memo = createStepMemo();
   private readonly streamed: ToolUseBlock[] = [];
-  private readonly controller = new AbortController();
-  private readonly signal: AbortSignal;
-  private env!: ExecutorEnv;
   /** Tells this execution's tool start markers apart from those of a crashed earlier execution. */
   private readonly executionId = randomUUID();
-  private onStep: StepObserver | undefined;
-  private closeObservers: () => void = () => undefined;
-  private stepIndex = 0;
   private abortFed = false;
-  private items: QueryItem[] = [];
-  terminal: Terminal | null = null;
 
   constructor(
-    private readonly options: DurableQueryOptions,
-    private readonly config: LoopConfig,
-    private readonly deps: QueryDeps,
-    private readonly tools: ToolRuntime,
+    private readonly durable: DurableRunOptions,
+    resolved: ResolvedRun,
+    watch: RunWatch,
+    params: LoopParams,
     private readonly ids: EntryScopedIds | null,
   ) {
-    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-  }
-
-  get done(): boolean {
-    return this.terminal !== null;
-  }
-
-  /** What executors read of the run (`RunView`): its state when they run (one effect at a time, so it holds still). */
-  get currentState(): LoopState {
-    return this.state;
-  }
-
-  takeItems(): QueryItem[] {
-    const items = this.items;
-    this.items = [];
-    return items;
-  }
-
-  async start(): Promise<void> {
-    const fingerprint = codeFingerprint(this.tools, this.options.codeVersion);
-    const entry = jsonCopy(
-      await this.options.journal.run<StartEntry>('start', async () => {
-        const toolNames = this.tools.definitions().map((tool) => tool.name);
-        const params = loopParamsOf(this.options, initialMessages(this.options, this.deps.newId), this.deps.clock.now(), toolNames);
-        return { params, fingerprint };
-      }, { local: true }),
-    );
-    checkFingerprint(entry.fingerprint, fingerprint);
-    const abort = (reason?: string) => this.controller.abort(reason ?? 'abort');
-    const observers = (this.options.observers ?? []).map((create) => create({ config: this.config, params: entry.params, abort }));
-    this.onStep = combinedObserver(observers, this.options.onStep);
-    this.closeObservers = () => observers.forEach((observer) => observer.close?.());
-    const started = initialState(entry.params, this.config);
-    this.state = started.state;
-    const { config, deps, tools, signal, options } = this;
-    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
-    this.observe(null, started.effects);
+    super(durable, resolved, watch);
+    const started = initialState(params, this.config);
+    this.begin(started, null);
     this.queue.push(...started.effects);
   }
 
-  close(): void {
-    if (!this.controller.signal.aborted) this.controller.abort('closed');
-    this.closeObservers();
+  override async finish(): Promise<void> {
+    await this.durable.journal.flush?.();
+  }
+
+  protected async stop(reason: string): Promise<void> {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
   }
 
   /** Executes the next queued effect. Resolves false when nothing is left to do. */
   async advance(): Promise<boolean> {
     const effect = this.queue.shift();
     if (!effect || this.done) return false;
-    await this.execute(effect);
+    await this.dispatch(effect);
     return true;
   }
 
   private feed(event: LoopEvent): void {
     if (this.done) return;
-    const result = stepWithMemo(this.memo, this.state, event, this.config);
-    this.state = result.state;
-    this.observe(event, result.effects);
-    this.queue.push(...result.effects);
-  }
-
-  private observe(event: LoopEvent | null, effects: Effect[]): void {
-    this.onStep?.({ index: this.stepIndex++, event, state: this.state, effects });
+    this.queue.push(...this.step(event).effects);
   }
 
   /** One journal entry: runs `work` live (or answers from the journal), then feeds what it recorded. */
-  private async journaled(name: string, work: () => Promise<LoopEvent[]>, fallback?: () => LoopEvent, local = false): Promise<void> {
+  private async journaled(name: string, effect: Effect, work: () => Promise<LoopEvent[]>, fallback: (() => LoopEvent) | null, local = false): Promise<void> {
     let live = false;
     const entry = jsonCopy(
-      await this.options.journal.run<EffectEntry>(name, async () => {
+      await this.durable.journal.run<EffectEntry>(name, async () => {
         live = true;
         this.ids?.enter(name);
         try {
           const events = await work();
           return this.signal.aborted ? { events, abort: abortReasonOf(this.signal) } : { events };
         } catch (error) {
-          if (!fallback) throw error;
-          return { events: [fallback()], warning: executorWarning(error, this.deps.newId) };
+          const warning = this.reported(error, 'executor', effect);
+          const events = fallback ? [fallback()] : [];
+          return warning ? { events, warning } : { events };
         }
       }, { local }),
     );
@@ -214,101 +168,100 @@ class DurableRun implements RunView {
   }
 
   /**
-   * Each effect through its executor (`EFFECT_EXECUTORS`), wrapped in a journal entry when its answer comes from
-   * the world: an exhaustive switch over the executor kinds. An executor's `local` work (touching nothing outside
-   * the process) may be committed with the next entry: a crash before then only means running it again
-   * (docs/durable.md, "Commits per turn").
+   * A stream or once executor inside its entry. An executor's `local` work (touching nothing outside the process)
+   * may be committed with the next entry: a crash before then only means running it again (docs/durable.md,
+   * "Commits per turn").
    */
-  private async execute<E extends Effect>(effect: E): Promise<void> {
-    const executor = executorOf(effect);
-    switch (executor.kind) {
-      case 'item':
-        this.items.push(executor.item(effect));
-        return;
-      case 'stream':
-      case 'once': {
-        const fallback = fallbackOf(effect);
-        const work = () => this.collect(outputsOf(executor, effect, this.env, this), fallback === null);
-        return this.journaled(`${effect.type}:${effect.id}`, work, fallback ?? undefined, executor.kind === 'once' && executor.local);
-      }
-      case 'tools':
-        return this.runTools(executor.command(effect));
-      case 'observe':
-        if (!executor.hasWork(this.env)) return;
-        // Journaled (with no events) only so that a recovery does not fire them again.
-        return this.journaled(`${effect.type}:${effect.id}`, async () => {
-          executor.run(effect, this.env);
-          return [];
-        });
-      case 'end':
-        this.terminal = executor.terminal(effect);
-        this.streamed.length = 0;
-        if (!this.controller.signal.aborted) this.controller.abort('done');
-        return;
-      default: {
-        const unknownExecutor: never = executor;
-        throw new Error(`unknown executor ${JSON.stringify(unknownExecutor)}`);
-      }
-    }
+  protected runStream<E extends Effect>(effect: E, executor: StreamExecutor<E>, fallback: (() => LoopEvent) | null): Promise<void> {
+    return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback);
+  }
+
+  protected runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): Promise<void> {
+    return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback, executor.local);
+  }
+
+  protected runObserve<E extends Effect>(effect: E, executor: ObserveExecutor<E>): Promise<void> | void {
+    if (!executor.hasWork(this.env)) return;
+    // Journaled (with no events) only so that a recovery does not fire them again.
+    return this.journaled(`${effect.type}:${effect.id}`, effect, async () => {
+      executor.run(effect, this.env, this);
+      return [];
+    }, null);
+  }
+
+  protected stopWork(): void {
+    this.streamed.length = 0;
+    if (!this.controller.signal.aborted) this.controller.abort('done');
   }
 
   /** Tools: streamed tools wait for the end of the reply; every round runs one call at a time (`runToolRound`). */
-  private async runTools(command: ToolCommand): Promise<void> {
+  protected runTools(effect: Effect, command: ToolCommand): Promise<void> | void {
     switch (command.op) {
       case 'run':
-        return this.runToolRound(command.batches.flatMap((batch) => batch.toolUses));
+        return this.runToolRound(effect, command.batches.flatMap((batch) => batch.toolUses));
       case 'enqueue':
         this.streamed.push(command.toolUse);
         return;
       case 'finish':
-        return this.runToolRound(this.streamed.splice(0));
+        return this.runToolRound(effect, this.streamed.splice(0));
       case 'discard':
         this.streamed.length = 0;
         return;
       default: {
         const unknownCommand: never = command;
-        throw new Error(`unknown tool command ${JSON.stringify(unknownCommand)}`);
+        throw new TurnloopError('UNKNOWN_TOOL_COMMAND', `unknown tool command ${JSON.stringify(unknownCommand)}`);
       }
     }
   }
 
-  /**
-   * Runs an executor to its end: its events are returned, its stream events go to the consumer live. An optional
-   * answer (`optional`: no fallback) that fails is simply not given.
-   */
-  private async collect(outputs: AsyncIterable<ExecutorOutput>, optional: boolean): Promise<LoopEvent[]> {
+  /** Runs an executor to its end: its events are returned, its stream events go to the consumer live. */
+  private async collect(outputs: AsyncIterable<ExecutorOutput>): Promise<LoopEvent[]> {
     const events: LoopEvent[] = [];
-    try {
-      for await (const output of outputs) {
-        if (output.kind === 'event') events.push(output.event);
-        else this.items.push(output.item);
-      }
-    } catch (error) {
-      if (!optional) throw error;
-      return [];
+    for await (const output of outputs) {
+      if (output.kind === 'event') events.push(output.event);
+      else this.items.push(output.item);
     }
     return events;
   }
 
   /** One round of tools, one call at a time in call order, each its own entry; then `tools_finished`. */
-  private async runToolRound(toolUses: ToolUseBlock[]): Promise<void> {
-    for (const toolUse of toolUses) await this.runTool(toolUse);
+  private async runToolRound(effect: Effect, toolUses: ToolUseBlock[]): Promise<void> {
+    for (const toolUse of toolUses) await this.runTool(effect, toolUse);
     this.feed({ type: 'tools_finished' });
   }
 
-  private async runTool(toolUse: ToolUseBlock): Promise<void> {
+  private async runTool(effect: Effect, toolUse: ToolUseBlock): Promise<void> {
     let interrupted = false;
     if (!(this.tools.isIdempotent?.(toolUse) ?? false)) {
-      const marker = await this.options.journal.run<{ by: string }>(`tool_start:${toolUse.id}`, async () => ({ by: this.executionId }));
+      const marker = await this.durable.journal.run<{ by: string }>(`tool_start:${toolUse.id}`, async () => ({ by: this.executionId }));
       interrupted = marker.by !== this.executionId;
     }
-    await this.journaled(`tool:${toolUse.id}`, async () => {
+    await this.journaled(`tool:${toolUse.id}`, effect, async () => {
       if (interrupted) return [errorResultEvent(this.deps.newId, toolUse, interruptedToolText(toolUse.name))];
       const events: LoopEvent[] = [];
       for await (const result of this.tools.runBatches([{ concurrent: false, toolUses: [toolUse] }], this.signal)) events.push(result);
       return events;
     }, () => errorResultEvent(this.deps.newId, toolUse, `Error: the ${toolUse.name} call failed inside the durable driver`));
   }
+}
+
+/** What the journaled driver takes: the engine's options (checked and extended at the boundary) and the journal's. */
+export type DurableRunOptions = RunLoopOptions & Pick<DurableQueryOptions, 'journal' | 'codeVersion' | 'idSeed'>;
+
+/**
+ * The journaled driver, below the boundary (as `runLoop()` is to `query()`): entry 0 holds the run's params, made
+ * once; a recovery reads them back, and the run goes on from the journal.
+ */
+export function durableRunLoop(options: DurableRunOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
+  return driveRun(async () => {
+    if (options.resumeFrom) throw new TurnloopError('UNSUPPORTED_OPTION', 'durableQuery() resumes from its journal; resumeFrom is not supported (recover by passing the journal of the crashed run)');
+    const ids = options.idSeed === undefined ? null : new EntryScopedIds(options.idSeed);
+    const resolved = resolveRun(options, runLoopToEnd, ids?.next);
+    const fingerprint = codeFingerprint(resolved.tools, options.codeVersion);
+    const start = jsonCopy(await options.journal.run<StartEntry>('start', async () => ({ params: runParamsOf(options, resolved), fingerprint }), { local: true }));
+    checkFingerprint(start.fingerprint, fingerprint);
+    return new DurableRun(options, resolved, watchRun(options, resolved.config, start.params), start.params, ids);
+  });
 }
 
 /**
@@ -318,33 +271,9 @@ class DurableRun implements RunView {
  * // after a crash: durableQuery({ prompt: 'hi', tools, journal: new MemoryJournal(journal.entries) })
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  if ((options as RunLoopOptions).resumeFrom) throw new TurnloopError('UNSUPPORTED_OPTION', 'durableQuery() resumes from its journal; resumeFrom is not supported (recover by passing the journal of the crashed run)');
-  // The boundary check of config overrides, as in the root query(): a mistyped key fails here, named.
-  if (options.config !== undefined) (await import('../config/parse-config-overrides.ts')).parseConfigOverrides(options.config);
-  const config = resolveRunConfig(options.config, options.maxTurns);
-  const ids = options.idSeed === undefined ? null : new EntryScopedIds(options.idSeed);
-  const given = ids ? { ...options.deps, newId: ids.next } : options.deps;
-  const deps = { ...createDefaultDeps(config, given, runLoopToEnd), ...given };
-  const run = new DurableRun(options, config, deps, toolRuntimeOf(options, config, deps), ids);
-  try {
-    await run.start();
-    while (true) {
-      for (const item of run.takeItems()) yield item;
-      if (run.done) {
-        await options.journal.flush?.();
-        return run.terminal as Terminal;
-      }
-      if (!(await run.advance())) break;
-    }
-    for (const item of run.takeItems()) yield item;
-    if (run.terminal) {
-      await options.journal.flush?.();
-      return run.terminal;
-    }
-    throw new TurnloopError('NO_TERMINAL', 'the durable loop ran out of effects without reaching a terminal (a bug: the reducer always ends a run in a terminal)');
-  } finally {
-    run.close();
-  }
+  const { journal, codeVersion, idSeed, ...query } = options;
+  const engine = await queryOptionsOf(query, { callee: 'durableQuery()' });
+  return yield* durableRunLoop({ ...engine, journal, ...(codeVersion === undefined ? {} : { codeVersion }), ...(idSeed === undefined ? {} : { idSeed }) });
 }
 
 /** Runs `durableQuery()` to its end and collects what it yielded. */

@@ -18,6 +18,7 @@ import type { QueryItem } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 import type { EffectExecutor, EffectExecutors, ExecutorEnv, ExecutorOutput, OnceExecutor, RunView, StreamExecutor } from './executor-kinds.ts';
 import { thenMaybe } from './maybe-promise.ts';
 import { executeModelCall } from './model-call-executor.ts';
@@ -37,11 +38,14 @@ async function safely<T extends { ok: boolean }>(work: () => Promise<T>): Promis
   }
 }
 
-/** Starts a fire-and-forget hook: its outcome and failures are ignored (docs/loop.md §4.6: these hooks never answer). */
-function fireAndForget(work: () => Promise<unknown> | unknown): void {
+/**
+ * Starts a fire-and-forget hook: its outcome is ignored (docs/loop.md §4.6: these hooks never answer); a failure goes
+ * the run's error route.
+ */
+function fireAndForget(work: () => Promise<unknown> | unknown, effect: Effect, run: RunView): void {
   Promise.resolve()
     .then(work)
-    .catch(() => undefined);
+    .catch((error: unknown) => run.raise(error, 'hook', effect));
 }
 
 /** One executor per effect type, checked against the chart's kinds (`EffectExecutors`). */
@@ -99,15 +103,15 @@ export const EFFECT_EXECUTORS: EffectExecutors = {
   run_stop_failure_hooks: {
     kind: 'observe',
     hasWork: (env) => (env.options.stopFailureHooks ?? []).length > 0,
-    run: (effect, env) => {
-      for (const hook of env.options.stopFailureHooks ?? []) fireAndForget(() => hook({ error: effect.error as never }));
+    run: (effect, env, run) => {
+      for (const hook of env.options.stopFailureHooks ?? []) fireAndForget(() => hook({ error: effect.error as never }), effect, run);
     },
   },
   run_post_sampling_hooks: {
     kind: 'observe',
     hasWork: (env) => (env.options.postSamplingHooks ?? []).length > 0,
-    run: (effect, env) => {
-      for (const hook of env.options.postSamplingHooks ?? []) fireAndForget(() => hook({ messages: effect.messages }));
+    run: (effect, env, run) => {
+      for (const hook of env.options.postSamplingHooks ?? []) fireAndForget(() => hook({ messages: effect.messages }), effect, run);
     },
   },
   collect_attachments: {
@@ -158,7 +162,7 @@ export function fallbackOf(effect: Effect): (() => LoopEvent) | null {
 /** The event fed instead of an effect's answer when its executor failed (for an effect whose executor has one). */
 export function fallbackEventOf(effect: Effect): LoopEvent {
   const fallback = fallbackOf(effect);
-  if (!fallback) throw new Error(`the ${effect.type} effect has no fallback event: a failure leaves it unanswered`);
+  if (!fallback) throw new TurnloopError('NO_FALLBACK', `the ${effect.type} effect has no fallback event: a failure leaves it unanswered`);
   return fallback();
 }
 

@@ -9,12 +9,12 @@
 import type { LoopConfig } from '../config/config.ts';
 import type { AnsweredEffectType, AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
-import type { EffectOf, EffectType, ToolBatch } from '../reducer/effects.ts';
+import type { Effect, EffectOf, EffectType, ToolBatch } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopState } from '../reducer/state.ts';
 import type { MaybePromise } from './maybe-promise.ts';
-import type { LoopOptions, QueryDeps } from './query-options.ts';
+import type { LoopOptions, QueryDeps, RunErrorSource } from './query-options.ts';
 import type { ToolRuntime } from './tool-runtime.ts';
 import type { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
 
@@ -42,6 +42,8 @@ export interface RunView {
   readonly currentState: LoopState;
   /** Whether the run has ended (a model stream stops early). */
   readonly done: boolean;
+  /** The run's one error route (`LoopOptions.onError`): for work whose failure nothing else answers. */
+  raise(error: unknown, raisedBy: RunErrorSource, effect: Effect | null): void;
 }
 
 /** One output of an executor: an event for the reducer, or an item for the consumer only (stream events). */
@@ -89,7 +91,8 @@ export interface ItemExecutor<E> {
 export interface ObserveExecutor<E> {
   kind: 'observe';
   hasWork(env: ExecutorEnv): boolean;
-  run(effect: E, env: ExecutorEnv): void;
+  /** Starts the work; a failure goes to `run.raise` (raised by a 'hook'). */
+  run(effect: E, env: ExecutorEnv, run: RunView): void;
 }
 
 /** The run's end: the driver stops all work. */

@@ -10,74 +10,39 @@
  * - Background work (model stream, tools, hooks, compactors) pauses until the reducer has taken each event it
  *   produced: nothing runs ahead of the consumer of `query()`.
  * - After the `terminated` effect no further effect is executed and all background work is aborted.
+ *
+ * What it shares with the journaled driver (the state, the memo, the step, the observers, the switch over executor
+ * kinds, the error route) is the run core (`./run-core.ts`); this is the in-memory scheduler.
  */
-import type { LoopConfig } from '../config/config.ts';
-import type { QueryItem } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState } from '../reducer/step.ts';
-import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 import { onAbort } from './abort-listeners.ts';
 import { EventChannel } from './event-channel.ts';
-import {
-  executorOf, executorWarning, fallbackOf, isPromiseLike, type ExecutorEnv, type ExecutorOutput, type MaybePromise, type RunView, type ToolCommand,
-} from './effect-executors.ts';
-import { ToolUseIdRegistry } from './unique-tool-use-ids.ts';
-import type { QueryDeps, RunLoopOptions, StepRecord } from './query-options.ts';
-import type { StreamingToolSession, ToolRuntime } from './tool-runtime.ts';
+import { isPromiseLike, type ExecutorOutput, type MaybePromise, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from './effect-executors.ts';
+import type { RunLoopOptions } from './query-options.ts';
+import type { ResolvedRun, RunWatch } from './resolve-run.ts';
+import { abortReasonOf, RunCore } from './run-core.ts';
+import type { StreamingToolSession } from './tool-runtime.ts';
+import type { LoopParams } from '../reducer/state.ts';
 
-type ChannelEntry = ExecutorOutput;
+export { abortReasonOf } from './run-core.ts';
+export { NO_TOOLS } from './no-tools.ts';
 
-export const NO_TOOLS: ToolRuntime = {
-  definitions: () => [],
-  concurrencySafe: () => ({}),
-  runBatches: async function* () {},
-  startStreaming: () => {
-    throw new Error('no tools were given to query(), but the model asked for one');
-  },
-};
-
-/** The reason an abort carries into the loop: a string reason as given, anything else as 'abort'. */
-export function abortReasonOf(signal: AbortSignal): string {
-  return typeof signal.reason === 'string' ? signal.reason : 'abort';
-}
-
-export class Interpreter implements RunView {
-  private state: LoopState;
-  private readonly channel = new EventChannel<ChannelEntry>();
-  private readonly controller = new AbortController();
-  private readonly signal: AbortSignal;
-  private readonly tools: ToolRuntime;
-  private readonly env: ExecutorEnv;
+export class Interpreter extends RunCore {
+  private readonly channel = new EventChannel<ExecutorOutput>();
   private streaming: StreamingToolSession | null = null;
-  private stepIndex = 0;
-  private pendingItems: QueryItem[] = [];
-  private readonly toolUseIds: ToolUseIdRegistry;
   /** Events of work that finished synchronously, fed before the next queued entry (see `drain`). */
   private readonly inline: LoopEvent[] = [];
   /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
   private draining: Promise<void> | null = null;
-  terminal: Terminal | null = null;
-  /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
-  private readonly memo = createStepMemo();
 
-  constructor(
-    private readonly options: RunLoopOptions,
-    private readonly config: LoopConfig,
-    private readonly deps: QueryDeps,
-    params: LoopParams,
-    tools: ToolRuntime,
-  ) {
-    this.tools = tools;
-    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    const started = options.resumeFrom ?? initialState(params, config);
-    this.state = started.state;
-    this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
-    this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };
-    if (options.resumeFrom) this.stepIndex = options.resumeFrom.nextIndex;
-    else this.observe(null, started.effects);
+  constructor(options: RunLoopOptions, resolved: ResolvedRun, watch: RunWatch, params: LoopParams) {
+    super(options, resolved, watch);
+    const resumed = options.resumeFrom;
+    const started = resumed ?? initialState(params, this.config);
+    this.begin(started, resumed ? resumed.nextIndex : null);
     // Attached before any work starts, so the abort event is queued before anything the abort causes (a tool's
     // cancellation, the model call's end), whatever attached to the signal later.
     const abortedBefore = this.signal.aborted;
@@ -85,22 +50,6 @@ export class Interpreter implements RunView {
     this.execute(started.effects);
     this.draining = this.drain() ?? null;
     if (abortedBefore) this.onAbort();
-  }
-
-  get done(): boolean {
-    return this.terminal !== null;
-  }
-
-  /** What executors read of the run (`RunView`): its state when they run. */
-  get currentState(): LoopState {
-    return this.state;
-  }
-
-  /** Items produced so far and not yet handed out. */
-  takeItems(): QueryItem[] {
-    const items = this.pendingItems;
-    this.pendingItems = [];
-    return items;
   }
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
@@ -114,7 +63,7 @@ export class Interpreter implements RunView {
     const entry = await this.channel.take();
     if (!entry) return false;
     try {
-      if (entry.value.kind === 'item') this.pendingItems.push(entry.value.item);
+      if (entry.value.kind === 'item') this.items.push(entry.value.item);
       else {
         const fed = this.feed(entry.value.event);
         if (fed) await fed;
@@ -125,13 +74,13 @@ export class Interpreter implements RunView {
     return true;
   }
 
-  /** Stops everything: aborts background work and, unless the run already ended, drives it to a terminal. */
-  async shutdown(reason: string): Promise<void> {
+  /** Aborts background work and, unless the run already ended, drives it to a terminal. */
+  protected async stop(reason: string): Promise<void> {
     if (!this.done && !this.signal.aborted) this.controller.abort(reason);
     for (let guard = 0; !this.done && guard < 10_000; guard++) {
       if (!(await this.advance())) break;
     }
-    this.pendingItems = [];
+    this.items = [];
     this.channel.close();
   }
 
@@ -159,44 +108,53 @@ export class Interpreter implements RunView {
         this.inline.length = 0;
         return;
       }
-      const result = stepWithMemo(this.memo, this.state, event, this.config);
-      this.state = result.state;
-      const record = this.observe(event, result.effects);
-      const held = this.options.stepGate?.(record, this.signal);
+      const record = this.step(event);
+      const held = this.stepGate?.(record, this.signal);
       if (held) {
-        return held.then(() => {
-          this.execute(result.effects);
-          return this.drain();
-        });
+        const effects = record.effects;
+        return held.then(
+          () => {
+            this.execute(effects);
+            return this.drain();
+          },
+          (error: unknown) => {
+            this.raise(error, 'observer', null);
+            this.execute(effects);
+            return this.drain();
+          },
+        );
       }
-      this.execute(result.effects);
+      this.execute(record.effects);
     }
-  }
-
-  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
-    const record = { index: this.stepIndex++, event, state: this.state, effects };
-    this.options.onStep?.(record);
-    return record;
   }
 
   private execute(effects: Effect[]): void {
     for (const effect of effects) {
       if (this.done) return;
-      this.run(effect);
+      this.dispatch(effect);
     }
   }
 
   /**
-   * Starts background work whose outcome comes back as events. If the work fails, the failure is shown as a
-   * warning and `fallback` is fed instead, so the reducer is never left waiting for an answer; with no fallback
-   * (an answer that is optional) the failure is dropped.
+   * Starts background work whose outcome comes back as events. If the work fails, the failure goes the run's error
+   * route (`raise`) and `fallback` is fed instead, so the reducer is never left waiting for an answer; with no
+   * fallback (an answer that is optional) nothing is fed.
    */
-  private background(work: () => Promise<void>, fallback: (() => LoopEvent) | null): void {
+  private background(work: () => Promise<void>, effect: Effect, fallback: (() => LoopEvent) | null): void {
     work().catch(async (error: unknown) => {
-      if (this.done || !fallback) return;
-      this.pendingItems.push(executorWarning(error, this.deps.newId));
-      await this.put(fallback());
+      if (this.done) return;
+      this.raise(error, 'executor', effect);
+      if (fallback) await this.put(fallback());
     });
+  }
+
+  /** Queues everything a stream yields (a model call's stream events, then its events), in order. */
+  private async pump(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
+    for await (const output of outputs) await this.channel.put(output);
+  }
+
+  protected runStream<E extends Effect>(effect: E, executor: StreamExecutor<E>, fallback: (() => LoopEvent) | null): void {
+    this.background(() => this.pump(executor.run(effect, this.env, this)), effect, fallback);
   }
 
   /**
@@ -204,14 +162,13 @@ export class Interpreter implements RunView {
    * channel (as `background`) when it returned a promise. A synchronous throw is handled like a failed promise.
    * No event (null) means the abort answers instead.
    */
-  private settle(work: () => MaybePromise<LoopEvent | null>, fallback: (() => LoopEvent) | null): void {
+  protected runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): void {
     let value: MaybePromise<LoopEvent | null>;
     try {
-      value = work();
+      value = executor.run(effect, this.env, this);
     } catch (error) {
-      if (!fallback) return;
-      this.pendingItems.push(executorWarning(error, this.deps.newId));
-      this.inline.push(fallback());
+      this.raise(error, 'executor', effect);
+      if (fallback) this.inline.push(fallback());
       return;
     }
     if (!isPromiseLike(value)) {
@@ -221,55 +178,28 @@ export class Interpreter implements RunView {
     this.background(async () => {
       const event = await value;
       if (event) await this.put(event);
-    }, fallback);
+    }, effect, fallback);
   }
 
-  /** Queues everything a stream yields (a model call's stream events, then its events), in order. */
-  private async pump(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
-    for await (const output of outputs) await this.channel.put(output);
+  protected runObserve<E extends Effect>(effect: E, executor: ObserveExecutor<E>): void {
+    executor.run(effect, this.env, this);
   }
 
-  /** Each effect through its executor (`EFFECT_EXECUTORS`): an exhaustive switch over the executor kinds. */
-  private run<E extends Effect>(effect: E): void {
-    const executor = executorOf(effect);
-    switch (executor.kind) {
-      case 'item':
-        this.pendingItems.push(executor.item(effect));
-        return;
-      case 'stream':
-        this.background(() => this.pump(executor.run(effect, this.env, this)), fallbackOf(effect));
-        return;
-      case 'once':
-        this.settle(() => executor.run(effect, this.env, this), fallbackOf(effect));
-        return;
-      case 'tools':
-        this.runTools(executor.command(effect), fallbackOf(effect));
-        return;
-      case 'observe':
-        executor.run(effect, this.env);
-        return;
-      case 'end':
-        this.terminal = executor.terminal(effect);
-        this.streaming?.discard('run ended');
-        this.streaming = null;
-        if (!this.controller.signal.aborted) this.controller.abort('done');
-        this.channel.close();
-        return;
-      default: {
-        const unknownExecutor: never = executor;
-        throw new Error(`unknown executor ${JSON.stringify(unknownExecutor)}`);
-      }
-    }
+  protected stopWork(): void {
+    this.streaming?.discard('run ended');
+    this.streaming = null;
+    if (!this.controller.signal.aborted) this.controller.abort('done');
+    this.channel.close();
   }
 
   /** Tools: a batch runs to its end, then `tools_finished`; streamed tools go to one session per reply. */
-  private runTools(command: ToolCommand, fallback: (() => LoopEvent) | null): void {
+  protected runTools(effect: Effect, command: ToolCommand, fallback: (() => LoopEvent) | null): void {
     switch (command.op) {
       case 'run':
         this.background(async () => {
           for await (const result of this.tools.runBatches(command.batches, this.signal)) await this.put(result);
           await this.put({ type: 'tools_finished' });
-        }, fallback);
+        }, effect, fallback);
         return;
       case 'enqueue':
         this.streamingSession().enqueue(command.toolUse, command.concurrencySafe);
@@ -280,7 +210,7 @@ export class Interpreter implements RunView {
         this.background(async () => {
           if (session) for await (const result of session.finish()) await this.put(result);
           await this.put({ type: 'tools_finished' });
-        }, fallback);
+        }, effect, fallback);
         return;
       }
       case 'discard':
@@ -289,7 +219,7 @@ export class Interpreter implements RunView {
         return;
       default: {
         const unknownCommand: never = command;
-        throw new Error(`unknown tool command ${JSON.stringify(unknownCommand)}`);
+        throw new TurnloopError('UNKNOWN_TOOL_COMMAND', `unknown tool command ${JSON.stringify(unknownCommand)}`);
       }
     }
   }

@@ -72,6 +72,21 @@ export interface ObservedRun {
   abort(reason?: string): void;
 }
 
+/**
+ * Who raised an error the run survived: the executor of an effect (its fallback answer, if any, was fed instead), a
+ * fire-and-forget hook an effect started, or an observer (or step gate) of the run's steps.
+ */
+export type RunErrorSource = 'executor' | 'hook' | 'observer';
+
+/** Where an error the run survived came from: `effect` is the effect whose work failed (null for an observer). */
+export interface RunErrorContext {
+  raisedBy: RunErrorSource;
+  effect: Effect | null;
+}
+
+/** Told of every error the run survives (`LoopOptions.onError`). */
+export type RunErrorHandler = (error: unknown, context: RunErrorContext) => void;
+
 /** Creates a `RunObserver` for one run, once its config and params are resolved. */
 export type RunObserverFactory = (run: ObservedRun) => RunObserver;
 
@@ -109,8 +124,14 @@ export interface LoopOptions extends LoopParamOptions {
    */
   config?: ConfigOverrides;
   deps?: Partial<QueryDeps>;
-  /** Sees every step (event, resulting state, effects). Must not throw. */
+  /** Sees every step (event, resulting state, effects). An error it throws goes to `onError`; the run goes on. */
   onStep?: StepObserver;
+  /**
+   * The one route of every error the run survives: an executor that failed (its fallback answer is fed), an
+   * optional answer that failed (none is fed), a fire-and-forget hook that threw, an observer or step gate that
+   * threw. Default: a warning item (`{ type: 'system', subtype: 'warning', level: 'error' }`) in the run's output.
+   */
+  onError?: RunErrorHandler;
   /** Holds the run between steps (see `StepGate`); observers may bring their own gate too. */
   stepGate?: StepGate;
   /**

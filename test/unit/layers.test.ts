@@ -13,14 +13,15 @@ export const LAYER_RANKS: Record<string, number> = {
   config: 0, messages: 0, reducer: 0, machine: 0, errors: 0,
   context: 1,
   effects: 2, tools: 2,
-  'fake-api': 3, replay: 3, mcp: 3, otel: 3, durable: 3,
-  scenario: 4, testing: 4, dbos: 4,
+  'fake-api': 3, replay: 3, mcp: 3, otel: 3,
+  scenario: 4, testing: 4,
   claude: 5,
   agents: 2,
   bounds: 4,
   viz: 6,
   inspector: 6,
-  api: 7, internal: 7,
+  // durableQuery() is an API wrapper like query(), sharing its boundary (src/api/run-options.ts); dbos runs it.
+  api: 7, internal: 7, durable: 7, dbos: 7,
   'agent-sdk': 7.5,
   cli: 8,
 };
