@@ -68,6 +68,8 @@ export interface EffectEntry {
   events: LoopEvent[];
   /** The abort reason, when the run's signal was aborted by the end of this entry. */
   abort?: string;
+  /** How many of `events` were fed before the abort was (absent: after all of them). */
+  abortAt?: number;
   /** The warning shown when the executor failed (its fallback event, if any, is in `events`). */
   warning?: QueryItem;
 }
@@ -105,6 +107,8 @@ class DurableRun extends RunCore {
   /** Tells this execution's tool start markers apart from those of a crashed earlier execution. */
   private readonly executionId = randomUUID();
   private abortFed = false;
+  /** The entry being produced live, if any. */
+  private open: EffectEntry | null = null;
 
   constructor(
     private readonly durable: DurableRunOptions,
@@ -140,30 +144,70 @@ class DurableRun extends RunCore {
     this.queue.push(...this.step(event).effects);
   }
 
-  /** One journal entry: runs `work` live (or answers from the journal), then feeds what it recorded. */
-  private async journaled(name: string, effect: Effect, work: () => Promise<LoopEvent[]>, fallback: (() => LoopEvent) | null, local = false): Promise<void> {
+  /**
+   * One journal entry. Live, `work` runs and every event it gives is fed at once (a JSON copy, as a recovery would
+   * read it) and recorded, so the run sees each answer when `query()` would: an observer that aborts after a
+   * reply's first block cuts that reply here too. An abort seen during the entry is fed once, at the point it was
+   * seen, and its place is recorded (`abortAt`). When the work fails, what it fed stays and its fallback follows.
+   * On recovery the entry is read back and fed the same way, with nothing run.
+   */
+  private async journaled(name: string, effect: Effect, work: () => Promise<void>, fallback: (() => LoopEvent) | null, local = false): Promise<void> {
     let live = false;
-    const entry = jsonCopy(
-      await this.durable.journal.run<EffectEntry>(name, async () => {
-        live = true;
-        this.ids?.enter(name);
-        try {
-          const events = await work();
-          return this.signal.aborted ? { events, abort: abortReasonOf(this.signal) } : { events };
-        } catch (error) {
-          const warning = this.reported(error, 'executor', effect);
-          const events = fallback ? [fallback()] : [];
-          return warning ? { events, warning } : { events };
+    const recorded = await this.durable.journal.run<EffectEntry>(name, async () => {
+      live = true;
+      this.ids?.enter(name);
+      const entry: EffectEntry = { events: [] };
+      this.open = entry;
+      try {
+        await work();
+      } catch (error) {
+        const warning = this.reported(error, 'executor', effect);
+        if (warning) {
+          entry.warning = warning;
+          this.items.push(warning);
         }
-      }, { local }),
-    );
-    if (entry.warning) this.items.push(entry.warning);
-    // A replayed reply's tool_use ids were made unique when recorded; claiming them now only registers them.
-    if (!live) for (const event of entry.events) if (event.type === 'model_message') this.env.toolUseIds.claim(event.message);
-    for (const event of entry.events) this.feed(event);
-    if (entry.abort !== undefined && !this.abortFed) {
+        if (fallback) this.record(fallback());
+      } finally {
+        this.open = null;
+      }
+      if (this.signal.aborted && entry.abortAt === undefined) entry.abort = abortReasonOf(this.signal);
+      if (entry.abort !== undefined && !this.abortFed) {
+        this.abortFed = true;
+        this.feed({ type: 'abort', reason: entry.abort });
+      }
+      return entry;
+    }, { local });
+    if (!live) this.replay(jsonCopy(recorded));
+  }
+
+  /** An event of the open entry: recorded, fed, and followed by the abort if the run was aborted meanwhile. */
+  private record(event: LoopEvent): void {
+    const entry = this.open as EffectEntry;
+    const copy = jsonCopy(event);
+    entry.events.push(copy);
+    this.feed(copy);
+    if (this.signal.aborted && !this.abortFed) {
       this.abortFed = true;
+      entry.abort = abortReasonOf(this.signal);
+      entry.abortAt = entry.events.length;
       this.feed({ type: 'abort', reason: entry.abort });
+    }
+  }
+
+  /** A recorded entry fed again: its warning, its events, and its abort where it was seen (else after them). */
+  private replay(entry: EffectEntry): void {
+    if (entry.warning) this.items.push(entry.warning);
+    const abortAt = entry.abort === undefined || this.abortFed ? -1 : (entry.abortAt ?? entry.events.length);
+    for (let i = 0; i <= entry.events.length; i++) {
+      if (i === abortAt) {
+        this.abortFed = true;
+        this.feed({ type: 'abort', reason: entry.abort as string });
+      }
+      const event = entry.events[i];
+      if (event === undefined) break;
+      // A replayed reply's tool_use ids were made unique when recorded; claiming them now only registers them.
+      if (event.type === 'model_message') this.env.toolUseIds.claim(event.message);
+      this.feed(event);
     }
   }
 
@@ -176,6 +220,7 @@ class DurableRun extends RunCore {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback);
   }
 
+
   protected runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): Promise<void> {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback, executor.local);
   }
@@ -183,10 +228,7 @@ class DurableRun extends RunCore {
   protected runObserve<E extends Effect>(effect: E, executor: ObserveExecutor<E>): Promise<void> | void {
     if (!executor.hasWork(this.env)) return;
     // Journaled (with no events) only so that a recovery does not fire them again.
-    return this.journaled(`${effect.type}:${effect.id}`, effect, async () => {
-      executor.run(effect, this.env, this);
-      return [];
-    }, null);
+    return this.journaled(`${effect.type}:${effect.id}`, effect, async () => executor.run(effect, this.env, this), null);
   }
 
   protected stopWork(): void {
@@ -214,14 +256,12 @@ class DurableRun extends RunCore {
     }
   }
 
-  /** Runs an executor to its end: its events are returned, its stream events go to the consumer live. */
-  private async collect(outputs: AsyncIterable<ExecutorOutput>): Promise<LoopEvent[]> {
-    const events: LoopEvent[] = [];
+  /** Runs an executor to its end inside the open entry: its events recorded and fed, its stream events to the consumer. */
+  private async collect(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
     for await (const output of outputs) {
-      if (output.kind === 'event') events.push(output.event);
+      if (output.kind === 'event') this.record(output.event);
       else this.items.push(output.item);
     }
-    return events;
   }
 
   /** One round of tools, one call at a time in call order, each its own entry; then `tools_finished`. */
@@ -237,10 +277,8 @@ class DurableRun extends RunCore {
       interrupted = marker.by !== this.executionId;
     }
     await this.journaled(`tool:${toolUse.id}`, effect, async () => {
-      if (interrupted) return [errorResultEvent(this.deps.newId, toolUse, interruptedToolText(toolUse.name))];
-      const events: LoopEvent[] = [];
-      for await (const result of this.tools.runBatches([{ concurrent: false, toolUses: [toolUse] }], this.signal)) events.push(result);
-      return events;
+      if (interrupted) return this.record(errorResultEvent(this.deps.newId, toolUse, interruptedToolText(toolUse.name)));
+      for await (const result of this.tools.runBatches([{ concurrent: false, toolUses: [toolUse] }], this.signal)) this.record(result);
     }, () => errorResultEvent(this.deps.newId, toolUse, `Error: the ${toolUse.name} call failed inside the durable driver`));
   }
 }

@@ -10,22 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../src/scenario/simulate.ts';
-
-const toolUse = (id: string, name: string) => ({ type: 'tool_use', id, name, input: {} });
+import { CUT_AFTER_BLOCK_2, CUT_SECOND_REPLY, resultSizeScenario } from '../helpers/fidelity-scenarios.ts';
 
 describe('scenario: abort after the k-th streamed block (query.ts:826-862)', () => {
   it('cuts the reply after its 2nd block: the tool it asked for had started and is answered; the 3rd block never arrives', async () => {
-    const scenario = parseScenario(
-      {
-        name: 'cut after block 2',
-        params: { prompt: 'go' },
-        model: [{ content: [{ type: 'text', text: 'Reading two files.' }, toolUse('toolu_a', 'Slow'), toolUse('toolu_b', 'Slow')] }],
-        tools: [{ name: 'Slow', concurrencySafe: true, interruptBehavior: 'cancel', results: [{ content: 'a', delayMs: 5_000 }, { content: 'b' }] }],
-        abort: { during: 'sampling', atModelCall: 1, afterBlock: 2 },
-        expect: { terminal: 'aborted_streaming' },
-      },
-      'inline',
-    );
+    const scenario = parseScenario(CUT_AFTER_BLOCK_2, 'inline');
     const result = await simulateScenario(scenario);
     expect(result.terminal.reason).toBe('aborted_streaming');
     const blocks = result.emitted.flatMap((m) => (m.type === 'assistant' ? m.message.content : []));
@@ -37,16 +26,7 @@ describe('scenario: abort after the k-th streamed block (query.ts:826-862)', () 
   });
 
   it('afterBlock counts the blocks of the named model call only', async () => {
-    const scenario = parseScenario(
-      {
-        name: 'cut the second reply',
-        params: { prompt: 'go' },
-        model: [{ content: [toolUse('toolu_1', 'Fast')] }, { content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }],
-        tools: [{ name: 'Fast', results: [{ content: 'ok' }] }],
-        abort: { during: 'sampling', atModelCall: 2, afterBlock: 1 },
-      },
-      'inline',
-    );
+    const scenario = parseScenario(CUT_SECOND_REPLY, 'inline');
     const result = await simulateScenario(scenario);
     expect(result.terminal.reason).toBe('aborted_streaming');
     const texts = result.emitted.flatMap((m) => (m.type === 'assistant' ? m.message.content : [])).filter((b) => b.type === 'text');
@@ -57,15 +37,7 @@ describe('scenario: abort after the k-th streamed block (query.ts:826-862)', () 
 describe('scenario: per-tool result-size thresholds (toolResultStorage.ts:55-78)', () => {
   /** One reply calling `name` once with a result of `chars` characters, then a final answer. */
   async function resultSent(name: string, chars: number, maxResultSizeChars?: number | 'unbounded') {
-    const scenario = parseScenario(
-      {
-        name: `${name} ${chars}`,
-        params: { prompt: 'go' },
-        model: [{ content: [toolUse('toolu_r', name)] }, { content: [{ type: 'text', text: 'done' }] }],
-        tools: [{ name, results: [{ content: 'x'.repeat(chars) }], ...(maxResultSizeChars === undefined ? {} : { maxResultSizeChars }) }],
-      },
-      'inline',
-    );
+    const scenario = parseScenario(resultSizeScenario(name, chars, maxResultSizeChars), 'inline');
     const result = await simulateScenario(scenario);
     const second = result.requests[1] as { messages: Array<{ content: unknown }> };
     const block = (second.messages.at(-1)!.content as Array<{ type: string; content: unknown }>).find((b) => b.type === 'tool_result')!;

@@ -9,14 +9,28 @@ import { loadScenario } from '../../scenario/load-scenario.ts';
 import { scenarioProblems, type ScenarioProblem } from '../../scenario/scenario-problems.ts';
 import { readInputText } from '../read-input.ts';
 import { prepareRecordPath, writeFailureReason } from '../write-output.ts';
-import { simulateScenario, type SimulationResult } from '../../scenario/simulate.ts';
+import { simulateScenario, type SimulateOptions, type SimulationResult } from '../../scenario/simulate.ts';
 import { createTranscriptPrinter } from '../render/transcript.ts';
 import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
 import { examplePath } from '../examples.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
+import { durableQuery } from '../../durable/durable-query.ts';
+import { MemoryJournal } from '../../durable/journal.ts';
 
-const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check] [--inspect[=PORT]]
+const DRIVERS = ['query', 'durable'] as const;
+
+/** The driver `--driver` names: `undefined` is `query()`'s engine (`simulateScenario`'s default). */
+function driverOf(name: string | undefined): SimulateOptions['driver'] {
+  if (name === undefined || name === 'query') return undefined;
+  if (name === 'durable') {
+    const journal = new MemoryJournal();
+    return (options) => durableQuery({ ...options, journal });
+  }
+  throw new UsageError(`--driver expects one of ${DRIVERS.join(', ')}, got '${name}' (see turnloop simulate --help)`);
+}
+
+const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--driver query|durable] [--record <log.jsonl>] [--strict] [--check] [--inspect[=PORT]]
        turnloop simulate --example NAME [the same options]
 
 Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
@@ -33,6 +47,10 @@ Options:
                       fake API refused as the real API would), agentRuns (the subagents' child runs);
                       for a scenario that does not validate, every problem at once (exit 2):
                       {"error": "INVALID_SCENARIO", "file", "problems": [{path, expected}]}
+  --driver NAME       what runs the loop: query (default, query()) or durable (durableQuery() on an
+                      in-memory journal, docs/durable.md); the same scenario gives the same --json output
+                      under both, but for the Extensions of the durable driver (tools after the reply,
+                      one at a time: see docs/fidelity.md)
   --record <file>     write a session log of the run (see turnloop replay); the subagents' logs go
                       beside it, in <file minus .jsonl>.agents/; a file that holds data is refused
   --force             let --record overwrite a file that holds data
@@ -72,7 +90,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
     check: { type: 'boolean', default: false },
     force: { type: 'boolean', default: false },
     example: { type: 'string' },
+    driver: { type: 'string' },
   });
+  const driver = driverOf(values.driver);
   const file = scenarioFile(positionals, values.example);
   const text = readInputText(file, io.cwd, { expected: 'a scenario file (JSON)', format: 'json' });
   // With --json every problem is reported at once; without, the first one is thrown below as one clear message.
@@ -91,12 +111,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const observers = live?.observers ?? [];
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record, observers, onRecordError });
+    result = await simulateScenario(scenario, { record, observers, onRecordError, ...(driver ? { driver } : {}) });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? file, breakerAt);
-    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep });
+    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep, ...(driver ? { driver } : {}) });
     printer.finish(result);
   }
   await live?.finish();
