@@ -10,6 +10,7 @@
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
+import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
 import type { LoopEvent } from './events.ts';
 import { toScratchContext } from '../machine/machine-context.ts';
 import { createMacrostepMemo, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
@@ -40,8 +41,12 @@ export interface StepMemo {
   readonly tracer: TraceCollector;
 }
 
-/** A fresh memo and tracer (an object literal: see `createStepper`). */
+/** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
+const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProblems(loopMachine));
+
+/** A fresh memo and tracer (an object literal: see `createStepper`); refused for a chart the memo cannot replay. */
 export function createStepMemo(): StepMemo {
+  checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
   return { memo: createMacrostepMemo(), tracer: createTraceCollector() };
 }
 

@@ -66,6 +66,7 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   ViewerInputError: ['undefined'],
   MissingGeneratedBlockError: ['chart'],
   InlineFunctionError: ['states.a'],
+  MemoPreconditionError: [['back: a history state']],
   PathOutsideRootError: ['../x'],
   PathNotFoundError: ['x'],
   UnsafePatternError: ['(a*)*', 'nested quantifier'],
