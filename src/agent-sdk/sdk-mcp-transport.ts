@@ -8,6 +8,7 @@
  */
 import type { JsonObject } from './json-lines.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { TurnloopError, asError } from '../errors/turnloop-error.ts';
 
 type JsonRpcMessage = JsonObject & { jsonrpc?: string; id?: string | number; method?: string };
 
@@ -25,12 +26,12 @@ export class ControlMcpTransport {
   async start(): Promise<void> {}
 
   async send(message: JsonRpcMessage): Promise<void> {
-    if (this.closed) throw new Error(`the connection to the SDK MCP server '${this.serverName}' is closed`);
+    if (this.closed) throw new TurnloopError('SDK_MCP_CLOSED', `the connection to the SDK MCP server '${this.serverName}' is closed`);
     const answer = this.ask({ subtype: 'mcp_message', server_name: this.serverName, message });
     const isRequest = typeof message.method === 'string' && message.id !== undefined;
     if (!isRequest) {
       // Notifications and our answers to the server's requests: the program acknowledges them with a dummy result.
-      answer.catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+      answer.catch((error: unknown) => this.onerror?.(asError(error)));
       return;
     }
     answer.then(

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CONFIG, type ConfigOverrides } from './config.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const count = z.number().int().nonnegative();
 
@@ -23,7 +24,7 @@ function valueSchema(value: unknown): z.ZodType {
   if (typeof value === 'string') return z.string().min(1);
   if (typeof value === 'number') return z.number().nonnegative();
   if (Array.isArray(value)) return z.array(z.string());
-  throw new Error(`config-overrides-schema: no schema for default ${JSON.stringify(value)}`);
+  throw new TurnloopError('CONFIG_SCHEMA', `config-overrides-schema: no schema for default ${JSON.stringify(value)}`);
 }
 
 function groupSchema(group: Record<string, unknown>): z.ZodType {

@@ -25,6 +25,7 @@ import { MemoryJournal } from '../durable/journal.ts';
 import { replay } from '../replay/replay.ts';
 import type { DemoWorkerConfig, KillPhase } from './demo-worker.ts';
 import { startTempPostgres, type TempPostgres } from './temp-postgres.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface DurableDemoOptions {
   turns?: number;
@@ -124,12 +125,12 @@ export async function runDurableDemo(options: DurableDemoOptions = {}): Promise<
     const killedAt = options.killAt === undefined ? null : { turn: options.killAt, during: options.killDuring ?? 'tool' };
     let recoveryMs: number | null = null;
     let outcome = await runWorker({ ...base, sessionLog, ...(killedAt ? { holdAt: { phase: killedAt.during, turn: killedAt.turn } } : {}) }, true);
-    if (killedAt && !outcome.killed) throw new Error(`the first worker never reached turn ${killedAt.turn} (${killedAt.during}): ${outcome.last?.message ?? outcome.stderr.trim()}`);
+    if (killedAt && !outcome.killed) throw new TurnloopError('DEMO_WORKER_FAILED', `the first worker never reached turn ${killedAt.turn} (${killedAt.during}): ${outcome.last?.message ?? outcome.stderr.trim()}`);
     if (outcome.killed) {
       outcome = await runWorker({ ...base, start: false, sessionLog }, false);
       recoveryMs = outcome.last?.recoveredInMs ?? null;
     }
-    if (outcome.last?.event !== 'done') throw new Error(`the worker failed: ${outcome.last?.message ?? outcome.stderr.trim()}`);
+    if (outcome.last?.event !== 'done') throw new TurnloopError('DEMO_WORKER_FAILED', `the worker failed: ${outcome.last?.message ?? outcome.stderr.trim()}`);
 
     const reference = await runDurableQuery({
       ...demoSessionOptions({ sessionId, turns, toolLog: join(dir, 'reference-tool.log') }),

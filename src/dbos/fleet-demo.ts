@@ -30,6 +30,7 @@ import { workerCommand } from './durable-demo.ts';
 import { connectFleet, type FleetClient } from './fleet-client.ts';
 import { fleetDemoSession, type FleetWorkerConfig } from './fleet-worker.ts';
 import { startTempPostgres, type TempPostgres } from './temp-postgres.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface FleetDemoOptions {
   workers: number;
@@ -109,9 +110,9 @@ function startWorker(config: FleetWorkerConfig): Promise<Worker> {
         return;
       }
       if (message.event === 'ready') resolve({ id: config.executorId, child, exited });
-      if (message.event === 'error') reject(new Error(`fleet worker ${config.executorId}: ${message.message}`));
+      if (message.event === 'error') reject(new TurnloopError('DEMO_WORKER_FAILED', `fleet worker ${config.executorId}: ${message.message}`));
     });
-    void exited.then(() => reject(new Error(`fleet worker ${config.executorId} exited before it was ready: ${stderr.trim()}`)));
+    void exited.then(() => reject(new TurnloopError('DEMO_WORKER_FAILED', `fleet worker ${config.executorId} exited before it was ready: ${stderr.trim()}`)));
   });
 }
 

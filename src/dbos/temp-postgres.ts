@@ -66,7 +66,7 @@ const isRoot = () => userInfo().uid === 0;
 function runPg(bin: string, args: string[]): void {
   const [command, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   const result = spawnSync(command, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${bin.split('/').pop()} failed (exit ${result.status}): ${(result.stderr || result.stdout || String(result.error)).trim()}`);
+  if (result.status !== 0) throw new TurnloopError('POSTGRES_COMMAND_FAILED', `${bin.split('/').pop()} failed (exit ${result.status}): ${(result.stderr || result.stdout || String(result.error)).trim()}`);
 }
 
 function alive(pid: number): boolean {

@@ -14,6 +14,7 @@
  */
 import type { Journal, JournalEntry, JournalRunOptions } from './journal.ts';
 import { JournalDivergenceError } from './journal.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const HELD = 'turnloop.held';
 /** The step that commits what is still held when a run ends. */
@@ -67,7 +68,7 @@ export class GroupCommitJournal implements Journal {
     if (recorded) {
       if (recorded.entry.name !== name) throw new JournalDivergenceError(position, recorded.entry.name, name);
       if (!recorded.ownStep) return structuredClone(recorded.entry.value) as T;
-      const stored = await this.inner.run<unknown>(name, () => Promise.reject(new Error(`journal step '${name}' was recorded but not found`)));
+      const stored = await this.inner.run<unknown>(name, () => Promise.reject(new TurnloopError('JOURNAL_ENTRY_MISSING', `journal step '${name}' was recorded but not found`)));
       return structuredClone(isGroup(stored) ? stored.value : stored) as T;
     }
     if (options.local) {

@@ -19,6 +19,7 @@ import type { JsonSchemaCompiler } from './json-schema-input.ts';
 import { mcpTool, type McpToolCaller, type McpToolInfo } from './mcp-tool.ts';
 import type { McpServerSpec } from './server-config.ts';
 import { toolResultOfMcp, type McpCallToolResult } from './tool-result.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface ConnectOptions {
   compile: JsonSchemaCompiler;
@@ -79,7 +80,7 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
-    throw new Error(`could not connect: ${messageOf(error)}${lastWords()}`);
+    throw new TurnloopError('MCP_CONNECT_FAILED', `could not connect: ${messageOf(error)}${lastWords()}`);
   }
 
   const serverPid = pid();
@@ -94,7 +95,7 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
-    throw new Error(`connected, but tools/list failed: ${messageOf(error)}`);
+    throw new TurnloopError('MCP_CONNECT_FAILED', `connected, but tools/list failed: ${messageOf(error)}`);
   }
 
   let refreshing: Promise<void> = Promise.resolve();

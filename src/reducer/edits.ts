@@ -4,6 +4,7 @@
  */
 import type { Message, UserMessage } from '../messages/types.ts';
 import type { MessageEdit } from './events.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 function replaceToolResult(message: UserMessage, toolUseId: string, content: string): UserMessage {
   const blocks = message.message.content;
@@ -33,7 +34,7 @@ function applyEdit(messages: Message[], edit: MessageEdit): Message[] {
     }
     default: {
       const unknownEdit: never = edit;
-      throw new Error(`unknown message edit ${JSON.stringify(unknownEdit)}`);
+      throw new TurnloopError('UNKNOWN_MESSAGE_EDIT', `unknown message edit ${JSON.stringify(unknownEdit)}`);
     }
   }
 }

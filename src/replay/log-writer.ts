@@ -12,6 +12,7 @@
  * With `fsync: true` every line is written and fsynced at once (it survives an OS crash too).
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { asError } from '../errors/turnloop-error.ts';
 
 export interface LogWriter {
   /** Appends a line; `commit()` (or the writer itself, soon) makes it durable. */
@@ -71,7 +72,7 @@ export function openLogWriter(
       if (options.fsync) fsyncSync(fd);
     } catch (caught) {
       failed = true;
-      options.onError(caught instanceof Error ? caught : new Error(String(caught)));
+      options.onError(asError(caught));
     }
   };
   const touch = () => {

@@ -18,6 +18,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { partitionToolCalls } from '../reducer/tool-batching.ts';
 import { stateValueString } from './stable-hash.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** The effect types a resting state waits on, by state value (as the chart declares it: `meta.awaits`). */
 export function awaitedEffectTypes(value: string): EffectType[] {
@@ -63,7 +64,7 @@ export class PendingEffectTracker {
     const wanted = awaited
       .map((type) => this.last.get(type))
       .filter((effect): effect is Effect => effect !== undefined);
-    if (wanted.length === 0) throw new Error(`cannot resume: nothing known that the state '${value}' waits for`);
+    if (wanted.length === 0) throw new TurnloopError('NOTHING_TO_RESUME', `cannot resume: nothing known that the state '${value}' waits for`);
     const halfReceived = awaited.includes('call_model') && (iter.assistantMessages.length > 0 || iter.streamingToolsStarted || iter.toolResults.length > 0);
     return { prelude: halfReceived ? [{ type: 'model_stream_fallback' }] : [], effects: wanted.slice(-1) };
   }

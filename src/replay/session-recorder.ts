@@ -34,6 +34,7 @@ import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
+import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
 export type RecordTarget = string | { write(text: string): unknown };
@@ -220,7 +221,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   let error: Error | null = null;
   const fail = (caught: unknown) => {
     if (error) return;
-    error = caught instanceof Error ? caught : new Error(String(caught));
+    error = asError(caught);
     reportError(error, target, options.onError);
   };
   // Steps not yet turned into lines: each step only queues itself, and the writer pulls their text when it commits
@@ -319,7 +320,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   const observer = ((record) => {
     if (error) return;
     try {
-      if (record.index !== nextIndex) throw new Error(`session recorder: expected step ${nextIndex}, got step ${record.index}`);
+      if (record.index !== nextIndex) throw new TurnloopError('RECORDER_STEP_ORDER', `session recorder: expected step ${nextIndex}, got step ${record.index}`);
       nextIndex += 1;
       if (record.event === null) {
         writeHeader(record.state);

@@ -71,7 +71,7 @@ export function loadSigningKey(keyPath: string): SigningKey {
     try {
       const isPrivate = text.includes('PRIVATE KEY');
       const key = isPrivate ? createPrivateKey(text) : createPublicKey(text);
-      if (key.asymmetricKeyType !== 'ed25519') throw new Error(`a ${key.asymmetricKeyType ?? 'non-Ed25519'} key`);
+      if (key.asymmetricKeyType !== 'ed25519') throw new TurnloopError('SIGNATURE_INVALID', `a ${key.asymmetricKeyType ?? 'non-Ed25519'} key`);
       return { kind: 'ed25519', key, isPrivate };
     } catch (error) {
       throw new SignatureError(`${keyPath}: expected a PEM Ed25519 key, got ${(error as Error).message}`);

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { fakeAnswerShapes } from '../fake-api/index.ts';
 import { agentListSchemaOf, scenarioObjectSchema } from './scenario-schema.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 const BEGIN = '<!-- BEGIN GENERATED SCENARIO SCHEMA -->';
 const END = '<!-- END GENERATED SCENARIO SCHEMA -->';
@@ -44,6 +45,6 @@ export function scenarioSchemaSection(): string {
 export function withFreshSchemaSection(doc: string): string {
   const start = doc.indexOf(BEGIN);
   const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`the document has no ${BEGIN} ... ${END} block`);
+  if (start < 0 || end < start) throw new TurnloopError('MISSING_GENERATED_BLOCK', `the document has no ${BEGIN} ... ${END} block`);
   return doc.slice(0, start) + scenarioSchemaSection() + doc.slice(end + END.length);
 }

@@ -10,6 +10,7 @@ import type { ToolCallResult, ToolResultContent } from '../effects/tools/define-
 import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
 import type { ScenarioTool } from './scenario-schema.ts';
 import { CLAUDE_CODE_RESULT_SIZES } from '../config/tool-result-sizes.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 /** An invocation that reached the tool itself. */
 export interface ToolCallRecord {
@@ -104,7 +105,7 @@ export function scriptedTool(spec: ScenarioTool, onCall: (call: ToolCallRecord) 
       onCall({ id: ctx.toolUseId, name: spec.name, input });
       if (!scripted) return { content: NO_RESULT_LEFT };
       if (scripted.delayMs > 0) await delay(scripted.delayMs, ctx.signal);
-      if (scripted.throw !== undefined) throw new Error(scripted.throw);
+      if (scripted.throw !== undefined) throw new TurnloopError('SCRIPTED_TOOL_ERROR', scripted.throw);
       return {
         content: scripted.content as ToolResultContent,
         ...(scripted.isError ? { isError: true } : {}),

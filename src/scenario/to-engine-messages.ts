@@ -5,6 +5,7 @@
 import type { IdGenerator } from '../effects/deps.ts';
 import type { AssistantContentBlock, Message, UserContentBlock } from '../messages/types.ts';
 import type { MessageParam } from './scenario-schema.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 type ParamBlock = Exclude<MessageParam['content'], string>[number];
 
@@ -25,7 +26,7 @@ function userBlock(block: ParamBlock): UserContentBlock {
       return { type: 'tool_result', tool_use_id: block.tool_use_id, content, ...(block.is_error === undefined ? {} : { is_error: block.is_error }) };
     }
     default:
-      throw new Error(`a user message cannot hold a ${block.type} block`);
+      throw new TurnloopError('INVALID_SCENARIO', `a user message cannot hold a ${block.type} block`);
   }
 }
 
@@ -39,7 +40,7 @@ function assistantBlock(block: ParamBlock): AssistantContentBlock {
     case 'redacted_thinking':
       return block;
     default:
-      throw new Error(`an assistant message cannot hold a ${block.type} block`);
+      throw new TurnloopError('INVALID_SCENARIO', `an assistant message cannot hold a ${block.type} block`);
   }
 }
 

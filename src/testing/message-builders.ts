@@ -10,6 +10,7 @@
  */
 import type { AssistantContentBlock, AssistantMessage, ToolUseBlock, Usage, UserContentBlock, UserMessage } from '../messages/types.ts';
 import type { ScriptedReply } from '../replay/scripted-deps.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const BUILDER_MODEL = 'claude-sonnet-4-6';
 
@@ -58,7 +59,7 @@ export function messageBuilders(options: { model?: string; idPrefix?: string } =
     toolUse: (name, input) => assistant(toolUseBlock(name, input)),
     toolResult: (toolUse, content, extra = {}) => {
       const block = 'type' in toolUse && toolUse.type === 'tool_use' ? toolUse : (toolUse as AssistantMessage).message.content.find((b) => b.type === 'tool_use');
-      if (!block || block.type !== 'tool_use') throw new TypeError('toolResult: expected a tool_use block or an assistant message holding one');
+      if (!block || block.type !== 'tool_use') throw new TurnloopError('BAD_ARGUMENT', 'toolResult: expected a tool_use block or an assistant message holding one');
       return {
         type: 'user',
         uuid: uuid(),

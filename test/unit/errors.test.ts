@@ -4,8 +4,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { isTurnloopError, TurnloopError } from '../../src/index.ts';
+import { asError, ERROR_CODES, type TurnloopErrorCode } from '../../src/errors/turnloop-error.ts';
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -109,6 +110,7 @@ describe('one error base', () => {
       expect(isTurnloopError(error)).toBe(true);
       expect(error.name).toBe(entry.name === 'CliFileError' ? 'InputFileError' : entry.name);
       expect(error.code, entry.name).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
+      expect(ERROR_CODES, `${entry.name}'s code`).toContain(error.code);
       expect(error.message.length).toBeGreaterThan(0);
       // CliFileError is the shared base of InputFileError and OutputFileError, whose codes it carries.
       if (entry.name !== 'CliFileError') {
@@ -123,5 +125,41 @@ describe('one error base', () => {
     expect(isTurnloopError(new Error('x'))).toBe(false);
     expect(isTurnloopError({ code: 'USAGE' })).toBe(false);
     expect(isTurnloopError(null)).toBe(false);
+  });
+
+  it('makes no Error in src/ outside the error base: no new Error( nor a built-in error constructor', () => {
+    const made = sourceFiles(SRC)
+      .filter((file) => !relative(SRC, file).startsWith('errors/'))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (/\bnew (Type|Range|Syntax|Eval|URI|Aggregate)?Error\(/.test(line) ? [`${relative(SRC, file)}:${i + 1}`] : [])),
+      );
+    expect(made).toEqual([]);
+  });
+
+  it('the scan sees a new Error( where there is one (the one in the base)', () => {
+    expect(readFileSync(join(SRC, 'errors/turnloop-error.ts'), 'utf8')).toMatch(/\bnew TurnloopError\(/);
+    expect(/\bnew (Type|Range|Syntax|Eval|URI|Aggregate)?Error\(/.test("throw new RangeError('x')")).toBe(true);
+  });
+
+  it('codes are a union type, and every code of the list is thrown somewhere in src/', () => {
+    expectTypeOf<TurnloopError['code']>().toEqualTypeOf<TurnloopErrorCode>();
+    // @ts-expect-error a code that is not in ERROR_CODES does not compile
+    expect(new TurnloopError('NOT_A_CODE', 'x').code).toBe('NOT_A_CODE');
+    const sources = sourceFiles(SRC)
+      .filter((file) => !file.endsWith('errors/error-codes.ts'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(ERROR_CODES.filter((code) => !sources.includes(`'${code}'`))).toEqual([]);
+    expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
+  });
+
+  it('asError keeps an Error and wraps anything else as NON_ERROR_THROWN', () => {
+    const error = new TypeError('t');
+    expect(asError(error)).toBe(error);
+    const wrapped = asError('plain text');
+    expect(isTurnloopError(wrapped) && wrapped.code).toBe('NON_ERROR_THROWN');
+    expect(wrapped.message).toBe('plain text');
   });
 });

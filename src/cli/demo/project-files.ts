@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unifiedDiff } from './line-diff.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 /** `examples/demo-project/` of this package. */
 export const DEMO_PROJECT_DIR = fileURLToPath(new URL('../../../examples/demo-project/', import.meta.url));
 
 /** Copies the sample project into a fresh temporary directory: `<base>/project`. */
 export function copyDemoProject(source = DEMO_PROJECT_DIR): { base: string; project: string } {
-  if (!existsSync(source)) throw new Error(`the sample project is missing: ${source}`);
+  if (!existsSync(source)) throw new TurnloopError('DEMO_PROJECT_MISSING', `the sample project is missing: ${source}`);
   const base = mkdtempSync(join(tmpdir(), 'turnloop-demo-'));
   const project = join(base, 'project');
   cpSync(source, project, { recursive: true });

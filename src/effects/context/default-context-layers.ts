@@ -16,6 +16,7 @@ import { perMessageBudgetApplies, timeBasedMicrocompactApplies } from '../../mac
 import type { ContextLayerInput, ContextLayerOutcome, ContextLayerRunner } from '../deps.ts';
 import { createCollapseCell, type CollapseCell } from './collapse-cell.ts';
 import type { ToolResultStore } from './result-store.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export interface ContextLayerRunnerOptions {
   config: LoopConfig;
@@ -118,7 +119,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
       }
       default: {
         const unknownLayer: never = input.layer;
-        throw new Error(`unknown context layer ${String(unknownLayer)}`);
+        throw new TurnloopError('UNKNOWN_CONTEXT_LAYER', `unknown context layer ${String(unknownLayer)}`);
       }
     }
   };

@@ -28,6 +28,7 @@ import {
   toolResultEvent,
   unknownToolText,
 } from './tool-result-message.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export type ToolUseStatus = 'success' | 'error' | 'cancelled';
 
@@ -253,7 +254,7 @@ async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: M
   } else {
     result = await returned;
   }
-  if (!result || typeof result !== 'object') throw new Error(`${tool.name} ended without a result`);
+  if (!result || typeof result !== 'object') throw new TurnloopError('TOOL_NO_RESULT', `${tool.name} ended without a result`);
   return result;
 }
 
