@@ -30,7 +30,7 @@ function driverOf(name: string | undefined): SimulateOptions['driver'] {
   throw new UsageError(`--driver expects one of ${DRIVERS.join(', ')}, got '${name}' (see turnloop simulate --help)`);
 }
 
-const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--driver query|durable] [--record <log.jsonl>] [--strict] [--check] [--inspect[=PORT]]
+const HELP = `Usage: turnloop simulate <scenario.json> [--json] [--record <log.jsonl>] [--strict] [--check] [--driver query|durable] [--inspect[=PORT]]
        turnloop simulate --example NAME [the same options]
 
 Runs one agent loop against the environment a scenario file scripts: the model's HTTP answers (served by a
