@@ -14,7 +14,7 @@
  */
 export { query, runQuery, type QueryOptions } from './api/query.ts';
 export { UnknownQueryOptionError } from './api/query-option-keys.ts';
-export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun } from './effects/query-options.ts';
+export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun, RunErrorHandler, RunErrorContext, RunErrorSource } from './effects/query-options.ts';
 export type * from './effects/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
 export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';
@@ -35,4 +35,4 @@ export { TERMINAL_REASONS, CONTINUE_REASONS } from './reducer/outcomes.ts';
 export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './reducer/outcomes.ts';
 export type * from './messages/types.ts';
 
-export { TurnloopError, isTurnloopError } from './errors/turnloop-error.ts';
+export { TurnloopError, isTurnloopError, type TurnloopErrorCode } from './errors/turnloop-error.ts';
