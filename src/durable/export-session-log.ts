@@ -30,7 +30,9 @@ export async function exportDurableSessionLog(
   redact?: RedactOptions,
 ): Promise<ExportedSession> {
   const journal = new MemoryJournal(entries, { readOnly: true });
-  const run = durableQuery({ ...options, journal, signal: undefined, onStep: undefined, observers: [recordTo(target, { redact })] });
+  // Only the export records: the session's own recording, telemetry and inspector stay with the live run.
+  const { record: _record, telemetry: _telemetry, inspect: _inspect, ...session } = options;
+  const run = durableQuery({ ...session, journal, signal: undefined, onStep: undefined, observers: [recordTo(target, { redact })] });
   try {
     while (!(await run.next()).done);
     return { complete: true, entries: journal.nextPosition };
