@@ -139,6 +139,9 @@ export class HeadlessSession {
       sessionId: settings.sessionId,
       ...(this.model ? { model: this.model } : {}),
       ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
+      // As the real executable: its streaming tool executor is behind a gate it runs without, so tools run after
+      // the reply (runTools) and a failed Bash cancels no sibling (issue 39; test/agent-sdk/request-sequence.test.ts).
+      features: { streamingToolExecution: false },
     });
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);

@@ -165,10 +165,10 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'shellLikeSiblingCancel',
     original: 'Only an error of the tool named Bash cancels its siblings, and only in the streaming executor (`StreamingToolExecutor.ts:354-363`); the non-streaming batches cancel nothing on an error.',
-    turnloop: 'The same by default (`isShellLike` defaults to `name === "Bash"`); a tool defined with `isShellLike: true` (a shell of another name) cancels its siblings too, in both paths.',
+    turnloop: 'The same by default (`isShellLike` defaults to `name === "Bash"`); a tool defined with `isShellLike: true` (a shell of another name) cancels its siblings too, in the streaming executor. Without it (`features.streamingToolExecution: false`, and in SDK sessions) no error cancels a sibling, as in the original.',
     why: 'A custom shell tool has the same implicit dependency chains between commands as Bash; the flag lets its author say so.',
     configSwitch: null,
-    test: { file: 'test/unit/tools/run-batches.test.ts', name: "a shell-like tool's error cancels its siblings and every later call of the run" },
+    test: { file: 'test/unit/tools/streaming-executor.test.ts', name: 'a shell-like error cancels running, queued and later siblings, each with one result saying so' },
   },
   {
     id: 'timeBasedMicrocompactOn',
