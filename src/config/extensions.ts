@@ -156,9 +156,9 @@ export const EXTENSIONS: readonly Extension[] = [
   },
   {
     id: 'cliUnreachableRetries',
-    original: 'A request that gets no HTTP answer (connection refused, host not found) is retried on the full schedule: 10 retries, backoff from 0.5 s doubling to 32 s, about 2.7 minutes before the error shows.',
-    turnloop: '`query()` keeps that schedule. `turnloop run` retries a refused connection or an unresolvable host only twice (about 1.5 s) unless `--max-retries N` is given; every retry line and the final error name the URL and the cause. Any other failure (5xx, 429, 529, timeouts, resets) keeps the full schedule.',
-    why: 'At a terminal such an error is almost always a mistyped or dead `ANTHROPIC_BASE_URL`, which no wait fixes; a newcomer should learn that in seconds (issue 31).',
+    original: 'A request that gets no HTTP answer (connection refused, host not found), and a 401, is retried on the full schedule: 10 retries, backoff from 0.5 s doubling to 32 s, about 2.7 minutes before the error shows.',
+    turnloop: '`query()` and SDK sessions keep that schedule. `turnloop run` retries a refused connection or an unresolvable host only twice (about 1.5 s), and a 401 not at all, unless `--max-retries N` is given; every retry line and the final error name the URL and the cause. Any other failure (5xx, 429, 529, timeouts, resets) keeps the full schedule.',
+    why: 'At a terminal such an error is almost always a mistyped or dead `ANTHROPIC_BASE_URL` or a wrong key, which no wait fixes; a newcomer should learn that in seconds (issue 31).',
     configSwitch: null,
     test: { file: 'test/unit/cli/run-unreachable.test.ts', name: 'a refused connection fails in seconds after 2 retries, each line and the final message naming the URL and the cause' },
   },
