@@ -34,7 +34,7 @@ export const EXECUTABLE_DRIFT: readonly ExecutableDrift[] = [
   {
     id: 'adaptiveThinkingByDefault',
     original: 'A request carries `thinking` only when the run asks for thinking, and no `output_config`.',
-    executable: 'Every main-loop request carries `thinking: {type: "adaptive", display: "updates"}` and `output_config: {effort: "high"}` (claude-sonnet-4-6) with no thinking or effort option given.',
+    executable: 'Every request carries `thinking: {type: "adaptive"}` (with a `display`) and `output_config: {effort: "high"}` (claude-sonnet-4-6) with no thinking or effort option given.',
     releases,
     situation: 'a failed Bash beside a Read',
   },
@@ -65,6 +65,13 @@ export const EXECUTABLE_DRIFT: readonly ExecutableDrift[] = [
     executable: 'Keeps the refused text, asks again with a user turn of one `<system-reminder>` saying the response was stopped, and ends with the next answer (`success`, `end_turn`).',
     releases,
     situation: 'a refusal',
+  },
+  {
+    id: 'backgroundSubagentsByDefault',
+    original: 'A Task call runs its subagent to the end; the subagent\'s report is the call\'s result, and the turn goes on from it.',
+    executable: 'A Task call that does not set `run_in_background` runs in the background: its result says the agent was launched, the turn ends, and the subagent\'s notification starts another turn (a second result).',
+    releases,
+    situation: 'a Task call without run_in_background',
   },
   {
     id: 'partialBlockOnInterrupt',

@@ -18,6 +18,7 @@ import { EXECUTABLE_DRIFT } from '../../src/config/executable-drift.ts';
 import { ENGINES, MODEL, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun, type SdkProgram } from './harness/sdk-program.ts';
 import { fidelityEmptyReply, fidelityRefusal, fidelitySingle401 } from './programs/fidelity-api-endings.ts';
+import { fidelityTaskDefaultForeground } from './programs/fidelity-background-subagent.ts';
 import { fidelityInterruptDuringTool, fidelityInterruptWhileStreaming } from './programs/fidelity-interrupts.ts';
 import { fidelityMaxTokensInToolUse } from './programs/fidelity-max-tokens-tool-use.ts';
 import { fidelityFallbackModel, fidelitySdkRequestOptions } from './programs/fidelity-sdk-options.ts';
@@ -105,7 +106,7 @@ const mapTurns = (requests: SentRequest[], f: (turns: string[]) => string[]) => 
 const DRIFT_TRANSFORMS: Record<string, (requests: SentRequest[]) => SentRequest[]> = {
   adaptiveThinkingByDefault: (requests) =>
     requests.map((r) =>
-      JSON.stringify(r.thinking) === JSON.stringify({ type: 'adaptive', display: 'updates' }) && JSON.stringify(r.output_config) === JSON.stringify({ effort: 'high' })
+      (r.thinking as { type?: unknown } | null)?.type === 'adaptive' && JSON.stringify(r.output_config) === JSON.stringify({ effort: 'high' })
         ? { ...r, thinking: null, output_config: null }
         : r,
     ),
@@ -128,6 +129,13 @@ const DRIFT_TRANSFORMS: Record<string, (requests: SentRequest[]) => SentRequest[
     }),
   refusalNudge: (requests) =>
     requests.filter((r) => !(r.turns.length >= 2 && r.turns.at(-2)?.startsWith('assistant: ') && r.turns.at(-1) === 'user: reminder')),
+  backgroundSubagentsByDefault: (requests) => {
+    // The turn the background task's notification starts goes; the subagent's own request (one turn) comes before
+    // the main loop's next one, whose Task call it answers.
+    const kept = requests.filter((r) => !(r.turns.length >= 2 && r.turns.at(-2) === 'assistant: text' && r.turns.at(-1) === 'user: reminder'));
+    const at = kept.findIndex((r, i) => r.turns.length > 1 && r.turns.at(-1)?.startsWith('user: tool_result') && kept[i + 1]?.turns.length === 1);
+    return at < 0 ? kept : [...kept.slice(0, at), kept[at + 1], kept[at], ...kept.slice(at + 2)];
+  },
   partialBlockOnInterrupt: (requests) =>
     mapTurns(requests, (turns) =>
       mergeRoles(turns.filter((turn, i) => !(turn.startsWith('assistant: ') && /^user: (reminder, )*interrupted\b/.test(turns[i + 1] ?? '')))),
@@ -174,6 +182,15 @@ const SITUATIONS: readonly Situation[] = [
       ending: { results: [{ subtype: 'success', is_error: true, terminal_reason: 'api_error', stop_reason: 'refusal' }], toolResults: [] },
     },
   },
+  {
+    program: fidelityTaskDefaultForeground,
+    drift: [...ALWAYS, 'backgroundSubagentsByDefault'],
+    // docs/loop.md: a subagent runs to its end and its report answers the Task call; one turn, one result.
+    originalEnding: {
+      drift: 'backgroundSubagentsByDefault',
+      ending: { results: [{ subtype: 'success', is_error: false, terminal_reason: 'completed', stop_reason: 'end_turn' }], toolResults: ['toolu_task_1'] },
+    },
+  },
   { program: fidelitySdkRequestOptions, drift: ['sessionContextReminders', 'sdkRequestOptionsIgnored'] },
   { program: fidelityFallbackModel, drift: [...ALWAYS, 'sdkFallbackModelIgnored'] },
 ];
@@ -205,6 +222,11 @@ const FACTS: Record<string, (run: ProgramRun, requests: SentRequest[]) => void> 
   },
   'a refusal': (_run, requests) => {
     expect(requests[0].turns.at(-1)).toMatch(/text$/);
+  },
+  'a Task call without run_in_background': (run, requests) => {
+    // The subagent asked the model once, with its own prompt alone; the Task call was answered.
+    expect(requests.filter((r) => r.turns.length === 1)).toHaveLength(2);
+    expect(endingOf(run.messages).toolResults).toEqual(['toolu_task_1']);
   },
   'thinking, effort and task budget options': (run, requests) => {
     expect(requests).toHaveLength(1);
