@@ -25,6 +25,17 @@ import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../reducer/message-factory.ts';
+
+/** The stop reason a `message_delta` stream event carries, if it is one. */
+function stopReasonOf(event: unknown): string | undefined {
+  const delta = event as { type?: unknown; delta?: { stop_reason?: unknown } } | null;
+  return delta?.type === 'message_delta' && typeof delta.delta?.stop_reason === 'string' ? delta.delta.stop_reason : undefined;
+}
+
+function isInterruptionNote(content: unknown): boolean {
+  return content === INTERRUPTED_TEXT || content === INTERRUPTED_DURING_TOOLS_TEXT;
+}
 
 export interface SessionSettings {
   sessionId: string;
@@ -139,6 +150,9 @@ export class HeadlessSession {
       sessionId: settings.sessionId,
       ...(this.model ? { model: this.model } : {}),
       ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
+      // As the real executable: its streaming tool executor is behind a gate it runs without, so tools run after
+      // the reply (runTools) and a failed Bash cancels no sibling (issue 39; test/agent-sdk/request-sequence.test.ts).
+      features: { streamingToolExecution: false },
     });
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
@@ -151,6 +165,11 @@ export class HeadlessSession {
     let lastAssistant: AssistantMessage | undefined;
     let budgetExceeded: { maxBudgetUsd: number } | undefined;
     let finalMessages: Message[] | null = null;
+    // The interruption note the loop writes is part of the conversation the next turn sends, as in the original
+    // (its history holds every message the loop yields); the run's state does not carry it (issue 39 item 3).
+    const interruptionNotes: Message[] = [];
+    // The last request's stop reason as the API streamed it: an empty reply has one but no assistant message.
+    let streamedStopReason: string | null | undefined;
     const countAssistant = (message: AssistantMessage) => {
       usage.add(message);
       if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
@@ -224,6 +243,7 @@ export class HeadlessSession {
       while (!next.done) {
         const item = next.value;
         if (item.type === 'request_start') {
+          streamedStopReason = undefined;
           numTurns += 1;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
@@ -233,6 +253,10 @@ export class HeadlessSession {
           if (requestAt !== null) apiMs += Date.now() - requestAt;
           requestAt = null;
           countAssistant(item);
+        } else if (item.type === 'stream_event') {
+          streamedStopReason = stopReasonOf(item.event) ?? streamedStopReason;
+        } else if (item.type === 'user' && isInterruptionNote(item.message.content)) {
+          interruptionNotes.push(item);
         }
         const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });
         if (mapped) deps.write(mapped);
@@ -244,7 +268,10 @@ export class HeadlessSession {
     }
     const interrupted = this.current.interrupted;
     this.current = null;
-    if (finalMessages) this.history = finalMessages;
+    if (finalMessages) {
+      const known = new Set((finalMessages as Message[]).map((m) => m.uuid));
+      this.history = [...(finalMessages as Message[]), ...interruptionNotes.filter((m) => !known.has(m.uuid))];
+    }
     const result = resultMessage({
       terminal,
       // As the real executable counts: the turn that was cut short counts again (maxTurns 1 with a tool call
@@ -254,6 +281,7 @@ export class HeadlessSession {
       ...(budgetExceeded ? { budgetExceeded } : {}),
       interrupted,
       ...(lastAssistant ? { lastAssistant } : {}),
+      ...(streamedStopReason ? { stopReason: streamedStopReason } : {}),
       usage: usage.usage,
       modelUsage: usage.modelUsage,
       totalCostUsd: usage.costUsd,

@@ -27,6 +27,8 @@ export interface TurnSummary {
   /** Set when the run was stopped by an `interrupt` control request. */
   interrupted?: boolean;
   lastAssistant?: AssistantMessage;
+  /** The last request's stop reason as streamed (`message_delta`); an empty reply has one and no message. */
+  stopReason?: string;
   usage: SdkUsage;
   modelUsage: Record<string, SdkModelUsage>;
   totalCostUsd: number;
@@ -77,7 +79,7 @@ export function resultMessage(summary: TurnSummary): JsonObject {
     duration_api_ms: summary.durationApiMs,
     is_error: isError,
     num_turns: summary.numTurns,
-    stop_reason: summary.lastAssistant?.message.stop_reason ?? null,
+    stop_reason: summary.stopReason ?? summary.lastAssistant?.message.stop_reason ?? null,
     total_cost_usd: summary.totalCostUsd,
     usage: summary.usage,
     modelUsage: summary.modelUsage,

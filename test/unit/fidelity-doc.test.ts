@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/config.ts';
+import { EXECUTABLE_DRIFT } from '../../src/config/executable-drift.ts';
 import { EXTENSIONS } from '../../src/config/extensions.ts';
 import { FIDELITY_DOC, withFreshExtensionTable } from '../../scripts/gen-fidelity-doc.ts';
 
@@ -42,5 +43,16 @@ describe('docs/fidelity.md', () => {
     const source = readFileSync(path, 'utf8');
     const quoted = [`'${name.replaceAll("'", "\\'")}'`, `"${name}"`, `\`${name}\``];
     expect(quoted.some((q) => source.includes(`it(${q}`)), `${file} has it(${JSON.stringify(name)})`).toBe(true);
+  });
+
+  it('lists each drift of the real executable once, each named by the side-by-side test that shows it', () => {
+    const doc = readFileSync(join(ROOT, FIDELITY_DOC), 'utf8');
+    const test = readFileSync(join(ROOT, 'test/agent-sdk/request-sequence.test.ts'), 'utf8');
+    const ids = EXECUTABLE_DRIFT.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(doc).toContain(`\`${id}\``);
+      expect(test, `request-sequence.test.ts names ${id}`).toContain(`'${id}'`);
+    }
   });
 });

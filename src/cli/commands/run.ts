@@ -227,6 +227,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
           apiKey,
           ...(baseURL ? { baseURL } : {}),
           maxUnreachableRetries: maxRetries ?? CLI_UNREACHABLE_RETRIES,
+          maxAuthRetries: maxRetries ?? 0,
           onRetry: (retry) => note(retryLine(retry)),
         }),
       },

@@ -41,6 +41,12 @@ export interface AnthropicModelCallerOptions {
    * `cliUnreachableRetries`) so that a wrong URL fails in seconds.
    */
   maxUnreachableRetries?: number;
+  /**
+   * Retries of an authentication failure (401). Default: the retry policy's `maxRetries`, as the original (its
+   * credentials may be refreshed between attempts). `turnloop run` passes 0 (Extension `cliUnreachableRetries`):
+   * at a terminal a 401 is a wrong key, which no wait fixes.
+   */
+  maxAuthRetries?: number;
 }
 
 export interface ModelRetryNotice {
@@ -140,7 +146,11 @@ async function* callModel(
       case 'retryable': {
         const wait = retryAfterMs(outcome.error, options.clock.now());
         const failed = { overloaded: failure.kind === 'overloaded', ...(wait === undefined ? {} : { retryAfterMs: wait }) };
-        const unreachableLimit = isUnreachable(failure) ? callerOptions.maxUnreachableRetries : undefined;
+        const unreachableLimit = isUnreachable(failure)
+          ? callerOptions.maxUnreachableRetries
+          : failure.status === 401
+            ? callerOptions.maxAuthRetries
+            : undefined;
         const decision =
           unreachableLimit !== undefined && retry.retries >= unreachableLimit
             ? ({ action: 'give_up' } as const)

@@ -7,8 +7,8 @@
  * | `media_size`      | 400/413 whose text says an image/PDF is too large, too many pages... | API-error message, done      |
  * | `invalid_request` | any other 400                                                        | API-error message, done      |
  * | `overloaded`      | 529, or an `overloaded_error` (also as an SSE `error` event)         | overload retries / fallback  |
- * | `retryable`       | 5xx, 408, 409, 429, network errors, broken or incomplete streams     | backoff retries              |
- * | `other`           | anything else (401, 403, 404, 413 without a known text...)           | API-error message at once    |
+ * | `retryable`       | 5xx, 401, 408, 409, 429, network errors, broken or incomplete streams | backoff retries             |
+ * | `other`           | anything else (403, 404, 413 without a known text...)                | API-error message at once    |
  *
  * API failures are never thrown at the loop: every class ends as an API-error message once the retries (if any)
  * are used up, and the loop decides from there (docs/loop.md §4.5 "API errors are messages"). Aborts are not classified
@@ -74,7 +74,8 @@ export function classifyModelError(error: unknown): ErrorClass {
   }
   if (status === 400) return { kind: 'invalid_request', text, ...tag };
   if (status === 529 || type === 'overloaded_error') return { kind: 'overloaded', text, ...tag };
-  if (status === undefined || status >= 500 || status === 408 || status === 409 || status === 429) {
+  // A 401 is retried like a 5xx, as the original and the real executable do (issue 39 item 5).
+  if (status === undefined || status >= 500 || status === 401 || status === 408 || status === 409 || status === 429) {
     return { kind: 'retryable', text, ...tag };
   }
   return { kind: 'other', text, ...tag };

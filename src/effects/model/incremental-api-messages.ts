@@ -23,7 +23,7 @@
  */
 import type { Message } from '../../messages/types.ts';
 import { MAX_CACHE_BREAKPOINTS } from './build-request.ts';
-import { finishTurn, toPiece, type ApiMessageParam } from './to-api-messages.ts';
+import { pushFinished, toPiece, type ApiMessageParam } from './to-api-messages.ts';
 
 /** How many entries at the end of a handed-out list the caller may replace: one per cache breakpoint. */
 export const REPLACEABLE_TURNS = MAX_CACHE_BREAKPOINTS;
@@ -45,10 +45,12 @@ interface Conversion {
   revision: HistoryRevision | undefined;
   /** The index of each merged turn's first message. */
   starts: number[];
-  /** The finished turns that are sent (`finishTurn`, minus those left empty), and how many of them the first
-   * i + 1 raw turns give. */
+  /** The finished turns that are sent (`pushFinished`: those left empty dropped, neighbours merged), and how many
+   * of them the first i + 1 raw turns give. */
   sent: ApiMessageParam[];
   sentUpTo: number[];
+  /** Whether raw turn i started a sent turn of its own (not dropped, not merged into the one before). */
+  fresh: boolean[];
   /** The run `sent` itself was lent to (handed out without a copy), if any. */
   lentTo: object | undefined;
   /** The last entries of `sent` as handed out, to put back what the borrower replaced. */
@@ -56,7 +58,7 @@ interface Conversion {
 }
 
 function emptyConversion(): Conversion {
-  return { messages: [], revision: undefined, starts: [], sent: [], sentUpTo: [], lentTo: undefined, tail: [] };
+  return { messages: [], revision: undefined, starts: [], sent: [], sentUpTo: [], fresh: [], lentTo: undefined, tail: [] };
 }
 
 export function createApiMessageConverter(): ApiMessageConverter {
@@ -115,16 +117,19 @@ function convertFrom(previous: Conversion, messages: readonly Message[], revisio
   let kept = previous.starts.length;
   while (kept > 0 && previous.starts[kept - 1] > same - 1) kept -= 1;
   if (kept > 0) kept -= 1;
+  // A cut must fall where a raw turn starts a sent turn: a later raw turn that merged back (its neighbour dropped)
+  // sits inside the last kept sent turn, and converting it again would add its blocks twice.
+  while (kept > 0 && kept < previous.fresh.length && !previous.fresh[kept]) kept -= 1;
   // Messages before the first kept turn's start that are unchanged were dropped (no piece): skip them too.
   const from = kept < previous.starts.length ? Math.min(previous.starts[kept], same) : 0;
   // The previous conversion is not used again: cut its index arrays in place instead of copying them.
-  const { starts, sentUpTo } = previous;
+  const { starts, sentUpTo, fresh } = previous;
   starts.length = kept;
   sentUpTo.length = kept;
+  fresh.length = kept;
   const sent = reusedSent(previous, kept > 0 ? sentUpTo[kept - 1] : 0, revision);
   const finish = (turn: ApiMessageParam) => {
-    const done = finishTurn(turn);
-    if (done.content.length > 0) sent.push(done);
+    fresh.push(pushFinished(sent, turn) === 'fresh');
     sentUpTo.push(sent.length);
   };
   let open: ApiMessageParam | null = null;
@@ -140,5 +145,5 @@ function convertFrom(previous: Conversion, messages: readonly Message[], revisio
     starts.push(i);
   }
   if (open) finish(open);
-  return { messages, revision, starts, sent, sentUpTo, lentTo: undefined, tail: [] };
+  return { messages, revision, starts, sent, sentUpTo, fresh, lentTo: undefined, tail: [] };
 }

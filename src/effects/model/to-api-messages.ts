@@ -11,6 +11,10 @@
  *   answers a tool_use turn starts with its results (pairing, docs/loop.md §1). Nothing is ever reordered across turns.
  * - Empty and whitespace-only text blocks are dropped (the API rejects them; a recorded reply may hold a "\n\n" text
  *   block before its thinking); a turn left without blocks is dropped.
+ * - An assistant turn of thinking blocks alone is dropped (the API refuses thinking as the last block of a turn): a
+ *   reply cut at `max_tokens` inside a tool_use leaves only its thinking once the incomplete block is gone. The
+ *   original drops such orphaned thinking too (docs/loop.md §1). The user turns around a dropped turn merge into one,
+ *   so the next request reads U[prompt, recovery], as the original's does.
  *
  * Engine blocks mirror the API's block params, so they are passed through unchanged (the caller casts them to the
  * SDK's types once, in `build-request.ts`).
@@ -37,7 +41,29 @@ export function toApiMessages(messages: readonly Message[]): ApiMessageParam[] {
       turns.push(piece.role === 'user' ? { role: 'user', content: [...piece.blocks] } : { role: 'assistant', content: [...piece.blocks] });
     }
   }
-  return turns.map(finishTurn).filter((turn) => turn.content.length > 0);
+  const sent: ApiMessageParam[] = [];
+  for (const turn of turns) pushFinished(sent, turn);
+  return sent;
+}
+
+/** How a raw turn went into the sent list: a turn of its own, merged into the last one, or nothing. */
+export type Pushed = 'fresh' | 'merged' | 'dropped';
+
+/**
+ * Finishes `turn` and appends it to `sent`: a turn left empty is dropped, and a turn of the last sent turn's role
+ * (its neighbour between them was dropped) merges into it as a new object (sent turns are never changed).
+ */
+export function pushFinished(sent: ApiMessageParam[], turn: ApiMessageParam): Pushed {
+  const done = finishTurn(turn);
+  if (done.content.length === 0) return 'dropped';
+  const last = sent[sent.length - 1];
+  if (last?.role !== done.role) {
+    sent.push(done);
+    return 'fresh';
+  }
+  const content = [...last.content, ...done.content] as Array<UserContentBlock & AssistantContentBlock>;
+  sent[sent.length - 1] = finishTurn({ role: done.role, content });
+  return 'merged';
 }
 
 export function toPiece(message: Message): Piece | null {
@@ -80,10 +106,17 @@ export function attachmentText(attachment: Attachment): string | null {
 
 /** A merged turn as sent: tool results first in a user turn, empty text blocks dropped. */
 export function finishTurn(turn: ApiMessageParam): ApiMessageParam {
-  if (turn.role === 'assistant') return { role: 'assistant', content: turn.content.filter(nonEmpty) };
+  if (turn.role === 'assistant') {
+    const content = turn.content.filter(nonEmpty);
+    return { role: 'assistant', content: content.every(isThinking) ? [] : content };
+  }
   const results = turn.content.filter((block) => block.type === 'tool_result');
   const others = turn.content.filter((block) => block.type !== 'tool_result' && nonEmpty(block));
   return { role: 'user', content: [...results, ...others] };
+}
+
+function isThinking(block: AssistantContentBlock): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking';
 }
 
 function nonEmpty(block: UserContentBlock | AssistantContentBlock): boolean {

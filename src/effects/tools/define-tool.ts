@@ -82,7 +82,8 @@ export interface ToolSpec<S extends z.ZodType> {
   interruptBehavior?: InterruptBehavior;
   maxResultSizeChars?: number;
   /**
-   * An error of this tool cancels its sibling calls (docs/loop.md §7.5). Default: only a tool named `Bash`, as in
+   * An error of this tool cancels its sibling calls in the streaming executor (docs/loop.md §7.5; the batches run
+   * without it never cancel one). Default: only a tool named `Bash`, as in
    * the original (Claude Code 2.1.88 `services/tools/StreamingToolExecutor.ts:354-363`); `true` on another tool is
    * Extension `shellLikeSiblingCancel`.
    */

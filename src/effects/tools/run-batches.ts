@@ -10,13 +10,14 @@
  *   after the whole batch, in call order. Each call sees `context.current` as it was when the call started.
  *   (The events still carry their own `contextPatch`; consumers that fold events see concurrent patches in
  *   completion order, which only matters if two calls of one batch set the same key.)
- * - cancellation follows docs/loop.md §7.5: a shell-like error cancels every call of the run not yet finished, in this
- *   batch and the later ones; a loop abort cancels per `interruptBehavior`.
+ * - an error cancels nothing, a shell-like tool's included: the original's non-streaming path (runTools) has no
+ *   sibling cancellation, only its streaming executor does (docs/loop.md §7.5, `streaming-executor.ts`); a loop
+ *   abort cancels per `interruptBehavior`.
  */
 import type { ToolUseBlock } from '../../messages/types.ts';
 import type { ToolBatch } from '../../reducer/effects.ts';
 import type { ToolResultEvent } from '../deps.ts';
-import { CancelGroup, siblingErrorCancellation } from './cancellation.ts';
+import { CancelGroup } from './cancellation.ts';
 import { startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
 import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type ToolUseContextRef } from './call-deps.ts';
 
@@ -41,16 +42,9 @@ export async function* runToolBatches(
 ): AsyncGenerator<ToolResultEvent, void, undefined> {
   const context = options.context ?? createToolUseContextRef();
   const cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
-  const siblings = new CancelGroup();
-  const run = (toolUse: ToolUseBlock) => {
-    const call = startLinkedCall(toolUse, deps, options.signal, siblings, context.current);
-    return call.done.then((outcome) => {
-      if (outcome.cancelsSiblings && !siblings.reason) {
-        siblings.cancel(siblingErrorCancellation(toolUse.name, toolUse.id));
-      }
-      return outcome;
-    });
-  };
+  // No call ever cancels this group: the batches answer each call on its own (see the invariants).
+  const unlinked = new CancelGroup();
+  const run = (toolUse: ToolUseBlock) => startLinkedCall(toolUse, deps, options.signal, unlinked, context.current).done;
 
   for (const batch of batches) {
     if (!batch.concurrent) {

@@ -58,7 +58,7 @@ describe('headless endings', () => {
 
   it('an API error ends as the real executable ends it: success subtype, is_error, the text as result, reason api_error; exit 1', async () => {
     const cwd = tempProject();
-    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [{ status: 401, repeat: 11 }] })], { cwd });
     expect(run.code).toBe(1);
     const result = run.lines.at(-1)!;
     expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: true, api_error_status: 401, terminal_reason: 'api_error' });

@@ -25,6 +25,8 @@ export interface Program {
   onLine?: (line: Line, send: (reply: Line) => void, closeInput: () => void) => void;
   /** Results to wait for before closing stdin (default 1). */
   results?: number;
+  /** The process environment turnloop sees (default: none). */
+  env?: Record<string, string>;
 }
 
 export function tempProject(): string {
@@ -74,7 +76,7 @@ export async function runHeadless(argv: string[], program: Program & { prompt?: 
       },
     },
     stderr: { write: (text: string) => err.push(text) },
-    env: {},
+    env: program.env ?? {},
     cwd,
     stdin,
   };

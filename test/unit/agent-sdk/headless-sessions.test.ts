@@ -132,10 +132,10 @@ describe('turnloop -p (the shell form)', () => {
     const json = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [say('hi there')] })], { cwd });
     expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', subtype: 'success', result: 'hi there', is_error: false });
     // An API-error ending: its text on stdout, exit 1 (as claude -p).
-    const failed = await runCli(['-p', 'hello', '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
+    const failed = await runCli(['-p', 'hello', '--fake-api', writeScript(cwd, { model: [{ status: 401, repeat: 11 }] })], { cwd });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('401');
-    const failedJson = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [{ status: 401 }] })], { cwd });
+    const failedJson = await runCli(['-p', 'hello', '--output-format', 'json', '--fake-api', writeScript(cwd, { model: [{ status: 401, repeat: 11 }] })], { cwd });
     expect(JSON.parse(failedJson.stdout)).toMatchObject({ subtype: 'success', is_error: true, terminal_reason: 'api_error' });
     // Another error ending: its errors on stderr.
     const maxed = await runCli(['-p', 'hello', '--max-turns', '1', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, { model: [{ content: [{ type: 'tool_use', id: 't', name: 'Glob', input: { pattern: '*' } }] }] })], { cwd });

@@ -54,8 +54,8 @@ describe('onRetry', () => {
     ]);
   });
 
-  it('is not called for an answer that retrying cannot fix (401)', async () => {
-    const api = await fakeApi({ model: [{ status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } }] });
+  it('is not called for an answer that retrying cannot fix (403)', async () => {
+    const api = await fakeApi({ model: [{ status: 403, error: { type: 'permission_error', message: 'not allowed' } }] });
     const notices: ModelRetryNotice[] = [];
     const callModel = createAnthropicModelCaller({ apiKey: 'bad', baseURL: api.baseURL, onRetry: (notice) => notices.push(notice) });
     const events = loopEvents(await collect(callModel(modelRequest(), callOptions())));

@@ -30,6 +30,8 @@ const messageArb: fc.Arbitrary<() => Message> = fc.oneof(
   fc.nat(3).map((id) => (): Message => ({ type: 'user', uuid: next(), message: { role: 'user', content: [{ type: 'text', text: 'note' }, { type: 'tool_result', tool_use_id: `t${id}`, content: 'ok' }] }, sourceToolUseId: `t${id}` })),
   fc.constantFrom('', 'hi', 'x').map((text) => (): Message => ({ type: 'assistant', uuid: next(), message: { id: 'msg', role: 'assistant', model: 'm', content: [{ type: 'text', text }], stop_reason: null } })),
   fc.nat(3).map((id) => (): Message => ({ type: 'assistant', uuid: next(), message: { id: 'msg', role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: `t${id}`, name: 'Read', input: {} }], stop_reason: 'tool_use' } })),
+  // A reply cut inside a tool_use leaves its thinking alone: that turn is dropped and its neighbours merge.
+  fc.constant((): Message => ({ type: 'assistant', uuid: next(), message: { id: 'th', role: 'assistant', model: 'm', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }], stop_reason: null } })),
   fc.constant((): Message => ({ type: 'assistant', uuid: next(), message: { id: 'e', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'API error' }], stop_reason: null }, apiError: { kind: 'other', text: 'boom' } })),
   fc.constant((): Message => ({ type: 'attachment', uuid: next(), attachment: { type: 'queued_command', prompt: 'also this' } })),
   fc.constant((): Message => ({ type: 'attachment', uuid: next(), attachment: { type: 'max_turns_reached', maxTurns: 1, turnCount: 1 } })),

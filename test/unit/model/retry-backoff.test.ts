@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAnthropicModelCaller } from '../../../src/effects/model/anthropic-model-caller.ts';
 import { backoffDelay } from '../../../src/effects/model/retry-policy.ts';
-import { callOptions, collect, eventTypes, fakeClock, loopEvents, modelMessages, modelRequest, runCall, TEST_RETRY } from './helpers.ts';
+import { callOptions, collect, eventTypes, fakeClock, loopEvents, modelMessages, modelRequest, runCall, TEST_RETRY, fakeApi } from './helpers.ts';
 
 const serverError = { status: 500, error: { type: 'api_error', message: 'Internal server error' } } as const;
 
@@ -40,13 +40,25 @@ describe('retries with exponential backoff', () => {
     expect(clock.sleeps).toHaveLength(TEST_RETRY.maxRetries);
   });
 
-  it('does not retry an authentication error', async () => {
-    const { api, events } = await runCall({
-      model: [{ status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } }],
-    });
+  it('retries an authentication error with the normal backoff, as the original; a persistent one ends as an API error', async () => {
+    const auth = { status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } };
+    const once = await runCall({ model: [auth, { content: [{ type: 'text', text: 'ok' }] }] }, undefined, { clock: fakeClock() });
+    expect(once.api.requests).toHaveLength(2);
+    expect(modelMessages(once.events)[0].apiError).toBeUndefined();
+    const clock = fakeClock();
+    const { api, events } = await runCall({ model: [{ ...auth, repeat: TEST_RETRY.maxRetries + 1 }] }, undefined, { clock });
     expect(events.map((e) => e.type)).toEqual(['model_message', 'model_done']);
     expect(modelMessages(events)[0].apiError).toMatchObject({ kind: 'other', status: 401, errorType: 'authentication_error' });
     expect(modelMessages(events)[0].apiError?.text).toContain('invalid x-api-key');
+    expect(api.requests).toHaveLength(TEST_RETRY.maxRetries + 1);
+    expect(clock.sleeps).toHaveLength(TEST_RETRY.maxRetries);
+  });
+
+  it('retries no 401 with maxAuthRetries: 0 (turnloop run)', async () => {
+    const api = await fakeApi({ model: [{ status: 401, error: { type: 'authentication_error', message: 'invalid x-api-key' } }] });
+    const callModel = createAnthropicModelCaller({ apiKey: 'bad', baseURL: api.baseURL, maxAuthRetries: 0 });
+    const events = loopEvents(await collect(callModel(modelRequest(), callOptions())));
+    expect(modelMessages(events)[0].apiError).toMatchObject({ status: 401 });
     expect(api.requests).toHaveLength(1);
   });
 

@@ -19,6 +19,24 @@ const toolResult = (toolUseId: string, content = 'ok'): UserMessage =>
   user(`r-${toolUseId}`, [{ type: 'tool_result', tool_use_id: toolUseId, content }], { sourceToolUseId: toolUseId });
 
 describe('toApiMessages', () => {
+  it('drops an assistant turn of thinking alone (max_tokens inside a tool_use) and merges the user turns around it', () => {
+    const history: Message[] = [
+      user('u1', 'Write a very long file.'),
+      assistant('a1', 'msg_1', [{ type: 'thinking', thinking: 'plan', signature: 's' }]),
+      user('u2', 'Your reply was cut off; go on.', { isMeta: true }),
+    ];
+    expect(toApiMessages(history)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Write a very long file.' }, { type: 'text', text: 'Your reply was cut off; go on.' }] },
+    ]);
+    // A thinking block beside anything else stays.
+    const kept = toApiMessages([...history.slice(0, 2), assistant('a2', 'msg_1', [{ type: 'text', text: 'Done.' }]), history[2]]);
+    expect(kept.map((turn) => [turn.role, turn.content.map((b) => b.type)])).toEqual([
+      ['user', ['text']],
+      ['assistant', ['thinking', 'text']],
+      ['user', ['text']],
+    ]);
+  });
+
   it('merges the per-block assistant messages of one reply into one assistant turn, blocks in order', () => {
     const history: Message[] = [
       user('u1', 'Read two files'),
