@@ -294,6 +294,19 @@ describe.each([
     }
   });
 
+  it("a tool whose schema is the project's own zod: the model is shown its JSON Schema, and a bad input is refused", () => {
+    const script = `import { defineTool } from 'turnloop';
+      import { toolDefinitionForModel } from 'turnloop/internal';
+      import { z } from 'zod';
+      const echo = defineTool({ name: 'echo', description: 'd', inputSchema: z.object({ text: z.string() }), call: async ({ text }) => ({ content: text }) });
+      console.log(JSON.stringify({ zod4: typeof z.toJSONSchema === 'function', shown: toolDefinitionForModel(echo).input_schema, bad: echo.inputSchema.safeParse({ text: 5 }).success }));`;
+    const out = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], dir))) as { zod4: boolean; shown: { properties: { text: { type: string } }; required: string[] }; bad: boolean };
+    expect(out.zod4).toBe(zodVersion === undefined);
+    expect(out.shown.properties.text.type).toBe('string');
+    expect(out.shown.required).toEqual(['text']);
+    expect(out.bad).toBe(false);
+  });
+
   it('the examples are found, and every skipped one says why', () => {
     expect(runnable.length).toBeGreaterThanOrEqual(5);
     for (const example of examples) if (example.skip !== undefined) expect(example.skip.length, `${example.file}:${example.line}`).toBeGreaterThan(10);
