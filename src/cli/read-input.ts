@@ -10,6 +10,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { firstInvalidUtf8Offset } from '../tools/utf8.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { shippedExampleHint } from './examples.ts';
 
 /** Biggest input file read (a session log of a very long run is far below this). */
 export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
@@ -63,7 +64,7 @@ function readAll(path: string, shown: string, expected: string): Buffer {
   } catch (error) {
     if (error instanceof InputFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputFileError(shown, code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? String(error)})`);
+    throw new InputFileError(shown, code === 'ENOENT' ? `no such file${shippedExampleHint(shown)}` : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? String(error)})`);
   }
   try {
     if (fstatSync(fd).isDirectory()) throw new InputFileError(shown, `is a directory; expected ${expected}`);

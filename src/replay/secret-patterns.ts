@@ -12,8 +12,10 @@ const SECRET_NAME = String.raw`[A-Z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|PASSW
 
 /** Object members whose string values are secrets (HTTP header names in any case, and secret variable names). */
 const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'apikey', 'api_key', 'x-auth-token', 'cookie', 'set-cookie']);
-// Not masked: references (`$TOKEN`, `${TOKEN}`) and placeholders ending in `...` (`sk-ant-...` in help texts).
-const SECRET_VALUE = String.raw`"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|(?!\$)(?![^\s"'\\,;}]*\.\.\.)[^\s"'\\,;}]+`;
+// Not masked: references (`$TOKEN`, `${TOKEN}`), placeholders ending in `...` or `…` (`sk-ant-...` in help
+// texts), and prose: a lower-case word followed by more words (`no ANTHROPIC_API_KEY: set it, or …`), which no
+// token is (a value with spaces in it is quoted, and then masked whole).
+const SECRET_VALUE = String.raw`"[^"\n]{0,4096}"|'[^'\n]{0,4096}'|(?!\$)(?![^\s"'\\,;}]*(?:\.\.\.|…))(?![a-z]{1,32},? [A-Za-z])[^\s"'\\,;}]+`;
 const SECRET_NAME_RE = new RegExp(`^${SECRET_NAME}$`);
 
 export function isSecretMemberName(name: string): boolean {
@@ -29,9 +31,11 @@ const at = (source: string, flags: string) => new RegExp(`${START}${source}`, fl
 
 export const BUILT_IN_SECRET_PATTERNS: readonly RegExp[] = [
   // Anthropic keys of every kind: sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…
-  /sk-ant-[A-Za-z0-9_-]{8,}/dg,
+  // (Not a placeholder that ends in `…` or `...`, as docs write `sk-ant-admin01-…`.)
+  /sk-ant-[A-Za-z0-9_-]{8,}(?![A-Za-z0-9_-]|…|\.\.\.)/dg,
   // Header fragments in text: `Authorization: Bearer …`, `x-api-key=…`, JSON `"authorization": "…"`.
-  at(String.raw`(?:proxy-)?(?:authorization|x-api-key|api-key|x-auth-token)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token)\s+)?(?<secret>[^\s"',;}]+)`, 'dgi'),
+  // A reference (`Bearer ${token}`, `"Bearer $TOKEN"`) is not a secret; a template literal's backtick is a quote.
+  at(String.raw`(?:proxy-)?(?:authorization|x-api-key|api-key|x-auth-token)["']?\s*[:=]\s*["'\x60]?(?:(?:Bearer|Basic|Token)\s+|(?!(?:Bearer|Basic|Token)\s))(?!\$)(?<secret>[^\s"'\x60,;}]+)`, 'dgi'),
   at(String.raw`Bearer\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})`, 'dg'),
   // AWS access key ids and secret access keys (the latter only next to a name that says so).
   at(String.raw`(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'dg'),

@@ -9,6 +9,9 @@ import { scenarioSchema, type Scenario } from './scenario-schema.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { messageOf } from '../errors/message-of.ts';
 
+/** How many problems after the first one a message names. */
+const SHOWN_OTHERS = 3;
+
 export class ScenarioFileError extends TurnloopError {
   /** The CLI's exit code for bad input. */
   readonly exitCode = 2;
@@ -17,10 +20,15 @@ export class ScenarioFileError extends TurnloopError {
     /** Path inside the file (`params.messages[0].role`), or null for problems with the whole file. */
     readonly path: string | null,
     readonly expected: string,
-    /** Further problems not shown in the message (fix the first one first). */
+    /** Further problems after the first one. */
     readonly moreIssues = 0,
+    /** Those problems, described; the message names the first few of them. */
+    readonly others: ReadonlyArray<{ path: string | null; expected: string }> = [],
   ) {
-    const more = moreIssues > 0 ? ` (and ${moreIssues} more problem${moreIssues > 1 ? 's' : ''})` : '';
+    const named = others.slice(0, SHOWN_OTHERS).map((o) => `${o.path === null ? '' : `${o.path}: `}${o.expected}`);
+    const unnamed = moreIssues - named.length;
+    const rest = unnamed > 0 ? `${named.length > 0 ? '; ' : ''}${unnamed} more (simulate --json lists every problem)` : '';
+    const more = moreIssues > 0 ? ` (and ${moreIssues} more problem${moreIssues > 1 ? 's' : ''}${named.length > 0 || rest ? ': ' : ''}${named.join('; ')}${rest})` : '';
     super('INVALID_SCENARIO', `${file}: ${path === null ? '' : `${path}: `}${expected}${more}`);
     this.name = 'ScenarioFileError';
   }
@@ -52,7 +60,8 @@ export function parseScenario(data: unknown, file: string): Scenario {
   if (result.success) return result.data;
   const [first, ...rest] = result.error.issues;
   const { path, expected } = describeIssue(first, scenarioSchema, data);
-  throw new ScenarioFileError(file, path, expected, rest.length);
+  const others = rest.slice(0, SHOWN_OTHERS).map((issue) => describeIssue(issue, scenarioSchema, data));
+  throw new ScenarioFileError(file, path, expected, rest.length, others);
 }
 
 /**

@@ -50,7 +50,7 @@ describe('one writer per log', () => {
     const scenario = join(mkdtempSync(join(tmpdir(), 'turnloop-lock-')), 'scenario.json');
     writeFileSync(scenario, JSON.stringify({ model: script.model.slice(1).map(({ content, stop_reason }) => ({ content, stop_reason })), tools: script.tools }));
     const before = readFileSync(run.path, 'utf8');
-    const second = await runCli(['resume', run.path, '--fake-api', scenario]);
+    const second = await runCli(['resume', run.path, '--fake-api', scenario, '--script-from-start']);
     expect(second.stderr).toMatch(new RegExp(`is being written by process ${process.pid} on .*: one writer per log`));
     expect(second.code).toBe(2);
 

@@ -51,17 +51,38 @@ export const CLEAN_ENV = Object.fromEntries(
   Object.entries({ ...process.env, NO_COLOR: '1' }).filter(([key]) => !/^ANTHROPIC_/.test(key) && !/^npm_/.test(key)),
 ) as Record<string, string>;
 
-/** Packs the repo and installs the tarball (plus `extra` dev packages of this repo's lock, e.g. `@types/node`). */
-export function installPackedPackage(extra: readonly string[] = []): ConsumerProject {
-  const work = mkdtempSync(join(tmpdir(), 'turnloop-package-'));
+export interface InstallOptions {
+  /** A tarball packed before (by an earlier call), instead of packing again. */
+  packed?: { work: string; tarball: Tarball };
+  /** The project's own zod, installed as a user does (`npm install zod@VERSION`): from the registry, cached. */
+  zod?: string;
+  /** The project's folder name under `work`. */
+  name?: string;
+}
+
+/** Packs the tarball of the repo into `work`. */
+export function packTarball(work: string): Tarball {
   const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO, env: CLEAN_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const tarball = (JSON.parse(packed.slice(packed.indexOf('['))) as Tarball[])[0];
-  const project = join(work, 'consumer');
+  return (JSON.parse(packed.slice(packed.indexOf('['))) as Tarball[])[0];
+}
+
+/** Packs the repo and installs the tarball (plus `extra` dev packages of this repo's lock, e.g. `@types/node`). */
+export function installPackedPackage(extra: readonly string[] = [], options: InstallOptions = {}): ConsumerProject {
+  const work = options.packed?.work ?? mkdtempSync(join(tmpdir(), 'turnloop-package-'));
+  const tarball = options.packed?.tarball ?? packTarball(work);
+  const project = join(work, options.name ?? 'consumer');
   mkdirSync(project);
   writeConsumerProject(project, tarball, extra);
   const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: project, env: CLEAN_ENV, encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`npm install --offline of the tarball failed (is the npm cache filled? run npm ci first):\n${install.stderr}`);
-  return { work, project, tarball, installLog: install.stderr };
+  let installLog = install.stderr;
+  if (options.zod !== undefined) {
+    // The registry's metadata of zod once, then npm's cache: a project that has its own zod, of either major.
+    const zod = spawnSync('npm', ['install', `zod@${options.zod}`, '--save-exact', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: CLEAN_ENV, encoding: 'utf8' });
+    if (zod.status !== 0) throw new Error(`npm install zod@${options.zod} failed:\n${zod.stderr}`);
+    installLog += zod.stderr;
+  }
+  return { work, project, tarball, installLog };
 }
 
 function writeConsumerProject(project: string, tarball: Tarball, extra: readonly string[]): void {

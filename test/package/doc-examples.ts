@@ -5,7 +5,10 @@
  *   <!-- example: skip, needs a Postgres server and @dbos-inc/dbos-sdk -->
  *
  * Every other block must compile (strict, module nodenext) and run to exit 0 in an empty project that installed
- * the packed tarball (test/package/installed-package.test.ts).
+ * the packed tarball (test/package/installed-package.test.ts). What a block prints, when the doc shows it, is a
+ * `text` block after it, marked on the line above its fence; the run must print exactly that:
+ *
+ *   <!-- example output -->
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,16 +22,27 @@ export interface DocExample {
   code: string;
   /** Why the block is not run, when it says so. */
   skip?: string;
+  /** What it prints, when the doc shows it (a marked `text` block after it). */
+  output?: string;
 }
 
 const FENCE = /^```(ts|typescript|js|javascript|mjs)\s*$/;
 const SKIP_MARKER = /^<!--\s*example:\s*skip,\s*(.+?)\s*-->$/;
+const OUTPUT_MARKER = /^<!--\s*example output\s*-->$/;
 
 /** Every TS/JS block of one Markdown text. */
 export function examplesIn(file: string, markdown: string): DocExample[] {
   const lines = markdown.split('\n');
   const examples: DocExample[] = [];
   for (let i = 0; i < lines.length; i += 1) {
+    if (OUTPUT_MARKER.test(lines[i] ?? '')) {
+      const end = lines.indexOf('```', i + 2);
+      const last = examples.at(-1);
+      if (lines[i + 1] !== '```text' || end < 0 || !last) throw new Error(`${file}:${i + 1}: an example output marker must stand above a \`\`\`text block that follows an example`);
+      last.output = lines.slice(i + 2, end).join('\n');
+      i = end;
+      continue;
+    }
     const fence = FENCE.exec(lines[i]);
     if (!fence) continue;
     const end = lines.indexOf('```', i + 1);

@@ -7,9 +7,10 @@ import { boundsWitness } from '../../bounds/witness.ts';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
 import { writeOutputFile } from '../write-output.ts';
 import { readBoundsInput } from './bounds-input.ts';
+import { examplePath } from '../examples.ts';
 import { parseFlags } from './parse-flags.ts';
 
-const HELP = `Usage: turnloop bounds [scenario.json] [--config JSON] [--params JSON] [--json] [--witness FILE]
+const HELP = `Usage: turnloop bounds [scenario.json | --example NAME] [--config JSON] [--params JSON] [--json] [--witness FILE]
 
 Upper bounds on what one loop run can do under a config, for every environment (any model answers, tool
 outcomes, hook answers, compaction outcomes, aborts): model calls (the main loop's, compactions, subagents),
@@ -20,6 +21,7 @@ docs/bounds.md.
 Input: a scenario file (its config and params), and/or --config and --params as replay's what-if takes them.
 
 Options:
+  --example NAME    a scenario that ships with turnloop (turnloop examples lists them)
   --config JSON     config overrides, e.g. '{"limits":{"maxStopHookBlocking":3}}'
   --params JSON     params, e.g. '{"maxTurns":5,"fallbackModel":"claude-haiku-4-5"}'
   --json            print { modelCalls, httpAttempts, outputTokens, inputTokens, costUsd, because, ... }
@@ -53,12 +55,15 @@ export function boundsJson(b: LoopBounds): unknown {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('bounds', args, {
+    example: { type: 'string' },
     config: { type: 'string' },
     params: { type: 'string' },
     json: { type: 'boolean', default: false },
     witness: { type: 'string' },
   });
-  const input = readBoundsInput('bounds', positionals, values.config, values.params, io.cwd);
+  // --example NAME: a scenario that ships with turnloop, wherever the user stands.
+  const files = values.example === undefined ? positionals : [...positionals, examplePath('scenarios', values.example)];
+  const input = readBoundsInput('bounds', files, values.config, values.params, io.cwd);
   const bounds = computeBounds(input.config, input.params, input.options);
   io.stdout.write(values.json ? `${JSON.stringify(boundsJson(bounds), null, 2)}\n` : `${render(bounds)}\n`);
   if (values.witness !== undefined) {

@@ -8,9 +8,10 @@ import { pathToScenario } from '../../bounds/path-scenario.ts';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
 import { makeOutputDir, writeOutputFile } from '../write-output.ts';
 import { readBoundsInput } from './bounds-input.ts';
+import { examplePath } from '../examples.ts';
 import { parseFlags, positiveInteger } from './parse-flags.ts';
 
-const HELP = `Usage: turnloop explore [scenario.json] [--config JSON] [--params JSON] [--max-states N] [--max-depth N]
+const HELP = `Usage: turnloop explore [scenario.json | --example NAME] [--config JSON] [--params JSON] [--max-states N] [--max-depth N]
                         [--json] [--violations DIR]
 
 Breadth-first over every environment the loop can meet (model answers: text, a tool call, max_tokens, prompt
@@ -22,6 +23,7 @@ autocompact never runs past its circuit breaker. Small configs (maxTurns 2-3, ca
 limits.maxModelCalls) are explored completely; larger ones up to --max-states / --max-depth, reported partial.
 
 Options:
+  --example NAME      a scenario that ships with turnloop (turnloop examples lists them)
   --config JSON       config overrides (as turnloop bounds)
   --params JSON       params (as turnloop bounds)
   --max-states N      stop after N distinct states (default 200000)
@@ -44,6 +46,7 @@ function render(r: ExploreResult, seconds: number): string {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('explore', args, {
+    example: { type: 'string' },
     config: { type: 'string' },
     params: { type: 'string' },
     'max-states': { type: 'string' },
@@ -53,7 +56,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   const maxStates = positiveInteger('max-states', values['max-states']);
   const maxDepth = positiveInteger('max-depth', values['max-depth']);
-  const input = readBoundsInput('explore', positionals, values.config, values.params, io.cwd);
+  // --example NAME: a scenario that ships with turnloop, wherever the user stands.
+  const files = values.example === undefined ? positionals : [...positionals, examplePath('scenarios', values.example)];
+  const input = readBoundsInput('explore', files, values.config, values.params, io.cwd);
   const started = performance.now();
   const result = exploreLoop(input.config, input.params, { boundsOptions: input.options, ...(maxStates ? { maxStates } : {}), ...(maxDepth ? { maxDepth } : {}) });
   const seconds = (performance.now() - started) / 1000;

@@ -22,12 +22,17 @@ import { resumeFromLog } from '../../replay/resume.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
 import { scriptedToolRuntime, type ScriptedTool } from '../../replay/scripted-deps.ts';
 import { messageOf } from '../../errors/message-of.ts';
+import { continueScriptAfterLog } from './resume-script.ts';
 
-const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json>] [--allow-version-skew] [--quiet]
+const HELP = `Usage: turnloop resume <log.jsonl> [--cwd DIR [--yes]] [--fake-api <scenario.json> [--script-from-start]] [--allow-version-skew] [--quiet]
 
 Replays the log (verifying it), re-executes what its last state was waiting for, and runs on to a terminal,
 appending every new step to the same log. Uses the Anthropic API (ANTHROPIC_API_KEY) unless --fake-api is given:
-then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools.
+then the scenario's "model" replies are served by the loopback fake API and its "tools" results answer tools,
+continuing from where the log ended: the replies and tool results the log already holds are skipped, so the
+scenario a log was recorded from (simulate --record) goes on where it stopped. A scenario that does not begin with
+the log's replies is refused (exit 2), naming the first that differs; --script-from-start serves a script that
+holds only what comes after the log, from its first reply.
 With --cwd, the live run gets the built-in file tools (Read, Edit, Glob, Grep) confined to DIR, asking before any
 call that is not read-only unless --yes; without it, tool calls get error results.
 
@@ -36,7 +41,9 @@ Options:
                          get error results)
   --yes                  with --cwd: allow every tool call without asking
   --fake-api FILE        serve the model from the scenario FILE's "model" replies on the loopback fake API,
-                         and answer tools from its "tools" results (no key, no network)
+                         and answer tools from its "tools" results (no key, no network), after those the
+                         log already holds
+  --script-from-start    with --fake-api: FILE holds only the replies after the log; serve it from its first
   --allow-version-skew   resume a log recorded with a different statechart
   --quiet                print only the terminal, not each new message
 ${INSPECT_HELP}`;
@@ -90,6 +97,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags('resume', expandInspectArgs(args), {
     ...INSPECT_FLAGS,
     'fake-api': { type: 'string' },
+    'script-from-start': { type: 'boolean', default: false },
     cwd: { type: 'string' },
     yes: { type: 'boolean', default: false },
     'allow-version-skew': { type: 'boolean', default: false },
@@ -107,9 +115,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   let tools: ToolRuntime | undefined;
   const scenarioPath = values['fake-api'];
   if (scenarioPath !== undefined) {
-    const scenario = readFakeApiScenario(scenarioPath, io.cwd);
+    const whole = readFakeApiScenario(scenarioPath, io.cwd);
+    const scenario = values['script-from-start'] ? whole : continueScriptAfterLog(whole, parsed.events.map((line) => line.event), shownPath(scenarioPath, io.cwd));
     fake = await startFakeAnthropicApi({ model: scenario.model, ...(scenario.compactionModel ? { compactionModel: scenario.compactionModel } : {}) });
     tools = scriptedToolRuntime(scenario.tools);
+  } else if (values['script-from-start']) {
+    throw new UsageError('--script-from-start goes with --fake-api <scenario.json>');
   } else if (!io.env.ANTHROPIC_API_KEY) {
     throw new UsageError('set ANTHROPIC_API_KEY (or pass --fake-api <scenario.json>)');
   } else if (values.cwd !== undefined) {

@@ -8,7 +8,7 @@
  * - `validateInput` defaults to ok, `checkPermissions` to allow.
  * The pipeline (`run-tool-use.ts`) parses the input with `inputSchema` before calling anything that takes `Input`.
  */
-import type { z } from 'zod';
+import { canDescribe, inputJsonSchemaOf, inputSchemaProblem, toToolInputSchema, type AnyInputSchema, type InputOf, type ToolInputSchema } from './tool-input-schema.ts';
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import type { ChildRunRequest, ChildRunResult } from '../child-runs.ts';
@@ -63,22 +63,24 @@ export interface PermissionResult {
 export type InterruptBehavior = 'cancel' | 'block';
 
 type MaybePromise<T> = T | Promise<T>;
+type StandardSchemaOf<I> = import('@standard-schema/spec').StandardSchemaV1<unknown, I>;
 
 export type ToolCallReturn = MaybePromise<ToolCallResult> | AsyncIterable<ToolCallUpdate>;
 
 /** The argument of `defineTool`. */
-export interface ToolSpec<S extends z.ZodType> {
+export interface ToolSpec<S extends AnyInputSchema> {
   name: string;
   description: string;
   aliases?: string[];
+  /** zod 4 or zod 3 (^3.24), or any other Standard Schema (valibot, arktype, ...): see `tool-input-schema.ts`. */
   inputSchema: S;
   /**
    * The JSON Schema the model is shown, when the tool has one of its own (an MCP server's tool does): the model
    * then sees it as given, while `inputSchema` still validates every call.
    */
   inputJSONSchema?: Record<string, unknown>;
-  isConcurrencySafe?: (input: z.output<S>) => boolean;
-  isReadOnly?: (input: z.output<S>) => boolean;
+  isConcurrencySafe?: (input: InputOf<S>) => boolean;
+  isReadOnly?: (input: InputOf<S>) => boolean;
   interruptBehavior?: InterruptBehavior;
   maxResultSizeChars?: number;
   /**
@@ -93,9 +95,9 @@ export interface ToolSpec<S extends z.ZodType> {
    * Default false: a durable driver then never re-runs a call a crash interrupted (see docs/durable.md).
    */
   idempotent?: boolean;
-  validateInput?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<ValidationResult>;
-  checkPermissions?: (input: z.output<S>, ctx: ToolContext) => MaybePromise<PermissionResult>;
-  call: (input: z.output<S>, ctx: ToolContext) => ToolCallReturn;
+  validateInput?: (input: InputOf<S>, ctx: ToolContext) => MaybePromise<ValidationResult>;
+  checkPermissions?: (input: InputOf<S>, ctx: ToolContext) => MaybePromise<PermissionResult>;
+  call: (input: InputOf<S>, ctx: ToolContext) => ToolCallReturn;
 }
 
 /**
@@ -106,7 +108,7 @@ export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
   readonly aliases: readonly string[];
-  readonly inputSchema: z.ZodType<Input>;
+  readonly inputSchema: ToolInputSchema<Input>;
   /** Shown to the model instead of the JSON Schema derived from `inputSchema`. */
   readonly inputJSONSchema?: Record<string, unknown>;
   readonly interruptBehavior: InterruptBehavior;
@@ -127,7 +129,7 @@ export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
 export const BASH_TOOL_NAME = 'Bash';
 
 /** Evaluates a predicate on raw input; any doubt answers false. */
-function totalPredicate<I>(schema: z.ZodType<I>, predicate: ((input: I) => boolean) | undefined) {
+function totalPredicate<I>(schema: ToolInputSchema<I>, predicate: ((input: I) => boolean) | undefined) {
   return (rawInput: unknown): boolean => {
     if (!predicate) return false;
     const parsed = schema.safeParse(rawInput);
@@ -152,9 +154,15 @@ function totalPredicate<I>(schema: z.ZodType<I>, predicate: ((input: I) => boole
  *   call: ({ text }) => ({ content: text }),
  * });
  */
-export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
-  type I = z.output<S>;
-  const schema = spec.inputSchema as unknown as z.ZodType<I>;
+export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<InputOf<S>> {
+  type I = InputOf<S>;
+  // A schema turnloop cannot use fails here, where the tool is written, not at the first model call.
+  const problem = inputSchemaProblem(spec.inputSchema);
+  if (problem === null && !spec.inputJSONSchema && !canDescribe(spec.inputSchema)) {
+    throw new TypeError(`defineTool('${spec.name}'): inputSchema: a ${spec.inputSchema['~standard'].vendor} schema has no JSON Schema to show the model: pass inputJSONSchema too`);
+  }
+  if (problem !== null) throw new TypeError(`defineTool('${spec.name}'): inputSchema: ${problem}`);
+  const schema = toToolInputSchema(spec.inputSchema as StandardSchemaOf<I>);
   return {
     name: spec.name,
     description: spec.description,
@@ -179,8 +187,6 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 
 /** The tool as the model sees it: name, description and the JSON Schema of what the model must send. */
 export function toolDefinitionForModel(tool: Tool): ToolDefinitionForModel {
-  // The schema's own method, not `z.toJSONSchema`: the root must not load zod itself (the caller's schema has).
-  const jsonSchema = tool.inputJSONSchema ?? (tool.inputSchema.toJSONSchema({ io: 'input' }) as Record<string, unknown>);
-  const { $schema: _ignored, ...inputSchema } = jsonSchema;
+  const { $schema: _ignored, ...inputSchema } = tool.inputJSONSchema ?? inputJsonSchemaOf(tool.inputSchema);
   return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

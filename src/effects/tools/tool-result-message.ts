@@ -3,7 +3,7 @@
  * exactly one `tool_result` block, for the event's `toolUseId`, and `sourceToolUseId` set to it. Texts are the
  * engine's own words.
  */
-import type { z } from 'zod';
+import type { ToolInputIssue } from './tool-input-schema.ts';
 import type { Message, ToolUseBlock, UserMessage } from '../../messages/types.ts';
 import type { IdGenerator, ToolResultEvent } from '../deps.ts';
 import type { ToolResultContent } from './define-tool.ts';
@@ -47,7 +47,7 @@ export function unknownToolText(name: string, known: readonly string[]): string 
 }
 
 /** One line per problem: where in the input, and what was expected. */
-export function invalidInputText(toolName: string, error: z.ZodError): string {
+export function invalidInputText(toolName: string, error: { readonly issues: readonly ToolInputIssue[] }): string {
   const lines = error.issues.map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
     const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);

@@ -24,10 +24,11 @@ describe('simulate --json on a scenario that does not validate', () => {
     expect(report.problems).toHaveLength(2);
     expect(report.problems.map((p) => p.path).sort()).toEqual(['bogus', 'params.maxTurns']);
     expect(result.stderr).toContain('2 problems (listed on stdout)');
-    // Without --json: the first problem, as one clear line, as before.
+    // Without --json: one line, the first problem and then the others, named.
     const plain = await runCli(['simulate', file], { cwd: scratch });
     expect(plain.code).toBe(2);
-    expect(plain.stderr).toContain('(and 1 more problem)');
+    expect(plain.stderr).toMatch(/params\.maxTurns: .* \(and 1 more problem: bogus: unknown key; expected one of: .*\)\n$/);
+    expect(plain.stderr.split('\n')).toHaveLength(2);
   });
 });
 

@@ -85,17 +85,54 @@ describe('resume', () => {
 });
 
 describe('turnloop resume --fake-api', () => {
-  it('continues a crashed log against the loopback fake API and appends to the log', async () => {
+  /** A log of `toolTurns(2)` cut after its first reply, the whole script, and the CLI's output. */
+  async function crashedRun() {
     const script = toolTurns(2);
     const run = await recordRun(script);
     let seen = 0;
     crashAfter(run.path, (line) => line.includes('"type":"model_done"') && ++seen === 1);
-    const scenario = join(mkdtempSync(join(tmpdir(), 'turnloop-resume-')), 'scenario.json');
-    writeFileSync(scenario, JSON.stringify({ model: script.model.slice(1).map(({ content, stop_reason }) => ({ content, stop_reason })), tools: script.tools }));
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-resume-'));
+    const write = (name: string, model: typeof script.model) => {
+      writeFileSync(join(dir, name), JSON.stringify({ model: model.map(({ content, stop_reason }) => ({ content, stop_reason })), tools: script.tools }));
+      return join(dir, name);
+    };
+    return { script, run, write };
+  }
+  async function resume(...argv: string[]) {
     let out = '';
     const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (out += t) }, env: {}, cwd: process.cwd() };
-    expect(await main(['resume', run.path, '--fake-api', scenario], io)).toBe(0);
+    const code = await main(['resume', ...argv], io);
+    return { code, out };
+  }
+  const modelDone = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"type":"model_done"')).length;
+
+  it('continues the script the log was recorded from where the log ended (not from its first reply)', async () => {
+    const { script, run, write } = await crashedRun();
+    const { code, out } = await resume(run.path, '--fake-api', write('scenario.json', script.model));
+    expect(code, out).toBe(0);
     expect(out).toContain('terminal: completed');
+    // Replies 2 and 3 were served (one call each), never reply 1 again: three replies in all, as the script has.
+    expect(out).not.toContain('Reading part 1.');
+    expect(out).toContain('Reading part 2.');
+    expect(modelDone(run.path)).toBe(script.model.length);
     expect(replay(run.path).terminal).toEqual({ reason: 'completed' });
+  });
+
+  it('--script-from-start serves a script of only the replies after the log from its first', async () => {
+    const { script, run, write } = await crashedRun();
+    const { code, out } = await resume(run.path, '--fake-api', write('rest.json', script.model.slice(1)), '--script-from-start');
+    expect(code, out).toBe(0);
+    expect(modelDone(run.path)).toBe(script.model.length);
+    expect(replay(run.path).terminal).toEqual({ reason: 'completed' });
+  });
+
+  it('a script that does not begin with the log\'s replies is refused with one line, the log untouched', async () => {
+    const { script, run, write } = await crashedRun();
+    const before = readFileSync(run.path);
+    const { code, out } = await resume(run.path, '--fake-api', write('rest.json', script.model.slice(1)));
+    expect(code).toBe(2);
+    expect(out).toMatch(/--fake-api: .*rest\.json: its model reply 1 \("Reading part 2\.", tool_use Read\) is not the log's reply 1 \("Reading part 1\.", tool_use Read\); .*--script-from-start/);
+    expect(out.trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(run.path)).toEqual(before);
   });
 });
