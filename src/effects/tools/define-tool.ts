@@ -12,6 +12,7 @@ import { canDescribe, inputJsonSchemaOf, inputSchemaProblem, toToolInputSchema, 
 import type { DocumentBlock, ImageBlock, TextBlock } from '../../messages/types.ts';
 import type { ToolDefinitionForModel } from '../deps.ts';
 import type { ChildRunRequest, ChildRunResult } from '../child-runs.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 /** What a tool may answer: plain text or API content blocks. */
 export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
@@ -159,9 +160,9 @@ export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<In
   // A schema turnloop cannot use fails here, where the tool is written, not at the first model call.
   const problem = inputSchemaProblem(spec.inputSchema);
   if (problem === null && !spec.inputJSONSchema && !canDescribe(spec.inputSchema)) {
-    throw new TypeError(`defineTool('${spec.name}'): inputSchema: a ${spec.inputSchema['~standard'].vendor} schema has no JSON Schema to show the model: pass inputJSONSchema too`);
+    throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: a ${spec.inputSchema['~standard'].vendor} schema has no JSON Schema to show the model: pass inputJSONSchema too`);
   }
-  if (problem !== null) throw new TypeError(`defineTool('${spec.name}'): inputSchema: ${problem}`);
+  if (problem !== null) throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: ${problem}`);
   const schema = toToolInputSchema(spec.inputSchema as StandardSchemaOf<I>);
   return {
     name: spec.name,

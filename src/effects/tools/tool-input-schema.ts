@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 /** One problem of a tool input, as the invalid-input message shows it. */
 export interface ToolInputIssue {
@@ -101,7 +102,7 @@ export function inputJsonSchemaOf(schema: StandardSchemaV1): Record<string, unkn
     const { toJSONSchema } = requireHere('zod') as { toJSONSchema: (schema: unknown, params: object) => Record<string, unknown> };
     json = toJSONSchema(schema, { io: 'input' });
   } else {
-    throw new TypeError(`a ${loose['~standard']?.vendor ?? 'schema'} schema without a JSON Schema: give the tool an inputJSONSchema`);
+    throw new TurnloopError('INVALID_TOOL_SCHEMA', `a ${loose['~standard']?.vendor ?? 'schema'} schema without a JSON Schema: give the tool an inputJSONSchema`);
   }
   const { $schema: _ignored, ...body } = json;
   derived.set(schema, body);
