@@ -131,8 +131,10 @@ export function tightModelCallBound(config: LoopConfig, params: LoopParams): num
   const recoveries = config.limits.maxOutputTokensRecovery * (1 + nextTurns + blocking + budget);
   const reactive = config.features.reactiveCompact ? 1 + nextTurns + budget : 0;
   const others = nextTurns + blocking + budget + recoveries + reactive;
-  const canEscalate = config.features.maxOutputTokensCap && params.maxOutputTokensOverride === undefined;
-  const escalations = canEscalate ? others + 1 : 0;
+  // Every escalation needs the state's override empty, and only a non-escalation Continue empties it. A caller's
+  // maxOutputTokensOverride seeds the first iteration only (docs/loop.md §2), so it rules out the first escalation
+  // (before any other Continue), not the later ones: recover, escalate, recover, escalate... (seed 1824218645).
+  const escalations = config.features.maxOutputTokensCap ? others + (params.maxOutputTokensOverride === undefined ? 1 : 0) : 0;
   const fallback = params.fallbackModel !== undefined && params.fallbackModel !== config.model ? 1 : 0;
   return Math.min(config.limits.maxModelCalls, others + escalations + 1 + fallback);
 }
