@@ -199,6 +199,7 @@ export class HeadlessSession {
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
           onDenial: (denial) => denials.push(denial),
+          cwd: settings.cwd,
         }),
         preToolHooks: [
           ...hooks.preToolHooks.map((hook): PreToolHook => async (input) => {
