@@ -23,7 +23,7 @@ import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type Ho
 import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
-import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -51,12 +51,18 @@ function readFakeScript(path: string, cwd: string): FakeScriptInput {
   }
 }
 
-function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[] } {
+/** The session's id and history; its lock is taken (session-store.ts) before its log is read, unless not persisted. */
+function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[]; claim?: SessionClaim } {
   const continued = args.resume ?? (args.continueLatest ? latestSessionId(cwd) : undefined);
-  const history = continued === undefined ? [] : loadConversation(cwd, continued);
   const sessionId = args.sessionId ?? (continued !== undefined && !args.forkSession ? continued : randomUUID());
   if (!isSafeSessionId(sessionId)) throw new HeadlessArgsError(`--session-id: '${sessionId}' is not usable as a session id (letters, digits, '.', '_', '-')`);
-  return { sessionId, history };
+  const claim = args.noSessionPersistence ? undefined : claimSession(cwd, sessionId, { fresh: sessionId !== continued });
+  try {
+    return { sessionId, history: continued === undefined ? [] : loadConversation(cwd, continued), ...(claim ? { claim } : {}) };
+  } catch (error) {
+    claim?.release();
+    throw error;
+  }
 }
 
 /** Runs the headless mode; the exit code. */
@@ -68,6 +74,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   let fake: FakeApi | null = null;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
+  let claim: SessionClaim | undefined;
   try {
     const args = parseHeadlessArgs(argv);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
@@ -76,7 +83,9 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
-    const { sessionId, history } = sessionIdentity(args, io.cwd);
+    const identity = sessionIdentity(args, io.cwd);
+    const { sessionId, history } = identity;
+    claim = identity.claim;
     let callModel;
     if (args.fakeApi !== undefined) {
       fake = await startFakeAnthropicApi(readFakeScript(args.fakeApi, io.cwd));
@@ -183,8 +192,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   } catch (error) {
     const message = messageOf(error);
     io.stderr.write(`turnloop: ${message}\n`);
-    return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
+    const badInput = isTurnloopError(error) && (error.code === 'SDK_SESSION_NOT_FOUND' || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT);
+    return error instanceof HeadlessArgsError || badInput ? EXIT_BAD_INPUT : 1;
   } finally {
+    claim?.release();
     await (sdkMcp as SdkMcpConnection | null)?.close();
     await (commandMcp as CommandLineMcp | null)?.close();
     await fake?.close();
