@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../effects/model/anthropic-model-caller.ts';
 import type { Tool } from '../effects/tools/define-tool.ts';
-import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
+import { parseFakeScript, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
 import type { Message } from '../messages/types.ts';
 import { ControlChannel } from './control-channel.ts';
 import { HeadlessArgsError, parseHeadlessArgs, type HeadlessArgs } from './headless-args.ts';
@@ -42,13 +42,26 @@ const DEFAULT_SYSTEM_PROMPT = [
   'Use the tools to inspect and change the working directory; keep changes small and finish with a short summary.',
 ].join(' ');
 
+/** Reads and checks a `--fake-api` script before anything starts: a file of the wrong shape is bad input, naming the place. */
 function readFakeScript(path: string, cwd: string): FakeScriptInput {
+  let data: unknown;
   try {
-    const data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8')) as FakeScriptInput & { tools?: unknown };
-    return { model: data.model ?? [], ...(data.compactionModel ? { compactionModel: data.compactionModel } : {}), ...(data.agentRuns ? { agentRuns: data.agentRuns } : {}) };
+    data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8'));
   } catch (error) {
     throw new HeadlessArgsError(`--fake-api: cannot read ${path}: ${messageOf(error)}`);
   }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const got = Array.isArray(data) ? 'an array' : data === null ? 'null' : `a ${typeof data}`;
+    throw new HeadlessArgsError(`--fake-api: ${path}: (root): expected an object {model: [replies], compactionModel?: [replies], agentRuns?: {name: [replies]}}, got ${got}`);
+  }
+  const { model, compactionModel, agentRuns } = data as Record<string, unknown>;
+  const script = { model: model ?? [], ...(compactionModel !== undefined ? { compactionModel } : {}), ...(agentRuns !== undefined ? { agentRuns } : {}) };
+  try {
+    parseFakeScript(script, path);
+  } catch (error) {
+    throw new HeadlessArgsError(`--fake-api: ${messageOf(error)}`);
+  }
+  return script as FakeScriptInput;
 }
 
 /** The session's id and history; its lock is taken (session-store.ts) before its log is read, unless not persisted. */
@@ -83,12 +96,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
+    const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
     const identity = sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
     claim = identity.claim;
     let callModel;
-    if (args.fakeApi !== undefined) {
-      fake = await startFakeAnthropicApi(readFakeScript(args.fakeApi, io.cwd));
+    if (fakeScript !== undefined) {
+      fake = await startFakeAnthropicApi(fakeScript);
       callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;
