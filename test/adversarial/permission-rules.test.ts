@@ -114,6 +114,19 @@ describe('path rules hold for every spelling of a path', () => {
 });
 
 describe('acceptEdits runs filesystem commands unasked only inside the working directory', () => {
+  it('end to end: touch ../x is not run, touch x is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-perm-'));
+    const cwd = join(dir, 'work');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'script.json'), '{}');
+    const run = await runCalls(cwd, ['touch ../outside-marker', `touch ${join(dir, 'absolute-marker')}`, 'mkdir -p a && touch a/inside-marker'], ['--permission-mode', 'acceptEdits']);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, 'outside-marker'))).toBe(false);
+    expect(existsSync(join(dir, 'absolute-marker'))).toBe(false);
+    expect(existsSync(join(cwd, 'a/inside-marker'))).toBe(true);
+    expect(run.result.permission_denials).toHaveLength(2);
+  });
+
   it('refuses (asks about) paths outside it, through .., absolute or through a symlink', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'turnloop-perm-'));
     const cwd = join(dir, 'work');
