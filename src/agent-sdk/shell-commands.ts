@@ -1,6 +1,7 @@
 /**
  * A Bash command as the permission rules see it (`permission-rules.ts`): parsed with tree-sitter's Bash grammar
- * (`web-tree-sitter` + `tree-sitter-bash`, maintained and offline), never split by hand, into every simple command
+ * (`@vscode/tree-sitter-wasm`: the tree-sitter runtime and the `tree-sitter-bash` grammar built to WebAssembly by
+ * the VS Code team; maintained, offline, no install script), never split by hand, into every simple command
  * it would run and every redirection it makes, wherever they sit: lists (`&&`, `||`, `;`, newlines), pipelines,
  * subshells, command and process substitutions (`$(...)`, backticks, `<(...)`), function bodies, loops,
  * here-documents.
@@ -13,7 +14,7 @@
  *   closed on it.
  */
 import { createRequire } from 'node:module';
-import type { Language, Node, Parser } from 'web-tree-sitter';
+import type { Language, Node, Parser } from '@vscode/tree-sitter-wasm';
 
 /** One simple command: its words (the program first; `null` where the value is not known before it runs). */
 export interface SimpleCommand {
@@ -41,10 +42,11 @@ let loading: Promise<Parser> | null = null;
 /** The parser, loaded once per process (the grammar is a 1.3 MB WebAssembly module). */
 function bashParser(): Promise<Parser> {
   loading ??= (async () => {
-    const { Parser: ParserClass, Language: LanguageClass } = await import('web-tree-sitter');
-    await ParserClass.init();
-    const grammar: Language = await LanguageClass.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
-    const parser = new ParserClass();
+    const require = createRequire(import.meta.url);
+    const treeSitter = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
+    await treeSitter.Parser.init();
+    const grammar: Language = await treeSitter.Language.load(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'));
+    const parser = new treeSitter.Parser();
     parser.setLanguage(grammar);
     return parser;
   })();
