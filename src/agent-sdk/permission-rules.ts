@@ -24,9 +24,9 @@ const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'NotebookRead']);
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
 /** Programs that run the command given in their arguments (what a deny rule looks through). */
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'command', 'builtin', 'exec', 'nohup', 'nice', 'ionice', 'time', 'timeout', 'stdbuf', 'xargs', 'setsid', 'chrt', 'taskset', 'unbuffer', 'watch', 'strace', 'flock', 'find', 'parallel']);
-/** Shells whose `-c` text is a command, and `eval`, whose arguments are. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox']);
+const WRAPPERS = new Set(['sudo', 'doas', 'su', 'env', 'command', 'builtin', 'exec', 'coproc', 'nohup', 'nice', 'ionice', 'time', 'timeout', 'stdbuf', 'xargs', 'setsid', 'chrt', 'taskset', 'unbuffer', 'watch', 'strace', 'flock', 'find', 'parallel', 'busybox', 'script']);
+/** Shells whose `-c` text is a command; `eval` and `trap`, whose arguments are. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'su', 'script']);
 /** How deep a deny rule follows `sh -c '...'` inside `sh -c '...'`: deeper is treated as covered. */
 const MAX_NESTING = 4;
 
@@ -53,25 +53,29 @@ type Words = ReadonlyArray<string | null>;
 /** Whether a rule's pattern covers these words: yes, no, or cannot tell (a compared word is known only at run time). */
 type Verdict = 'yes' | 'no' | 'unknown';
 
-function patternCovers(pattern: string, words: Words): Verdict {
+function patternCovers(pattern: string, words: Words, from = 0, program?: string): Verdict {
+  const word = (i: number) => (i === from && program !== undefined ? program : words[i]!);
+  const length = words.length - from;
   const trimmed = pattern.trim();
   if (trimmed.endsWith(':*') || !trimmed.endsWith('*')) {
     const prefix = trimmed.endsWith(':*');
     const expected = (prefix ? trimmed.slice(0, -2) : trimmed).split(/\s+/).filter((w) => w !== '');
-    if (prefix ? words.length < expected.length : words.length !== expected.length) return 'no';
+    if (prefix ? length < expected.length : length !== expected.length) return 'no';
     let unknown = false;
-    for (let i = 0; i < (prefix ? expected.length : words.length); i++) {
-      if (words[i] === null) unknown = true;
-      else if (words[i] !== expected[i]) return 'no';
+    for (let i = 0; i < expected.length; i++) {
+      const actual = word(from + i);
+      if (actual === null) unknown = true;
+      else if (actual !== expected[i]) return 'no';
     }
     return unknown ? 'unknown' : 'yes';
   }
   // An old-style `Bash(ls*)`: a prefix of the command's text.
   const start = trimmed.slice(0, -1).replace(/\*+$/, '');
   let text = '';
-  for (const word of words) {
-    if (word === null) return text.length >= start.length ? (text.startsWith(start) ? 'yes' : 'no') : start.startsWith(text) ? 'unknown' : 'no';
-    text += text === '' ? word : ` ${word}`;
+  for (let i = from; i < words.length && text.length < start.length; i++) {
+    const actual = word(i);
+    if (actual === null) return start.startsWith(text) ? 'unknown' : 'no';
+    text += i === from ? actual : ` ${actual}`;
   }
   return text.startsWith(start) ? 'yes' : 'no';
 }
@@ -92,34 +96,46 @@ export function allowCoversCommand(pattern: string, parsed: ParsedShellCommand |
   return parsed.commands.every((command) => command.assignments === 0 && command.words.length > 0 && patternCovers(pattern, command.words) === 'yes');
 }
 
-/** The command a wrapper or shell runs, as word lists to check (each suffix of a wrapper's arguments). */
-async function innerCommands(command: SimpleCommand, depth: number): Promise<SimpleCommand[] | 'unknown'> {
-  const [program, ...rest] = command.words;
-  const name = program ? basename(program) : program;
-  if (name && WRAPPERS.has(name)) return rest.map((_, i) => ({ words: rest.slice(i), assignments: 0 }));
-  const textOf = async (text: string | null | undefined): Promise<SimpleCommand[] | 'unknown'> => {
-    if (text === null || text === undefined || depth >= MAX_NESTING) return 'unknown';
-    const parsed = await parseShellCommand(text);
-    return parsed === null ? 'unknown' : parsed.commands;
-  };
-  if (name === 'eval') return rest.some((w) => w === null) ? 'unknown' : textOf(rest.join(' '));
-  if (name && SHELLS.has(name)) {
-    const flag = rest.findIndex((w) => w === null || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w));
-    if (flag === -1) return [];
-    return rest[flag] === null ? 'unknown' : textOf(rest[flag + 1]);
+/** The command text a program runs from its arguments (`sh -c TEXT`, `eval WORDS`, `trap TEXT SIGNAL`): none, a text, or unknown. */
+function commandTextOf(program: string, args: ReadonlyArray<string | null>): string | null | undefined {
+  if (program === 'eval') return args.some((w) => w === null) ? null : args.join(' ');
+  if (program === 'trap') return args[0];
+  if (SHELLS.has(program)) {
+    const flag = args.findIndex((w) => w === null || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w));
+    if (flag === -1) return undefined;
+    return args[flag] === null ? null : args[flag + 1];
   }
-  return [];
+  return undefined;
 }
 
+async function denyCoversText(pattern: string, text: string | null, depth: number): Promise<boolean> {
+  if (text === null || depth >= MAX_NESTING) return true;
+  const parsed = await parseShellCommand(text);
+  if (parsed === null) return true;
+  for (const command of parsed.commands) if (await denyCoversSimple(pattern, command, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * Whether a deny rule's pattern covers one simple command: from its program, or, after a wrapper, from any later
+ * word (every suffix is tried, so wrappers of wrappers need no recursion and the work stays linear); the text a
+ * shell, `eval` or `trap` runs, and a wrapper's arguments that hold spaces (`env -S 'rm -rf d'`), are parsed and
+ * checked in turn, at most `MAX_NESTING` deep.
+ */
 async function denyCoversSimple(pattern: string, command: SimpleCommand, depth: number): Promise<boolean> {
-  const [program, ...rest] = command.words;
-  if (program === undefined) return false;
-  if (program === null) return true;
-  const words = [basename(program), ...rest];
-  if (patternCovers(pattern, words) !== 'no') return true;
-  const inner = await innerCommands(command, depth);
-  if (inner === 'unknown') return true;
-  for (const each of inner) if (await denyCoversSimple(pattern, each, depth + 1)) return true;
+  const { words } = command;
+  if (words.length === 0) return false;
+  const wrapped = words[0] !== null && WRAPPERS.has(basename(words[0]!));
+  for (let i = 0; i < (wrapped ? words.length : 1); i++) {
+    const program = words[i];
+    // A program known only when it runs could be any program.
+    if (program === null || program === undefined) return true;
+    const name = basename(program);
+    if (patternCovers(pattern, words, i, name) !== 'no') return true;
+    const text = SHELLS.has(name) || name === 'eval' || name === 'trap' ? commandTextOf(name, words.slice(i + 1)) : undefined;
+    if (text !== undefined && (await denyCoversText(pattern, text, depth))) return true;
+    if (i > 0 && /\s/.test(program) && (await denyCoversText(pattern, program, depth))) return true;
+  }
   return false;
 }
 

@@ -74,11 +74,17 @@ describe('Bash deny rules cover any command the shell would run', () => {
       '/usr/bin/r[m] -rf d14',
       'true\nrm -rf d15',
       'x=$(rm -rf d16)',
+      'busybox rm -rf d17',
+      "env -S 'rm -rf d18'",
+      "trap 'rm -rf d19' EXIT",
+      'sudo -u root nice -n 5 timeout 9 rm -rf d20',
+      'coproc rm -rf d21',
     ];
-    for (let i = 1; i <= 16; i++) mkdirSync(join(cwd, `d${i}`));
+    const count = attempts.length;
+    for (let i = 1; i <= count; i++) mkdirSync(join(cwd, `d${i}`));
     const run = await runCalls(cwd, [...attempts, 'rmdir --help > /dev/null; touch control-ran'], ['--permission-mode', 'bypassPermissions', '--disallowedTools', 'Bash(rm:*)']);
     expect(run.code).toBe(0);
-    for (let i = 1; i <= 16; i++) expect(existsSync(join(cwd, `d${i}`)), `d${i}: ${attempts[i - 1]}`).toBe(true);
+    for (let i = 1; i <= count; i++) expect(existsSync(join(cwd, `d${i}`)), `d${i}: ${attempts[i - 1]}`).toBe(true);
     expect(run.result.permission_denials.map((d) => d.tool_input.command)).toEqual(attempts);
     // A command the rule does not cover still runs (the rule is not "deny all Bash").
     expect(existsSync(join(cwd, 'control-ran'))).toBe(true);
@@ -93,6 +99,19 @@ async function decide(name: string, input: Record<string, unknown>, options: { a
   const result = await canUseTool(toolNamed(name, name === 'Read'), input, { toolUseId: 'toolu_x', signal: new AbortController().signal } as Parameters<typeof canUseTool>[2]);
   return result.behavior;
 }
+
+describe('deciding stays cheap on hostile commands', () => {
+  it('thousands of nested wrappers and a deep sh -c chain are decided (no exponential search)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'turnloop-perm-'));
+    const wrappers = `${'sudo nice '.repeat(2_000)}true`;
+    expect(await decide('Bash', { command: wrappers }, { deny: ['Bash(rm:*)'], mode: 'bypassPermissions', cwd })).toBe('allow');
+    expect(await decide('Bash', { command: `${wrappers} rm x` }, { deny: ['Bash(rm:*)'], mode: 'bypassPermissions', cwd })).toBe('deny');
+    let nested = 'rm -rf d';
+    for (let i = 0; i < 8; i++) nested = `sh -c ${JSON.stringify(nested)}`;
+    // Past the nesting the rule follows, the command is treated as covered (fail closed).
+    expect(await decide('Bash', { command: nested }, { deny: ['Bash(rm:*)'], mode: 'bypassPermissions', cwd })).toBe('deny');
+  });
+});
 
 describe('path rules hold for every spelling of a path', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'turnloop-perm-'));
