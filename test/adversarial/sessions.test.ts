@@ -59,9 +59,11 @@ describe('a session id in use', () => {
   });
 
   it('a second process for a session another process is writing stops at once (exit 2); the first keeps its log', async () => {
-    // The first process's turn runs a Bash call that takes a while: its log exists and is being written.
+    // The first process's turn runs a Bash call that waits until the test lets it go (at most a minute): its log
+    // exists and is being written all the while the second processes start, however slow the machine.
+    const wait = 'for i in $(seq 600); do [ -e release ] && break; sleep 0.1; done; test -e release';
     const cwd = project({
-      model: [{ content: [{ type: 'tool_use', id: 'toolu_wait', name: 'Bash', input: { command: 'sleep 3' } }] }, say('the first one finished')],
+      model: [{ content: [{ type: 'tool_use', id: 'toolu_wait', name: 'Bash', input: { command: wait } }] }, say('the first one finished')],
     });
     const first = turnloopProcess(['-p', 'one', '--session-id', 'busy', '--permission-mode', 'bypassPermissions', '--fake-api', 'script.json'], cwd);
     const log = join(cwd, '.turnloop/sessions/busy.jsonl');
@@ -73,8 +75,10 @@ describe('a session id in use', () => {
         expect(second.code).toBe(2);
         expect(second.stderr).toMatch(/session busy is in use by process \d+|Session ID busy is already in use/);
       }
-      // The first was still running all along (the Bash call sleeps 3 s), and its log was there.
+      // The first was still running all along (its Bash call waits for the release file), and its log was there.
+      expect(first.child.exitCode).toBeNull();
       expect(existsSync(log)).toBe(true);
+      writeFileSync(join(cwd, 'release'), '');
       const ended = await first.done;
       expect(ended.code).toBe(0);
       const replayed = replay(log);
