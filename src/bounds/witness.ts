@@ -13,7 +13,7 @@
  * (`WitnessTooLargeError`, exit 2: a huge `maxTurns` used to run without bound in time and memory); under an
  * infinite bound the witness stops where the lists are full, and says how far it reached.
  */
-import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
+import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { MAX_SCRIPTED_ANSWERS } from '../fake-api/index.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
@@ -108,7 +108,13 @@ export function boundsWitness(config: LoopConfig, overrides: ConfigOverrides, pa
       wait = waitAfter(result.effects, wait);
     }
   }
-  const { scenario } = pathToScenario(path, config, overrides, params, 'bounds witness: the most model calls this config allows', stepper);
+  // A run grows the default model-call cap to what maxTurns needs (`resolveRunConfig`); a scenario is resolved
+  // from its overrides alone, so the witness pins the cap it was built under, or simulate would stop it short.
+  const pinned =
+    overrides.limits?.maxModelCalls === undefined && resolveConfig(overrides).limits.maxModelCalls !== config.limits.maxModelCalls
+      ? { ...overrides, limits: { ...overrides.limits, maxModelCalls: config.limits.maxModelCalls } }
+      : overrides;
+  const { scenario } = pathToScenario(path, config, pinned, params, 'bounds witness: the most model calls this config allows', stepper);
   const results = (scenario.tools[0] as { results?: unknown[] } | undefined)?.results?.length ?? 0;
   if (scenario.model.length > MAX_SCRIPTED_ANSWERS || results > MAX_SCRIPTED_ANSWERS) {
     throw new WitnessTooLargeError(`the witness holds ${scenario.model.length.toLocaleString('en-US')} model answers and ${results.toLocaleString('en-US')} tool results`);

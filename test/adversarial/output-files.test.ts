@@ -95,4 +95,15 @@ describe('bounds --witness past the scenario format', () => {
     expect(result.stdout).toBe('');
     expect(readdirSync(dir)).not.toContain('w.json');
   });
+
+  it('a witness past the default model-call cap (maxTurns 250: 1,350 calls) is written within the limits and simulate reaches it', async () => {
+    const dir = workspace();
+    const bounds = await runCli(['bounds', '--params', '{"maxTurns":250}', '--witness', 'w.json'], { cwd: dir });
+    expect(bounds.code).toBe(0);
+    expect(bounds.stderr).toMatch(/witness: .*w\.json \(1350 main-loop model calls: reaches the bound\)/);
+    const simulated = await runCli(['simulate', 'w.json', '--json', '--check'], { cwd: dir });
+    expect(simulated.stderr).toBe('');
+    expect(simulated.code).toBe(0);
+    expect((JSON.parse(simulated.stdout) as { modelCalls: number }).modelCalls).toBe(1350);
+  }, 60_000);
 });
