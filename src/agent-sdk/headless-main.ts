@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../effects/model/anthropic-model-caller.ts';
 import type { Tool } from '../effects/tools/define-tool.ts';
-import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
+import { parseFakeScript, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
 import type { Message } from '../messages/types.ts';
 import { ControlChannel } from './control-channel.ts';
 import { HeadlessArgsError, parseHeadlessArgs, type HeadlessArgs } from './headless-args.ts';
@@ -23,7 +23,7 @@ import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type Ho
 import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
-import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -42,21 +42,40 @@ const DEFAULT_SYSTEM_PROMPT = [
   'Use the tools to inspect and change the working directory; keep changes small and finish with a short summary.',
 ].join(' ');
 
+/** Reads and checks a `--fake-api` script before anything starts: a file of the wrong shape is bad input, naming the place. */
 function readFakeScript(path: string, cwd: string): FakeScriptInput {
+  let data: unknown;
   try {
-    const data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8')) as FakeScriptInput & { tools?: unknown };
-    return { model: data.model ?? [], ...(data.compactionModel ? { compactionModel: data.compactionModel } : {}), ...(data.agentRuns ? { agentRuns: data.agentRuns } : {}) };
+    data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8'));
   } catch (error) {
     throw new HeadlessArgsError(`--fake-api: cannot read ${path}: ${messageOf(error)}`);
   }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const got = Array.isArray(data) ? 'an array' : data === null ? 'null' : `a ${typeof data}`;
+    throw new HeadlessArgsError(`--fake-api: ${path}: (root): expected an object {model: [replies], compactionModel?: [replies], agentRuns?: {name: [replies]}}, got ${got}`);
+  }
+  const { model, compactionModel, agentRuns } = data as Record<string, unknown>;
+  const script = { model: model ?? [], ...(compactionModel !== undefined ? { compactionModel } : {}), ...(agentRuns !== undefined ? { agentRuns } : {}) };
+  try {
+    parseFakeScript(script, path);
+  } catch (error) {
+    throw new HeadlessArgsError(`--fake-api: ${messageOf(error)}`);
+  }
+  return script as FakeScriptInput;
 }
 
-function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[] } {
+/** The session's id and history; its lock is taken (session-store.ts) before its log is read, unless not persisted. */
+function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[]; claim?: SessionClaim } {
   const continued = args.resume ?? (args.continueLatest ? latestSessionId(cwd) : undefined);
-  const history = continued === undefined ? [] : loadConversation(cwd, continued);
   const sessionId = args.sessionId ?? (continued !== undefined && !args.forkSession ? continued : randomUUID());
   if (!isSafeSessionId(sessionId)) throw new HeadlessArgsError(`--session-id: '${sessionId}' is not usable as a session id (letters, digits, '.', '_', '-')`);
-  return { sessionId, history };
+  const claim = args.noSessionPersistence ? undefined : claimSession(cwd, sessionId, { fresh: sessionId !== continued });
+  try {
+    return { sessionId, history: continued === undefined ? [] : loadConversation(cwd, continued), ...(claim ? { claim } : {}) };
+  } catch (error) {
+    claim?.release();
+    throw error;
+  }
 }
 
 /** Runs the headless mode; the exit code. */
@@ -68,6 +87,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   let fake: FakeApi | null = null;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
+  let claim: SessionClaim | undefined;
   try {
     const args = parseHeadlessArgs(argv);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
@@ -76,10 +96,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
-    const { sessionId, history } = sessionIdentity(args, io.cwd);
+    const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
+    const identity = sessionIdentity(args, io.cwd);
+    const { sessionId, history } = identity;
+    claim = identity.claim;
     let callModel;
-    if (args.fakeApi !== undefined) {
-      fake = await startFakeAnthropicApi(readFakeScript(args.fakeApi, io.cwd));
+    if (fakeScript !== undefined) {
+      fake = await startFakeAnthropicApi(fakeScript);
       callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;
@@ -183,8 +206,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   } catch (error) {
     const message = messageOf(error);
     io.stderr.write(`turnloop: ${message}\n`);
-    return error instanceof HeadlessArgsError || (isTurnloopError(error) && error.code === 'SDK_SESSION_NOT_FOUND') ? EXIT_BAD_INPUT : 1;
+    const badInput = isTurnloopError(error) && (error.code === 'SDK_SESSION_NOT_FOUND' || (error as { exitCode?: number }).exitCode === EXIT_BAD_INPUT);
+    return error instanceof HeadlessArgsError || badInput ? EXIT_BAD_INPUT : 1;
   } finally {
+    claim?.release();
     await (sdkMcp as SdkMcpConnection | null)?.close();
     await (commandMcp as CommandLineMcp | null)?.close();
     await fake?.close();

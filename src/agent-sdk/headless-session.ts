@@ -6,8 +6,6 @@
  * (`set_permission_mode`, `set_model`). Every turn is recorded to the session's log unless persistence is off.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
 import type { ModelCaller, StopHook } from '../effects/deps.ts';
@@ -21,7 +19,7 @@ import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
-import { conversationOf } from './session-store.ts';
+import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
@@ -199,11 +197,8 @@ export class HeadlessSession {
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history, { type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } }];
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
-    if (settings.logPath) {
-      mkdirSync(dirname(settings.logPath), { recursive: true });
-      // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
-      if (existsSync(settings.logPath)) rmSync(settings.logPath);
-    }
+    // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
+    if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
     const hooks = deps.hooks();
     deps.write(this.initMessage());
     let terminal: Terminal;
@@ -218,6 +213,7 @@ export class HeadlessSession {
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
           onDenial: (denial) => denials.push(denial),
+          cwd: settings.cwd,
         }),
         preToolHooks: [
           ...hooks.preToolHooks.map((hook): PreToolHook => async (input) => {

@@ -1,7 +1,7 @@
 /**
- * Claude Code's permission rules for an SDK run (docs/agent-sdk.md): `disallowedTools` deny first; `allowedTools`
- * allow; then the mode: `bypassPermissions` allows everything, `plan` allows only read-only calls, `acceptEdits`
- * allows file edits (Edit, Write) and plain filesystem commands (mkdir, touch, rm, mv, cp...), `dontAsk` denies
+ * Claude Code's permission rules for an SDK run (docs/agent-sdk.md; how a rule matches a call: permission-rules.ts,
+ * docs/security.md): `disallowedTools` deny first; `allowedTools` allow; then the mode: `bypassPermissions` allows everything, `plan` allows only read-only calls, `acceptEdits`
+ * allows file edits (Edit, Write) and filesystem commands (mkdir, touch, rm, mv, cp...) inside the working directory, `dontAsk` denies
  * what no rule allowed; otherwise a read-only call is allowed and
  * any other call is asked about: through a `can_use_tool` control request when the program gave `canUseTool`
  * (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for the result's `permission_denials`.
@@ -11,6 +11,10 @@ import type { PermissionResult, Tool } from '../effects/tools/define-tool.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
+import { parseShellCommand } from './shell-commands.ts';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -21,36 +25,52 @@ export function isPermissionMode(value: unknown): value is PermissionMode {
 
 /** Tools whose calls change files (what `acceptEdits` allows). */
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
-/**
- * Shell commands `acceptEdits` runs unasked, as Claude Code does: simple filesystem commands. Only a plain command
- * (no operators, redirections or substitutions) whose program is one of these.
- */
+/** Shell commands `acceptEdits` runs unasked, as Claude Code does: simple filesystem commands. */
 const FILESYSTEM_COMMANDS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp']);
 
-export function isFilesystemCommand(command: unknown): boolean {
-  if (typeof command !== 'string' || /[;&|<>`$()\n\\]/.test(command)) return false;
-  const program = command.trim().split(/\s+/)[0];
-  return program !== undefined && FILESYSTEM_COMMANDS.has(program);
+/** Whether `path` (absolute) lies inside `cwd`, lexically and through the real path of its nearest existing ancestor. */
+function insideWorkingDirectory(path: string, cwd: string): boolean {
+  const inside = (root: string, at: string) => {
+    const rel = relative(root, at);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  if (!inside(cwd, path)) return false;
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    return inside(realpathSync(cwd), realpathSync(existing));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `acceptEdits` runs this Bash command unasked: every simple command in it is one of the filesystem commands
+ * (no assignments in front), every word is known before it runs, every path it names (option values after `=`
+ * included) lies inside the working directory (symlinks resolved), and no redirection writes a file. A command that
+ * cannot be parsed is not (fail closed).
+ */
+export async function isFilesystemCommand(command: unknown, cwd: string = process.cwd()): Promise<boolean> {
+  if (typeof command !== 'string') return false;
+  const parsed = await parseShellCommand(command);
+  if (parsed === null || parsed.commands.length === 0 || parsed.redirections.some(writesAFile)) return false;
+  return parsed.commands.every(({ words, assignments }) => {
+    const [program, ...args] = words;
+    if (assignments > 0 || !program || !FILESYSTEM_COMMANDS.has(program)) return false;
+    return args.every((arg) => {
+      if (arg === null) return false;
+      const path = arg.startsWith('-') ? (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : null) : arg;
+      return path === null || insideWorkingDirectory(resolve(cwd, path), cwd);
+    });
+  });
 }
 
 /** Tools that ask inside (a subagent's own calls are checked one by one). */
 const ASKED_INSIDE = new Set(['Task', 'Agent']);
 
-/**
- * Whether a rule (`Bash`, `Bash(git status)`, `Bash(npm run:*)`, `Read(src/**)`, `mcp__server`, `mcp__server__tool`)
- * covers this call.
- */
-export function ruleMatches(rule: string, toolName: string, input: unknown): boolean {
-  const open = rule.indexOf('(');
-  const name = open === -1 ? rule : rule.slice(0, open);
-  if (name !== toolName && !(name.startsWith('mcp__') && toolName.startsWith(`${name}__`))) return false;
-  if (open === -1 || !rule.endsWith(')')) return open === -1;
-  const pattern = rule.slice(open + 1, -1);
-  const fields = (input ?? {}) as Record<string, unknown>;
-  const subject = String(fields.command ?? fields.file_path ?? fields.path ?? fields.pattern ?? '');
-  if (pattern.endsWith(':*')) return subject === pattern.slice(0, -2) || subject.startsWith(`${pattern.slice(0, -2)} `);
-  if (pattern.endsWith('*')) return subject.startsWith(pattern.slice(0, -1).replace(/\*+$/, ''));
-  return subject === pattern;
+/** Whether a rule covers this call (`permission-rules.ts`); an allow rule and a deny rule differ for Bash. */
+export async function ruleMatches(rule: string, toolName: string, input: unknown, kind: 'allow' | 'deny' = 'allow', cwd: string = process.cwd()): Promise<boolean> {
+  return (await firstCoveringRule(kind, [rule], toolName, asRecord(input), { cwd })) !== undefined;
 }
 
 export interface SdkPermissionOptions {
@@ -61,6 +81,8 @@ export interface SdkPermissionOptions {
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   /** Receives every denial. */
   onDenial(denial: PermissionDenial): void;
+  /** What relative paths in calls and rules are relative to (the tools' root); default the process's. */
+  cwd?: string;
 }
 
 function asRecord(input: unknown): Record<string, unknown> {
@@ -69,17 +91,19 @@ function asRecord(input: unknown): Record<string, unknown> {
 
 /** Our `canUseTool` for an SDK run. */
 export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
+  const cwd = options.cwd ?? process.cwd();
   const decide = async (tool: Tool, input: unknown, toolUseId: string, signal: AbortSignal, hookAllowed: boolean): Promise<PermissionResult> => {
-    if (options.disallowedTools.some((rule) => ruleMatches(rule, tool.name, input))) {
-      return { behavior: 'deny', message: `${tool.name} is in the disallowed tools` };
-    }
-    if (hookAllowed || options.allowedTools.some((rule) => ruleMatches(rule, tool.name, input))) return { behavior: 'allow' };
+    const fields = asRecord(input);
+    const command = commandParser(fields);
+    const denied = await firstCoveringRule('deny', options.disallowedTools, tool.name, fields, { cwd }, command);
+    if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})` };
+    if (hookAllowed || (await firstCoveringRule('allow', options.allowedTools, tool.name, fields, { cwd }, command)) !== undefined) return { behavior: 'allow' };
     const mode = options.mode();
     if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
     if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run' };
     if (readOnly) return { behavior: 'allow' };
-    if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && isFilesystemCommand((input as { command?: unknown } | null)?.command)))) {
+    if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && (await isFilesystemCommand(fields.command, cwd))))) {
       return { behavior: 'allow' };
     }
     if (mode === 'dontAsk' || !options.ask) {

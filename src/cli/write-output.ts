@@ -2,8 +2,13 @@
  * Writing a CLI output file all at once or not at all: the text goes to a temporary file beside the target, which
  * is then renamed over it, so a failure (no such directory, no permission, a full disk) never leaves half a file.
  * Failures are an `OutputFileError` (exit code 2) naming the file and the reason.
+ *
+ * Invariant: an output file is a regular file or a new path. Anything else at the path (a device such as
+ * `/dev/null`, a FIFO, a socket, a directory, or a symlink to one) is refused before any work and again right
+ * before the rename, so a device node is never replaced by a file (as root, `--witness /dev/null` would otherwise
+ * replace the system's /dev/null). A path under a file is refused by name, never as a raw ENOTDIR.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, type Stats, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SessionLogExistsError } from '../replay/errors.ts';
 import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';
@@ -90,22 +95,72 @@ export function prepareRecordPath(file: string, cwd: string, options: { force: b
  */
 export function makeOutputDir(dir: string, cwd: string): string {
   const path = resolve(cwd, dir);
+  const shown = shownPath(dir, cwd);
+  // A file in the middle of the path makes `stat` fail with ENOTDIR: named, like every other reason.
+  const stat = (at: string) => {
+    try {
+      return statSync(at, { throwIfNoEntry: false });
+    } catch (error) {
+      throw new OutputFileError(shown, writeFailureReason(error));
+    }
+  };
   const missing: string[] = [];
   let at = path;
-  for (let stats = statSync(at, { throwIfNoEntry: false }); !stats; stats = statSync(at, { throwIfNoEntry: false })) {
+  for (let stats = stat(at); !stats; stats = stat(at)) {
     missing.unshift(at);
     if (dirname(at) === at) break;
     at = dirname(at);
   }
-  const existing = statSync(at, { throwIfNoEntry: false });
-  if (existing && !existing.isDirectory()) throw new OutputFileError(shownPath(dir, cwd), `${at} is not a directory`);
+  const existing = stat(at);
+  if (existing && !existing.isDirectory()) throw new OutputFileError(shown, `${at} is not a directory`);
   for (const part of missing) {
     try {
       mkdirSync(part);
     } catch (error) {
-      throw new OutputFileError(shownPath(dir, cwd), `cannot create ${part} (${writeFailureReason(error)})`);
+      throw new OutputFileError(shown, `cannot create ${part} (${writeFailureReason(error)})`);
     }
   }
+  return path;
+}
+
+/** What a file that is not a regular file is, in words. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe), not a regular file';
+  if (stats.isSocket()) return 'a socket, not a regular file';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device, not a regular file';
+  return 'not a regular file';
+}
+
+/** Throws unless `path` is a regular file (a symlink is judged by what it leads to) or a new path in an existing directory. */
+function checkOutputTarget(path: string, shown: string): void {
+  let existing: Stats | undefined;
+  try {
+    existing = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new OutputFileError(shown, writeFailureReason(error));
+  }
+  if (existing && !existing.isFile()) {
+    throw new OutputFileError(shown, existing.isDirectory() ? 'it is a directory' : `it is ${kindOf(existing)}; write to a regular file or a new path`);
+  }
+  if (existing) return;
+  let parent: Stats | undefined;
+  try {
+    parent = statSync(dirname(path), { throwIfNoEntry: false });
+  } catch (error) {
+    throw new OutputFileError(shown, writeFailureReason(error));
+  }
+  if (!parent) throw new OutputFileError(shown, 'its directory does not exist');
+  if (!parent.isDirectory()) throw new OutputFileError(shown, 'a part of its path is not a directory');
+}
+
+/**
+ * Checks, before the work that produces it starts, that `file` (relative to `cwd`) can be written by
+ * `writeOutputFile`; returns the absolute path.
+ */
+export function checkOutputFile(file: string, cwd: string): string {
+  const path = resolve(cwd, file);
+  checkOutputTarget(path, shownPath(file, cwd));
   return path;
 }
 
@@ -113,14 +168,7 @@ export function makeOutputDir(dir: string, cwd: string): string {
 export function writeOutputFile(file: string, cwd: string, text: string): string {
   const path = resolve(cwd, file);
   const shown = shownPath(file, cwd);
-  const existing = (() => {
-    try {
-      return statSync(path);
-    } catch {
-      return null;
-    }
-  })();
-  if (existing?.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
+  checkOutputTarget(path, shown);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   let fd: number | null = null;
   try {
@@ -129,11 +177,14 @@ export function writeOutputFile(file: string, cwd: string, text: string): string
     fsyncSync(fd);
     closeSync(fd);
     fd = null;
+    // Again right before the rename: a device put there meanwhile is refused, never replaced.
+    checkOutputTarget(path, shown);
     renameSync(temp, path);
     return path;
   } catch (error) {
     if (fd !== null) closeSync(fd);
     rmSync(temp, { force: true });
+    if (error instanceof OutputFileError) throw error;
     throw new OutputFileError(shown, writeFailureReason(error));
   }
 }

@@ -2,14 +2,18 @@
  * `Write`: creates or overwrites a file of the root with `content` (Claude Code's Write tool, same input shape).
  * Missing parent directories are created. Invariant: nothing is written outside the root: the nearest existing
  * ancestor is confined (symlinks resolved), each created directory is confined again, and the file is opened with
- * O_NOFOLLOW, so a symlink at the path cannot redirect the write. Not read-only, not concurrency-safe.
+ * O_NOFOLLOW, so a symlink at the path cannot redirect the write. Only regular files are written: anything else at
+ * the path (a FIFO, a socket, a device, a directory) is an error result, and the open never blocks (O_NONBLOCK, as
+ * Read's): a FIFO with no reader would otherwise hold a thread-pool thread and the run forever. Nothing is
+ * truncated before what was opened is known to be a regular file. Not read-only, not concurrency-safe.
  */
 import { constants } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
 import { confinePath, isInside, PathOutsideRootError, realRootOf } from './confine-path.ts';
+import { fileKind } from './open-confined.ts';
 
 const writeInput = z.strictObject({
   file_path: z.string().min(1).describe('File to write, relative to the workspace root (or absolute inside it).'),
@@ -41,6 +45,10 @@ async function confinedParent(root: string, requested: string): Promise<string> 
   return current;
 }
 
+function notRegular(relative: string, kind: string) {
+  return { content: `Error: ${relative} is ${kind}, not a regular file; only regular files can be written.`, isError: true };
+}
+
 export function createWriteTool(root: string): Tool<z.output<typeof writeInput>> {
   return defineTool({
     name: 'Write',
@@ -51,22 +59,30 @@ export function createWriteTool(root: string): Tool<z.output<typeof writeInput>>
       const target = path.join(parent, path.basename(file_path));
       const realRoot = await realRootOf(root);
       const relative = path.relative(realRoot, target).split(path.sep).join('/');
-      const existed = await exists(target);
+      const there = await lstat(target).catch(() => null);
+      if (there?.isSymbolicLink()) throw new PathOutsideRootError(file_path);
+      if (there && !there.isFile()) return notRegular(relative, fileKind(there));
       ctx.signal.throwIfAborted();
       let handle;
       try {
-        handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+        handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new PathOutsideRootError(file_path);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP') throw new PathOutsideRootError(file_path);
+        // ENXIO: a FIFO with no reader (or a socket) appeared after the check.
+        if (code === 'ENXIO') return notRegular(relative, 'a FIFO or socket');
+        if (code === 'EISDIR') return notRegular(relative, 'a directory');
         throw error;
       }
       try {
-        if (!(await handle.stat()).isFile()) return { content: `Error: ${relative} is not a regular file.`, isError: true };
+        const opened = await handle.stat();
+        if (!opened.isFile()) return notRegular(relative, fileKind(opened));
+        await handle.truncate(0);
         await handle.writeFile(content, 'utf8');
       } finally {
         await handle.close();
       }
-      return { content: existed ? `The file ${relative} has been updated.` : `File created successfully at: ${relative}` };
+      return { content: there ? `The file ${relative} has been updated.` : `File created successfully at: ${relative}` };
     },
   });
 }

@@ -131,3 +131,22 @@ describe('a closed stdout', () => {
     expect(stderr).toBe('turnloop: stdout was closed before the output was written (EPIPE)\n');
   });
 });
+
+describe('the headless executable: --fake-api of the wrong shape', () => {
+  it.each([
+    ['a JSON array', '[{"content": [{"type": "text", "text": "hi"}]}]', /--fake-api: .*script\.json: \(root\): expected an object \{model: \[replies\].*got an array/],
+    ['a string', '"hello"', /\(root\): expected an object .*got a string/],
+    ['model not a list', '{"model": {"content": []}}', /--fake-api: invalid fake API script in .*script\.json: model: /],
+    ['a bad reply deep inside', '{"model": [{"content": [{"type": "txet", "text": "hi"}]}]}', /model\[0\]\.content\[0\]\.type/],
+  ])('%s: exit 2 naming the place, before any request', async (_kind, text, pattern) => {
+    const where = mkdtempSync(join(tmpdir(), 'turnloop-fake-script-'));
+    writeFileSync(join(where, 'script.json'), text);
+    const result = await runCli(['-p', 'hi', '--fake-api', 'script.json'], { cwd: where });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(pattern);
+    expect(result.stdout).toBe('');
+    // Refused before anything started: no session folder was made, no turn ran.
+    expect(readdirSync(where)).toEqual(['script.json']);
+  });
+});

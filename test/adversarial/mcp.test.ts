@@ -82,6 +82,18 @@ describe('hostile MCP servers', () => {
     await expect(mcpTools({ servers: JSON.parse(`{"${name}": {"command": "node"}}`) as Record<string, { command: string }> })).rejects.toThrow(/is a name every JavaScript object already has/);
   });
 
+  it.each(['__proto__', 'constructor', 'hasOwnProperty'])('the headless executable refuses --mcp-config server %s by name too: exit 2, one line, before any request', async (name) => {
+    const script = join(dir, 'headless-script.json');
+    writeFileSync(script, JSON.stringify({ model: [{ content: [{ type: 'text', text: 'should not be asked' }] }] }));
+    for (const value of [`{"mcpServers": {"${name}": {"command": "${process.execPath}", "args": ["-e", "0"]}}}`, join(dir, `${name}.mcp.json`)]) {
+      writeFileSync(join(dir, `${name}.mcp.json`), `{"mcpServers": {"${name}": {"command": "${process.execPath}", "args": ["-e", "0"]}}}`);
+      const result = await runCli(['-p', 'hi', '--mcp-config', value, '--fake-api', script, '--no-session-persistence'], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(`the server name "${name}" is a name every JavaScript object already has`)]);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('a server that ignores SIGTERM is killed when its connection closes', async () => {
     const mcp = await mcpTools({ servers: { stubborn: hostile([{ name: 'x' }], 'ignore-sigterm') } });
     const pid = mcp.servers[0]!.pid!;

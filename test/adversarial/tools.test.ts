@@ -4,14 +4,14 @@
  * Ctrl-C. The loop never blocks, never reads anything but regular files, never writes outside the root.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileToolResultStore } from '../../src/effects/context/result-store.ts';
 import { defineTool } from '../../src/effects/tools/define-tool.ts';
 import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
-import { createFileTools } from '../../src/tools/index.ts';
+import { createFileTools, createWriteTool } from '../../src/tools/index.ts';
 import { openConfinedFile, verifyStillConfined } from '../../src/tools/open-confined.ts';
 import { z } from 'zod';
 import { expectInvariants, makeSandbox, runHostile, snapshotOutside, toolResultTexts, type Sandbox } from './harness.ts';
@@ -63,6 +63,36 @@ describe('tools never block the loop', () => {
       server.close();
     }
   });
+
+  it('Write to a FIFO (no reader), a socket or a device answers at once with an error result and writes nothing', async () => {
+    const fifo = join(sandbox.root, 'src', 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const server: Server = createServer();
+    await new Promise<void>((ready) => server.listen(join(sandbox.root, 'src', 'sock'), ready));
+    symlinkSync('/dev/null', join(sandbox.root, 'src', 'null-link'));
+    try {
+      const run = await runHostile({
+        sandbox,
+        tools: [...createFileTools({ root: sandbox.root }), createWriteTool(sandbox.root)],
+        // No timeout to hide behind: the call itself must not block.
+        config: { toolTimeoutMs: 0 },
+        model: [call('t1', 'Write', { file_path: 'src/pipe', content: 'x' }), call('t2', 'Write', { file_path: 'src/sock', content: 'x' }), call('t3', 'Write', { file_path: 'src/null-link', content: 'x' }), done],
+      });
+      expectInvariants(run, sandbox, before, { maxModelCalls: 4 });
+      const [toFifo, toSocket, toLink] = toolResultTexts(run);
+      expect(toFifo).toMatch(/FIFO|not a regular file/);
+      expect(toSocket).toMatch(/socket|not a regular file/);
+      expect(toLink).toMatch(/outside|symbolic link|not a regular file/);
+    } finally {
+      server.close();
+      // Before the fix the Write's open blocked a thread-pool thread until a reader came: be that reader.
+      try {
+        closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+      } catch {
+        // gone with the sandbox
+      }
+    }
+  }, 15_000);
 
   it('a hanging tool is cut off by toolTimeoutMs, and an abort ends the run with every call answered', async () => {
     const hang = defineTool({

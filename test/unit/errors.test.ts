@@ -30,6 +30,10 @@ const digest = { v: 'sampling' };
 /** Arguments that build one instance of each concrete class (a new class needs a row: the test says which). */
 const SAMPLE_ARGS: Record<string, unknown[]> = {
   IncompleteStreamError: [],
+  McpServerNameError: ['__proto__', 'servers.json'],
+  SessionInUseError: ['session s is in use by process 42'],
+  SessionStoreOutsideError: ['/w/.turnloop', 'it is a symbolic link'],
+  WitnessTooLargeError: ['the bound is 200,000 main-loop model calls'],
   DuplicateToolUseError: ['toolu_1'],
   DuplicateToolNameError: ['Read'],
   ToolCancellation: ['timeout', 'timed out'],

@@ -5,7 +5,7 @@
 import { computeBounds, type LoopBounds } from '../../bounds/compute-bounds.ts';
 import { boundsWitness } from '../../bounds/witness.ts';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
-import { writeOutputFile } from '../write-output.ts';
+import { checkOutputFile, writeOutputFile } from '../write-output.ts';
 import { readBoundsInput } from './bounds-input.ts';
 import { examplePath } from '../examples.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -64,10 +64,12 @@ async function run(args: string[], io: CliIo): Promise<number> {
   // --example NAME: a scenario that ships with turnloop, wherever the user stands.
   const files = values.example === undefined ? positionals : [...positionals, examplePath('scenarios', values.example)];
   const input = readBoundsInput('bounds', files, values.config, values.params, io.cwd);
+  // The witness file and the witness itself are checked before anything is printed: bad input is one line, exit 2.
+  if (values.witness !== undefined) checkOutputFile(values.witness, io.cwd);
   const bounds = computeBounds(input.config, input.params, input.options);
+  const witness = values.witness === undefined ? undefined : boundsWitness(input.config, input.overrides, input.params);
   io.stdout.write(values.json ? `${JSON.stringify(boundsJson(bounds), null, 2)}\n` : `${render(bounds)}\n`);
-  if (values.witness !== undefined) {
-    const witness = boundsWitness(input.config, input.overrides, input.params);
+  if (values.witness !== undefined && witness !== undefined) {
     const path = writeOutputFile(values.witness, io.cwd, `${JSON.stringify(witness.scenario, null, 2)}\n`);
     const reach = witness.modelCalls === witness.bound ? 'reaches the bound' : `reaches ${witness.modelCalls} of ${shown(witness.bound)}`;
     io.stderr.write(`witness: ${path} (${witness.modelCalls} main-loop model calls: ${reach})\n`);

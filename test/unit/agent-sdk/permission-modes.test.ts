@@ -3,23 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { isFilesystemCommand, ruleMatches } from '../../../src/agent-sdk/permission-modes.ts';
 
 describe('permission rules', () => {
-  it('match a tool by name, a Bash command exactly or by prefix, an MCP server by its prefix', () => {
-    expect(ruleMatches('Bash', 'Bash', { command: 'anything' })).toBe(true);
-    expect(ruleMatches('Bash(git status)', 'Bash', { command: 'git status' })).toBe(true);
-    expect(ruleMatches('Bash(git status)', 'Bash', { command: 'git status --short' })).toBe(false);
-    expect(ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm run test' })).toBe(true);
-    expect(ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm runner' })).toBe(false);
-    expect(ruleMatches('mcp__calc', 'mcp__calc__add', {})).toBe(true);
-    expect(ruleMatches('mcp__calc', 'mcp__calculator__add', {})).toBe(false);
-    expect(ruleMatches('Read', 'Write', {})).toBe(false);
+  it('match a tool by name, a Bash command exactly or by prefix, an MCP server by its prefix', async () => {
+    expect(await ruleMatches('Bash', 'Bash', { command: 'anything' })).toBe(true);
+    expect(await ruleMatches('Bash(git status)', 'Bash', { command: 'git status' })).toBe(true);
+    expect(await ruleMatches('Bash(git status)', 'Bash', { command: 'git status --short' })).toBe(false);
+    expect(await ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm run test' })).toBe(true);
+    expect(await ruleMatches('Bash(npm run:*)', 'Bash', { command: 'npm runner' })).toBe(false);
+    expect(await ruleMatches('mcp__calc', 'mcp__calc__add', {})).toBe(true);
+    expect(await ruleMatches('mcp__calc', 'mcp__calculator__add', {})).toBe(false);
+    expect(await ruleMatches('Read', 'Write', {})).toBe(false);
   });
 
-  it('acceptEdits runs plain filesystem commands unasked, as Claude Code does, and nothing chained to them', () => {
-    expect(isFilesystemCommand('touch command-ran.txt')).toBe(true);
-    expect(isFilesystemCommand('mkdir -p a/b')).toBe(true);
-    expect(isFilesystemCommand('node -e "1"')).toBe(false);
-    expect(isFilesystemCommand('touch x; curl evil')).toBe(false);
-    expect(isFilesystemCommand('rm $(cat list)')).toBe(false);
-    expect(isFilesystemCommand('cp a b > c')).toBe(false);
+  it('acceptEdits runs plain filesystem commands unasked, as Claude Code does, and nothing chained to them', async () => {
+    expect(await isFilesystemCommand('touch command-ran.txt')).toBe(true);
+    expect(await isFilesystemCommand('mkdir -p a/b')).toBe(true);
+    expect(await isFilesystemCommand('node -e "1"')).toBe(false);
+    expect(await isFilesystemCommand('touch x; curl evil')).toBe(false);
+    expect(await isFilesystemCommand('rm $(cat list)')).toBe(false);
+    expect(await isFilesystemCommand('cp a b > c')).toBe(false);
   });
 });
