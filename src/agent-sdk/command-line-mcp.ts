@@ -39,7 +39,7 @@ export function mcpServersOfFlags(values: readonly string[], cwd: string, warn: 
       const text = value.trimStart().startsWith('{') || !existsSync(resolve(cwd, value)) ? value : readFileSync(resolve(cwd, value), 'utf8');
       const parsed = JSON.parse(text) as { mcpServers?: unknown } | null;
       const listed = parsed?.mcpServers ?? {};
-      if (typeof listed !== 'object' || listed === null || Array.isArray(listed)) throw new Error('mcpServers must be an object of servers by name');
+      if (typeof listed !== 'object' || listed === null || Array.isArray(listed)) throw new TurnloopError('MCP_CONFIG_INVALID', 'mcpServers must be an object of servers by name');
       configured = listed as Record<string, unknown>;
     } catch (error) {
       warn(`--mcp-config: cannot read ${value.slice(0, 80)}: ${messageOf(error)}`);
