@@ -145,7 +145,9 @@ export class HeadlessSession {
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
     });
     const denials: PermissionDenial[] = [];
-    let numTurns = 0;
+    // As the real executable counts turns: 1 for the prompt, 1 for each main-thread user message after it (each
+    // tool_result is its own message, and so is an interruption note).
+    let numTurns = 1;
     let apiMs = 0;
     let requestAt: number | null = null;
     let lastAssistant: AssistantMessage | undefined;
@@ -188,6 +190,7 @@ export class HeadlessSession {
     const hooks = deps.hooks();
     deps.write(this.initMessage());
     let terminal: Terminal;
+    let crashed: string | undefined;
     try {
       const generator = query({
         messages,
@@ -224,7 +227,6 @@ export class HeadlessSession {
       while (!next.done) {
         const item = next.value;
         if (item.type === 'request_start') {
-          numTurns += 1;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
           if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
@@ -236,20 +238,21 @@ export class HeadlessSession {
         }
         const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });
         if (mapped) deps.write(mapped);
+        if (mapped?.type === 'user') numTurns += 1;
         next = await generator.next();
       }
       terminal = next.value;
     } catch (error) {
-      terminal = { reason: 'model_error', error: { message: messageOf(error) } };
+      crashed = messageOf(error);
+      terminal = { reason: 'model_error', error: { message: crashed } };
     }
     const interrupted = this.current.interrupted;
     this.current = null;
     if (finalMessages) this.history = finalMessages;
     const result = resultMessage({
       terminal,
-      // As the real executable counts: the turn that was cut short counts again (maxTurns 1 with a tool call
-      // gives 2; one interrupted request gives 2).
-      numTurns: terminal.reason === 'max_turns' ? Math.max(numTurns, terminal.turnCount) : interrupted ? numTurns + 1 : numTurns,
+      numTurns,
+      ...(crashed !== undefined ? { crashed } : {}),
       ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
       ...(budgetExceeded ? { budgetExceeded } : {}),
       interrupted,

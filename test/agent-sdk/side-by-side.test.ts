@@ -94,6 +94,25 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.observed).toEqual({ secondRequestRoles: ['user', 'assistant', 'user'], sessions: 1 });
     expect(results(run).map((r) => [r.subtype, r.num_turns])).toEqual([['success', 1], ['success', 1]]);
   },
+  'a PreToolUse hook that stops the turn': (run) => {
+    // The tool still runs (it was allowed); the turn then ends without another request, as a success.
+    expect(run.observed).toEqual({ hookCalls: ['PreToolUse:Bash'], commandRan: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: '', terminal_reason: 'hook_stopped', num_turns: 2 });
+    expect(run.unusedAnswers).toBe(1);
+  },
+  'a Stop hook that stops': (run) => {
+    expect(run.observed).toEqual({ calls: ['Stop'] });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: 'Done.', terminal_reason: 'stop_hook_prevented', num_turns: 1 });
+  },
+  'two tool calls in one reply': (run) => {
+    // Each tool_result is a user message of its own, and each counts as a turn.
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
+  'an interrupt during a tool': (run) => {
+    expect(run.observed).toEqual({ interruptAnswered: true });
+    expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools', num_turns: 3 });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

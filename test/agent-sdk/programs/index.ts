@@ -4,15 +4,19 @@ import { acceptEditsMode } from './accept-edits.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
+import { hookStopsTurn } from './hook-stop.ts';
 import { interruptMidAnswer } from './interrupt.ts';
+import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { resumeFinishedSession } from './resume.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
+import { stopHookStops } from './stop-hook-stops.ts';
 import { streamingInputTwoTurns } from './streaming-input.ts';
 import { subagentTask } from './subagent.ts';
 import { textAnswer } from './text-answer.ts';
+import { twoToolCallsInOneReply } from './two-tool-calls.ts';
 
 export const PROGRAMS: readonly SdkProgram[] = [
   textAnswer,
@@ -28,4 +32,8 @@ export const PROGRAMS: readonly SdkProgram[] = [
   interruptMidAnswer,
   subagentTask,
   streamingInputTwoTurns,
+  hookStopsTurn,
+  stopHookStops,
+  twoToolCallsInOneReply,
+  interruptDuringTool,
 ];
