@@ -24,6 +24,7 @@ import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.t
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -41,6 +42,14 @@ const DEFAULT_SYSTEM_PROMPT = [
   'You are a coding agent running headless for a program (through turnloop).',
   'Use the tools to inspect and change the working directory; keep changes small and finish with a short summary.',
 ].join(' ');
+
+const STRUCTURED_OUTPUT_PROMPT = `When you have the final answer, give it by calling the ${STRUCTURED_OUTPUT_TOOL} tool once, with input that matches its schema.`;
+
+/** The real executable's override of the structured-output tries. */
+function maxStructuredOutputAttempts(env: Record<string, string | undefined>): number {
+  const n = Number(env.MAX_STRUCTURED_OUTPUT_RETRIES);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_ATTEMPTS;
+}
 
 function readFakeScript(path: string, cwd: string): FakeScriptInput {
   try {
@@ -86,6 +95,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
     }
+    const structuredOutput = args.jsonSchema === undefined ? undefined : createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     let initialize: InitializeRequest = {};
     const selection = selectSdkTools({
       root: io.cwd,
@@ -116,7 +126,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     });
     const makeSession = () => {
       const systemPrompt = initialize.systemPrompt ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
-      const append = [initialize.appendSystemPrompt, args.appendSystemPrompt].filter((p): p is string => typeof p === 'string' && p !== '');
+      const append = [initialize.appendSystemPrompt, args.appendSystemPrompt, structuredOutput ? STRUCTURED_OUTPUT_PROMPT : undefined].filter((p): p is string => typeof p === 'string' && p !== '');
       return new HeadlessSession(
         {
           sessionId,
@@ -137,11 +147,12 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...extraTools, ...(commandMcp?.tools() ?? [])],
+          tools: () => [...selection.tools, ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
           hooks,
+          ...(structuredOutput ? { structuredOutput } : {}),
         },
         history,
       );

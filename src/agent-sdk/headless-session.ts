@@ -23,6 +23,7 @@ import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
+import type { StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -66,6 +67,8 @@ export interface SessionDeps {
   /** Asks the program whether a call may run (`can_use_tool`); absent: such calls are denied. */
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   hooks(): SessionHooks;
+  /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
+  structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
 }
 
 export interface TurnOutcome {
@@ -188,6 +191,7 @@ export class HeadlessSession {
       if (existsSync(settings.logPath)) rmSync(settings.logPath);
     }
     const hooks = deps.hooks();
+    deps.structuredOutput?.beginTurn();
     deps.write(this.initMessage());
     let terminal: Terminal;
     let crashed: string | undefined;
@@ -248,11 +252,14 @@ export class HeadlessSession {
     }
     const interrupted = this.current.interrupted;
     this.current = null;
-    if (finalMessages) this.history = finalMessages;
+    const structuredOutput = deps.structuredOutput?.outcome();
+    // The StructuredOutput call ends the turn the way a hook stop does; its stop note is not part of the conversation.
+    if (finalMessages) this.history = structuredOutput ? withoutStopNotes(finalMessages) : finalMessages;
     const result = resultMessage({
       terminal,
       numTurns,
       ...(crashed !== undefined ? { crashed } : {}),
+      ...(structuredOutput ? { structuredOutput } : {}),
       ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
       ...(budgetExceeded ? { budgetExceeded } : {}),
       interrupted,
@@ -268,4 +275,8 @@ export class HeadlessSession {
     });
     return { result, isError: result.is_error === true };
   }
+}
+
+function withoutStopNotes(messages: Message[]): Message[] {
+  return messages.filter((m) => !(m.type === 'attachment' && m.attachment.type === 'hook_stopped_continuation'));
 }

@@ -53,6 +53,8 @@ export function endingOf(summary: TurnSummary): Ending {
   if (summary.crashed !== undefined) return 'crashed';
   if (summary.budgetExceeded || terminal.reason === 'max_budget_usd') return 'max_budget_usd';
   if (summary.structuredOutput && 'failedAttempts' in summary.structuredOutput) return 'structured_output_retries';
+  // The accepted StructuredOutput call stops the loop as a hook stop would; the real executable calls it completed.
+  if (summary.structuredOutput && 'value' in summary.structuredOutput && terminal.reason === 'hook_stopped') return 'completed';
   if (summary.interrupted && terminal.reason !== 'aborted_tools') return 'aborted_streaming';
   if (terminal.reason === 'completed' && apiErrorOf(summary)) return 'completed_api_error';
   return terminal.reason;

@@ -113,6 +113,20 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
     expect(lastResult(run)).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools', num_turns: 3 });
   },
+  'structured output (outputFormat json_schema)': (run) => {
+    expect(run.observed).toEqual({ structuredOutput: { city: 'Paris', population: 2102650 }, result: '{"city":"Paris","population":2102650}' });
+    expect(toolResult(run.messages, 'toolu_so_1')).toMatchObject({ is_error: true, content: "Output does not match required schema: root: must have required property 'population'" });
+    expect(toolResult(run.messages, 'toolu_so_2')).toMatchObject({ content: 'Structured output provided successfully' });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+    expect(run.unusedAnswers).toBe(1);
+  },
+  'structured output that never matches': (run) => {
+    expect(lastResult(run)).toMatchObject({
+      subtype: 'error_max_structured_output_retries', is_error: true, terminal_reason: 'structured_output_retry_exhausted', num_turns: 6,
+      errors: ["Failed to provide valid structured output after 5 attempts \u2014 last StructuredOutput error: Output does not match required schema: root: must have required property 'n'"],
+    });
+    expect(run.unusedAnswers).toBe(2);
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

@@ -14,6 +14,8 @@ import { resumeFinishedSession } from './resume.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
 import { stopHookStops } from './stop-hook-stops.ts';
 import { streamingInputTwoTurns } from './streaming-input.ts';
+import { structuredOutput } from './structured-output.ts';
+import { structuredOutputRetries } from './structured-output-retries.ts';
 import { subagentTask } from './subagent.ts';
 import { textAnswer } from './text-answer.ts';
 import { twoToolCallsInOneReply } from './two-tool-calls.ts';
@@ -36,4 +38,6 @@ export const PROGRAMS: readonly SdkProgram[] = [
   stopHookStops,
   twoToolCallsInOneReply,
   interruptDuringTool,
+  structuredOutput,
+  structuredOutputRetries,
 ];

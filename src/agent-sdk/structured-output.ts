@@ -1,0 +1,109 @@
+/**
+ * `--json-schema` (the SDK's `outputFormat: { type: 'json_schema', schema }`), as claude 2.1.334 does it: a
+ * `StructuredOutput` tool whose input schema is the given schema. A call whose input matches answers "Structured
+ * output provided successfully" and ends the turn (no further model request); the result then carries the input as
+ * `structured_output` and its JSON text as `result`. A call that does not match is an error result naming what is
+ * wrong, which the model can correct; after `maxAttempts` such calls (5, or MAX_STRUCTURED_OUTPUT_RETRIES, as the
+ * real executable) the turn ends `error_max_structured_output_retries`. The schema is checked once, at start-up: one
+ * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (an optional peer, loaded only here).
+ */
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
+import { HeadlessArgsError } from './headless-args.ts';
+import type { TurnSummary } from './result-message.ts';
+
+export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
+export const STRUCTURED_OUTPUT_ACCEPTED = 'Structured output provided successfully';
+/** claude 2.1.334's default number of tries (five mismatching calls end the turn; checked offline). */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+interface AjvError { instancePath: string; message?: string }
+interface AjvLike {
+  validateSchema(schema: unknown): boolean | Promise<unknown>;
+  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+  errors?: AjvError[] | null;
+  errorsText(errors?: AjvError[] | null): string;
+}
+
+function loadAjv(): AjvLike {
+  const require = createRequire(import.meta.url);
+  let Ajv: new (options: Record<string, unknown>) => AjvLike;
+  try {
+    const loaded = require('ajv') as { default?: typeof Ajv } & typeof Ajv;
+    Ajv = loaded.default ?? loaded;
+  } catch {
+    throw new HeadlessArgsError("--json-schema needs the package 'ajv' (an optional peer of turnloop): npm install ajv");
+  }
+  return new Ajv({ allErrors: true, strict: false });
+}
+
+/** The schema as given, checked: JSON, an object, valid JSON Schema. */
+export function parseJsonSchema(text: string): { schema: Record<string, unknown>; validate: (value: unknown) => string | undefined } {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    throw new HeadlessArgsError(`--json-schema is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new HeadlessArgsError('--json-schema is not a valid JSON Schema: expected an object');
+  }
+  const ajv = loadAjv();
+  if (ajv.validateSchema(schema) !== true) throw new HeadlessArgsError(`--json-schema is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`);
+  let check: ReturnType<AjvLike['compile']>;
+  try {
+    check = ajv.compile(schema);
+  } catch (error) {
+    throw new HeadlessArgsError(`--json-schema is not a valid JSON Schema: ${(error as Error).message}`);
+  }
+  return {
+    schema: schema as Record<string, unknown>,
+    validate: (value) => (check(value) ? undefined : (check.errors ?? []).map((e) => `root${e.instancePath}: ${e.message ?? 'is invalid'}`).join(', ')),
+  };
+}
+
+export interface StructuredOutput {
+  tool: Tool;
+  /** Called at the start of each turn: the tries and the answer are per turn. */
+  beginTurn(): void;
+  /** What the turn produced, for its result. */
+  outcome(): TurnSummary['structuredOutput'];
+}
+
+export function createStructuredOutput(schemaText: string, maxAttempts = DEFAULT_MAX_ATTEMPTS): StructuredOutput {
+  const { schema, validate } = parseJsonSchema(schemaText);
+  let accepted: { value: unknown } | undefined;
+  let failures = 0;
+  let lastError: string | undefined;
+  const tool = defineTool({
+    name: STRUCTURED_OUTPUT_TOOL,
+    description: 'Return the final answer of this task as structured output. Call this tool exactly once, at the end, with input that matches its schema; the turn ends when it accepts the input.',
+    inputSchema: z.unknown(),
+    inputJSONSchema: schema,
+    isReadOnly: () => true,
+    call: (input) => {
+      const problem = validate(input);
+      if (problem === undefined) {
+        accepted = { value: input };
+        return { content: STRUCTURED_OUTPUT_ACCEPTED, preventContinuation: true };
+      }
+      failures += 1;
+      lastError = `Output does not match required schema: ${problem}`;
+      return { content: lastError, isError: true, ...(failures >= maxAttempts ? { preventContinuation: true } : {}) };
+    },
+  });
+  return {
+    tool,
+    beginTurn() {
+      accepted = undefined;
+      failures = 0;
+      lastError = undefined;
+    },
+    outcome() {
+      if (accepted) return accepted;
+      if (failures >= maxAttempts) return { failedAttempts: failures, ...(lastError ? { lastError } : {}) };
+      return undefined;
+    },
+  };
+}
