@@ -36,6 +36,8 @@ export interface HeadlessArgs {
   appendSystemPrompt?: string;
   addDirs: string[];
   noSessionPersistence: boolean;
+  /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
+  settingSources?: string;
   /** `--json-schema`: the SDK's `outputFormat` schema, as JSON text (checked by structured-output.ts). */
   jsonSchema?: string;
   /** turnloop's own: a fake-API script (the format `turnloop resume --fake-api` takes) for an offline run. */
@@ -74,7 +76,7 @@ const IMPLEMENTED = new Set([
   'permission-prompt-tool', 'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'resume',
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
-  'dangerously-skip-permissions', 'json-schema',
+  'dangerously-skip-permissions', 'json-schema', 'setting-sources',
 ]);
 
 /** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
@@ -159,6 +161,7 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'no-session-persistence': args.noSessionPersistence = true; break;
     case 'fake-api': args.fakeApi = value; break;
     case 'json-schema': args.jsonSchema = value; break;
+    case 'setting-sources': args.settingSources = value; break;
     case 'verbose': args.verbose = true; break;
     case 'print': args.print = true; break;
     case 'dangerously-skip-permissions': args.permissionMode = 'bypassPermissions'; break;

@@ -24,6 +24,8 @@ import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.t
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { parseSettingSources } from './setting-sources.ts';
+import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
@@ -49,6 +51,11 @@ const STRUCTURED_OUTPUT_PROMPT = `When you have the final answer, give it by cal
 function maxStructuredOutputAttempts(env: Record<string, string | undefined>): number {
   const n = Number(env.MAX_STRUCTURED_OUTPUT_RETRIES);
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_ATTEMPTS;
+}
+
+/** The agents a Task call can start, sorted as the real executable lists them: the built-in one and the program's. */
+function agentNames(programAgents: readonly string[]): string[] {
+  return [...new Set(['general-purpose', ...programAgents])].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
 function readFakeScript(path: string, cwd: string): FakeScriptInput {
@@ -96,6 +103,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
     }
     const structuredOutput = args.jsonSchema === undefined ? undefined : createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
+    const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
+    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
     const selection = selectSdkTools({
       root: io.cwd,
@@ -121,7 +130,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     });
     const hooks = (): SessionHooks => ({
       preToolHooks: hookRegistry.PreToolUse ? [sdkPreToolHook(hookRegistry, hookContext())] : [],
-      postToolHooks: hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [],
+      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [])],
       stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
     });
     const makeSession = () => {
@@ -144,10 +153,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           systemPrompt: [...systemPrompt, ...append],
           unknownTools: selection.unknown,
           mcpServers: () => mcpServers,
+          agents: () => agentNames(Object.keys(initialize.agents ?? {})),
+          skills: loaded.skills.map((skill) => skill.name),
+          ...(sourcesContext(loaded) ? { startContext: sourcesContext(loaded) } : {}),
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
+          tools: () => [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),

@@ -23,6 +23,7 @@ import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
+import { SKILL_CONTEXT_NAME } from './skills.ts';
 import type { StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
@@ -51,6 +52,12 @@ export interface SessionSettings {
   forwardSubagentText?: () => boolean;
   /** Read at each turn's `init` (servers connect during `initialize`). */
   mcpServers(): ReadonlyArray<{ name: string; status: string }>;
+  /** The agents a Task call can start (built-in and the program's), for `init`. */
+  agents(): readonly string[];
+  /** The skills of the setting sources, for `init`. */
+  skills: readonly string[];
+  /** Memory files and the skill list, given to the model before the session's first prompt. */
+  startContext?: string;
 }
 
 export interface SessionHooks {
@@ -123,9 +130,10 @@ export class HeadlessSession {
       mcp_servers: settings.mcpServers(),
       model: this.model ?? resolveConfig({}).model,
       permissionMode: this.permissionMode,
-      slash_commands: [],
+      slash_commands: [...settings.skills],
       output_style: 'default',
-      skills: [],
+      agents: [...settings.agents()],
+      skills: [...settings.skills],
       plugins: [],
       uuid: randomUUID(),
       session_id: settings.sessionId,
@@ -183,7 +191,9 @@ export class HeadlessSession {
       },
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
-    const messages: Message[] = [...this.history, { type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } }];
+    const messages: Message[] = [...this.history];
+    if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
+    messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
     if (settings.logPath) {
       mkdirSync(dirname(settings.logPath), { recursive: true });
@@ -227,9 +237,13 @@ export class HeadlessSession {
         childObservers: (link) => [...(recordChildren ? recordChildren(link) : []), forwardChild(link)],
         ...(settings.logPath ? { record: { target: settings.logPath, onError: (error: Error) => deps.warn(`session log ${settings.logPath} stopped: ${error.message}`) } } : {}),
       });
+      // A called skill's body (an attachment emitted just before the Skill call's result) follows that result as a
+      // user message of its own, as the real executable shows it.
+      const skillBodies: string[] = [];
       let next = await generator.next();
       while (!next.done) {
         const item = next.value;
+        if (item.type === 'attachment' && item.attachment.type === 'context' && item.attachment.name === SKILL_CONTEXT_NAME) skillBodies.push(item.attachment.content);
         if (item.type === 'request_start') {
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
@@ -243,6 +257,12 @@ export class HeadlessSession {
         const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });
         if (mapped) deps.write(mapped);
         if (mapped?.type === 'user') numTurns += 1;
+        if (mapped?.type === 'user' && skillBodies.length > 0) {
+          for (const text of skillBodies.splice(0)) {
+            deps.write({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null, isSynthetic: true, uuid: randomUUID(), session_id: settings.sessionId });
+            numTurns += 1;
+          }
+        }
         next = await generator.next();
       }
       terminal = next.value;

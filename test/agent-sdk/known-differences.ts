@@ -32,6 +32,13 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
     },
   ],
+  'the agents option': [
+    {
+      onlyIn: 'claude',
+      lines: ['system task_started', 'system task_updated', 'system task_notification'],
+      why: 'as for the subagent program: no task messages in turnloop (Extension sdkNoProgressMessages)',
+    },
+  ],
 };
 
 /** The lines of one program's differences that `engine` sends (each must still be seen, or the entry is stale). */

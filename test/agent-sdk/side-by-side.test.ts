@@ -127,6 +127,19 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     });
     expect(run.unusedAnswers).toBe(2);
   },
+  'a project skill with settingSources': (run) => {
+    // claude lists its own built-in skills after the project's; the project's comes first on both.
+    expect(run.observed).toEqual({ firstSkill: 'greet', memoryReachedModel: true });
+    expect(toolResult(run.messages, 'toolu_skill_1')).toMatchObject({ content: 'Launching skill: greet' });
+    const body = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('Base directory for this skill'));
+    expect(JSON.stringify(body)).toContain('Say hello in three languages.');
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
+  'the agents option': (run) => {
+    expect(run.observed).toEqual({ reviewerListed: true, generalPurposeListed: true });
+    expect(toolResult(run.messages, 'toolu_task_1')?.is_error ?? false).toBe(false);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

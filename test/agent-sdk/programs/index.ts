@@ -1,6 +1,7 @@
 /** Every SDK program of the side-by-side suite, in the order the suite runs them. */
 import type { SdkProgram } from '../harness/sdk-program.ts';
 import { acceptEditsMode } from './accept-edits.ts';
+import { agentsOption } from './agents-option.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
@@ -11,6 +12,7 @@ import { maxTurnsWithToolCall } from './max-turns.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { resumeFinishedSession } from './resume.ts';
+import { projectSkill } from './skills.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
 import { stopHookStops } from './stop-hook-stops.ts';
 import { streamingInputTwoTurns } from './streaming-input.ts';
@@ -40,4 +42,6 @@ export const PROGRAMS: readonly SdkProgram[] = [
   interruptDuringTool,
   structuredOutput,
   structuredOutputRetries,
+  projectSkill,
+  agentsOption,
 ];
