@@ -197,6 +197,16 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           extraTools.push(...sdkMcp.tools);
           mcpServers = [...mcpServers, ...sdkMcp.servers];
         }
+        // What the SDK's supportedCommands() and supportedAgents() answer.
+        const programAgents = (request.agents ?? {}) as Record<string, SdkAgentDefinition>;
+        return {
+          commands: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, argumentHint: '' })),
+          agents: agentNames(Object.keys(programAgents)).map((name) => ({
+            name,
+            description: name === 'general-purpose' ? 'A subagent with the session\'s tools, for one self-contained task.' : programAgents[name]?.description ?? name,
+            ...(programAgents[name]?.model ? { model: programAgents[name].model } : {}),
+          })),
+        };
       },
       session: sessionOnce,
       hookContext,

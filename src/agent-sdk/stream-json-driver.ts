@@ -28,8 +28,8 @@ export interface StreamJsonDriverOptions {
   write(message: JsonObject): void;
   warn(text: string): void;
   channel: ControlChannel;
-  /** Called once for `initialize`; its result is the response payload. Runs before any turn starts. */
-  onInitialize(request: InitializeRequest): Promise<void>;
+  /** Called once for `initialize`; what it returns is added to the response (commands, agents). Runs before any turn starts. */
+  onInitialize(request: InitializeRequest): Promise<JsonObject | void>;
   /** The session, created after `initialize` (or at the first user message when none came). */
   session(): Promise<HeadlessSession>;
   hookContext(): HookContext;
@@ -70,7 +70,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     switch (request.subtype) {
       case 'initialize':
         initializing = options.onInitialize(request as InitializeRequest).then(
-          () => respond(requestId, INITIALIZE_RESPONSE),
+          (extra) => respond(requestId, { ...INITIALIZE_RESPONSE, ...(extra ?? {}) }),
           (error: unknown) => refuse(requestId, messageOf(error)),
         );
         return;

@@ -28,6 +28,9 @@ describe('skills and setting sources', () => {
     const init = run.lines.find((l) => l.subtype === 'init');
     expect(init).toMatchObject({ skills: ['greet'], slash_commands: ['greet'], agents: ['general-purpose'] });
     expect(init?.tools).toContain('Skill');
+    // supportedCommands() and supportedAgents() read the initialize response.
+    const initialized = run.lines.find((l) => l.type === 'control_response' && l.response.request_id === 'init-1');
+    expect(initialized?.response.response).toMatchObject({ commands: [{ name: 'greet', description: 'Greets warmly.', argumentHint: '' }], agents: [{ name: 'general-purpose' }] });
     const users = run.lines.filter((l) => l.type === 'user').map((l) => l.message.content);
     expect(users).toEqual([
       [{ type: 'tool_result', tool_use_id: 'toolu_s', content: 'Launching skill: greet' }],
