@@ -155,6 +155,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           mcpServers: () => mcpServers,
           agents: () => agentNames(Object.keys(initialize.agents ?? {})),
           skills: loaded.skills.map((skill) => skill.name),
+          apiKeySource: fake ? 'none' : 'ANTHROPIC_API_KEY',
+          additionalDirectories: args.addDirs,
           ...(sourcesContext(loaded) ? { startContext: sourcesContext(loaded) } : {}),
         },
         {

@@ -56,6 +56,10 @@ export interface SessionSettings {
   agents(): readonly string[];
   /** The skills of the setting sources, for `init`. */
   skills: readonly string[];
+  /** Where the API key came from, as the real executable names it (`ANTHROPIC_API_KEY`, or `none` offline). */
+  apiKeySource: string;
+  /** `--add-dir` directories. */
+  additionalDirectories: readonly string[];
   /** Memory files and the skill list, given to the model before the session's first prompt. */
   startContext?: string;
 }
@@ -123,7 +127,7 @@ export class HeadlessSession {
     return {
       type: 'system',
       subtype: 'init',
-      apiKeySource: 'none',
+      apiKeySource: settings.apiKeySource,
       claude_code_version: `turnloop-${packageVersion()}`,
       cwd: settings.cwd,
       tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
@@ -135,6 +139,14 @@ export class HeadlessSession {
       agents: [...settings.agents()],
       skills: [...settings.skills],
       plugins: [],
+      terminal_slash_commands: [],
+      // turnloop sends no analytics and has no feedback channel, sandbox or fast mode.
+      analytics_disabled: true,
+      product_feedback_disabled: true,
+      sandbox_enabled: false,
+      fast_mode_state: 'off',
+      original_cwd: settings.cwd,
+      additional_directories: [...settings.additionalDirectories],
       uuid: randomUUID(),
       session_id: settings.sessionId,
     };
