@@ -36,6 +36,11 @@ export interface HeadlessArgs {
   appendSystemPrompt?: string;
   addDirs: string[];
   noSessionPersistence: boolean;
+  /** `--thinking` (adaptive, enabled, disabled) and `--max-thinking-tokens` (request-options.ts). */
+  thinking?: string;
+  maxThinkingTokens?: number;
+  /** `--task-budget`: tokens, sent as `output_config.task_budget` on every request. */
+  taskBudget?: number;
   /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
   settingSources?: string;
   /** `--json-schema`: the SDK's `outputFormat` schema, as JSON text (checked by structured-output.ts). */
@@ -76,7 +81,7 @@ const IMPLEMENTED = new Set([
   'permission-prompt-tool', 'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'resume',
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
-  'dangerously-skip-permissions', 'json-schema', 'setting-sources',
+  'dangerously-skip-permissions', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
 ]);
 
 /** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
@@ -162,6 +167,9 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'fake-api': args.fakeApi = value; break;
     case 'json-schema': args.jsonSchema = value; break;
     case 'setting-sources': args.settingSources = value; break;
+    case 'thinking': args.thinking = value; break;
+    case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
+    case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;
     case 'verbose': args.verbose = true; break;
     case 'print': args.print = true; break;
     case 'dangerously-skip-permissions': args.permissionMode = 'bypassPermissions'; break;

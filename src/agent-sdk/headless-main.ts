@@ -24,6 +24,8 @@ import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.t
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { isSafeSessionId, latestSessionId, loadConversation, sessionLogPath } from './session-store.ts';
+import { resolveModelAlias } from '../config/config.ts';
+import { thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
@@ -92,6 +94,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
+    // A bad --thinking value is bad input: refuse it before anything starts.
+    thinkingParam(args, args.model ?? '');
     const { sessionId, history } = sessionIdentity(args, io.cwd);
     let callModel;
     if (args.fakeApi !== undefined) {
@@ -140,7 +144,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         {
           sessionId,
           cwd: io.cwd,
-          ...(args.model ? { model: args.model } : {}),
+          ...(args.model ? { model: resolveModelAlias(args.model) } : {}),
+          ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
+          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
+          ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
           permissionMode: mode as PermissionMode,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),

@@ -16,6 +16,7 @@ import type { PostToolHook, PreToolHook } from '../effects/tools/call-deps.ts';
 import type { Tool } from '../effects/tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
+import type { ThinkingParam } from '../reducer/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
@@ -32,6 +33,12 @@ export interface SessionSettings {
   sessionId: string;
   cwd: string;
   model?: string;
+  /** `--fallback-model`: used after repeated overloads (the loop's `fallbackModel`). */
+  fallbackModel?: string;
+  /** The request's `thinking` for a model (request-options.ts). */
+  thinking?: (model: string) => ThinkingParam | undefined;
+  /** `--task-budget`: `output_config.task_budget.total` on every request. */
+  taskBudget?: number;
   permissionMode: PermissionMode;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -163,6 +170,7 @@ export class HeadlessSession {
       ...(this.model ? { model: this.model } : {}),
       ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
     });
+    const thinking = settings.thinking?.(config.model);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
@@ -239,6 +247,9 @@ export class HeadlessSession {
         postToolHooks: hooks.postToolHooks,
         stopHooks: hooks.stopHooks,
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+        ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
+        ...(thinking ? { thinking } : {}),
+        ...(settings.taskBudget !== undefined ? { taskBudget: { total: settings.taskBudget } } : {}),
         querySource: 'sdk',
         signal: controller.signal,
         config,

@@ -6,6 +6,7 @@
  * unanswered); `control_response`s settle our own requests. The driver ends when stdin has closed and the last
  * queued turn has written its result.
  */
+import { resolveModelAlias } from '../config/config.ts';
 import type { UserContentBlock } from '../messages/types.ts';
 import { ControlChannel } from './control-channel.ts';
 import { readJsonLines, type JsonObject } from './json-lines.ts';
@@ -87,7 +88,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
         return;
       case 'set_model':
         void options.session().then((session) => {
-          session.model = typeof request.model === 'string' && request.model !== 'default' ? request.model : undefined;
+          session.model = typeof request.model === 'string' && request.model !== 'default' ? resolveModelAlias(request.model) : undefined;
           respond(requestId, {});
         });
         return;

@@ -32,6 +32,13 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
     },
   ],
+  'fallbackModel after overloads': [
+    {
+      onlyIn: 'claude',
+      lines: ['system api_retry'],
+      why: 'claude reports each retry it waits for (attempt, delay, status); turnloop retries without telling the program (Extension sdkNoProgressMessages)',
+    },
+  ],
   'the agents option': [
     {
       onlyIn: 'claude',

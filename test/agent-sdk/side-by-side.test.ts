@@ -140,6 +140,11 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(toolResult(run.messages, 'toolu_task_1')?.is_error ?? false).toBe(false);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
   },
+  'fallbackModel after overloads': (run) => {
+    expect(run.observed).toEqual({ requestedModels: ['claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5'] });
+    expect(run.messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'model_fallback')).toMatchObject({ original_model: 'claude-sonnet-4-6', fallback_model: 'claude-haiku-4-5' });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: 'Answered by the fallback model.' });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

@@ -5,6 +5,7 @@ import { agentsOption } from './agents-option.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
+import { fallbackModel } from './fallback-model.ts';
 import { hookStopsTurn } from './hook-stop.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { interruptDuringTool } from './interrupt-during-tool.ts';
@@ -44,4 +45,5 @@ export const PROGRAMS: readonly SdkProgram[] = [
   structuredOutputRetries,
   projectSkill,
   agentsOption,
+  fallbackModel,
 ];
