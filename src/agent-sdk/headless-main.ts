@@ -6,7 +6,7 @@
  * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). Exit codes: 0, 1 after an error result, 2 bad input.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../effects/model/anthropic-model-caller.ts';
@@ -84,10 +84,12 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   // `initialize` and its first message, so the first turn does not wait for it.
   void import('@anthropic-ai/sdk').catch(() => undefined);
   let fake: FakeApi | null = null;
+  let fakeApiLog: string | undefined;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
   try {
     const args = parseHeadlessArgs(argv);
+    fakeApiLog = args.fakeApiLog === undefined ? undefined : resolve(io.cwd, args.fakeApiLog);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
     const mode = args.permissionMode ?? 'default';
     if (!isPermissionMode(mode)) throw new HeadlessArgsError(`--permission-mode expects one of default, acceptEdits, plan, bypassPermissions, dontAsk, got '${mode}'`);
@@ -230,6 +232,14 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     await (sdkMcp as SdkMcpConnection | null)?.close();
     await (commandMcp as CommandLineMcp | null)?.close();
     await fake?.close();
+    // What the scripted model received, for a test to assert on (agentSdkOptions().requests()).
+    if (fake && fakeApiLog) {
+      try {
+        writeFileSync(fakeApiLog, (fake as FakeApi).log.map((entry) => `${JSON.stringify({ path: entry.path, body: entry.body, ...(entry.rejected ? { rejected: entry.rejected } : {}), ...(entry.exhausted ? { exhausted: true } : {}) })}\n`).join(''));
+      } catch (error) {
+        io.stderr.write(`turnloop: --fake-api-log ${fakeApiLog}: ${messageOf(error)}\n`);
+      }
+    }
   }
 }
 
