@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runHeadless, SDK_ARGS, tempProject, writeScript, type Line } from './headless-harness.ts';
 import { parseSkillFile } from '../../../src/agent-sdk/skills.ts';
 import { sessionLogPath } from '../../../src/agent-sdk/session-store.ts';
+import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
 
 function skill(root: string, name: string, text: string): void {
   mkdirSync(join(root, '.claude/skills', name), { recursive: true });
@@ -82,6 +83,40 @@ describe('skills and setting sources', () => {
     const run = await runHeadless([...SDK_ARGS, '--setting-sources', 'project', '--fake-api', writeScript(cwd, callSkill('nope'))], { cwd });
     const result = run.lines.filter((l) => l.type === 'user').flatMap((l: Line) => l.message.content)[0];
     expect(result).toMatchObject({ is_error: true, content: 'Unknown skill: nope. Available skills: greet' });
+  });
+});
+
+describe('what reaches the model', () => {
+  it('the skill body reaches the model in the next request', async () => {
+    const cwd = tempProject();
+    skill(cwd, 'greet', '---\ndescription: Greets.\n---\nSay hello twice.\n');
+    const api = await startFakeAnthropicApi(callSkill('greet'));
+    try {
+      await runHeadless([...SDK_ARGS, '--setting-sources', 'project'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL } });
+      const last = JSON.stringify((api.log.at(-1)?.body as { messages: unknown[] }).messages.at(-1));
+      expect(last).toContain('tool_result');
+      expect(last).toContain('<context name=\\"skill\\">\\nBase directory for this skill:');
+      expect(last).toContain('Say hello twice.');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('memory files above the working directory are not read', async () => {
+    const parent = tempProject();
+    writeFileSync(join(parent, 'CLAUDE.md'), 'PARENT INSTRUCTIONS\n');
+    const cwd = join(parent, 'project');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'CLAUDE.md'), 'PROJECT INSTRUCTIONS\n');
+    const api = await startFakeAnthropicApi({ model: [{ content: [{ type: 'text', text: 'ok' }] }] });
+    try {
+      await runHeadless([...SDK_ARGS, '--setting-sources', 'project,local'], { cwd, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL } });
+      const sent = JSON.stringify(api.log[0]?.body);
+      expect(sent).toContain('PROJECT INSTRUCTIONS');
+      expect(sent).not.toContain('PARENT INSTRUCTIONS');
+    } finally {
+      await api.close();
+    }
   });
 });
 
