@@ -176,6 +176,7 @@ export class HeadlessSession {
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
     });
     const denials: PermissionDenial[] = [];
+    const stopsAfterCall = new Map<string, string | undefined>();
     // As the real executable counts turns: 1 for the prompt, 1 for each main-thread user message after it (each
     // tool_result is its own message, and so is an interruption note).
     let numTurns = 1;
@@ -241,10 +242,17 @@ export class HeadlessSession {
           ...hooks.preToolHooks.map((hook): PreToolHook => async (input) => {
             const result = await hook(input);
             if (result && result.decision === 'deny') denials.push({ tool_name: input.toolName, tool_use_id: input.toolUseId, tool_input: (input.input ?? {}) as Record<string, unknown> });
-            return result;
+            if (!result?.preventContinuation) return result;
+            // As the real executable: a PreToolUse stop takes effect once the call has run; a denied call ignores it.
+            stopsAfterCall.set(input.toolUseId, result.stopReason);
+            const { preventContinuation: _stop, stopReason: _reason, ...rest } = result;
+            return rest;
           }),
         ],
-        postToolHooks: hooks.postToolHooks,
+        postToolHooks: [
+          ...hooks.postToolHooks,
+          ({ toolUseId }) => (stopsAfterCall.has(toolUseId) ? { preventContinuation: true, ...(stopsAfterCall.get(toolUseId) ? { stopReason: stopsAfterCall.get(toolUseId) } : {}) } : undefined),
+        ],
         stopHooks: hooks.stopHooks,
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
         ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
