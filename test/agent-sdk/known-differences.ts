@@ -39,6 +39,13 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       why: 'claude reports each retry it waits for (attempt, delay, status); turnloop retries without telling the program (Extension sdkNoProgressMessages)',
     },
   ],
+  'a PreToolUse hook that stops a denied call': [
+    {
+      onlyIn: 'claude',
+      lines: ['system permission_denied'],
+      why: 'claude also announces a denial as a system message before its tool_result; turnloop reports it in the tool_result and permission_denials only',
+    },
+  ],
   'the agents option': [
     {
       onlyIn: 'claude',

@@ -145,6 +145,12 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'model_fallback')).toMatchObject({ original_model: 'claude-sonnet-4-6', fallback_model: 'claude-haiku-4-5' });
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: 'Answered by the fallback model.' });
   },
+  'a PreToolUse hook that stops a denied call': (run) => {
+    expect(run.observed).toEqual({ commandRan: false });
+    expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 2, result: 'The command was refused.' });
+    expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

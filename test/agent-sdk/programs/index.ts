@@ -7,6 +7,7 @@ import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
 import { fallbackModel } from './fallback-model.ts';
 import { hookStopsTurn } from './hook-stop.ts';
+import { hookStopsDeniedCall } from './hook-stop-denied.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
@@ -38,6 +39,7 @@ export const PROGRAMS: readonly SdkProgram[] = [
   subagentTask,
   streamingInputTwoTurns,
   hookStopsTurn,
+  hookStopsDeniedCall,
   stopHookStops,
   twoToolCallsInOneReply,
   interruptDuringTool,
