@@ -108,7 +108,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
     }
-    const structuredOutput = args.jsonSchema === undefined ? undefined : createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
+    const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
     const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};

@@ -7,9 +7,10 @@
  * real executable) the turn ends `error_max_structured_output_retries`. The schema is checked once, at start-up: one
  * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (an optional peer, loaded only here).
  */
-import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
+import { sharedLinearRegExp } from '../tools/linear-regexp.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { TurnSummary } from './result-message.ts';
 
@@ -18,28 +19,25 @@ export const STRUCTURED_OUTPUT_ACCEPTED = 'Structured output provided successful
 /** claude 2.1.334's default number of tries (five mismatching calls end the turn; checked offline). */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
-interface AjvError { instancePath: string; message?: string }
-interface AjvLike {
-  validateSchema(schema: unknown): boolean | Promise<unknown>;
-  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-  errors?: AjvError[] | null;
-  errorsText(errors?: AjvError[] | null): string;
-}
-
-function loadAjv(): AjvLike {
-  const require = createRequire(import.meta.url);
-  let Ajv: new (options: Record<string, unknown>) => AjvLike;
+/**
+ * Ajv for the given schema's draft (2020-12 when its `$schema` says so, else draft-07 as the real executable's
+ * messages show), its `pattern`s on the linear engine (src/tools/linear-regexp.ts), as for MCP tools' schemas: the
+ * model writes the input, and a pattern must not let it freeze the loop.
+ */
+async function loadAjv(schema: Record<string, unknown>): Promise<Ajv> {
+  let loaded;
   try {
-    const loaded = require('ajv') as { default?: typeof Ajv } & typeof Ajv;
-    Ajv = loaded.default ?? loaded;
+    const draft2020 = typeof schema.$schema === 'string' && !/draft-0[4-7]/.test(schema.$schema);
+    loaded = draft2020 ? await import('ajv/dist/2020.js') : await import('ajv');
   } catch {
     throw new HeadlessArgsError("--json-schema needs the package 'ajv' (an optional peer of turnloop): npm install ajv");
   }
-  return new Ajv({ allErrors: true, strict: false });
+  const regExp = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
+  return new loaded.default.default({ allErrors: true, strict: false, validateFormats: false, code: { regExp } });
 }
 
 /** The schema as given, checked: JSON, an object, valid JSON Schema. */
-export function parseJsonSchema(text: string): { schema: Record<string, unknown>; validate: (value: unknown) => string | undefined } {
+export async function parseJsonSchema(text: string): Promise<{ schema: Record<string, unknown>; validate: (value: unknown) => string | undefined }> {
   let schema: unknown;
   try {
     schema = JSON.parse(text);
@@ -49,16 +47,17 @@ export function parseJsonSchema(text: string): { schema: Record<string, unknown>
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new HeadlessArgsError('--json-schema is not a valid JSON Schema: expected an object');
   }
-  const ajv = loadAjv();
-  if (ajv.validateSchema(schema) !== true) throw new HeadlessArgsError(`--json-schema is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`);
-  let check: ReturnType<AjvLike['compile']>;
+  const object = schema as Record<string, unknown>;
+  const ajv = await loadAjv(object);
+  if (ajv.validateSchema(object) !== true) throw new HeadlessArgsError(`--json-schema is not a valid JSON Schema: ${ajv.errorsText(ajv.errors)}`);
+  let check: ValidateFunction;
   try {
-    check = ajv.compile(schema);
+    check = ajv.compile(object);
   } catch (error) {
     throw new HeadlessArgsError(`--json-schema is not a valid JSON Schema: ${(error as Error).message}`);
   }
   return {
-    schema: schema as Record<string, unknown>,
+    schema: object,
     validate: (value) => (check(value) ? undefined : (check.errors ?? []).map((e) => `root${e.instancePath}: ${e.message ?? 'is invalid'}`).join(', ')),
   };
 }
@@ -71,8 +70,8 @@ export interface StructuredOutput {
   outcome(): TurnSummary['structuredOutput'];
 }
 
-export function createStructuredOutput(schemaText: string, maxAttempts = DEFAULT_MAX_ATTEMPTS): StructuredOutput {
-  const { schema, validate } = parseJsonSchema(schemaText);
+export async function createStructuredOutput(schemaText: string, maxAttempts = DEFAULT_MAX_ATTEMPTS): Promise<StructuredOutput> {
+  const { schema, validate } = await parseJsonSchema(schemaText);
   let accepted: { value: unknown } | undefined;
   let failures = 0;
   let lastError: string | undefined;

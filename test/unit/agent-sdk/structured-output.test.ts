@@ -32,6 +32,15 @@ describe('structured output', () => {
     expect(run.code).toBe(1);
   });
 
+  it("a schema's pattern runs on the linear engine: the model's input cannot freeze the loop", async () => {
+    const cwd = tempProject();
+    const schema = JSON.stringify({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] });
+    const script = writeScript(cwd, { model: [call('t1', { s: `${'a'.repeat(40)}!` }), call('t2', { s: 'aaa' })] });
+    const run = await runHeadless([...SDK_ARGS, '--json-schema', schema, '--fake-api', script], { cwd });
+    expect(toolResults(run.lines)[0]).toMatchObject({ is_error: true, content: 'Output does not match required schema: root/s: must match pattern "^(a+)+$"' });
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', structured_output: { s: 'aaa' } });
+  });
+
   it('a schema that is not JSON Schema, or not JSON, is a clear error and exit 2 before any request', async () => {
     const cwd = tempProject();
     const script = writeScript(cwd, { model: [] });
