@@ -108,7 +108,7 @@ export function resultMessage(summary: TurnSummary): JsonObject {
     usage: summary.usage,
     modelUsage: summary.modelUsage,
     permission_denials: summary.permissionDenials,
-    terminal_reason: row.terminalReason,
+    ...(row.terminalReason === undefined ? {} : { terminal_reason: row.terminalReason }),
     uuid: summary.uuid,
     session_id: summary.sessionId,
   };
@@ -129,4 +129,14 @@ export function resultMessage(summary: TurnSummary): JsonObject {
     case 'errors':
       return { ...common, errors: [errorText(ending, summary)] };
   }
+}
+
+/** The result of a turn a UserPromptSubmit hook kept from running (no model call, no loop). */
+export function promptBlockedResult(input: { text: string; sessionId: string; uuid: string }): JsonObject {
+  const row = RESULT_TABLE.prompt_blocked;
+  const usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  return {
+    type: 'result', subtype: row.subtype, duration_ms: 0, duration_api_ms: 0, is_error: row.isError, num_turns: 0, stop_reason: null,
+    total_cost_usd: 0, usage, modelUsage: {}, permission_denials: [], result: input.text, uuid: input.uuid, session_id: input.sessionId,
+  };
 }

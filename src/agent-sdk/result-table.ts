@@ -28,14 +28,15 @@ export type ResultPayload =
 export interface ResultRow {
   subtype: ResultSubtype;
   isError: boolean;
-  terminalReason: string;
+  /** Absent: the result has no `terminal_reason` (no loop ran). */
+  terminalReason?: string;
   payload: ResultPayload;
   /** The `errors[0]` text, when the payload is `errors`. */
   errorText?: string;
   seen: string;
 }
 
-export type Ending = TerminalReason | 'completed_api_error' | 'structured_output_retries' | 'crashed';
+export type Ending = TerminalReason | 'completed_api_error' | 'structured_output_retries' | 'prompt_blocked' | 'crashed';
 
 const API_ERROR_ROW = { subtype: 'success', isError: true, payload: 'API error text' } as const;
 
@@ -69,6 +70,10 @@ export const RESULT_TABLE: Readonly<Record<Ending, ResultRow>> = {
   image_error: { ...API_ERROR_ROW, terminalReason: 'image_error', seen: 'not reached offline (needs an image); as prompt_too_long, the same rung of the loop' },
   blocking_limit: { ...API_ERROR_ROW, terminalReason: 'blocking_limit', seen: 'not reached offline (needs a context past the blocking limit); as prompt_too_long' },
   model_error: { ...API_ERROR_ROW, terminalReason: 'model_error', seen: 'not reached offline (claude retries every scripted error it does not end on); the loop emits an API-error message, as for prompt_too_long' },
+  prompt_blocked: {
+    subtype: 'success', isError: false, payload: 'final text',
+    seen: 'a UserPromptSubmit hook that blocks (probe); the result is the warning\'s text, after a system/informational message',
+  },
   crashed: {
     subtype: 'error_during_execution', isError: true, terminalReason: 'model_error', payload: 'errors',
     errorText: 'the error', seen: 'turnloop only: the run itself threw (a bug or a broken dependency), never a model answer',
@@ -90,7 +95,8 @@ export function resultTableMarkdown(): string {
   ];
   for (const [ending, row] of Object.entries(RESULT_TABLE)) {
     const carries = row.payload === 'errors' ? `\`errors: ["${row.errorText}"]\`` : PAYLOAD_TEXT[row.payload];
-    lines.push(`| \`${ending}\` | \`${row.subtype}\` | ${row.isError} | \`${row.terminalReason}\` | ${carries} | ${row.seen} |`);
+    const reason = row.terminalReason === undefined ? 'none' : `\`${row.terminalReason}\``;
+    lines.push(`| \`${ending}\` | \`${row.subtype}\` | ${row.isError} | ${reason} | ${carries} | ${row.seen} |`);
   }
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@
  */
 import { resolveModelAlias } from '../config/config.ts';
 import type { UserContentBlock } from '../messages/types.ts';
+import { promptBlockedResult } from './result-message.ts';
 import { ControlChannel } from './control-channel.ts';
 import { readJsonLines, type JsonObject } from './json-lines.ts';
 import { isPermissionMode } from './permission-modes.ts';
@@ -143,9 +144,15 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     const content = userContentOf((next.message as JsonObject | undefined)?.content);
     const promptHooks = await runPromptHooks(options.hooks(), options.hookContext(), textOf(content));
     if (promptHooks.blocked) {
-      const result = { type: 'result', subtype: 'error_during_execution', is_error: true, errors: [promptHooks.blocked], terminal_reason: 'hook_stopped', num_turns: 0, duration_ms: 0, duration_api_ms: 0, stop_reason: null, total_cost_usd: 0, usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, modelUsage: {}, permission_denials: [], uuid: crypto.randomUUID(), session_id: session.settings.sessionId };
+      // As the real executable: an init, a warning that says why, and a successful result carrying the same text.
+      const { kind, reason } = promptHooks.blocked;
+      const text = kind === 'blocked_by_hook' ? `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${textOf(content)}` : `Operation stopped by hook: ${reason}`;
+      const sessionId = session.settings.sessionId;
+      write(session.initMessage());
+      write({ type: 'system', subtype: 'informational', content: text, level: 'warning', prevent_continuation: true, prompt_submit_outcome: { kind, prompt_kept: kind === 'stopped_by_hook', reason }, uuid: crypto.randomUUID(), session_id: sessionId });
+      const result = promptBlockedResult({ text, sessionId, uuid: crypto.randomUUID() });
       write(result);
-      lastResultIsError = true;
+      lastResultIsError = result.is_error === true;
       continue;
     }
     running = session;

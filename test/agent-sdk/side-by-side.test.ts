@@ -151,6 +151,11 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 2, result: 'The command was refused.' });
     expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);
   },
+  'a UserPromptSubmit hook that blocks': (run) => {
+    expect(run.observed).toEqual({ result: 'UserPromptSubmit operation blocked by hook:\nNot this prompt.\n\nOriginal prompt: Do the forbidden thing.' });
+    expect(run.requests).toEqual([]);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 0 });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

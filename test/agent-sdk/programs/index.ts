@@ -13,6 +13,7 @@ import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
+import { promptHookBlocks } from './prompt-hook-blocks.ts';
 import { resumeFinishedSession } from './resume.ts';
 import { projectSkill } from './skills.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
@@ -48,4 +49,5 @@ export const PROGRAMS: readonly SdkProgram[] = [
   projectSkill,
   agentsOption,
   fallbackModel,
+  promptHookBlocks,
 ];

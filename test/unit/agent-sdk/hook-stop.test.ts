@@ -37,3 +37,16 @@ it('a denied call ignores the stop: the turn goes on and completes, the call in 
   expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: false, result: 'done', terminal_reason: 'completed', num_turns: 2 });
   expect(run.lines.at(-1)?.permission_denials.map((d: Line) => d.tool_name)).toEqual(['Bash']);
 });
+
+it("a UserPromptSubmit hook's continue: false stops the turn before any request: a warning and a successful result", async () => {
+  const cwd = tempProject();
+  const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [] })], {
+    cwd,
+    opening: [initialize({ hooks: { UserPromptSubmit: [{ hookCallbackIds: ['p'] }] } }), userLine('go')],
+    onLine: (line: Line, send) => {
+      if (line.type === 'control_request') send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: { continue: false, stopReason: 'policy' } } });
+    },
+  });
+  expect(run.lines.find((l) => l.subtype === 'informational')).toMatchObject({ content: 'Operation stopped by hook: policy', prompt_submit_outcome: { kind: 'stopped_by_hook', prompt_kept: true } });
+  expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: false, result: 'Operation stopped by hook: policy', num_turns: 0 });
+});
