@@ -25,7 +25,7 @@ import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { SKILL_CONTEXT_NAME } from './skills.ts';
-import type { StructuredOutput } from './structured-output.ts';
+import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -253,7 +253,11 @@ export class HeadlessSession {
           ...hooks.postToolHooks,
           ({ toolUseId }) => (stopsAfterCall.has(toolUseId) ? { preventContinuation: true, ...(stopsAfterCall.get(toolUseId) ? { stopReason: stopsAfterCall.get(toolUseId) } : {}) } : undefined),
         ],
-        stopHooks: hooks.stopHooks,
+        stopHooks: [
+          ...hooks.stopHooks,
+          // As the real executable: an answer without the StructuredOutput call is sent back to call it.
+          ...(deps.structuredOutput ? [async () => (deps.structuredOutput?.outcome() ? {} : { blockingError: STRUCTURED_OUTPUT_REMINDER })] : []),
+        ],
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
         ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
         ...(thinking ? { thinking } : {}),

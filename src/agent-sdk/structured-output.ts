@@ -4,7 +4,8 @@
  * output provided successfully" and ends the turn (no further model request); the result then carries the input as
  * `structured_output` and its JSON text as `result`. A call that does not match is an error result naming what is
  * wrong, which the model can correct; after `maxAttempts` such calls (5, or MAX_STRUCTURED_OUTPUT_RETRIES, as the
- * real executable) the turn ends `error_max_structured_output_retries`. The schema is checked once, at start-up: one
+ * real executable) the turn ends `error_max_structured_output_retries`. An answer that does not call the tool is sent
+ * back with a reminder to call it (a Stop-hook continuation, bounded by the loop's cap on those). The schema is checked once, at start-up: one
  * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (an optional peer, loaded only here).
  */
 import type { Ajv, ValidateFunction } from 'ajv';
@@ -16,6 +17,8 @@ import type { TurnSummary } from './result-message.ts';
 
 export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
 export const STRUCTURED_OUTPUT_ACCEPTED = 'Structured output provided successfully';
+/** Sent back (as stop-hook feedback) when the model answers without calling the tool, as claude 2.1.334 does. */
+export const STRUCTURED_OUTPUT_REMINDER = `You MUST call the ${STRUCTURED_OUTPUT_TOOL} tool to complete this request. Call this tool now.`;
 /** claude 2.1.334's default number of tries (five mismatching calls end the turn; checked offline). */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 

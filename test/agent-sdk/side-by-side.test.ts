@@ -156,6 +156,12 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.requests).toEqual([]);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 0 });
   },
+  'structured output after a plain answer': (run) => {
+    expect(run.observed).toEqual({ structuredOutput: { n: 1 } });
+    const reminder = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('You MUST call the StructuredOutput tool'));
+    expect(reminder).toBeDefined();
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

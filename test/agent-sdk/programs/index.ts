@@ -21,6 +21,7 @@ import { stopHookStops } from './stop-hook-stops.ts';
 import { streamingInputTwoTurns } from './streaming-input.ts';
 import { structuredOutput } from './structured-output.ts';
 import { structuredOutputRetries } from './structured-output-retries.ts';
+import { structuredOutputReminder } from './structured-output-reminder.ts';
 import { subagentTask } from './subagent.ts';
 import { textAnswer } from './text-answer.ts';
 import { twoToolCallsInOneReply } from './two-tool-calls.ts';
@@ -46,6 +47,7 @@ export const PROGRAMS: readonly SdkProgram[] = [
   interruptDuringTool,
   structuredOutput,
   structuredOutputRetries,
+  structuredOutputReminder,
   projectSkill,
   agentsOption,
   fallbackModel,

@@ -32,6 +32,16 @@ describe('structured output', () => {
     expect(run.code).toBe(1);
   });
 
+  it('a plain answer is sent back with a reminder to call the tool, then the call ends the turn', async () => {
+    const cwd = tempProject();
+    const script = writeScript(cwd, { model: [{ content: [{ type: 'text', text: 'plain' }] }, call('t1', { n: 1 })] });
+    const run = await runHeadless([...SDK_ARGS, '--json-schema', SCHEMA, '--fake-api', script], { cwd });
+    const users = run.lines.filter((l) => l.type === 'user');
+    expect(JSON.stringify(users[0].message.content)).toContain('You MUST call the StructuredOutput tool to complete this request.');
+    expect(users[0].isSynthetic).toBe(true);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', num_turns: 3, structured_output: { n: 1 } });
+  });
+
   it("a schema's pattern runs on the linear engine: the model's input cannot freeze the loop", async () => {
     const cwd = tempProject();
     const schema = JSON.stringify({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] });
