@@ -106,6 +106,7 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
   },
   'two tool calls in one reply': (run) => {
     // Each tool_result is a user message of its own, and each counts as a turn.
+    expect(run.observed).toEqual({ written: ['a\n', 'b\n'] });
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
   },
   'an interrupt during a tool': (run) => {
