@@ -51,16 +51,16 @@ export const RESULT_TABLE: Readonly<Record<Ending, ResultRow>> = {
   },
   max_budget_usd: {
     subtype: 'error_max_budget_usd', isError: true, terminalReason: 'budget_exhausted', payload: 'errors',
-    errorText: 'Reached maximum budget ($X)', seen: 'maxBudgetUsd below one reply\'s cost',
+    errorText: 'Reached maximum budget ($X)', seen: 'maxBudgetUsd below one reply\'s cost (probe: claude keeps the reply and runs no tool; turnloop stops it while it streams)',
   },
   structured_output_retries: {
     subtype: 'error_max_structured_output_retries', isError: true, terminalReason: 'structured_output_retry_exhausted', payload: 'errors',
     errorText: 'Failed to provide valid structured output after N attempts',
-    seen: 'five StructuredOutput calls that do not match (probe)',
+    seen: 'structured output that never matches',
   },
   aborted_streaming: {
     subtype: 'error_during_execution', isError: true, terminalReason: 'aborted_streaming', payload: 'errors',
-    errorText: '[Request interrupted by user]', seen: 'an interrupt',
+    errorText: '[Request interrupted by user]', seen: 'an interrupt (claude\'s errors[0] is a diagnostic line instead)',
   },
   aborted_tools: {
     subtype: 'error_during_execution', isError: true, terminalReason: 'aborted_tools', payload: 'errors',
@@ -72,7 +72,7 @@ export const RESULT_TABLE: Readonly<Record<Ending, ResultRow>> = {
   model_error: { ...API_ERROR_ROW, terminalReason: 'model_error', seen: 'not reached offline (claude retries every scripted error it does not end on); the loop emits an API-error message, as for prompt_too_long' },
   prompt_blocked: {
     subtype: 'success', isError: false, payload: 'final text',
-    seen: 'a UserPromptSubmit hook that blocks (probe); the result is the warning\'s text, after a system/informational message',
+    seen: 'a UserPromptSubmit hook that blocks; the result is the warning\'s text, after a system/informational message',
   },
   crashed: {
     subtype: 'error_during_execution', isError: true, terminalReason: 'model_error', payload: 'errors',
