@@ -36,6 +36,17 @@ export interface HeadlessArgs {
   appendSystemPrompt?: string;
   addDirs: string[];
   noSessionPersistence: boolean;
+  /** `--thinking` (adaptive, enabled, disabled) and `--max-thinking-tokens` (request-options.ts). */
+  thinking?: string;
+  maxThinkingTokens?: number;
+  /** `--task-budget`: tokens, sent as `output_config.task_budget` on every request. */
+  taskBudget?: number;
+  /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
+  settingSources?: string;
+  /** turnloop's own: a file that receives, at exit, the requests the fake API answered (JSON lines). */
+  fakeApiLog?: string;
+  /** `--json-schema`: the SDK's `outputFormat` schema, as JSON text (checked by structured-output.ts). */
+  jsonSchema?: string;
   /** turnloop's own: a fake-API script (the format `turnloop resume --fake-api` takes) for an offline run. */
   fakeApi?: string;
   /** Flags we accept and ignore, each named once (with its value if it had one). */
@@ -56,7 +67,7 @@ const VALUE_FLAGS = new Set([
   'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'mcp-config', 'setting-sources',
   'project-config-root', 'add-dir', 'plugin-dir', 'plugin-dir-no-mcp', 'resume-session-at', 'resume-drops-turn',
   'session-id', 'initialize-fields', 'managed-settings', 'max-thinking-tokens', 'thinking', 'thinking-display', 'effort',
-  'system-prompt', 'append-system-prompt', 'settings', 'fake-api', 'cwd',
+  'system-prompt', 'append-system-prompt', 'settings', 'fake-api', 'fake-api-log', 'cwd',
 ]);
 
 /** Flags that never take a value. */
@@ -72,7 +83,7 @@ const IMPLEMENTED = new Set([
   'permission-prompt-tool', 'allowedTools', 'allowed-tools', 'disallowedTools', 'disallowed-tools', 'tools', 'resume',
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
-  'dangerously-skip-permissions',
+  'dangerously-skip-permissions', 'fake-api-log', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
 ]);
 
 /** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
@@ -156,6 +167,12 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'add-dir': args.addDirs.push(value); break;
     case 'no-session-persistence': args.noSessionPersistence = true; break;
     case 'fake-api': args.fakeApi = value; break;
+    case 'json-schema': args.jsonSchema = value; break;
+    case 'fake-api-log': args.fakeApiLog = value; break;
+    case 'setting-sources': args.settingSources = value; break;
+    case 'thinking': args.thinking = value; break;
+    case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
+    case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;
     case 'verbose': args.verbose = true; break;
     case 'print': args.print = true; break;
     case 'dangerously-skip-permissions': args.permissionMode = 'bypassPermissions'; break;

@@ -6,7 +6,7 @@
  * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). Exit codes: 0, 1 after an error result, 2 bad input.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../effects/model/anthropic-model-caller.ts';
@@ -24,6 +24,11 @@ import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.t
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
+import { resolveModelAlias } from '../config/config.ts';
+import { thinkingParam } from './request-options.ts';
+import { parseSettingSources } from './setting-sources.ts';
+import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
+import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
@@ -41,6 +46,19 @@ const DEFAULT_SYSTEM_PROMPT = [
   'You are a coding agent running headless for a program (through turnloop).',
   'Use the tools to inspect and change the working directory; keep changes small and finish with a short summary.',
 ].join(' ');
+
+const STRUCTURED_OUTPUT_PROMPT = `When you have the final answer, give it by calling the ${STRUCTURED_OUTPUT_TOOL} tool once, with input that matches its schema.`;
+
+/** The real executable's override of the structured-output tries. */
+function maxStructuredOutputAttempts(env: Record<string, string | undefined>): number {
+  const n = Number(env.MAX_STRUCTURED_OUTPUT_RETRIES);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_ATTEMPTS;
+}
+
+/** The agents a Task call can start, sorted as the real executable lists them: the built-in one and the program's. */
+function agentNames(programAgents: readonly string[]): string[] {
+  return [...new Set(['general-purpose', ...programAgents])].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+}
 
 /** Reads and checks a `--fake-api` script before anything starts: a file of the wrong shape is bad input, naming the place. */
 function readFakeScript(path: string, cwd: string): FakeScriptInput {
@@ -85,17 +103,21 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
   // `initialize` and its first message, so the first turn does not wait for it.
   void import('@anthropic-ai/sdk').catch(() => undefined);
   let fake: FakeApi | null = null;
+  let fakeApiLog: string | undefined;
   let sdkMcp: SdkMcpConnection | null = null;
   let commandMcp: CommandLineMcp | null = null;
   let claim: SessionClaim | undefined;
   try {
     const args = parseHeadlessArgs(argv);
+    fakeApiLog = args.fakeApiLog === undefined ? undefined : resolve(io.cwd, args.fakeApiLog);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
     const mode = args.permissionMode ?? 'default';
     if (!isPermissionMode(mode)) throw new HeadlessArgsError(`--permission-mode expects one of default, acceptEdits, plan, bypassPermissions, dontAsk, got '${mode}'`);
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
+    // A bad --thinking value is bad input: refuse it before anything starts.
+    thinkingParam(args, args.model ?? '');
     const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
     const identity = sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
@@ -109,6 +131,9 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
     }
+    const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
+    const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
+    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
     const selection = selectSdkTools({
       root: io.cwd,
@@ -134,17 +159,20 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     });
     const hooks = (): SessionHooks => ({
       preToolHooks: hookRegistry.PreToolUse ? [sdkPreToolHook(hookRegistry, hookContext())] : [],
-      postToolHooks: hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [],
+      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [])],
       stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
     });
     const makeSession = () => {
       const systemPrompt = initialize.systemPrompt ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
-      const append = [initialize.appendSystemPrompt, args.appendSystemPrompt].filter((p): p is string => typeof p === 'string' && p !== '');
+      const append = [initialize.appendSystemPrompt, args.appendSystemPrompt, structuredOutput ? STRUCTURED_OUTPUT_PROMPT : undefined].filter((p): p is string => typeof p === 'string' && p !== '');
       return new HeadlessSession(
         {
           sessionId,
           cwd: io.cwd,
-          ...(args.model ? { model: args.model } : {}),
+          ...(args.model ? { model: resolveModelAlias(args.model) } : {}),
+          ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
+          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
+          ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
           permissionMode: mode as PermissionMode,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
@@ -157,14 +185,20 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           systemPrompt: [...systemPrompt, ...append],
           unknownTools: selection.unknown,
           mcpServers: () => mcpServers,
+          agents: () => agentNames(Object.keys(initialize.agents ?? {})),
+          skills: loaded.skills.map((skill) => skill.name),
+          apiKeySource: fake ? 'none' : 'ANTHROPIC_API_KEY',
+          additionalDirectories: args.addDirs,
+          ...(sourcesContext(loaded) ? { startContext: sourcesContext(loaded) } : {}),
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...extraTools, ...(commandMcp?.tools() ?? [])],
+          tools: () => [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
           hooks,
+          ...(structuredOutput ? { structuredOutput } : {}),
         },
         history,
       );
@@ -197,6 +231,16 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           extraTools.push(...sdkMcp.tools);
           mcpServers = [...mcpServers, ...sdkMcp.servers];
         }
+        // What the SDK's supportedCommands() and supportedAgents() answer.
+        const programAgents = (request.agents ?? {}) as Record<string, SdkAgentDefinition>;
+        return {
+          commands: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, argumentHint: '' })),
+          agents: agentNames(Object.keys(programAgents)).map((name) => ({
+            name,
+            description: name === 'general-purpose' ? 'A subagent with the session\'s tools, for one self-contained task.' : programAgents[name]?.description ?? name,
+            ...(programAgents[name]?.model ? { model: programAgents[name].model } : {}),
+          })),
+        };
       },
       session: sessionOnce,
       hookContext,
@@ -213,6 +257,14 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     await (sdkMcp as SdkMcpConnection | null)?.close();
     await (commandMcp as CommandLineMcp | null)?.close();
     await fake?.close();
+    // What the scripted model received, for a test to assert on (agentSdkOptions().requests()).
+    if (fake && fakeApiLog) {
+      try {
+        writeFileSync(fakeApiLog, (fake as FakeApi).log.map((entry) => `${JSON.stringify({ path: entry.path, body: entry.body, ...(entry.rejected ? { rejected: entry.rejected } : {}), ...(entry.exhausted ? { exhausted: true } : {}) })}\n`).join(''));
+      } catch (error) {
+        io.stderr.write(`turnloop: --fake-api-log ${fakeApiLog}: ${messageOf(error)}\n`);
+      }
+    }
   }
 }
 

@@ -14,6 +14,7 @@ import type { PostToolHook, PreToolHook } from '../effects/tools/call-deps.ts';
 import type { Tool } from '../effects/tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
+import type { ThinkingParam } from '../reducer/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
@@ -21,6 +22,8 @@ import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
+import { SKILL_CONTEXT_NAME } from './skills.ts';
+import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../reducer/message-factory.ts';
@@ -39,6 +42,12 @@ export interface SessionSettings {
   sessionId: string;
   cwd: string;
   model?: string;
+  /** `--fallback-model`: used after repeated overloads (the loop's `fallbackModel`). */
+  fallbackModel?: string;
+  /** The request's `thinking` for a model (request-options.ts). */
+  thinking?: (model: string) => ThinkingParam | undefined;
+  /** `--task-budget`: `output_config.task_budget.total` on every request. */
+  taskBudget?: number;
   permissionMode: PermissionMode;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -59,6 +68,16 @@ export interface SessionSettings {
   forwardSubagentText?: () => boolean;
   /** Read at each turn's `init` (servers connect during `initialize`). */
   mcpServers(): ReadonlyArray<{ name: string; status: string }>;
+  /** The agents a Task call can start (built-in and the program's), for `init`. */
+  agents(): readonly string[];
+  /** The skills of the setting sources, for `init`. */
+  skills: readonly string[];
+  /** Where the API key came from, as the real executable names it (`ANTHROPIC_API_KEY`, or `none` offline). */
+  apiKeySource: string;
+  /** `--add-dir` directories. */
+  additionalDirectories: readonly string[];
+  /** Memory files and the skill list, given to the model before the session's first prompt. */
+  startContext?: string;
 }
 
 export interface SessionHooks {
@@ -75,6 +94,8 @@ export interface SessionDeps {
   /** Asks the program whether a call may run (`can_use_tool`); absent: such calls are denied. */
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   hooks(): SessionHooks;
+  /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
+  structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
 }
 
 export interface TurnOutcome {
@@ -122,17 +143,26 @@ export class HeadlessSession {
     return {
       type: 'system',
       subtype: 'init',
-      apiKeySource: 'none',
+      apiKeySource: settings.apiKeySource,
       claude_code_version: `turnloop-${packageVersion()}`,
       cwd: settings.cwd,
       tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
       mcp_servers: settings.mcpServers(),
       model: this.model ?? resolveConfig({}).model,
       permissionMode: this.permissionMode,
-      slash_commands: [],
+      slash_commands: [...settings.skills],
       output_style: 'default',
-      skills: [],
+      agents: [...settings.agents()],
+      skills: [...settings.skills],
       plugins: [],
+      terminal_slash_commands: [],
+      // turnloop sends no analytics and has no feedback channel, sandbox or fast mode.
+      analytics_disabled: true,
+      product_feedback_disabled: true,
+      sandbox_enabled: false,
+      fast_mode_state: 'off',
+      original_cwd: settings.cwd,
+      additional_directories: [...settings.additionalDirectories],
       uuid: randomUUID(),
       session_id: settings.sessionId,
     };
@@ -152,12 +182,16 @@ export class HeadlessSession {
       // the reply (runTools) and a failed Bash cancels no sibling (issue 39; test/agent-sdk/request-sequence.test.ts).
       features: { streamingToolExecution: false },
     });
+    const thinking = settings.thinking?.(config.model);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
     });
     const denials: PermissionDenial[] = [];
-    let numTurns = 0;
+    const stopsAfterCall = new Map<string, string | undefined>();
+    // As the real executable counts turns: 1 for the prompt, 1 for each main-thread user message after it (each
+    // tool_result is its own message, and so is an interruption note).
+    let numTurns = 1;
     let apiMs = 0;
     let requestAt: number | null = null;
     let lastAssistant: AssistantMessage | undefined;
@@ -195,13 +229,17 @@ export class HeadlessSession {
       },
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
-    const messages: Message[] = [...this.history, { type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } }];
+    const messages: Message[] = [...this.history];
+    if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
+    messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
     // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
     if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
     const hooks = deps.hooks();
+    deps.structuredOutput?.beginTurn();
     deps.write(this.initMessage());
     let terminal: Terminal;
+    let crashed: string | undefined;
     try {
       const generator = query({
         messages,
@@ -219,12 +257,26 @@ export class HeadlessSession {
           ...hooks.preToolHooks.map((hook): PreToolHook => async (input) => {
             const result = await hook(input);
             if (result && result.decision === 'deny') denials.push({ tool_name: input.toolName, tool_use_id: input.toolUseId, tool_input: (input.input ?? {}) as Record<string, unknown> });
-            return result;
+            if (!result?.preventContinuation) return result;
+            // As the real executable: a PreToolUse stop takes effect once the call has run; a denied call ignores it.
+            stopsAfterCall.set(input.toolUseId, result.stopReason);
+            const { preventContinuation: _stop, stopReason: _reason, ...rest } = result;
+            return rest;
           }),
         ],
-        postToolHooks: hooks.postToolHooks,
-        stopHooks: hooks.stopHooks,
+        postToolHooks: [
+          ...hooks.postToolHooks,
+          ({ toolUseId }) => (stopsAfterCall.has(toolUseId) ? { preventContinuation: true, ...(stopsAfterCall.get(toolUseId) ? { stopReason: stopsAfterCall.get(toolUseId) } : {}) } : undefined),
+        ],
+        stopHooks: [
+          ...hooks.stopHooks,
+          // As the real executable: an answer without the StructuredOutput call is sent back to call it.
+          ...(deps.structuredOutput ? [async () => (deps.structuredOutput?.outcome() ? {} : { blockingError: STRUCTURED_OUTPUT_REMINDER })] : []),
+        ],
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+        ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
+        ...(thinking ? { thinking } : {}),
+        ...(settings.taskBudget !== undefined ? { taskBudget: { total: settings.taskBudget } } : {}),
         querySource: 'sdk',
         signal: controller.signal,
         config,
@@ -235,12 +287,15 @@ export class HeadlessSession {
         childObservers: (link) => [...(recordChildren ? recordChildren(link) : []), forwardChild(link)],
         ...(settings.logPath ? { record: { target: settings.logPath, onError: (error: Error) => deps.warn(`session log ${settings.logPath} stopped: ${error.message}`) } } : {}),
       });
+      // A called skill's body (an attachment emitted just before the Skill call's result) follows that result as a
+      // user message of its own, as the real executable shows it.
+      const skillBodies: string[] = [];
       let next = await generator.next();
       while (!next.done) {
         const item = next.value;
+        if (item.type === 'attachment' && item.attachment.type === 'context' && item.attachment.name === SKILL_CONTEXT_NAME) skillBodies.push(item.attachment.content);
         if (item.type === 'request_start') {
           streamedStopReason = undefined;
-          numTurns += 1;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
           if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
@@ -256,23 +311,34 @@ export class HeadlessSession {
         }
         const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });
         if (mapped) deps.write(mapped);
+        if (mapped?.type === 'user') numTurns += 1;
+        if (mapped?.type === 'user' && skillBodies.length > 0) {
+          for (const text of skillBodies.splice(0)) {
+            deps.write({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null, isSynthetic: true, uuid: randomUUID(), session_id: settings.sessionId });
+            numTurns += 1;
+          }
+        }
         next = await generator.next();
       }
       terminal = next.value;
     } catch (error) {
-      terminal = { reason: 'model_error', error: { message: messageOf(error) } };
+      crashed = messageOf(error);
+      terminal = { reason: 'model_error', error: { message: crashed } };
     }
     const interrupted = this.current.interrupted;
     this.current = null;
+    const structuredOutput = deps.structuredOutput?.outcome();
     if (finalMessages) {
-      const known = new Set((finalMessages as Message[]).map((m) => m.uuid));
-      this.history = [...(finalMessages as Message[]), ...interruptionNotes.filter((m) => !known.has(m.uuid))];
+      // The StructuredOutput call ends the turn the way a hook stop does; its stop note is not part of the conversation.
+      const kept = structuredOutput ? withoutStopNotes(finalMessages) : (finalMessages as Message[]);
+      const known = new Set(kept.map((m) => m.uuid));
+      this.history = [...kept, ...interruptionNotes.filter((m) => !known.has(m.uuid))];
     }
     const result = resultMessage({
       terminal,
-      // As the real executable counts: the turn that was cut short counts again (maxTurns 1 with a tool call
-      // gives 2; one interrupted request gives 2).
-      numTurns: terminal.reason === 'max_turns' ? Math.max(numTurns, terminal.turnCount) : interrupted ? numTurns + 1 : numTurns,
+      numTurns,
+      ...(crashed !== undefined ? { crashed } : {}),
+      ...(structuredOutput ? { structuredOutput } : {}),
       ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
       ...(budgetExceeded ? { budgetExceeded } : {}),
       interrupted,
@@ -289,4 +355,8 @@ export class HeadlessSession {
     });
     return { result, isError: result.is_error === true };
   }
+}
+
+function withoutStopNotes(messages: Message[]): Message[] {
+  return messages.filter((m) => !(m.type === 'attachment' && m.attachment.type === 'hook_stopped_continuation'));
 }

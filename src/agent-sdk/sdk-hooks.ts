@@ -123,8 +123,11 @@ export function sdkStopHook(hooks: HookRegistry, context: HookContext): StopHook
 }
 
 export interface PromptHookOutcome {
-  /** Set when a hook blocked the prompt (`decision: 'block'` or `continue: false`): the turn does not run. */
-  blocked?: string;
+  /**
+   * Set when a hook blocked the prompt (`decision: 'block'`: `blocked_by_hook`) or stopped the session's work
+   * (`continue: false`: `stopped_by_hook`): the turn does not run.
+   */
+  blocked?: { kind: 'blocked_by_hook' | 'stopped_by_hook'; reason: string };
   additionalContext?: string;
 }
 
@@ -132,8 +135,11 @@ export async function runPromptHooks(hooks: HookRegistry, context: HookContext, 
   const answers = await callHooks(hooks, 'UserPromptSubmit', '', { prompt }, context);
   const block = answers.find((a) => a.decision === 'block' || a.continue === false);
   const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
+  const blocked = block && (block.decision === 'block'
+    ? { kind: 'blocked_by_hook' as const, reason: text(block.reason) ?? text(block.stopReason) ?? 'no reason was given' }
+    : { kind: 'stopped_by_hook' as const, reason: text(block.stopReason) ?? text(block.reason) ?? 'no reason was given' });
   return {
-    ...(block ? { blocked: text(block.reason) ?? text(block.stopReason) ?? 'The prompt was blocked by a UserPromptSubmit hook' } : {}),
+    ...(blocked ? { blocked } : {}),
     ...(additionalContext ? { additionalContext } : {}),
   };
 }

@@ -62,6 +62,10 @@ function userFrame(item: UserMessage, frame: MessageFrame): JsonObject {
   };
 }
 
+function modelFallback(data: Record<string, unknown> | undefined): { from: string; to: string } | undefined {
+  return typeof data?.from === 'string' && typeof data.to === 'string' ? { from: data.from, to: data.to } : undefined;
+}
+
 /** The SDK message for `item`, or null when the SDK has no such message. */
 export function toSdkMessage(item: QueryItem, frame: MessageFrame, options: { partialMessages: boolean }): JsonObject | null {
   switch (item.type) {
@@ -73,6 +77,11 @@ export function toSdkMessage(item: QueryItem, frame: MessageFrame, options: { pa
       if (!options.partialMessages) return null;
       return { type: 'stream_event', event: item.event, parent_tool_use_id: frame.parentToolUseId, uuid: frame.newUuid(), session_id: frame.sessionId };
     case 'system': {
+      const fallback = modelFallback(item.data);
+      // The switch to the fallback model, as the real executable reports it (`system/model_fallback`).
+      if (item.subtype === 'warning' && fallback) {
+        return { type: 'system', subtype: 'model_fallback', trigger: 'overloaded', original_model: fallback.from, fallback_model: fallback.to, content: item.content, uuid: item.uuid, session_id: frame.sessionId };
+      }
       if (item.subtype !== 'compact_boundary') return null;
       const data = item.data ?? {};
       const preTokens = typeof data.preCompactTokens === 'number' ? data.preCompactTokens : 0;

@@ -6,6 +6,7 @@
  * Code removes it. A name we do not have is returned in `unknown` (reported in `init` and on stderr).
  */
 import { defineAgentTool } from '../agents/define-agent-tool.ts';
+import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
 import { createBashTool } from '../tools/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/index.ts';
@@ -35,9 +36,6 @@ export interface SdkAgentDefinition {
   model?: string;
 }
 
-/** The SDK's model aliases of an agent definition; `inherit` or absent: the parent's. */
-const MODEL_ALIASES: Record<string, string> = { sonnet: 'claude-sonnet-4-6', opus: 'claude-opus-4-6', haiku: 'claude-haiku-4-5' };
-
 /**
  * Task as Claude Code has it: `subagent_type` picks one of the program's agents (its prompt, tools and model), or
  * the general-purpose agent when absent or `general-purpose`; an unknown type is an error result naming the known.
@@ -59,7 +57,7 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
         return { content: `Agent type '${type}' not found. Available agents: ${['general-purpose', ...Object.keys(agents())].join(', ')}`, isError: true };
       }
       const tools = definition.tools ? childTools.filter((tool) => definition.tools!.includes(tool.name)) : childTools;
-      const model = definition.model && definition.model !== 'inherit' ? MODEL_ALIASES[definition.model] ?? definition.model : undefined;
+      const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
       const agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}) });
       return agent.call(input, ctx) as Promise<ToolCallResult>;
     },

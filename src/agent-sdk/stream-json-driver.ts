@@ -6,7 +6,9 @@
  * unanswered); `control_response`s settle our own requests. The driver ends when stdin has closed and the last
  * queued turn has written its result.
  */
+import { resolveModelAlias } from '../config/config.ts';
 import type { UserContentBlock } from '../messages/types.ts';
+import { promptBlockedResult } from './result-message.ts';
 import { ControlChannel } from './control-channel.ts';
 import { readJsonLines, type JsonObject } from './json-lines.ts';
 import { isPermissionMode } from './permission-modes.ts';
@@ -28,8 +30,8 @@ export interface StreamJsonDriverOptions {
   write(message: JsonObject): void;
   warn(text: string): void;
   channel: ControlChannel;
-  /** Called once for `initialize`; its result is the response payload. Runs before any turn starts. */
-  onInitialize(request: InitializeRequest): Promise<void>;
+  /** Called once for `initialize`; what it returns is added to the response (commands, agents). Runs before any turn starts. */
+  onInitialize(request: InitializeRequest): Promise<JsonObject | void>;
   /** The session, created after `initialize` (or at the first user message when none came). */
   session(): Promise<HeadlessSession>;
   hookContext(): HookContext;
@@ -70,7 +72,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     switch (request.subtype) {
       case 'initialize':
         initializing = options.onInitialize(request as InitializeRequest).then(
-          () => respond(requestId, INITIALIZE_RESPONSE),
+          (extra) => respond(requestId, { ...INITIALIZE_RESPONSE, ...(extra ?? {}) }),
           (error: unknown) => refuse(requestId, messageOf(error)),
         );
         return;
@@ -87,7 +89,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
         return;
       case 'set_model':
         void options.session().then((session) => {
-          session.model = typeof request.model === 'string' && request.model !== 'default' ? request.model : undefined;
+          session.model = typeof request.model === 'string' && request.model !== 'default' ? resolveModelAlias(request.model) : undefined;
           respond(requestId, {});
         });
         return;
@@ -142,9 +144,15 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     const content = userContentOf((next.message as JsonObject | undefined)?.content);
     const promptHooks = await runPromptHooks(options.hooks(), options.hookContext(), textOf(content));
     if (promptHooks.blocked) {
-      const result = { type: 'result', subtype: 'error_during_execution', is_error: true, errors: [promptHooks.blocked], terminal_reason: 'hook_stopped', num_turns: 0, duration_ms: 0, duration_api_ms: 0, stop_reason: null, total_cost_usd: 0, usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, modelUsage: {}, permission_denials: [], uuid: crypto.randomUUID(), session_id: session.settings.sessionId };
+      // As the real executable: an init, a warning that says why, and a successful result carrying the same text.
+      const { kind, reason } = promptHooks.blocked;
+      const text = kind === 'blocked_by_hook' ? `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${textOf(content)}` : `Operation stopped by hook: ${reason}`;
+      const sessionId = session.settings.sessionId;
+      write(session.initMessage());
+      write({ type: 'system', subtype: 'informational', content: text, level: 'warning', prevent_continuation: true, prompt_submit_outcome: { kind, prompt_kept: kind === 'stopped_by_hook', reason }, uuid: crypto.randomUUID(), session_id: sessionId });
+      const result = promptBlockedResult({ text, sessionId, uuid: crypto.randomUUID() });
       write(result);
-      lastResultIsError = true;
+      lastResultIsError = result.is_error === true;
       continue;
     }
     running = session;

@@ -148,6 +148,18 @@ export interface LoopConfig {
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
+/** Model aliases, resolved as claude 2.1.334 resolves them (`--model opus` asks for `claude-opus-5-5`). */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  opus: 'claude-opus-5-5',
+  sonnet: 'claude-sonnet-5-5',
+  haiku: 'claude-haiku-5-5',
+};
+
+/** The model an alias stands for; any other name unchanged. */
+export function resolveModelAlias(model: string): string {
+  return MODEL_ALIASES[model] ?? model;
+}
+
 export const DEFAULT_CONFIG: LoopConfig = {
   sessionId: 'session',
   model: DEFAULT_MODEL,
@@ -155,6 +167,10 @@ export const DEFAULT_CONFIG: LoopConfig = {
   // `max_tokens` and upper limit per model family; every window 200,000 (`utils/context.ts:9`). A dated or
   // provider-prefixed name takes the longest family it contains (`modelInfo`).
   models: {
+    // The 5.5 family: claude 2.1.334 asks for 128,000 output tokens on each (seen offline, test/agent-sdk).
+    'claude-opus-5-5': { contextWindow: 200_000, maxOutputTokens: 128_000, maxOutputTokensUpperLimit: 128_000 },
+    'claude-sonnet-5-5': { contextWindow: 200_000, maxOutputTokens: 128_000, maxOutputTokensUpperLimit: 128_000 },
+    'claude-haiku-5-5': { contextWindow: 200_000, maxOutputTokens: 128_000, maxOutputTokensUpperLimit: 128_000 },
     'claude-opus-4-6': { contextWindow: 200_000, maxOutputTokens: 64_000, maxOutputTokensUpperLimit: 128_000 },
     'claude-sonnet-4-6': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 128_000 },
     'claude-opus-4-5': { contextWindow: 200_000, maxOutputTokens: 32_000, maxOutputTokensUpperLimit: 64_000 },

@@ -32,6 +32,27 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
     },
   ],
+  'fallbackModel after overloads': [
+    {
+      onlyIn: 'claude',
+      lines: ['system api_retry'],
+      why: 'claude reports each retry it waits for (attempt, delay, status); turnloop retries without telling the program (Extension sdkNoProgressMessages)',
+    },
+  ],
+  'a PreToolUse hook that stops a denied call': [
+    {
+      onlyIn: 'claude',
+      lines: ['system permission_denied'],
+      why: 'claude also announces a denial as a system message before its tool_result; turnloop reports it in the tool_result and permission_denials only',
+    },
+  ],
+  'the agents option': [
+    {
+      onlyIn: 'claude',
+      lines: ['system task_started', 'system task_updated', 'system task_notification'],
+      why: 'as for the subagent program: no task messages in turnloop (Extension sdkNoProgressMessages)',
+    },
+  ],
 };
 
 /** The lines of one program's differences that `engine` sends (each must still be seen, or the entry is stale). */

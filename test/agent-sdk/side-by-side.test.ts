@@ -94,6 +94,75 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.observed).toEqual({ secondRequestRoles: ['user', 'assistant', 'user'], sessions: 1 });
     expect(results(run).map((r) => [r.subtype, r.num_turns])).toEqual([['success', 1], ['success', 1]]);
   },
+  'a PreToolUse hook that stops the turn': (run) => {
+    // The tool still runs (it was allowed); the turn then ends without another request, as a success.
+    expect(run.observed).toEqual({ hookCalls: ['PreToolUse:Bash'], commandRan: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: '', terminal_reason: 'hook_stopped', num_turns: 2 });
+    expect(run.unusedAnswers).toBe(1);
+  },
+  'a Stop hook that stops': (run) => {
+    expect(run.observed).toEqual({ calls: ['Stop'] });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: 'Done.', terminal_reason: 'stop_hook_prevented', num_turns: 1 });
+  },
+  'two tool calls in one reply': (run) => {
+    // Each tool_result is a user message of its own, and each counts as a turn.
+    expect(run.observed).toEqual({ written: ['a\n', 'b\n'] });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
+  'an interrupt during a tool': (run) => {
+    expect(run.observed).toEqual({ interruptAnswered: true });
+    expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools', num_turns: 3 });
+  },
+  'structured output (outputFormat json_schema)': (run) => {
+    expect(run.observed).toEqual({ structuredOutput: { city: 'Paris', population: 2102650 }, result: '{"city":"Paris","population":2102650}' });
+    expect(toolResult(run.messages, 'toolu_so_1')).toMatchObject({ is_error: true, content: "Output does not match required schema: root: must have required property 'population'" });
+    expect(toolResult(run.messages, 'toolu_so_2')).toMatchObject({ content: 'Structured output provided successfully' });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+    expect(run.unusedAnswers).toBe(1);
+  },
+  'structured output that never matches': (run) => {
+    expect(lastResult(run)).toMatchObject({
+      subtype: 'error_max_structured_output_retries', is_error: true, terminal_reason: 'structured_output_retry_exhausted', num_turns: 6,
+      errors: ["Failed to provide valid structured output after 5 attempts \u2014 last StructuredOutput error: Output does not match required schema: root: must have required property 'n'"],
+    });
+    expect(run.unusedAnswers).toBe(2);
+  },
+  'a project skill with settingSources': (run) => {
+    // claude lists its own built-in skills after the project's; the project's comes first on both.
+    expect(run.observed).toEqual({ firstSkill: 'greet', memoryReachedModel: true });
+    expect(toolResult(run.messages, 'toolu_skill_1')).toMatchObject({ content: 'Launching skill: greet' });
+    const body = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('Base directory for this skill'));
+    expect(JSON.stringify(body)).toContain('Say hello in three languages.');
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
+  'the agents option': (run) => {
+    expect(run.observed).toEqual({ reviewerListed: true, generalPurposeListed: true });
+    expect(toolResult(run.messages, 'toolu_task_1')?.is_error ?? false).toBe(false);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
+  },
+  'fallbackModel after overloads': (run) => {
+    expect(run.observed).toEqual({ requestedModels: ['claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5'] });
+    expect(run.messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'model_fallback')).toMatchObject({ original_model: 'claude-sonnet-4-6', fallback_model: 'claude-haiku-4-5' });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, result: 'Answered by the fallback model.' });
+  },
+  'a PreToolUse hook that stops a denied call': (run) => {
+    expect(run.observed).toEqual({ commandRan: false });
+    expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 2, result: 'The command was refused.' });
+    expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);
+  },
+  'a UserPromptSubmit hook that blocks': (run) => {
+    expect(run.observed).toEqual({ result: 'UserPromptSubmit operation blocked by hook:\nNot this prompt.\n\nOriginal prompt: Do the forbidden thing.' });
+    expect(run.requests).toEqual([]);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 0 });
+  },
+  'structured output after a plain answer': (run) => {
+    expect(run.observed).toEqual({ structuredOutput: { n: 1 } });
+    const reminder = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('You MUST call the StructuredOutput tool'));
+    expect(reminder).toBeDefined();
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, terminal_reason: 'completed', num_turns: 3 });
+  },
 };
 
 function toolResult(messages: readonly SDKMessage[], toolUseId: string): { is_error?: boolean; content?: unknown } | undefined {

@@ -18,7 +18,9 @@ describe('agentSdkOptions', () => {
     const written = agentSdkOptions({ script }).extraArgs['fake-api'];
     expect(typeof written).toBe('string');
     expect(JSON.parse(readFileSync(written as string, 'utf8'))).toEqual(script);
-    expect(agentSdkOptions({ script: 'my/script.json' }).extraArgs).toEqual({ 'fake-api': 'my/script.json' });
+    const byPath = agentSdkOptions({ script: 'my/script.json' }).extraArgs;
+    expect(byPath['fake-api']).toBe('my/script.json');
+    expect(byPath['fake-api-log']).toMatch(/requests\.jsonl$/);
   });
 
   it('the command line the SDK builds from them selects the headless mode', () => {

@@ -129,8 +129,13 @@ describe('headless endings', () => {
         if (line.type === 'control_request') send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: { decision: 'block', reason: 'not this prompt' } } });
       },
     });
-    expect(types(run.lines)).toEqual(['control_response', 'control_request', 'result']);
-    expect(run.lines.at(-1)).toMatchObject({ is_error: true, errors: ['not this prompt'], num_turns: 0 });
+    // As claude 2.1.334: an init, a warning that says why, and a successful result with the same text (exit 0).
+    expect(types(run.lines)).toEqual(['control_response', 'control_request', 'system/init', 'system/informational', 'result']);
+    const text = 'UserPromptSubmit operation blocked by hook:\nnot this prompt\n\nOriginal prompt: forbidden';
+    expect(run.lines[3]).toMatchObject({ content: text, level: 'warning', prompt_submit_outcome: { kind: 'blocked_by_hook', prompt_kept: false, reason: 'not this prompt' } });
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: false, result: text, num_turns: 0 });
+    expect(run.lines.at(-1)).not.toHaveProperty('terminal_reason');
+    expect(run.code).toBe(0);
   });
 
   it('stdin closing while a can_use_tool question is open denies the call instead of hanging', async () => {

@@ -49,7 +49,7 @@ export function userLine(content: unknown): Line {
   return { type: 'user', message: { role: 'user', content }, parent_tool_use_id: null };
 }
 
-export async function runHeadless(argv: string[], program: Program & { prompt?: string; cwd?: string } = {}): Promise<HeadlessRun> {
+export async function runHeadless(argv: string[], program: Program & { prompt?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<HeadlessRun> {
   const cwd = program.cwd ?? tempProject();
   const stdin = new PassThrough();
   const lines: Line[] = [];

@@ -66,10 +66,10 @@ describe('headless stream-json protocol', () => {
 
   it('names flags it does not implement once on stderr and runs anyway', async () => {
     const cwd = tempProject();
-    const run = await runHeadless([...SDK_ARGS, '--setting-sources', 'user', '--brand-new-flag=1', '--fake-api', writeScript(cwd, TEXT)], { cwd });
+    const run = await runHeadless([...SDK_ARGS, '--betas', 'context-1m', '--brand-new-flag=1', '--fake-api', writeScript(cwd, TEXT)], { cwd });
     expect(run.code).toBe(0);
     expect(run.stderr.match(/ignoring options/g)).toHaveLength(1);
-    expect(run.stderr).toContain('--setting-sources user');
+    expect(run.stderr).toContain('--betas context-1m');
     expect(run.stderr).toContain('--brand-new-flag 1');
   });
 

@@ -100,7 +100,7 @@ describe('the program\'s agents', () => {
     const agents = { reviewer: { description: 'Reviews code', prompt: 'You review code and say what is wrong.', tools: ['Read', 'Grep'], model: 'haiku' } };
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, opening: [{ type: 'control_request', request_id: 'i', request: { subtype: 'initialize', agents, forwardSubagentText: true } }, { type: 'user', message: { role: 'user', content: 'review' }, parent_tool_use_id: null }] });
     const child = run.lines.find((l) => l.type === 'assistant' && l.parent_tool_use_id === 'toolu_a');
-    expect(child?.message.model).toBe('claude-haiku-4-5');
+    expect(child?.message.model).toBe('claude-haiku-5-5'); // the alias, as claude 2.1.334 resolves it
     const results = run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content);
     expect(results.find((r: Line) => r.tool_use_id === 'toolu_a')).toMatchObject({ content: 'looks fine' });
     expect(results.find((r: Line) => r.tool_use_id === 'toolu_b')).toMatchObject({ is_error: true, content: expect.stringContaining("Agent type 'no-such-agent' not found. Available agents: general-purpose, reviewer") });

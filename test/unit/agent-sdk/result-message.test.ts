@@ -20,33 +20,57 @@ function terminalOf(reason: (typeof TERMINAL_REASONS)[number]): Terminal {
   return { reason } as Terminal;
 }
 
-const SUBTYPES: Record<(typeof TERMINAL_REASONS)[number], string> = {
-  completed: 'success',
-  max_turns: 'error_max_turns',
-  blocking_limit: 'error_during_execution',
-  image_error: 'error_during_execution',
-  model_error: 'error_during_execution',
-  aborted_streaming: 'error_during_execution',
-  prompt_too_long: 'error_during_execution',
-  stop_hook_prevented: 'error_during_execution',
-  aborted_tools: 'error_during_execution',
-  hook_stopped: 'error_during_execution',
-  max_budget_usd: 'error_max_budget_usd',
+/** As claude 2.1.334 reports each ending (probed offline; docs/agent-sdk.md). */
+const EXPECTED: Record<(typeof TERMINAL_REASONS)[number], { subtype: string; is_error: boolean; terminal_reason: string }> = {
+  completed: { subtype: 'success', is_error: false, terminal_reason: 'completed' },
+  stop_hook_prevented: { subtype: 'success', is_error: false, terminal_reason: 'stop_hook_prevented' },
+  hook_stopped: { subtype: 'success', is_error: false, terminal_reason: 'hook_stopped' },
+  max_turns: { subtype: 'error_max_turns', is_error: true, terminal_reason: 'max_turns' },
+  max_budget_usd: { subtype: 'error_max_budget_usd', is_error: true, terminal_reason: 'budget_exhausted' },
+  aborted_streaming: { subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming' },
+  aborted_tools: { subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_tools' },
+  prompt_too_long: { subtype: 'success', is_error: true, terminal_reason: 'prompt_too_long' },
+  image_error: { subtype: 'success', is_error: true, terminal_reason: 'image_error' },
+  blocking_limit: { subtype: 'success', is_error: true, terminal_reason: 'blocking_limit' },
+  model_error: { subtype: 'success', is_error: true, terminal_reason: 'model_error' },
 };
 
 describe('result message', () => {
   for (const reason of TERMINAL_REASONS) {
-    it(`${reason} → ${SUBTYPES[reason]} with terminal_reason and, when an error, a non-empty errors array`, () => {
+    const expected = EXPECTED[reason];
+    it(`${reason} → ${expected.subtype} / is_error ${expected.is_error} / ${expected.terminal_reason}; an error subtype carries errors, a success its result`, () => {
       const result = resultMessage(summary(terminalOf(reason), { maxTurns: 1 }));
-      expect(result).toMatchObject({ type: 'result', subtype: SUBTYPES[reason], terminal_reason: reason, num_turns: 1, session_id: 's', uuid: 'u' });
+      expect(result).toMatchObject({ type: 'result', ...expected, num_turns: 1, session_id: 's', uuid: 'u' });
       for (const key of ['duration_ms', 'duration_api_ms', 'total_cost_usd', 'usage', 'modelUsage', 'permission_denials', 'stop_reason']) expect(result).toHaveProperty(key);
-      if (result.subtype === 'success') expect(result.result).toBe('');
-      else {
-        expect(result.is_error).toBe(true);
+      if (result.subtype === 'success') {
+        expect(typeof result.result).toBe('string');
+        expect(result).not.toHaveProperty('errors');
+      } else {
         expect(Array.isArray(result.errors) && (result.errors as string[]).length > 0 && (result.errors as string[]).every((e) => e.trim() !== '')).toBe(true);
       }
     });
   }
+
+  it('a PreToolUse hook stop (hook_stopped) is a success with an empty result, even after a text block', () => {
+    const lastAssistant: AssistantMessage = { type: 'assistant', uuid: 'a', message: { id: 'm', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'running it' }], stop_reason: 'tool_use' } };
+    expect(resultMessage(summary({ reason: 'hook_stopped' }, { lastAssistant }))).toMatchObject({ subtype: 'success', is_error: false, result: '', terminal_reason: 'hook_stopped' });
+  });
+
+  it('a model error carries its text as the result', () => {
+    expect(resultMessage(summary({ reason: 'model_error', error: { message: 'the API failed', status: 500 } }))).toMatchObject({ result: 'the API failed', api_error_status: 500 });
+  });
+
+  it('a crash of the run is error_during_execution with the error', () => {
+    expect(resultMessage(summary({ reason: 'model_error', error: { message: 'boom' } }, { crashed: 'boom' }))).toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: ['boom'] });
+  });
+
+  it('structured output: the accepted input is structured_output and its JSON text the result; tries run out → its own subtype', () => {
+    expect(resultMessage(summary({ reason: 'completed' }, { structuredOutput: { value: { a: 1 } } }))).toMatchObject({ subtype: 'success', result: '{"a":1}', structured_output: { a: 1 } });
+    expect(resultMessage(summary({ reason: 'completed' }, { structuredOutput: { failedAttempts: 5, lastError: 'root: must have required property \'a\'' } }))).toMatchObject({
+      subtype: 'error_max_structured_output_retries', is_error: true,
+      errors: ["Failed to provide valid structured output after 5 attempts \u2014 last StructuredOutput error: root: must have required property 'a'"],
+    });
+  });
 
   it('a completed run that ended on an API error is a success subtype with is_error, the text as result, reason api_error', () => {
     const apiError = { kind: 'other' as const, text: 'API error 529 overloaded_error: Overloaded', status: 529 };
@@ -56,7 +80,7 @@ describe('result message', () => {
   });
 
   it('a budget stop is error_max_budget_usd whatever the terminal', () => {
-    expect(resultMessage(summary({ reason: 'aborted_tools' }, { budgetExceeded: { maxBudgetUsd: 0.5 } }))).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, errors: ['Reached maximum budget ($0.5)'] });
+    expect(resultMessage(summary({ reason: 'aborted_tools' }, { budgetExceeded: { maxBudgetUsd: 0.5 } }))).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, terminal_reason: 'budget_exhausted', errors: ['Reached maximum budget ($0.5)'] });
   });
 
   it('the result text is the last assistant message text', () => {

@@ -1,0 +1,63 @@
+/** The SDK's request options as each API request carries them: model aliases, thinking, task budget, fallback. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
+import { runHeadless, SDK_ARGS } from './headless-harness.ts';
+import { thinkingParam } from '../../../src/agent-sdk/request-options.ts';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const ANSWER = { content: [{ type: 'text' as const, text: 'ok' }] };
+
+/** Runs one turn against a fake API the test can read (the requests it received). */
+async function requestsOf(args: string[], script: FakeScriptInput = { model: [ANSWER] }) {
+  api = await startFakeAnthropicApi(script);
+  const run = await runHeadless([...SDK_ARGS, ...args], { env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL } });
+  return { run, bodies: api.log.map((entry) => entry.body as Record<string, any>) };
+}
+
+describe('request options', () => {
+  it('model aliases resolve as claude 2.1.334 resolves them, with their max_tokens', async () => {
+    for (const [alias, model] of [['opus', 'claude-opus-5-5'], ['sonnet', 'claude-sonnet-5-5'], ['haiku', 'claude-haiku-5-5']]) {
+      const { run, bodies } = await requestsOf(['--model', alias]);
+      expect(bodies[0]).toMatchObject({ model, max_tokens: 128_000 });
+      expect(run.lines.find((l) => l.subtype === 'init')?.model).toBe(model);
+      expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: false });
+      await api?.close();
+    }
+  });
+
+  it('--task-budget is output_config.task_budget on the request', async () => {
+    const { bodies } = await requestsOf(['--task-budget', '50000']);
+    expect(bodies[0].output_config).toEqual({ task_budget: { type: 'tokens', total: 50_000 } });
+  });
+
+  it('--thinking and --max-thinking-tokens set the request thinking as claude does', async () => {
+    expect((await requestsOf(['--thinking=disabled'])).bodies[0].thinking).toEqual({ type: 'disabled' });
+    await api?.close();
+    expect((await requestsOf(['--thinking=adaptive'])).bodies[0].thinking).toEqual({ type: 'adaptive' });
+    await api?.close();
+    expect((await requestsOf(['--max-thinking-tokens', '5000', '--model', 'claude-sonnet-4-6'])).bodies[0].thinking).toEqual({ type: 'adaptive' });
+    await api?.close();
+    expect((await requestsOf(['--max-thinking-tokens', '5000', '--model', 'claude-sonnet-4-5'])).bodies[0].thinking).toEqual({ type: 'enabled', budget_tokens: 5000 });
+    await api?.close();
+    expect((await requestsOf([])).bodies[0]).not.toHaveProperty('thinking');
+  });
+
+  it('a bad --thinking value is exit 2 with what was expected', async () => {
+    const run = await runHeadless([...SDK_ARGS, '--thinking', 'lots', '--fake-api', 'none.json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--thinking expects one of adaptive, enabled, disabled, got 'lots'");
+    expect(() => thinkingParam({ maxThinkingTokens: 10 }, 'claude-3-7-sonnet')).not.toThrow();
+  });
+
+  it('--fallback-model: after repeated overloads the next request uses the fallback model', async () => {
+    const { run, bodies } = await requestsOf(['--model', 'claude-sonnet-4-6', '--fallback-model', 'haiku'], { model: [{ status: 529 }, { status: 529 }, { status: 529 }, ANSWER] });
+    expect(bodies.map((b) => b.model)).toEqual(['claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-haiku-5-5']);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', is_error: false, result: 'ok' });
+    expect(run.lines.find((l) => l.subtype === 'model_fallback')).toMatchObject({ type: 'system', trigger: 'overloaded', original_model: 'claude-sonnet-4-6', fallback_model: 'claude-haiku-5-5' });
+  });
+});
