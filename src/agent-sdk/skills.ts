@@ -16,6 +16,7 @@ import type { PostToolHook } from '../effects/tools/call-deps.ts';
 import type { Message } from '../messages/types.ts';
 import { confinePath } from '../tools/confine-path.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
 import { sourcePlaces, type SettingSource } from './setting-sources.ts';
 
 export const SKILL_TOOL = 'Skill';
@@ -54,7 +55,7 @@ async function readConfined(root: string, relative: string): Promise<{ path: str
   }
   const info = await stat(confined.absolute);
   if (!info.isFile()) return undefined;
-  if (info.size > MAX_FILE_BYTES) throw new Error(`it is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`);
+  if (info.size > MAX_FILE_BYTES) throw new TurnloopError('SKILL_FILE_INVALID', `it is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`);
   return { path: confined.absolute, content: await readFile(confined.absolute, 'utf8') };
 }
 
@@ -71,12 +72,12 @@ export async function parseSkillFile(text: string, fallbackName: string): Promis
     try {
       data = parse(match[1]) ?? {};
     } catch (error) {
-      throw new Error(`its front matter is not YAML: ${messageOf(error).split('\n')[0]}`);
+      throw new TurnloopError('SKILL_FILE_INVALID', `its front matter is not YAML: ${messageOf(error).split('\n')[0]}`);
     }
     const checked = frontMatterSchema.safeParse(data);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      throw new Error(`its front matter's ${issue?.path.join('.') || 'top level'} is invalid: expected ${issue?.path.length ? 'a string' : 'a mapping of keys to values'}`);
+      throw new TurnloopError('SKILL_FILE_INVALID', `its front matter's ${issue?.path.join('.') || 'top level'} is invalid: expected ${issue?.path.length ? 'a string' : 'a mapping of keys to values'}`);
     }
     meta = checked.data;
     body = match[2];
