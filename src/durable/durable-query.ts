@@ -39,6 +39,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { sharedChartPaths } from '../effects/chart-paths.ts';
 import { initialState } from '../reducer/step.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
@@ -100,8 +101,8 @@ function jsonCopy<T>(value: T): T {
 class DurableRun implements RunView {
   private state!: LoopState;
   private readonly queue: Effect[] = [];
-  /** The run's own memo of the chart's paths. */
-  private readonly memo = createStepMemo();
+  /** The run's memo, over the chart's paths shared by every run in the process (`src/effects/chart-paths.ts`). */
+  private readonly memo = createStepMemo(sharedChartPaths());
   private readonly streamed: ToolUseBlock[] = [];
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;

@@ -20,6 +20,7 @@ import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { initialState } from '../reducer/step.ts';
 import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
+import { sharedChartPaths } from './chart-paths.ts';
 import { EventChannel } from './event-channel.ts';
 import {
   executorOf, executorWarning, fallbackOf, isPromiseLike, type ExecutorEnv, type ExecutorOutput, type MaybePromise, type RunView, type ToolCommand,
@@ -60,8 +61,8 @@ export class Interpreter implements RunView {
   /** A drain held by the step gate from the constructor, awaited by the first `advance()`. */
   private draining: Promise<void> | null = null;
   terminal: Terminal | null = null;
-  /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
-  private readonly memo = createStepMemo();
+  /** The run's memo, over the chart's paths shared by every run in the process (`chart-paths.ts`). */
+  private readonly memo = createStepMemo(sharedChartPaths());
 
   constructor(
     private readonly options: RunLoopOptions,

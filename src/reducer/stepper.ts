@@ -4,21 +4,26 @@
  * `createStepper()` is plain `step()`. `createStepper({ memo: true })` owns a macrostep memo (`macrostep-memo.ts`):
  * the paths xstate's `transition()` takes through the chart, recorded with the stepper's own tracer and followed
  * again without xstate while the guards answer the same way. Same results as `step()` (a property test holds them
- * equal); several times faster on a long fold. The memo belongs to the stepper, so a run (or a replay) that wants
- * it creates one and drops it with the run: nothing is shared between callers.
+ * equal); several times faster on a long fold. The memo belongs to the stepper. The paths it follows are fresh
+ * ones unless the caller hands it some (`paths`): a driver that runs many times in one process shares one set per
+ * machine (`src/effects/chart-paths.ts`), so only its first run asks xstate. Nothing here is module state.
  */
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import type { LoopEvent } from './events.ts';
 import { toScratchContext } from '../machine/machine-context.ts';
-import { createMacrostepMemo, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
+import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
 import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
+
+export type { ChartPaths } from './macrostep-memo.ts';
 
 export interface StepperOptions {
   /** Memoize the machine's paths (for drivers that fold many events: replay, the interpreter, the viewer). */
   memo?: boolean;
+  /** The chart's paths the memo follows and extends (default: fresh ones, owned by this stepper alone). */
+  paths?: ChartPaths;
 }
 
 export interface Stepper {
@@ -40,9 +45,9 @@ export interface StepMemo {
   readonly tracer: TraceCollector;
 }
 
-/** A fresh memo and tracer (an object literal: see `createStepper`). */
-export function createStepMemo(): StepMemo {
-  return { memo: createMacrostepMemo(), tracer: createTraceCollector() };
+/** A fresh memo over `paths` (default: fresh ones), and its tracer (an object literal: see `createStepper`). */
+export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
+  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector() };
 }
 
 /**
@@ -54,10 +59,10 @@ export function createStepMemo(): StepMemo {
  */
 export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;
-  const owned = createStepMemo();
+  const owned = createStepMemo(options.paths);
   return {
     initialState,
-    stats: () => ({ ...owned.memo.stats }),
+    stats: () => owned.memo.stats,
     step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
 }

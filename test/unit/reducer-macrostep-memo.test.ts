@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
 import { createTraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
-import { createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
+import { createChartPaths, createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
@@ -121,7 +121,7 @@ describe('macrostep memo', () => {
   });
 
   it('stops growing at its node cap; paths past it are simply not memoized', () => {
-    const memo = createMacrostepMemo(4);
+    const memo = createMacrostepMemo(createChartPaths(4));
     memo.add('a', event, [actionStep(bump)], end('b'));
     memo.add('b', event, [actionStep(bump)], end('c')); // exactly at the cap: kept
     memo.add('c', event, [actionStep(bump)], end('d'));
