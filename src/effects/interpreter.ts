@@ -17,8 +17,7 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { initialState } from '../reducer/step.ts';
-import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { createStepMemo, initialStateWithMemo, stepWithMemo } from '../reducer/stepper.ts';
 import { onAbort } from './abort-listeners.ts';
 import { sharedChartPaths } from './chart-paths.ts';
 import { EventChannel } from './event-channel.ts';
@@ -73,7 +72,7 @@ export class Interpreter implements RunView {
   ) {
     this.tools = tools;
     this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
-    const started = options.resumeFrom ?? initialState(params, config);
+    const started = options.resumeFrom ?? initialStateWithMemo(this.memo, params, config);
     this.state = started.state;
     this.toolUseIds = new ToolUseIdRegistry(started.state.context.messages);
     this.env = { config, deps, tools, signal: this.signal, options, toolUseIds: this.toolUseIds, runToken: {} };

@@ -13,9 +13,10 @@ import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import type { LoopEvent } from './events.ts';
 import { toScratchContext } from '../machine/machine-context.ts';
+import { createInitialContext } from './initial-state.ts';
 import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
-import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
+import { checkEventType, initialState, initialTransitionOf, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
 
 export type { ChartPaths } from './macrostep-memo.ts';
 
@@ -61,10 +62,35 @@ export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;
   const owned = createStepMemo(options.paths);
   return {
-    initialState,
+    initialState: (params, config) => initialStateWithMemo(owned, params, config),
     stats: () => owned.memo.stats,
     step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
+}
+
+/**
+ * Where the memo keeps the initial transition's path: a root no state of the chart has (state names are
+ * identifiers), under xstate's own init event type.
+ */
+const INITIAL_ROOT = '#initial';
+const INIT_EVENT_TYPE = 'xstate.init';
+
+/**
+ * `initialState()`, following `owned`'s memo where it can: the initial transition (the first iteration's entry
+ * actions and the guards on the way) is a path like any other, recorded the first time and followed after, so a
+ * short run does not pay xstate's initial snapshot each time. The actions see xstate's init event (its type and
+ * the input); none of them reads it.
+ */
+export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config: LoopConfig): StepResult {
+  const { memo, tracer } = owned;
+  const initial = createInitialContext(params, config);
+  const scratch = toScratchContext(initial, config);
+  const init = { type: INIT_EVENT_TYPE, input: scratch } as unknown as LoopEvent;
+  const followed = memo.follow(INITIAL_ROOT, scratch, init);
+  if (followed) return resultFromContext(followed.end.value, followed.end.done, followed.context, followed.effects);
+  const { result, trace } = tracer.record(() => initialTransitionOf(initial, config, tracer));
+  memo.add(INITIAL_ROOT, init, trace, { value: result.state.value, done: result.state.status === 'done', unchanged: false });
+  return result;
 }
 
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */

@@ -166,6 +166,18 @@ describe('macrostep memo', () => {
     expect(second).toEqual(step(start.state, layerResult('tool_result_budget'), config));
   });
 
+  it('follows the initial transition once xstate has taken it, with the same start as plain initialState()', () => {
+    const stepper = createStepper({ memo: true });
+    const config = testConfig({ sessionId: 'memo-test' });
+    const first = stepper.initialState(params('hi'), config);
+    expect(stepper.stats()).toMatchObject({ hits: 0, misses: 1 });
+    expect(first).toEqual(initialState(params('hi'), config));
+    // Another prompt, another config: the same path, followed.
+    const other = testConfig({ sessionId: 'memo-test-2', limits: { maxModelCalls: 7 } });
+    expect(stepper.initialState(params('again'), other)).toEqual(initialState(params('again'), other));
+    expect(stepper.stats()).toMatchObject({ hits: 1, misses: 1 });
+  });
+
   it('keeps its memo to itself: a new stepper starts empty', () => {
     const config = testConfig({ sessionId: 'memo-test' });
     const start = initialState(params('hi'), config);
