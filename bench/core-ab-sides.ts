@@ -3,8 +3,9 @@
  * through it the way that build's own `npm run bench` ran it:
  * - `query()`: `runLoopToEnd` (after the redesign) or `runQuery` (before it), the same scripted model and echo tool
  *   as `systems/turnloop.ts`, with `BENCH_CONFIG`'s overrides resolved by the side's own `resolveConfig`;
- * - the fold: a fresh `createStepper({ memo: true })` per fold where the build has one (`foldEvents`), else the
- *   build's `step()` (whose memo was module-level, shared by every fold of the process);
+ * - the fold: a fresh `createStepper({ memo: true })` per fold where the build has one (`foldEvents`), over the
+ *   chart's paths shared per machine where the build shares them (`src/effects/chart-paths.ts`, as its replay does),
+ *   else the build's `step()` (whose memo was module-level, shared by every fold of the process);
  * - replay: the side's `replay()` and `parseSessionLogText` on a session the side recorded itself.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -60,6 +61,8 @@ export async function loadSide(name: Side['name'], root: string): Promise<Side> 
     : (await load(root, 'effects/query.js')).runQuery;
   const hasStepper = existsSync(join(root, 'dist/reducer/stepper.js'));
   const { createStepper } = hasStepper ? await load(root, 'reducer/stepper.js') : {};
+  // A build that shares the chart's paths per machine folds as its replay does: over the shared paths.
+  const { sharedChartPaths } = existsSync(join(root, 'dist/effects/chart-paths.js')) ? await load(root, 'effects/chart-paths.js') : {};
   const { initialState, step } = await load(root, 'reducer/step.js');
 
   const config = resolveConfig({ sessionId: 'bench', limits: { maxModelCalls: 1_000_000 } } as never) as LoopConfig;
@@ -121,7 +124,7 @@ export async function loadSide(name: Side['name'], root: string): Promise<Side> 
   }
 
   function fold(input: FoldInput, onModelCall: () => void): boolean {
-    const stepper = hasStepper ? (createStepper({ memo: true } as never) as { initialState: InitialFn; step: StepFn }) : { initialState: initialState as InitialFn, step: step as StepFn };
+    const stepper = hasStepper ? (createStepper({ memo: true, ...(sharedChartPaths ? { paths: sharedChartPaths() } : {}) } as never) as { initialState: InitialFn; step: StepFn }) : { initialState: initialState as InitialFn, step: step as StepFn };
     const started = stepper.initialState(input.params, config);
     let state = started.state;
     for (const effect of started.effects) if (effect.type === 'call_model') onModelCall();

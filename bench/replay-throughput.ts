@@ -25,6 +25,12 @@ export interface ReplayReport {
   /** `parseSessionLogText` alone, and `replay()` with `verify: false`, events per second. */
   parseRate: { median: number; min: number; max: number };
   unverifiedRate: { median: number; min: number; max: number };
+  /**
+   * The same four, as events per second of this process's CPU time (user + system, the collector's threads
+   * included), median of `CPU_ROUNDS` calls each: on a shared machine wall time also counts the time other
+   * processes held the cores, CPU time only the work.
+   */
+  cpuRates: { fold: number; replay: number; parse: number; unverified: number };
   headerBytes: number;
   /** Mean bytes per turn in turn windows, e.g. turns 1-100. */
   bytesPerTurn: Array<{ from: number; to: number; bytes: number }>;
@@ -50,6 +56,21 @@ export function prefixText(text: string, events: number): { text: string; events
   return { text: text.slice(0, kept.end), events: kept.events };
 }
 
+const CPU_ROUNDS = 15;
+
+/** Events per CPU second of `work`: the median over `CPU_ROUNDS` calls, after two unmeasured ones. */
+function cpuRateOf(work: () => unknown, events: number): number {
+  const seconds: number[] = [];
+  for (let i = 0; i < CPU_ROUNDS + 2; i++) {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    if (i >= 2) seconds.push((used.user + used.system) / 1e6);
+  }
+  seconds.sort((a, b) => a - b);
+  return events / seconds[Math.floor(seconds.length / 2)];
+}
+
 function ratesOf(stats: { p50: number; min: number; max: number }, events: number) {
   return { median: events / (stats.p50 / 1e9), min: events / (stats.max / 1e9), max: events / (stats.min / 1e9) };
 }
@@ -65,6 +86,12 @@ export async function measureReplay(): Promise<ReplayReport> {
   const replayStats = await measure(() => replay({ text }), options);
   const parseStats = await measure(() => parseSessionLogText(text), options);
   const unverifiedStats = await measure(() => replay({ text }, { verify: false }), options);
+  const cpuRates = {
+    fold: cpuRateOf(() => foldEvents(folded, () => undefined), events),
+    replay: cpuRateOf(() => replay({ text }), events),
+    parse: cpuRateOf(() => parseSessionLogText(text), events),
+    unverified: cpuRateOf(() => replay({ text }, { verify: false }), events),
+  };
 
   const linesPerTurn = Math.round(session.events.length / RECORDED_TURNS);
   const windows: Array<[number, number]> = [[1, 100], [651, 750], [1_301, 1_400]];
@@ -78,6 +105,7 @@ export async function measureReplay(): Promise<ReplayReport> {
     replayRate: ratesOf(replayStats, events),
     parseRate: ratesOf(parseStats, events),
     unverifiedRate: ratesOf(unverifiedStats, events),
+    cpuRates,
     headerBytes: session.headerBytes,
     bytesPerTurn,
     linesPerTurn,

@@ -21,7 +21,11 @@ export interface Cell {
   p99Micros: number;
   spreadMicros: [min: number, max: number];
   heapBytes: number;
+  /** Median wall ms of a whole run over the rounds (warm: the process had run every system before). */
   totalMs: number;
+  /** Wall ms of the first run in a fresh process (`first-run.ts`); null when not measured or failed. */
+  firstRunMs: number | null;
+  firstRunError?: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,6 +41,8 @@ function cellAt(cells: Cell[], system: string, size: string): Cell {
 const micros = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const ratio = (value: number) => (value >= 100 ? `${value.toFixed(0)}×` : `${value.toFixed(1)}×`);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+const cpuRate = (replay: ReplayReport, key: keyof ReplayReport['cpuRates']) => (replay.cpuRates ? Math.round(replay.cpuRates[key]).toLocaleString('en-US') : '—');
+const firstRunText = (cell: Cell) => (cell.firstRunMs == null ? (cell.firstRunError ? 'failed' : '—') : cell.firstRunMs.toFixed(1));
 
 function pad(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -100,7 +106,23 @@ export interface DocInput {
   date: string;
   loadAtStart: number[];
   loadAtEnd: number[];
+  /** The run before this one (`bench/last-run.json` as it was), to check that no cell got slower. */
+  previous?: PreviousRun;
 }
+
+/** What a run keeps of the run before it. */
+export interface PreviousRun {
+  date: string;
+  loadAtStart: number[];
+  loadAtEnd: number[];
+  cells: Array<Pick<Cell, 'system' | 'size' | 'medianMicros'>>;
+  replay: Record<'foldRate' | 'replayRate' | 'parseRate' | 'unverifiedRate', number>;
+}
+
+/** The systems whose cells this repository's changes can move (the others are the floor and the peers). */
+const OURS = ['turnloop', 'turnloop+rec', 'step() fold'];
+/** More than 10% slower than the previous run is below this speed (previous time / this time). */
+const SLOWER_LIMIT = 0.91;
 
 interface TargetCheck {
   target: string;
@@ -135,9 +157,9 @@ function checkTargets(input: DocInput): TargetCheck[] {
   }
   const rate = (value: number) => Math.round(value).toLocaleString('en-US');
   checks.push({
-    target: '`replay()` of log text, every hash verified, ≥ 100,000 events/s (10,000-event log)',
-    met: replay.replayRate.median >= 100_000,
-    measured: `${rate(replay.replayRate.median)} events/s (parse alone ${rate(replay.parseRate.median)}, fold alone ${rate(replay.foldRate.median)}, replay without verification ${rate(replay.unverifiedRate.median)})`,
+    target: '`replay()` of log text, every hash verified, ≥ 400,000 events/s (10,000-event log)',
+    met: replay.replayRate.median >= 400_000,
+    measured: `${rate(replay.replayRate.median)} events/s (parse alone ${rate(replay.parseRate.median)}, fold alone ${rate(replay.foldRate.median)}, replay without verification ${rate(replay.unverifiedRate.median)})${replay.cpuRates ? `; per CPU second ${rate(replay.cpuRates.replay)}` : ''}`,
   });
   for (const size of ['N=10', 'H=10']) {
     const multiple = at('turnloop', size) / at(FLOOR, size);
@@ -178,6 +200,7 @@ function checkTargets(input: DocInput): TargetCheck[] {
     met: replay.foldRate.median >= 100_000,
     measured: `${Math.round(replay.foldRate.median).toLocaleString('en-US')} events/s`,
   });
+  if (input.previous) checks.push(comparedWithPrevious(input, input.previous));
   const bytes = replay.bytesPerTurn.map((w) => w.bytes);
   const drift = Math.max(...bytes) / Math.min(...bytes);
   checks.push({
@@ -186,6 +209,34 @@ function checkTargets(input: DocInput): TargetCheck[] {
     measured: `${bytes.map((b) => b.toFixed(0)).join(' / ')} B (max/min ${drift.toFixed(2)})`,
   });
   return checks;
+}
+
+/**
+ * No cell of ours more than 10% slower than in the previous run: per cell, the previous median over this one
+ * (speed; the replay rates this one over the previous). The floor's own speed is shown beside it: the hand-written
+ * loop did not change, so it says how much the machine itself moved between the two runs.
+ */
+function comparedWithPrevious(input: DocInput, previous: PreviousRun): TargetCheck {
+  const speeds: Array<{ name: string; speed: number }> = [];
+  for (const cell of input.cells) {
+    if (!OURS.includes(cell.system)) continue;
+    const before = previous.cells.find((c) => c.system === cell.system && c.size === cell.size);
+    if (before) speeds.push({ name: `${cell.system} ${cell.size}`, speed: before.medianMicros / cell.medianMicros });
+  }
+  for (const key of ['foldRate', 'replayRate', 'parseRate', 'unverifiedRate'] as const) {
+    if (previous.replay[key] > 0) speeds.push({ name: `replay ${key}`, speed: input.replay[key].median / previous.replay[key] });
+  }
+  const floorSpeeds = input.cells
+    .filter((c) => c.system === FLOOR)
+    .map((c) => (previous.cells.find((p) => p.system === FLOOR && p.size === c.size)?.medianMicros ?? NaN) / c.medianMicros)
+    .filter((v) => Number.isFinite(v));
+  const slowest = [...speeds].sort((a, b) => a.speed - b.speed);
+  const slower = slowest.filter((s) => s.speed < SLOWER_LIMIT);
+  return {
+    target: `no cell of turnloop (query, recording, fold, replay) more than 10% slower than the previous run (${previous.date.slice(0, 16).replace('T', ' ')} UTC, load ${previous.loadAtStart[0].toFixed(1)}→${previous.loadAtEnd[0].toFixed(1)}; speed = before/now, ≥ ${SLOWER_LIMIT})`,
+    met: speeds.length > 0 && slower.length === 0,
+    measured: `${slower.length === 0 ? 'none slower' : `slower: ${slower.map((s) => `${s.name} ${s.speed.toFixed(2)}`).join(', ')}`}; slowest ${slowest.slice(0, 3).map((s) => `${s.name} ${s.speed.toFixed(2)}`).join(', ')}; fastest ${slowest.slice(-2).map((s) => `${s.name} ${s.speed.toFixed(2)}`).join(', ')}; the unchanged floor's own speed ${Math.min(...floorSpeeds).toFixed(2)}–${Math.max(...floorSpeeds).toFixed(2)} (the machine's drift between the runs)`,
+  };
 }
 
 /** What profiling found and what was done; kept with the generator so the doc never loses it. */
@@ -461,11 +512,11 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
 /**
  * The blocks other scripts keep in the doc, kept as they are: "Package" (`npm run bench:package`,
  * scripts/measure-package.ts), "First contact" (scripts/measure-clone.sh, written by hand from its output),
- * "Round 5", "Round 6" and "Round 7" (figures of other scripts of those rounds, each naming its script).
+ * "Round 5" to "Round 8" (figures of other scripts of those rounds, each naming its script).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  return ['round-5', 'round-6', 'round-7', 'first-contact', 'package-benchmarks']
+  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks']
     .map((name) => {
       const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
       const begin = doc.indexOf(open);
@@ -494,6 +545,7 @@ export async function writeBenchmarksDoc(input: DocInput): Promise<string> {
         `${micros(c.spreadMicros[0])}–${micros(c.spreadMicros[1])}`,
         system === FLOOR ? '1×' : ratio(c.medianMicros / floor),
         kib(c.heapBytes),
+        firstRunText(c),
         c.totalMs.toFixed(1),
       ];
     }),
@@ -504,6 +556,13 @@ export async function writeBenchmarksDoc(input: DocInput): Promise<string> {
       const c = cellAt(cells, system, size);
       const floor = cellAt(cells, FLOOR, size).medianMicros;
       return system === FLOOR ? `${micros(c.medianMicros)} µs` : `${ratio(c.medianMicros / floor)} (${micros(c.medianMicros)} µs)`;
+    }),
+  ]);
+  const runCostRows = labels.map((system) => [
+    system,
+    ...sizeIds.map((size) => {
+      const c = cellAt(cells, system, size);
+      return `${firstRunText(c)} / ${c.totalMs.toFixed(1)}`;
     }),
   ]);
   const targets = checkTargets(input);
@@ -571,21 +630,32 @@ ${systems.map((s, i) => `  ${i + 1}. \`${s.label}\`: ${s.name}.`).join('\n')}
 
 ${markdownTable(['system', ...sizeIds], ratioRows)}
 
+## Results: the cost of a first run and of a warm run
+
+Each cell: wall ms of one whole run (set-up included) as the first run in a fresh \`node\` process (\`bench/first-run.ts\`:
+one child per cell, after its imports only; nothing compiled or cached yet: a CLI call, a short-lived worker), then
+the warm run (the median run of the rounds above).
+
+${markdownTable(['first / warm run, ms', ...sizeIds], runCostRows)}
+
 ## Results: details
 
-${markdownTable(['system', 'size', 'rounds', 'median µs/turn', 'p99 µs/turn', 'spread of medians', '× floor', 'heap growth', 'run ms'], detailRows)}
+${markdownTable(['system', 'size', 'rounds', 'median µs/turn', 'p99 µs/turn', 'spread of medians', '× floor', 'heap growth', 'first run ms', 'warm run ms'], detailRows)}
 
 ## Replay throughput and log size
 
 Log: the workload with ${replay.bytesPerTurn.length > 0 ? '1,430' : '?'} tool turns recorded to a file as users record (log version 3: one hash per commit group, here one per turn), ${replay.linesPerTurn} event lines per
 turn; the first ${replay.events.toLocaleString('en-US')} events (the groups that end within the first 10,000) are replayed. mitata \`measure\`, median (slowest–fastest sample).
 
-| | events/s |
-|---|---:|
-| \`step()\` fold (events already parsed) | ${Math.round(replay.foldRate.median).toLocaleString('en-US')} (${Math.round(replay.foldRate.min).toLocaleString('en-US')}–${Math.round(replay.foldRate.max).toLocaleString('en-US')}) |
-| \`parseSessionLogText\` alone: JSON + envelope check + zod validation of each event | ${Math.round(replay.parseRate.median).toLocaleString('en-US')} (${Math.round(replay.parseRate.min).toLocaleString('en-US')}–${Math.round(replay.parseRate.max).toLocaleString('en-US')}) |
-| \`replay({ text }, { verify: false })\`: parse + fold | ${Math.round(replay.unverifiedRate.median).toLocaleString('en-US')} (${Math.round(replay.unverifiedRate.min).toLocaleString('en-US')}–${Math.round(replay.unverifiedRate.max).toLocaleString('en-US')}) |
-| \`replay({ text })\`: parse + zod validation + hash-chain verification + fold | ${Math.round(replay.replayRate.median).toLocaleString('en-US')} (${Math.round(replay.replayRate.min).toLocaleString('en-US')}–${Math.round(replay.replayRate.max).toLocaleString('en-US')}) |
+| | events/s (wall) | events per CPU second |
+|---|---:|---:|
+| \`step()\` fold (events already parsed) | ${Math.round(replay.foldRate.median).toLocaleString('en-US')} (${Math.round(replay.foldRate.min).toLocaleString('en-US')}–${Math.round(replay.foldRate.max).toLocaleString('en-US')}) | ${cpuRate(replay, 'fold')} |
+| \`parseSessionLogText\` alone: JSON + envelope check + zod validation of each event | ${Math.round(replay.parseRate.median).toLocaleString('en-US')} (${Math.round(replay.parseRate.min).toLocaleString('en-US')}–${Math.round(replay.parseRate.max).toLocaleString('en-US')}) | ${cpuRate(replay, 'parse')} |
+| \`replay({ text }, { verify: false })\`: parse + fold | ${Math.round(replay.unverifiedRate.median).toLocaleString('en-US')} (${Math.round(replay.unverifiedRate.min).toLocaleString('en-US')}–${Math.round(replay.unverifiedRate.max).toLocaleString('en-US')}) | ${cpuRate(replay, 'unverified')} |
+| \`replay({ text })\`: parse + zod validation + hash-chain verification + fold | ${Math.round(replay.replayRate.median).toLocaleString('en-US')} (${Math.round(replay.replayRate.min).toLocaleString('en-US')}–${Math.round(replay.replayRate.max).toLocaleString('en-US')}) | ${cpuRate(replay, 'replay')} |
+
+Events per CPU second: the same calls timed by the process's CPU time (user + system, the collector's threads
+included), median of 15 after two unmeasured: what the work costs whatever else shares the machine.
 
 Log bytes per turn as the session grows (header: ${replay.headerBytes.toLocaleString('en-US')} B, once; it holds the
 config and the initial params, so a pre-filled history makes it large):

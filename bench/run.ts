@@ -18,50 +18,24 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { assertDistFresh } from './dist-fresh.ts';
-import { writeBenchmarksDoc, formatTable, type Cell, type DocInput } from './report.ts';
+import { writeBenchmarksDoc, formatTable, type Cell, type DocInput, type PreviousRun } from './report.ts';
+import { measureFirstRuns } from './first-run.ts';
 import { measureImportTimes } from './import-time.ts';
 import { measureRecordingCost } from './recording-cost.ts';
 import { measureReplay } from './replay-throughput.ts';
 import { measureRequestPath } from './request-path.ts';
 import { median, minMax, quantile } from './stats.ts';
-import { aiSdkSystem } from './systems/ai-sdk.ts';
-import { floorSystem } from './systems/floor.ts';
-import { langGraphSystem } from './systems/langgraph.ts';
-import { openAiAgentsSystem } from './systems/openai-agents.ts';
-import { cleanUpRecordings, turnloopFoldSystem, turnloopQuerySystem, turnloopRecordingSystem } from './systems/turnloop.ts';
+import { SIZES, SYSTEMS, type Size } from './matrix.ts';
+import { cleanUpRecordings } from './systems/turnloop.ts';
 import { checkRun, TurnProbe, type RunSpec, type System } from './workload.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc (npm run bench does)');
 const collect = gc;
 
-export interface Size extends RunSpec {
-  id: string;
-  rounds: number;
-}
-
 const QUICK = process.env.BENCH_QUICK === '1';
-/** A system whose run at a size took longer than this gets no further rounds at that size. */
+/** A system whose run at a size took longer than this gets no more rounds at that size. */
 const RUN_CAP_MS = 2_000;
-
-export const SIZES: Size[] = [
-  { id: 'N=10', turns: 10, history: 0, rounds: 15 },
-  { id: 'N=100', turns: 100, history: 0, rounds: 5 },
-  { id: 'N=1000', turns: 1_000, history: 0, rounds: 3 },
-  { id: 'H=10', turns: 10, history: 10, rounds: 15 },
-  { id: 'H=1000', turns: 10, history: 1_000, rounds: 15 },
-  { id: 'H=10000', turns: 10, history: 10_000, rounds: 15 },
-];
-
-export const SYSTEMS: System[] = [
-  floorSystem,
-  turnloopQuerySystem,
-  turnloopRecordingSystem,
-  turnloopFoldSystem,
-  aiSdkSystem,
-  langGraphSystem,
-  openAiAgentsSystem,
-];
 
 interface Sample {
   turnMicros: number[];
@@ -123,11 +97,26 @@ function cellOf(system: System, size: Size, samples: Sample[]): Cell {
     spreadMicros: minMax(roundMedians),
     heapBytes: median(samples.map((s) => s.heapBytes)),
     totalMs: median(samples.map((s) => s.totalMs)),
+    firstRunMs: null,
   };
 }
 
 /** The measured figures of the last full run, so that the doc's prose can be regenerated without measuring again. */
 const LAST_RUN = join(import.meta.dirname, 'last-run.json');
+
+/** The figures of the run before this one (`LAST_RUN`), for the doc's "no cell slower" check; none in quick mode. */
+function previousRun(): PreviousRun | undefined {
+  if (!existsSync(LAST_RUN)) return undefined;
+  const last = JSON.parse(readFileSync(LAST_RUN, 'utf8')) as Omit<DocInput, 'systems'>;
+  if (last.quick) return undefined;
+  return {
+    date: last.date,
+    loadAtStart: last.loadAtStart,
+    loadAtEnd: last.loadAtEnd,
+    cells: last.cells.map(({ system, size, medianMicros }) => ({ system, size, medianMicros })),
+    replay: { foldRate: last.replay.foldRate.median, replayRate: last.replay.replayRate.median, parseRate: last.replay.parseRate.median, unverifiedRate: last.replay.unverifiedRate.median },
+  };
+}
 
 async function main(): Promise<void> {
   if (process.argv.includes('--doc-only')) {
@@ -148,6 +137,13 @@ async function main(): Promise<void> {
     for (const system of SYSTEMS) cells.push(cellOf(system, size, samples.get(system) ?? []));
     process.stderr.write('\n');
   }
+  process.stderr.write('first runs, one fresh process per cell');
+  const firstRuns = measureFirstRuns(QUICK ? ['N=10'] : undefined, () => process.stderr.write('.'));
+  process.stderr.write('\n');
+  for (const first of firstRuns) {
+    const cell = cells.find((c) => c.system === first.system && c.size === first.size);
+    if (cell) Object.assign(cell, { firstRunMs: first.runMs, ...(first.error ? { firstRunError: first.error } : {}) });
+  }
   process.stderr.write('where recording\'s cost goes…\n');
   const recordingCost = await measureRecordingCost(QUICK ? 1 : 100);
   process.stderr.write('replay throughput…\n');
@@ -161,7 +157,11 @@ async function main(): Promise<void> {
   const elapsedSeconds = (performance.now() - started) / 1000;
 
   console.log(formatTable(cells, SYSTEMS.map((s) => s.label), SIZES.map((s) => s.id)));
-  const input: Omit<DocInput, 'systems'> = { cells, sizes: SIZES, replay: replayReport, recordingCost, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS, date, loadAtStart, loadAtEnd: loadavg() };
+  const previous = previousRun();
+  const input: Omit<DocInput, 'systems'> = {
+    cells, sizes: SIZES, replay: replayReport, recordingCost, requestPath, importTimes, elapsedSeconds, quick: QUICK, runCapMs: RUN_CAP_MS, date, loadAtStart, loadAtEnd: loadavg(),
+    ...(previous ? { previous } : {}),
+  };
   writeFileSync(LAST_RUN, `${JSON.stringify(input, null, 1)}\n`);
   const docPath = await writeBenchmarksDoc({ ...input, systems: SYSTEMS });
   console.log(`\nreplay: step() fold ${Math.round(replayReport.foldRate.median).toLocaleString('en-US')} events/s, replay() ${Math.round(replayReport.replayRate.median).toLocaleString('en-US')} events/s`);

@@ -18,6 +18,7 @@ import { runLoopToEnd as runQuery } from '../../dist/effects/run-loop.js';
 import { defineTool } from '../../dist/effects/tools/index.js';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
+import { sharedChartPaths } from '../../dist/effects/chart-paths.js';
 import { createStepper } from '../../dist/reducer/stepper.js';
 import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
 import { parseSessionLogText } from '../../dist/replay/parse-session-log.js';
@@ -149,11 +150,11 @@ export async function recordSession(spec: RunSpec, probe: TurnProbe): Promise<Re
 }
 
 /**
- * Folds the events of a session through a memoized stepper (what replay uses: `createStepper({ memo: true })`, one
- * per fold); calls `onModelCall` for every `call_model` effect.
+ * Folds the events of a session through a memoized stepper, as replay does (one per fold, over the chart's paths
+ * shared per machine); calls `onModelCall` for every `call_model` effect.
  */
 export function foldEvents(session: RecordedSession, onModelCall: () => void): LoopState {
-  const { initialState, step } = createStepper({ memo: true });
+  const { initialState, step } = createStepper({ memo: true, paths: sharedChartPaths() });
   const started = initialState(session.params, BENCH_CONFIG);
   let state = started.state;
   for (const effect of started.effects) if (effect.type === 'call_model') onModelCall();

@@ -39,7 +39,6 @@ import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopParams } from '../reducer/state.ts';
-import { initialState } from '../reducer/step.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';
@@ -118,7 +117,7 @@ class DurableRun extends RunCore {
     private readonly ids: EntryScopedIds | null,
   ) {
     super(durable, resolved, watch);
-    const started = initialState(params, this.config);
+    const started = this.initialState(params);
     this.begin(started, null);
     this.queue.push(...started.effects);
   }

@@ -16,9 +16,9 @@
  */
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import { initialState } from '../reducer/step.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { onAbort } from './abort-listeners.ts';
+import { sharedChartPaths } from './chart-paths.ts';
 import { EventChannel } from './event-channel.ts';
 import { isPromiseLike, type ExecutorOutput, type MaybePromise, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from './effect-executors.ts';
 import type { RunLoopOptions } from './query-options.ts';
@@ -41,7 +41,7 @@ export class Interpreter extends RunCore {
   constructor(options: RunLoopOptions, resolved: ResolvedRun, watch: RunWatch, params: LoopParams) {
     super(options, resolved, watch);
     const resumed = options.resumeFrom;
-    const started = resumed ?? initialState(params, this.config);
+    const started = resumed ?? this.initialState(params);
     this.begin(started, resumed ? resumed.nextIndex : null);
     // Attached before any work starts, so the abort event is queued before anything the abort causes (a tool's
     // cancellation, the model call's end), whatever attached to the signal later.

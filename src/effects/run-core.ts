@@ -20,9 +20,10 @@ import type { QueryItem } from '../messages/types.ts';
 import type { Effect } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { LoopParams, LoopState } from '../reducer/state.ts';
 import type { StepResult } from '../reducer/step.ts';
-import { createStepMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { createStepMemo, initialStateWithMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { sharedChartPaths } from './chart-paths.ts';
 import { executorOf, executorWarning, fallbackOf, type ExecutorEnv, type ObserveExecutor, type OnceExecutor, type RunView, type StreamExecutor, type ToolCommand } from './effect-executors.ts';
 import type { QueryDeps, RunErrorSource, RunLoopOptions, StepGate, StepObserver, StepRecord } from './query-options.ts';
 import type { ResolvedRun, RunWatch } from './resolve-run.ts';
@@ -37,8 +38,11 @@ export function abortReasonOf(signal: AbortSignal): string {
 export abstract class RunCore implements RunView {
   protected state!: LoopState;
   protected env!: ExecutorEnv;
-  /** The run's own memo of the chart's paths: a long run takes the same few paths over and over. */
-  private readonly memo = createStepMemo();
+  /**
+   * The run's own memo, over the chart's paths shared by every run in the process (`./chart-paths.ts`): a long run
+   * takes the same few paths over and over, and a short one finds them already recorded.
+   */
+  private readonly memo = createStepMemo(sharedChartPaths());
   private stepIndex = 0;
   protected items: QueryItem[] = [];
   protected readonly controller = new AbortController();
@@ -102,6 +106,11 @@ export abstract class RunCore implements RunView {
   }
 
   protected abstract stop(reason: string): Promise<void>;
+
+  /** A fresh run's initial step, through the memo (`initialState()`'s result, without asking xstate again). */
+  protected initialState(params: LoopParams): StepResult {
+    return initialStateWithMemo(this.memo, params, this.config);
+  }
 
   /** Starts from `started` (a fresh run's initial step, or a resumed state at step `resumedAt`). */
   protected begin(started: StepResult, resumedAt: number | null): void {

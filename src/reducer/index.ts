@@ -1,7 +1,7 @@
 /** The pure core: `step()`, `initialState()` and the data they speak. */
 export { initialState, step, type IgnoredEvent, type StepResult } from './step.ts';
 export { UnknownEventError } from './unknown-event-error.ts';
-export { createStepper, type Stepper, type StepperOptions } from './stepper.ts';
+export { createStepper, type ChartPaths, type Stepper, type StepperOptions } from './stepper.ts';
 export { EFFECT_TYPES } from './effects.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './effects.ts';
 export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './events.ts';

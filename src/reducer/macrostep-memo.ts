@@ -14,8 +14,10 @@
  * `assign`), and a tool turn is about 17 microsteps. Following a path costs the guards and actions themselves.
  *
  * The tree only holds the chart's structure (functions and params from the machine definition, state values), never
- * run data, so one memo can serve many runs; its owner decides (`stepper.ts`). Its size is bounded by the chart's
- * paths; a node cap bounds it anyway.
+ * run data, so one tree can serve many runs. The tree (`ChartPaths`) and the memo that follows it are separate
+ * objects: a memo counts its own hits and misses over the paths it is handed, and whoever owns the paths decides how
+ * long they live (`stepper.ts` makes fresh ones; the drivers share one per machine, `src/effects/chart-paths.ts`).
+ * The tree's size is bounded by the chart's paths; a node cap bounds it anyway.
  */
 import type { TraceStep } from '../machine/macrostep-trace.ts';
 import type { Effect } from './effects.ts';
@@ -48,8 +50,31 @@ export interface MemoStats {
   nodes: number;
 }
 
+/**
+ * The recorded paths of one machine: roots by state value and event type, each a decision tree. Holds nothing of a
+ * run, so any number of memos (runs, replays) may follow and extend one.
+ */
+export interface ChartPaths {
+  readonly maxNodes: number;
+  /** Nodes in all trees. */
+  nodes: number;
+  /** Roots by state value (as text) and event type. */
+  readonly roots: Map<string, Map<string, PathNode>>;
+  /** The same per frozen state value object: the values a step hands out are the tree's own frozen ones, so most
+   * steps find theirs here without building the value's text. */
+  readonly byValueObject: WeakMap<object, Map<string, PathNode>>;
+}
+
+/** Empty paths. An object literal (see `createMacrostepMemo`). */
+export function createChartPaths(maxNodes = DEFAULT_MAX_NODES): ChartPaths {
+  const paths: ChartPaths = { maxNodes, nodes: 0, roots: new Map(), byValueObject: new WeakMap() };
+  return paths;
+}
+
 export interface MacrostepMemo {
+  /** This memo's hits and misses, and the size of the paths it follows (shared paths count every memo's). */
   readonly stats: MemoStats;
+  readonly paths: ChartPaths;
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
    * actions queued, or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
@@ -67,32 +92,37 @@ export interface MacrostepMemo {
 }
 
 interface MemoTree extends MacrostepMemo {
-  readonly maxNodes: number;
-  /** Roots by state value (as text) and event type. */
-  readonly roots: Map<string, Map<string, PathNode>>;
-  /** The same per frozen state value object: the values a step hands out are the memo's own frozen ones, so most
-   * steps find theirs here without building the value's text. */
-  readonly byValueObject: WeakMap<object, Map<string, PathNode>>;
+  hits: number;
+  misses: number;
 }
 
 /**
- * An empty memo. An object literal, not a class instance: a memo lives as long as its run, and the shape a
- * constructor builds dies with its last instance, taking with it at the next full GC the optimized code of every
- * function that had seen it (docs/architecture.md, "Shapes that outlive a run").
+ * A memo following `paths` (fresh, empty ones by default). An object literal, not a class instance: a memo lives as
+ * long as its run, and the shape a constructor builds dies with its last instance, taking with it at the next full
+ * GC the optimized code of every function that had seen it (docs/architecture.md, "Shapes that outlive a run").
  */
-export function createMacrostepMemo(maxNodes = DEFAULT_MAX_NODES): MacrostepMemo {
-  const memo: MemoTree = { stats: { hits: 0, misses: 0, nodes: 0 }, maxNodes, roots: new Map(), byValueObject: new WeakMap(), follow, add };
+export function createMacrostepMemo(paths: ChartPaths = createChartPaths()): MacrostepMemo {
+  const memo: MemoTree = {
+    paths,
+    hits: 0,
+    misses: 0,
+    get stats(): MemoStats {
+      return { hits: this.hits, misses: this.misses, nodes: this.paths.nodes };
+    },
+    follow,
+    add,
+  };
   return memo;
 }
 
 function follow(this: MemoTree, value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
-  let node: PathNode | null | undefined = rootsOf(this, value, false)?.get(event.type);
+  let node: PathNode | null | undefined = rootsOf(this.paths, value, false)?.get(event.type);
   const current = context as ScratchContext;
   const effects: Effect[] = [];
   try {
     while (node) {
       if (node.kind === 'end') {
-        this.stats.hits += 1;
+        this.hits += 1;
         return { context: current, end: node, effects };
       }
       if (node.kind === 'guard') {
@@ -112,40 +142,41 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
   } catch {
     // Fall through to xstate, which reports the error its own way.
   }
-  this.stats.misses += 1;
+  this.misses += 1;
   return null;
 }
 
-function rootsOf(memo: MemoTree, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
-  if (typeof value === 'string') return rootsByKey(memo, value, create);
+function rootsOf(paths: ChartPaths, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
+  if (typeof value === 'string') return rootsByKey(paths, value, create);
   // Only frozen values are looked up by identity: a caller's own value object could change under the cache.
   const frozen = Object.isFrozen(value);
-  let roots = frozen ? memo.byValueObject.get(value) : undefined;
+  let roots = frozen ? paths.byValueObject.get(value) : undefined;
   if (!roots) {
-    roots = rootsByKey(memo, valueKey(value), create);
-    if (roots && frozen) memo.byValueObject.set(value, roots);
+    roots = rootsByKey(paths, valueKey(value), create);
+    if (roots && frozen) paths.byValueObject.set(value, roots);
   }
   return roots;
 }
 
-function rootsByKey(memo: MemoTree, key: string, create: boolean): Map<string, PathNode> | undefined {
-  let roots = memo.roots.get(key);
-  if (!roots && create) memo.roots.set(key, (roots = new Map()));
+function rootsByKey(paths: ChartPaths, key: string, create: boolean): Map<string, PathNode> | undefined {
+  let roots = paths.roots.get(key);
+  if (!roots && create) paths.roots.set(key, (roots = new Map()));
   return roots;
 }
 
 function add(this: MemoTree, value: StateValue, event: LoopEvent, trace: TraceStep[], end: Omit<PathEnd, 'kind'>): void {
-  const roots = rootsOf(this, value, true) as Map<string, PathNode>;
+  const paths = this.paths;
+  const roots = rootsOf(paths, value, true) as Map<string, PathNode>;
   // Frozen: every later step that reaches this end hands out the same value object. Fields listed, not spread:
   // a spread then a field gave each end node a shape of its own, so a fresh memo (one per run) made the loads
   // of every step that ends there miss their inline caches.
   const endNode: PathEnd = { kind: 'end', value: deepFrozen(end.value), done: end.done, unchanged: end.unchanged };
   const fresh = chain(trace, 0, endNode);
-  if (this.stats.nodes + fresh.size > this.maxNodes) return;
+  if (paths.nodes + fresh.size > paths.maxNodes) return;
   const root = roots.get(event.type);
   if (!root) {
     roots.set(event.type, fresh.node);
-    this.stats.nodes += fresh.size;
+    paths.nodes += fresh.size;
     return;
   }
   let node: PathNode = root;
@@ -166,7 +197,7 @@ function add(this: MemoTree, value: StateValue, event: LoopEvent, trace: TraceSt
     const rest = chain(trace, i + 1, endNode);
     if (step.result) node.onTrue = rest.node;
     else node.onFalse = rest.node;
-    this.stats.nodes += rest.size;
+    paths.nodes += rest.size;
     return;
   }
 }

@@ -21,7 +21,7 @@ import type { Effect } from './effects.ts';
 import type { LoopEvent, LoopEventType } from './events.ts';
 import { UnknownEventError } from './unknown-event-error.ts';
 import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
-import type { LoopParams, LoopState } from './state.ts';
+import type { LoopContext, LoopParams, LoopState } from './state.ts';
 
 export interface StepResult {
   state: LoopState;
@@ -72,8 +72,13 @@ function resultOf(snapshot: Snapshot, actions: readonly ExecutableAction[]): Ste
  * first wait. The returned effects start the first iteration (request_start, then a context layer or the model call).
  */
 export function initialState(params: LoopParams, config: LoopConfig): StepResult {
-  const context = toMachineContext(createInitialContext(params, config), config);
-  const [snapshot, actions] = initialTransition(loopMachine, context);
+  return initialTransitionOf(createInitialContext(params, config), config);
+}
+
+/** `initialState()` from its initial context; with a `tracer`, the machine's guards and actions report to it. */
+export function initialTransitionOf(initial: LoopContext, config: LoopConfig, tracer?: MachineTracer): StepResult {
+  const context = toMachineContext(initial, config);
+  const [snapshot, actions] = initialTransition(loopMachine, tracer ? withTracer(context, tracer) : context);
   return resultOf(snapshot, actions);
 }
 

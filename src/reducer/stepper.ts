@@ -4,8 +4,9 @@
  * `createStepper()` is plain `step()`. `createStepper({ memo: true })` owns a macrostep memo (`macrostep-memo.ts`):
  * the paths xstate's `transition()` takes through the chart, recorded with the stepper's own tracer and followed
  * again without xstate while the guards answer the same way. Same results as `step()` (a property test holds them
- * equal); several times faster on a long fold. The memo belongs to the stepper, so a run (or a replay) that wants
- * it creates one and drops it with the run: nothing is shared between callers.
+ * equal); several times faster on a long fold. The memo belongs to the stepper. The paths it follows are fresh
+ * ones unless the caller hands it some (`paths`): a driver that runs many times in one process shares one set per
+ * machine (`src/effects/chart-paths.ts`), so only its first run asks xstate. Nothing here is module state.
  */
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
@@ -13,13 +14,18 @@ import { createTraceCollector, type TraceCollector } from '../machine/macrostep-
 import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
 import type { LoopEvent } from './events.ts';
 import { toScratchContext } from '../machine/machine-context.ts';
-import { createMacrostepMemo, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
+import { createInitialContext } from './initial-state.ts';
+import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from './state.ts';
-import { checkEventType, initialState, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
+import { checkEventType, initialState, initialTransitionOf, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
+
+export type { ChartPaths } from './macrostep-memo.ts';
 
 export interface StepperOptions {
   /** Memoize the machine's paths (for drivers that fold many events: replay, the interpreter, the viewer). */
   memo?: boolean;
+  /** The chart's paths the memo follows and extends (default: fresh ones, owned by this stepper alone). */
+  paths?: ChartPaths;
 }
 
 export interface Stepper {
@@ -44,10 +50,13 @@ export interface StepMemo {
 /** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
 const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProblems(loopMachine));
 
-/** A fresh memo and tracer (an object literal: see `createStepper`); refused for a chart the memo cannot replay. */
-export function createStepMemo(): StepMemo {
+/**
+ * A fresh memo over `paths` (default: fresh ones), and its tracer (an object literal: see `createStepper`); refused
+ * for a chart the memo cannot replay.
+ */
+export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  return { memo: createMacrostepMemo(), tracer: createTraceCollector() };
+  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector() };
 }
 
 /**
@@ -59,12 +68,37 @@ export function createStepMemo(): StepMemo {
  */
 export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;
-  const owned = createStepMemo();
+  const owned = createStepMemo(options.paths);
   return {
-    initialState,
-    stats: () => ({ ...owned.memo.stats }),
+    initialState: (params, config) => initialStateWithMemo(owned, params, config),
+    stats: () => owned.memo.stats,
     step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
+}
+
+/**
+ * Where the memo keeps the initial transition's path: a root no state of the chart has (state names are
+ * identifiers), under xstate's own init event type.
+ */
+const INITIAL_ROOT = '#initial';
+const INIT_EVENT_TYPE = 'xstate.init';
+
+/**
+ * `initialState()`, following `owned`'s memo where it can: the initial transition (the first iteration's entry
+ * actions and the guards on the way) is a path like any other, recorded the first time and followed after, so a
+ * short run does not pay xstate's initial snapshot each time. The actions see xstate's init event (its type and
+ * the input); none of them reads it.
+ */
+export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config: LoopConfig): StepResult {
+  const { memo, tracer } = owned;
+  const initial = createInitialContext(params, config);
+  const scratch = toScratchContext(initial, config);
+  const init = { type: INIT_EVENT_TYPE, input: scratch } as unknown as LoopEvent;
+  const followed = memo.follow(INITIAL_ROOT, scratch, init);
+  if (followed) return resultFromContext(followed.end.value, followed.end.done, followed.context, followed.effects);
+  const { result, trace } = tracer.record(() => initialTransitionOf(initial, config, tracer));
+  memo.add(INITIAL_ROOT, init, trace, { value: result.state.value, done: result.state.status === 'done', unchanged: false });
+  return result;
 }
 
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */

@@ -16,6 +16,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import type { LoopState } from '../reducer/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
+import { sharedChartPaths } from '../effects/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
@@ -130,8 +131,9 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
   const verify = options.verify ?? options.config === undefined;
   const config = replayConfig(header, options.config);
   const redact = redactorOf(header);
-  // A memo of the chart's paths for this fold: a log repeats the same few paths thousands of times.
-  const stepper = createStepper({ memo: true });
+  // A memo of the chart's paths: a log repeats the same few paths thousands of times, and every replay and run in
+  // the process shares them (`chart-paths.ts`), so only the first asks xstate.
+  const stepper = createStepper({ memo: true, paths: sharedChartPaths() });
   const started = stepper.initialState(header.params, config);
   let state = started.state;
   if (header.version === 1) {

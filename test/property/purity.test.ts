@@ -50,6 +50,8 @@ function checkedStep(state: LoopState, event: LoopEvent, config: LoopConfig) {
 function checkedStart(params: LoopParams, config: LoopConfig) {
   const first = initialState(params, config);
   expect(initialState(params, config)).toEqual(first);
+  // The memoized stepper follows the initial transition's recorded path (stepper.ts) to exactly the same start.
+  expect(memoStepper.initialState(params, config)).toEqual(first);
   expect(initialState(jsonRoundTrip(params), jsonRoundTrip(config))).toEqual(jsonRoundTrip(first));
   return first;
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
 import { createTraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
-import { createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
+import { createChartPaths, createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
 import type { LoopEvent } from '../../src/reducer/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
@@ -121,7 +121,7 @@ describe('macrostep memo', () => {
   });
 
   it('stops growing at its node cap; paths past it are simply not memoized', () => {
-    const memo = createMacrostepMemo(4);
+    const memo = createMacrostepMemo(createChartPaths(4));
     memo.add('a', event, [actionStep(bump)], end('b'));
     memo.add('b', event, [actionStep(bump)], end('c')); // exactly at the cap: kept
     memo.add('c', event, [actionStep(bump)], end('d'));
@@ -164,6 +164,18 @@ describe('macrostep memo', () => {
     expect(stepper.stats()).toMatchObject({ hits: 1, misses: 1 });
     expect(second).toEqual(first);
     expect(second).toEqual(step(start.state, layerResult('tool_result_budget'), config));
+  });
+
+  it('follows the initial transition once xstate has taken it, with the same start as plain initialState()', () => {
+    const stepper = createStepper({ memo: true });
+    const config = testConfig({ sessionId: 'memo-test' });
+    const first = stepper.initialState(params('hi'), config);
+    expect(stepper.stats()).toMatchObject({ hits: 0, misses: 1 });
+    expect(first).toEqual(initialState(params('hi'), config));
+    // Another prompt, another config: the same path, followed.
+    const other = testConfig({ sessionId: 'memo-test-2', limits: { maxModelCalls: 7 } });
+    expect(stepper.initialState(params('again'), other)).toEqual(initialState(params('again'), other));
+    expect(stepper.stats()).toMatchObject({ hits: 1, misses: 1 });
   });
 
   it('keeps its memo to itself: a new stepper starts empty', () => {
