@@ -6,7 +6,7 @@
  * wrong, which the model can correct; after `maxAttempts` such calls (5, or MAX_STRUCTURED_OUTPUT_RETRIES, as the
  * real executable) the turn ends `error_max_structured_output_retries`. An answer that does not call the tool is sent
  * back with a reminder to call it (a Stop-hook continuation, bounded by the loop's cap on those). The schema is checked once, at start-up: one
- * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (an optional peer, loaded only here).
+ * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (a dependency, loaded only here).
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { z } from 'zod';
@@ -28,13 +28,8 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
  * model writes the input, and a pattern must not let it freeze the loop.
  */
 async function loadAjv(schema: Record<string, unknown>): Promise<Ajv> {
-  let loaded;
-  try {
-    const draft2020 = typeof schema.$schema === 'string' && !/draft-0[4-7]/.test(schema.$schema);
-    loaded = draft2020 ? await import('ajv/dist/2020.js') : await import('ajv');
-  } catch {
-    throw new HeadlessArgsError("--json-schema needs the package 'ajv' (an optional peer of turnloop): npm install ajv");
-  }
+  const draft2020 = typeof schema.$schema === 'string' && !/draft-0[4-7]/.test(schema.$schema);
+  const loaded = draft2020 ? await import('ajv/dist/2020.js') : await import('ajv');
   const regExp = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
   return new loaded.default.default({ allErrors: true, strict: false, validateFormats: false, code: { regExp } });
 }
