@@ -175,6 +175,10 @@ function start(): void {
     }
     if (history.length === 0) startHistory.appendChild(make('li', 'empty', 'none'));
     $('run-path').textContent = tree.hasChildren ? runPathText(run) : '';
+    const check = $('run-check');
+    check.textContent = run.check ? (run.check.ok ? 'engine = recording' : `✗ engine ≠ recording: ${run.check.notes.join('; ')}`) : '';
+    check.className = run.check && !run.check.ok ? 'differs' : '';
+    check.title = run.check ? `recorded at ${run.check.file}:${run.check.line}; ending recorded ${run.check.ending.recorded}, engine ${run.check.ending.engine}; model calls recorded ${run.check.modelCalls.recorded}, engine ${run.check.modelCalls.engine}` : '';
     document.body.setAttribute('data-run', run.key);
     return true;
   }
@@ -209,7 +213,7 @@ function start(): void {
     renderPanels(panels, data.chart, frame, event, changes, m.config.limits);
     document.body.setAttribute('data-active-state', frame.state);
     document.body.setAttribute('data-taken', frame.transitions.join(' '));
-    const where = run.depth > 0 ? `${run.agent ?? 'subagent'} (${run.path.at(-1)}): ` : '';
+    const where = run.depth > 0 ? (run.kind === 'run' ? `${run.label}: ` : `${run.label} (${run.path.at(-1)}): `) : '';
     announce.textContent = `${where}Step ${current} of ${m.length - 1}: ${entry.type}, now in ${frame.state}`;
     // The address follows shortly after (replaceState costs a few ms; holding a key down would pay it per step).
     clearTimeout(hashTimer);
@@ -299,6 +303,8 @@ function start(): void {
   addSteps(session.events);
   if (session.events.length === 0) applyFilter();
   followNewSteps = true;
+  // A transcript's later runs are part of the one conversation: listed open, as the first run's steps are.
+  for (const r of tree.root.children) if (r.kind === 'run') timeline.expand(r, true);
   const opening = fromHash();
   goTo(opening?.step ?? 0, opening?.run ?? tree.root);
 
