@@ -8,6 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { subagentFiles } from './session.ts';
+import { promptText } from './prompt-text.ts';
+
+export { promptText };
 
 export interface LocalSession {
   file: string;
@@ -34,21 +37,6 @@ export function claudeConfigDir(env: Record<string, string | undefined>): string
 /** The name Claude Code gives a working directory's folder under `projects/`. */
 export function projectFolderName(cwd: string): string {
   return resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
-}
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** What a person typed, from a user line's content: text blocks joined, a slash command as `/name args`. */
-export function promptText(content: unknown): string | null {
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.flatMap((b) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? [String((b as { text?: unknown }).text ?? '')] : [])).join('\n') : '';
-  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
-  if (command) {
-    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
-    return oneLine(`${command[1]} ${args?.[1] ?? ''}`);
-  }
-  // Output of a local command and the caveat Claude Code adds are not prompts.
-  if (text.trim() === '' || text.startsWith('<local-command-') || text.startsWith('Caveat:')) return null;
-  return oneLine(text);
 }
 
 /** Reads one session file's summary. */

@@ -165,7 +165,8 @@ const KEYS = `
 <details id="keys"><summary>Keyboard</summary><ul class="plain mono">
   <li>← / → previous / next step · Shift+← / → previous / next state change</li>
   <li>Home / End first / last · PageUp / PageDown 100 steps</li>
-  <li>c / C next / previous Continue · t / T next / previous tool call</li>
+  <li>c / C next / previous Continue · t / T next / previous tool call · m / M next / previous message</li>
+  <li>conversation: click an entry to show its step; stepping marks the entry of the step shown</li>
   <li>/ search · f fit (legible) · o whole chart · . follow the active state</li>
   <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
   <li>timeline (focused): ↑ ↓ PageUp PageDown Home End; on a subagent's group: → Enter open, ← close, Space toggle</li>
@@ -191,18 +192,28 @@ function sessionHeader(): string {
 
 function timelineColumn(): string {
   return `
+<div id="left">
+<section id="conversation-pane" aria-label="conversation">
+  <div class="pane-head"><h2>Conversation</h2><label title="prompts, answers, errors and endings; no tool calls, results or thinking"><input id="messages-only" type="checkbox"> messages only</label></div>
+  <div id="conversation" tabindex="0" aria-label="the conversation: select an entry to show its step"></div>
+</section>
 <nav id="events" aria-label="events">
   <div class="filters">
     <input id="search" type="search" placeholder="search events (/)" aria-label="search events">
     <select id="filter" aria-label="filter events">
-      <option value="all">all steps</option><option value="change">state changes</option><option value="stayed">self-transitions</option>
+      <option value="all">all steps</option><option value="messages">messages</option><option value="change">state changes</option><option value="stayed">self-transitions</option>
       <option value="continue">Continues</option><option value="tool">tool calls</option><option value="done">terminal</option><option value="ignored">ignored events</option>
     </select>
     <div id="match-count" class="muted"></div>
   </div>
   <div id="timeline" class="vlist" role="listbox" tabindex="0" aria-label="timeline of steps"></div>
-</nav>`;
+</nav>
+</div>`;
 }
+
+/** The session's header line: its first prompt and figures, filled in by the page once it has folded the runs. */
+const SESSION_SUMMARY = `
+<div id="session-summary"><span id="summary-prompt" class="prompt"></span><span id="summary-figures"></span></div>`;
 
 function detailColumn(): string {
   return `
@@ -237,6 +248,12 @@ export interface PageExtension {
 export function pageTitle(data: ViewerData): string {
   if (data.source) return `${data.source.file.split(/[\\/]/).pop()} · turnloop viewer`;
   return data.session ? `${data.sessionId ?? 'session'} · turnloop viewer` : 'turnloop: the loop statechart';
+}
+
+/** The page's heading: the file's name, else what the page draws. */
+function heading(data: ViewerData): string {
+  if (data.source) return data.source.file.split(/[\\/]/).pop()!;
+  return data.session ? `turnloop · ${data.sessionId ?? 'session'}` : 'turnloop · loop statechart';
 }
 
 /**
@@ -278,7 +295,7 @@ export function renderViewerHtml(data: ViewerData, extension?: PageExtension): s
 <style>${css}</style>
 </head>
 <body class="${hasSession ? 'with-session' : 'chart-only'}">
-<header><div class="title-row"><h1>turnloop · loop statechart</h1>${chartTools}</div>${header}</header>
+<header><div class="title-row"><h1 title="${htmlEscape(data.source ? `${data.source.kind === 'claude-transcript' ? 'Claude Code transcript, re-driven through the engine' : 'turnloop session log'}: ${data.source.file}` : 'the loop statechart')}">${htmlEscape(heading(data))}</h1>${chartTools}</div>${hasSession ? SESSION_SUMMARY : ''}${header}</header>
 <main class="${hasSession ? 'with-session' : 'chart-only'}">
 ${hasSession ? timelineColumn() : ''}
 <div id="chart-wrap"><div id="chart-pane" tabindex="0" aria-label="statechart: wheel or + − to zoom, drag or arrows to pan"><div id="chart-stage">${layoutChart(data.chart).svg}</div></div>${LEGEND}${KEYS}</div>${hasSession ? detailColumn() : ''}

@@ -14,7 +14,10 @@ import type { ViewerData } from '../html.ts';
 import { createChartView, type ChartView } from './chart-view.ts';
 import { clear, make, renderPanels, type Panels } from './panels.ts';
 import { RunTree, startingHistory, type RunNode } from './run-tree.ts';
-import { CONTINUE, DONE, IGNORED, SessionModel, STATE_CHANGE, STAYED, TOOL_CALL } from './session-model.ts';
+import { CONTINUE, DONE, IGNORED, MESSAGE, SessionModel, STATE_CHANGE, STAYED, TOOL_CALL } from './session-model.ts';
+import { conversationOf, runEntries } from './conversation.ts';
+import { createConversationView, type ConversationView } from './conversation-view.ts';
+import { summarise, summaryFigures } from './session-summary.ts';
 import { createTimeline, runPathText, type Timeline } from './timeline.ts';
 import { createVirtualList, type VirtualList } from './virtual-list.ts';
 
@@ -49,7 +52,7 @@ declare global {
   }
 }
 
-const FILTERS: Record<string, number> = { all: -1, change: STATE_CHANGE, stayed: STAYED, continue: CONTINUE, tool: TOOL_CALL, done: DONE, ignored: IGNORED };
+const FILTERS: Record<string, number> = { all: -1, messages: MESSAGE, change: STATE_CHANGE, stayed: STAYED, continue: CONTINUE, tool: TOOL_CALL, done: DONE, ignored: IGNORED };
 
 function start(): void {
   const data = JSON.parse($('turnloop-data').textContent!) as ViewerData;
@@ -109,6 +112,9 @@ function start(): void {
   let listed: RunNode | null = null;
   let selectedMessage = -1;
   const model = () => run.model;
+  /** The conversation column (built once the embedded runs are folded) and how much of the root's output it lists. */
+  let conversation: ConversationView | null = null;
+  let rootEntriesFrom = 0;
 
   const timeline: Timeline = createTimeline($('timeline'), tree, {
     selected: () => ({ run, step: current }),
@@ -197,6 +203,7 @@ function start(): void {
     if (switched) messages.refresh(); // the rows on screen still show the other run's messages
     messages.reveal(Math.max(0, m.emittedUpTo[current]! - 1), 'end');
     if (run.depth > 0) timeline.expand(run, true);
+    conversation?.show(run, current);
     timeline.showSelection();
     syncRanges();
     $('position').textContent = `step ${current} / ${m.length - 1}`;
@@ -257,6 +264,8 @@ function start(): void {
       C: () => jump(-1, CONTINUE),
       t: () => jump(1, TOOL_CALL),
       T: () => jump(-1, TOOL_CALL),
+      m: () => jump(1, MESSAGE),
+      M: () => jump(-1, MESSAGE),
       f: () => $('fit').click(),
       o: () => $('overview').click(),
       '.': () => followBox.click(),
@@ -292,6 +301,11 @@ function start(): void {
     const wasAtEnd = run === tree.root && current === root.length - 1;
     const added = root.addSteps(events);
     if (added === 0) return 0;
+    if (conversation) {
+      conversation.append(runEntries(tree, tree.root, rootEntriesFrom, false));
+      rootEntriesFrom = root.emitted.length;
+      showSummary();
+    }
     applyFilter();
     if (wasAtEnd && followNewSteps) goTo(root.length - 1);
     else syncRanges();
@@ -303,6 +317,27 @@ function start(): void {
   addSteps(session.events);
   if (session.events.length === 0) applyFilter();
   followNewSteps = true;
+  // The conversation and the header's figures, once every run is folded (a live feed appends to them).
+  conversation = createConversationView($('conversation'), (r, step) => goTo(step, r));
+  conversation.append(conversationOf(tree));
+  rootEntriesFrom = tree.root.model.emitted.length;
+  $('messages-only').addEventListener('change', (e) => $('conversation').classList.toggle('messages-only', (e.target as HTMLInputElement).checked));
+  function showSummary(): void {
+    const prompt = conversation!.entries.find((e) => e.kind === 'prompt');
+    const summary = summarise(tree, prompt ? prompt.text : null);
+    const promptEl = $('summary-prompt');
+    promptEl.textContent = summary.firstPrompt === null ? '(no prompt)' : `“${summary.firstPrompt.replace(/\s+/g, ' ').slice(0, 300)}”`;
+    promptEl.title = summary.firstPrompt ?? '';
+    const figures = $('summary-figures');
+    clear(figures);
+    for (const [label, value] of summaryFigures(summary)) {
+      const fig = make('span', `fig fig-${label.replace(/\s+/g, '-')}${label === 'ending' && summary.differs > 0 ? ' differs' : ''}`);
+      fig.appendChild(make('span', 'fig-label', label));
+      fig.appendChild(make('span', 'fig-value', value));
+      figures.appendChild(fig);
+    }
+  }
+  showSummary();
   // A transcript's later runs are part of the one conversation: listed open, as the first run's steps are.
   for (const r of tree.root.children) if (r.kind === 'run') timeline.expand(r, true);
   const opening = fromHash();

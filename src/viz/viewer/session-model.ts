@@ -31,6 +31,7 @@ export const TOOL_CALL = 4; // asked for tools to run
 export const DONE = 8; // reached a terminal
 export const IGNORED = 16; // the state did not handle the event
 export const STATE_CHANGE = 32; // the active state is another one
+export const MESSAGE = 64; // emitted a message (a prompt's answer, a tool call, a tool result...)
 
 export interface StepEntry {
   /** The event's `type`; `(start)` for step 0. */
@@ -137,6 +138,7 @@ export class SessionModel {
       for (const id of ids) if (!this.toolCalls.has(id)) this.toolCalls.set(id, index);
     }
     if (state.status === 'done') flags |= DONE;
+    if (effects.some((e) => e.type === 'emit')) flags |= MESSAGE;
     const summary = event ? eventSummary(event).replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS) : 'initial state';
     this.entries.push({ type: event ? event.type : '(start)', state: leaf, flags, summary });
     this.effects.push(effects);

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+const [url, out, w, h] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: Number(w ?? 1280), height: Number(h ?? 800) } });
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+await p.goto(url);
+await p.waitForTimeout(500);
+await p.screenshot({ path: out });
+console.log(await p.title());
+await b.close();
