@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer first screen at 1280×80
     expect(first.text).toContain('/handgemacht:create-beads');
     expect(first).toMatchObject({ onScreen: true, uncovered: true });
     // Every run of the session is in it, the second after the first, and each ends with its ending.
-    const kinds = await page.$$eval('#conversation .conv', (els) => els.map((e) => e.className.replace('conv conv-', '').split(' ')[0]));
+    const kinds = await page.evaluate(() => window.turnloopViewer!.conversation.map((e) => e.kind));
     expect(kinds.filter((k) => k === 'run')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'end')).toHaveLength(2);
     expect(kinds).toContain('tool');
@@ -162,7 +162,13 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the viewer first screen at 1280×80
     expect(await page.locator('#changes li').count()).toBeGreaterThan(0);
     expect(await page.getAttribute('#conversation .conv-current', 'class')).toContain('conv-tool');
 
-    // The second run's entries belong to that run: clicking its prompt shows run 2's first step.
+    // Scrolled to its end, the column draws the entries there (it holds only a window of them); the second run's
+    // entries belong to that run: clicking its heading shows run 2's first step.
+    await page.evaluate(() => {
+      const box = document.getElementById('conversation')!;
+      box.scrollTop = box.scrollHeight;
+    });
+    await page.locator('#conversation .conv-end').last().waitFor();
     await page.locator('#conversation .conv-run').click();
     expect(await page.evaluate(() => window.turnloopViewer!.run)).toEqual(['run-2']);
     expect(await page.textContent('#run-path')).toBe('main › run 2');

@@ -42,6 +42,8 @@ export interface TurnloopViewer {
   readonly model: SessionModel | null;
   readonly tree: RunTree | null;
   readonly chart: ChartView;
+  /** The conversation column's entries (only a window of them is drawn): kind, run (tool_use ids), step, text. */
+  readonly conversation: ReadonlyArray<{ kind: string; run: string[]; step: number; text: string }>;
   /** `performance.now()` when the page had folded the embedded session and shown its first step. */
   readonly readyAt: number;
 }
@@ -84,7 +86,7 @@ function start(): void {
   if (!session) {
     chart.setFollow(false);
     chart.fit();
-    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, expand: () => undefined, current: 0, length: 0, run: [], model: null, tree: null, chart, readyAt: performance.now() };
+    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, expand: () => undefined, current: 0, length: 0, run: [], model: null, tree: null, chart, conversation: [], readyAt: performance.now() };
     return;
   }
   const tree = new RunTree(data.chart, session);
@@ -196,6 +198,8 @@ function start(): void {
     current = Math.max(0, Math.min(m.length - 1, Math.trunc(index) || 0));
     const { frame, event, changes } = m.detail(current);
     const entry = m.entries[current]!;
+    // The conversation before anything else changes: scrolling its mark into view lays out only the column.
+    conversation?.show(run, current);
     // The two lists first: moving a scroll offset while the rest of the page is being changed would make the
     // browser lay the page out on the spot.
     const switched = listRun();
@@ -203,7 +207,6 @@ function start(): void {
     if (switched) messages.refresh(); // the rows on screen still show the other run's messages
     messages.reveal(Math.max(0, m.emittedUpTo[current]! - 1), 'end');
     if (run.depth > 0) timeline.expand(run, true);
-    conversation?.show(run, current);
     timeline.showSelection();
     syncRanges();
     $('position').textContent = `step ${current} / ${m.length - 1}`;
@@ -321,7 +324,7 @@ function start(): void {
   conversation = createConversationView($('conversation'), (r, step) => goTo(step, r));
   conversation.append(conversationOf(tree));
   rootEntriesFrom = tree.root.model.emitted.length;
-  $('messages-only').addEventListener('change', (e) => $('conversation').classList.toggle('messages-only', (e.target as HTMLInputElement).checked));
+  $('messages-only').addEventListener('change', (e) => conversation!.messagesOnly((e.target as HTMLInputElement).checked));
   function showSummary(): void {
     const prompt = conversation!.entries.find((e) => e.kind === 'prompt');
     const summary = summarise(tree, prompt ? prompt.text : null);
@@ -367,6 +370,9 @@ function start(): void {
     },
     tree,
     chart,
+    get conversation() {
+      return conversation!.entries.map((e) => ({ kind: e.kind, run: e.run.path, step: e.step, text: e.text }));
+    },
     readyAt: performance.now(),
   };
 }
