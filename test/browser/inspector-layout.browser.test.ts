@@ -92,10 +92,10 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the live inspector page in headless
         });
         expect(activeNode, 'the active state is inside the chart pane (followed)').toBe(true);
 
-        // Nothing in the header toolbar is cut off or wrapped under another row.
+        // Nothing in the header is cut off or wrapped under another row: toolbar, session line, event line.
         const clipped = await page.evaluate(() => {
           const head = document.querySelector('body > header')!.getBoundingClientRect();
-          return [...document.querySelectorAll('body > header button, body > header input, body > header select')]
+          return [...document.querySelectorAll('body > header button, body > header input, body > header select, #session-summary, #event-line')]
             .map((el) => ({ id: el.id || el.textContent, r: el.getBoundingClientRect() }))
             .filter(({ r }) => r.width > 0 && (r.bottom > head.bottom + 0.5 || r.right > head.right + 0.5))
             .map(({ id }) => id);
