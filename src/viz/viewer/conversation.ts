@@ -81,6 +81,27 @@ function endText(run: RunNode): string {
   return run.check.ok ? `${engine} (as recorded)` : `${engine}; recorded: ${run.check.ending.recorded} ✗ ${run.check.notes.join('; ')}`;
 }
 
+/** A compaction's entry from its result event: what it freed and the summary the conversation goes on from. */
+function compactionEntries(run: RunNode, fromStep: number): ConversationEntry[] {
+  const out: ConversationEntry[] = [];
+  const { entries, events } = run.model;
+  for (let step = Math.max(1, fromStep); step < entries.length; step++) {
+    const type = entries[step]!.type;
+    if (type !== 'autocompact_result' && type !== 'reactive_compact_result') continue;
+    const event = events[step - 1]!;
+    if (event.type !== 'autocompact_result' && event.type !== 'reactive_compact_result') continue;
+    const what = type === 'autocompact_result' ? 'automatic compaction' : 'reactive compaction (the prompt was too long)';
+    if (!event.ok) {
+      out.push(entry('error', run, step, `${what} failed${event.error ? `: ${event.error}` : ''}`));
+      continue;
+    }
+    const summary = (event.postCompactMessages ?? []).filter((m) => m.type === 'user').map((m) => viewMessage(m).text).join('\n');
+    const before = event.preCompactTokens === undefined ? '' : ` of ${event.preCompactTokens.toLocaleString('en-US')} tokens`;
+    out.push(entry('compact', run, step, `${what}${before}: the conversation goes on from its summary${summary ? `\n${summary}` : ''}`));
+  }
+  return out;
+}
+
 /**
  * The entries of one run, from its emitted message `from` on (a live run grows: its later entries are appended).
  * `history`: also list the run's starting history (the root's) or its prompt (a later run's), before step 0.
@@ -104,13 +125,21 @@ export function runEntries(tree: RunTree, run: RunNode, from = 0, history = true
     for (; c < children.length && tree.anchorOf(children[c]!) < step; c++) out.push(entry('subagent', children[c]!, 0, subagentText(children[c]!)));
   };
   const emitted = run.model.emitted;
+  // Compactions are events, not emitted messages: merged in by step.
+  const compactions = compactionEntries(run, from === 0 ? 0 : (emitted[from - 1]?.step ?? 0) + 1);
+  let k = 0;
+  const compactionsUpTo = (step: number) => {
+    for (; k < compactions.length && compactions[k]!.step <= step; k++) out.push(compactions[k]!);
+  };
   for (let i = from; i < emitted.length; i++) {
     const { step, message } = emitted[i]!;
     childrenUpTo(step);
+    compactionsUpTo(step);
     if (message.text.trim() === '') continue; // an empty text block says nothing to a reader
     out.push(entry(entryKind(message, false), run, step, message.text));
   }
   childrenUpTo(Number.POSITIVE_INFINITY);
+  compactionsUpTo(Number.POSITIVE_INFINITY);
   if (run.model.terminal !== null || run.check) out.push(entry('end', run, run.model.length - 1, endText(run)));
   return out;
 }
