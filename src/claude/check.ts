@@ -14,7 +14,8 @@
  * subagent (2.x `subagents/` file or 1.0.x inline sidechain) as its own run set. Pure: no I/O besides reading the files.
  */
 import type { Message } from '../messages/types.ts';
-import { checkConfig, driveRun } from './drive-run.ts';
+import { checkConfig, driveRun, type DrivenRun } from './drive-run.ts';
+import type { LoopConfig } from '../config/config.ts';
 import { contextThresholds } from '../reducer/thresholds.ts';
 import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
 import { configForVersion, constantsForVersion } from './version-constants.ts';
@@ -86,10 +87,26 @@ function emittedToolResultIds(emitted: readonly Message[]): string[] {
   return ids;
 }
 
+/** A run re-driven for its check: the config it ran under, what the engine did, and the verdict. */
+export interface CheckedRun {
+  config: LoopConfig;
+  driven: DrivenRun;
+  check: RunCheck;
+}
+
 /** Checks one run. */
 export function checkRun(run: RecordedRun, querySource = 'repl_main_thread'): RunCheck {
+  return checkRunDriven(run, querySource).check;
+}
+
+/** Checks one run and keeps the engine's side (its params and events: what the viewer folds again). */
+export function checkRunDriven(run: RecordedRun, querySource = 'repl_main_thread'): CheckedRun {
   const config = configForVersion(checkConfig(run), run.version);
   const driven = driveRun(run, { querySource, config });
+  return { config, driven, check: judgeRun(run, config, driven) };
+}
+
+function judgeRun(run: RecordedRun, config: LoopConfig, driven: DrivenRun): RunCheck {
   const missed = explainMissedCompactions(run, driven.missedCompactions, driven.callTokens, contextThresholds(run.model, config).autocompact);
   const explained = new Set(missed.filter((m) => m.explained).map((m) => m.call));
   const recordedRun = recordedOutcome(run);

@@ -18,12 +18,16 @@ import { fallbackEventOf } from '../effects/effect-executors.ts';
 import { isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { Effect, EffectOf } from '../reducer/effects.ts';
 import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { LoopParams, LoopState } from '../reducer/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
 import type { RecordedReply, RecordedRun, RunStep } from './runs.ts';
 
 export interface DrivenRun {
   state: LoopState;
+  /** What the run started from (history and prompt), as `initialState` got it. */
+  params: LoopParams;
+  /** Every event the engine was fed, in order: folding them from `params` with `step()` gives `state` again. */
+  events: LoopEvent[];
   emitted: Message[];
   /** Tool results fed to the engine, in order (tool_use ids). */
   fedResults: string[];
@@ -49,9 +53,10 @@ export function checkConfig(run: RecordedRun, sessionId = 'claude-transcript'): 
 export function driveRun(run: RecordedRun, options: { querySource?: string; config?: LoopConfig; maxSteps?: number } = {}): DrivenRun {
   const config = options.config ?? checkConfig(run);
   const steps: RunStep[] = [...run.steps];
-  const out: DrivenRun = { state: undefined as unknown as LoopState, emitted: [], fedResults: [], engineCompactions: [], callTokens: [], missedCompactions: [], extraCalls: 0, notes: [] };
+  const params: LoopParams = { messages: [...run.history, ...run.prompt], querySource: options.querySource ?? 'repl_main_thread', startedAt: 0 };
+  const out: DrivenRun = { state: undefined as unknown as LoopState, params, events: [], emitted: [], fedResults: [], engineCompactions: [], callTokens: [], missedCompactions: [], extraCalls: 0, notes: [] };
   const { initialState, step } = createStepper({ memo: true });
-  const started = initialState({ messages: [...run.history, ...run.prompt], querySource: options.querySource ?? 'repl_main_thread', startedAt: 0 }, config);
+  const started = initialState(params, config);
   let state = started.state;
   const queue: Effect[] = [...started.effects];
   let budget = options.maxSteps ?? 100_000;
@@ -59,6 +64,7 @@ export function driveRun(run: RecordedRun, options: { querySource?: string; conf
   const feed = (event: LoopEvent) => {
     if (state.status === 'done' || budget-- <= 0) return;
     const result = step(state, event, config);
+    out.events.push(event);
     state = result.state;
     queue.push(...result.effects);
   };

@@ -1,7 +1,9 @@
 /**
- * `--inspect[=PORT]`, `--inspect-host ADDR` and `--inspect-keep` for the commands that run a loop (run, simulate,
- * resume, demo): start the live inspector, print its one URL, attach the run to it, and, with `--inspect-keep`,
- * keep serving the finished run until Ctrl-C.
+ * `--inspect[=PORT]`, `--inspect-host ADDR`, `--inspect-keep` and `--inspect-paused` for the commands that run a
+ * loop (run, simulate, resume, demo): start the live inspector, print its one URL, attach the run to it. A run that
+ * ends before its page was opened (a short simulation, the demo) is served until the page has been opened, so the
+ * URL printed is never a dead link; `--inspect-keep` serves the finished run until Ctrl-C; `--inspect-paused` holds
+ * the run before its first step until the page steps or continues it.
  */
 import type { RunObserverFactory } from '../effects/query-options.ts';
 import { startInspector, type Inspector } from '../inspector/inspector.ts';
@@ -12,11 +14,14 @@ export const INSPECT_FLAGS = {
   'inspect-port': { type: 'string' },
   'inspect-host': { type: 'string' },
   'inspect-keep': { type: 'boolean', default: false },
+  'inspect-paused': { type: 'boolean', default: false },
 } as const;
 
 export const INSPECT_HELP = `  --inspect[=PORT]    watch the run live in the browser (prints one URL; 127.0.0.1, a free port unless given)
   --inspect-host ADDR bind the inspector to ADDR instead of 127.0.0.1 (exposes it beyond this machine)
-  --inspect-keep      keep the inspector serving after the run ends, until Ctrl-C`;
+  --inspect-keep      keep the inspector serving after the run ends, until Ctrl-C (without it, a run that ends
+                      before its page is opened is served until the page has been opened)
+  --inspect-paused    start paused: the run waits at its first step until the page steps or continues it`;
 
 /** `--inspect=PORT` → `--inspect --inspect-port PORT` (node's parseArgs has no optional values). */
 export function expandInspectArgs(args: string[]): string[] {
@@ -31,6 +36,7 @@ interface InspectValues {
   'inspect-port'?: string;
   'inspect-host'?: string;
   'inspect-keep'?: boolean;
+  'inspect-paused'?: boolean;
 }
 
 export interface CliInspector {
@@ -42,7 +48,7 @@ export interface CliInspector {
 }
 
 export async function startCliInspector(values: InspectValues, io: CliIo, command: string): Promise<CliInspector | null> {
-  const wanted = values.inspect === true || values['inspect-port'] !== undefined || values['inspect-host'] !== undefined || values['inspect-keep'] === true;
+  const wanted = values.inspect === true || values['inspect-port'] !== undefined || values['inspect-host'] !== undefined || values['inspect-keep'] === true || values['inspect-paused'] === true;
   if (!wanted) return null;
   const portText = values['inspect-port'];
   const port = portText === undefined || portText === '' ? 0 : Number(portText);
@@ -50,21 +56,41 @@ export async function startCliInspector(values: InspectValues, io: CliIo, comman
   const keep = values['inspect-keep'] === true;
   let inspector: Inspector;
   try {
-    inspector = await startInspector({ port, keep: true, ...(values['inspect-host'] ? { host: values['inspect-host'] } : {}) });
+    inspector = await startInspector({ port, keep: true, ...(values['inspect-paused'] === true ? { startPaused: true } : {}), ...(values['inspect-host'] ? { host: values['inspect-host'] } : {}) });
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new UsageError(`--inspect: cannot listen on ${values['inspect-host'] ?? '127.0.0.1'}:${port} (${code ?? String(error)})`);
   }
-  io.stderr.write(`inspector: ${inspector.url}\n`);
+  io.stderr.write(`inspector: ${inspector.url}${values['inspect-paused'] === true ? ' (paused at the first step: open it and press Step or Continue)' : ''}\n`);
   return {
     inspector,
     observers: [inspector.attach('main')],
     forkObservers: [inspector.attach('compaction')],
     async finish() {
-      if (!keep) return inspector.close();
-      io.stderr.write(`inspector: still serving the finished run at ${inspector.url} (Ctrl-C to stop)\n`);
-      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-      await inspector.close();
+      const interrupted = untilInterrupted();
+      try {
+        if (keep) {
+          io.stderr.write(`inspector: still serving the finished run at ${inspector.url} (Ctrl-C to stop)\n`);
+          await interrupted.promise;
+        } else if (inspector.pagesSeen === 0) {
+          // The run ended before anyone looked: the URL printed must still show it.
+          io.stderr.write(`inspector: the run has ended; serving it at ${inspector.url} until the page is opened (Ctrl-C to stop)\n`);
+          await Promise.race([inspector.whenPageOpened(), interrupted.promise]);
+        }
+      } finally {
+        interrupted.dispose();
+        await inspector.close();
+      }
     },
   };
+}
+
+/** Ctrl-C as a promise, without leaving a listener behind once the wait is over. */
+function untilInterrupted(): { promise: Promise<void>; dispose(): void } {
+  let onSignal: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    onSignal = () => resolve();
+    process.once('SIGINT', onSignal);
+  });
+  return { promise, dispose: () => process.removeListener('SIGINT', onSignal) };
 }

@@ -8,7 +8,9 @@
  * - Each step reaches the page as the session log line the recorder writes (redacted as in logs), over
  *   Server-Sent Events; a page that opens late is sent the lines so far first, then follows.
  * - It closes when the last inspected run ends, unless `keep` is set; its sockets never hold the process open
- *   after `close()`.
+ *   after `close()`, and a page's stream is ended (everything sent so far delivered) before its socket is closed.
+ * - `whenPageOpened()` resolves once a page has opened its stream, and so has been sent every line so far: a
+ *   command whose run ended before anyone looked can serve until then, so the URL it printed is not a dead link.
  *
  * @example
  * const inspector = await startInspector();
@@ -52,6 +54,8 @@ export class Inspector {
   private readonly chart = buildChart();
   private closed = false;
   private running = 0;
+  private pagesOpened = 0;
+  private readonly openedWaiters: Array<() => void> = [];
 
   private constructor(
     private readonly server: Server,
@@ -84,6 +88,17 @@ export class Inspector {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** How many pages have opened their stream (each was sent every line so far). */
+  get pagesSeen(): number {
+    return this.pagesOpened;
+  }
+
+  /** Resolves once a page has opened its stream (at once if one already has), or when the inspector closes. */
+  whenPageOpened(): Promise<void> {
+    if (this.pagesOpened > 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.openedWaiters.push(resolve));
   }
 
   /** An observer for `query({ observers })`: each run it is given to shows as its own session. */
@@ -150,8 +165,11 @@ export class Inspector {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const stream of this.streams) stream.end();
+    for (const wake of this.openedWaiters.splice(0)) wake();
+    // End each page's stream and let what was written reach it before the sockets are closed (at most a second).
+    const flushed = [...this.streams].map((stream) => new Promise<void>((resolve) => (stream.writableFinished ? resolve() : stream.end(resolve))));
     this.streams.clear();
+    await Promise.race([Promise.all(flushed), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -190,6 +208,8 @@ export class Inspector {
       for (const line of session.lines) writeEvent(response, 'line', { session: session.id, line });
       writeEvent(response, 'status', { session: session.id, status: session.control.status() });
     }
+    this.pagesOpened += 1;
+    for (const wake of this.openedWaiters.splice(0)) wake();
   }
 
   private control(request: IncomingMessage, response: ServerResponse, id: string): void {

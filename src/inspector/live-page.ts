@@ -11,7 +11,7 @@ import type { LiveSession } from './live-session.ts';
 // its row by name here, so the bar adds a row on top instead of shifting the header and main area down a row.
 const LIVE_CSS = `
 body { grid-template-rows: auto auto minmax(0, 1fr); }
-body.with-session { grid-template-rows: auto 124px minmax(0, 1fr); }
+body.with-session { grid-template-rows: auto var(--header-height) minmax(0, 1fr); }
 body > #live-bar { grid-row: 1; }
 body > header { grid-row: 2; }
 body > main { grid-row: 3; }

@@ -19,7 +19,7 @@ import type { LoopEvent } from '../reducer/events.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { buildChart, type Chart } from './graph.ts';
 import { htmlEscape, layoutChart } from './layout.ts';
-import { parseSessionLog, type SessionForView } from './session.ts';
+import { parseSessionLog, type RunVerdict, type SessionForView } from './session.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
 export const VIEWER_BUNDLE = 'viewer.bundle.js';
@@ -45,16 +45,47 @@ export interface EmbeddedRun {
   events: LoopEvent[];
   /** Subagent runs, each linked to the parent's tool call that ran it (absent: none). */
   children?: EmbeddedChildRun[];
+  /** How the engine's run compares with a recorded Claude Code run (transcripts only). */
+  check?: RunVerdict;
+  /**
+   * `params.messages` is only the tail: the run's history starts with the first `count` messages of the run
+   * `from` (a key, embedded earlier in the page). A transcript's runs each start from everything before them;
+   * embedding that again for every run would make the page grow with the square of the session.
+   */
+  sharedHistory?: { from: string; count: number };
 }
 
 export interface EmbeddedChildRun extends EmbeddedRun {
   toolUseId: string;
   agent: string | null;
+  kind?: 'subagent' | 'run';
+  label?: string;
 }
 
-function embeddedRun(session: SessionForView): EmbeddedRun {
-  const run: EmbeddedRun = { config: session.config, params: session.params, events: session.events };
-  if (session.children?.length) run.children = session.children.map((c) => ({ toolUseId: c.toolUseId, agent: c.agent, ...embeddedRun(c.session) }));
+/** How many leading messages `messages` shares (the same objects) with `earlier`. */
+function sharedPrefix(earlier: readonly unknown[], messages: readonly unknown[]): number {
+  let n = 0;
+  while (n < earlier.length && n < messages.length && earlier[n] === messages[n]) n++;
+  return n;
+}
+
+function embeddedRun(session: SessionForView, key = '', previous: { key: string; messages: readonly unknown[] } | null = null): EmbeddedRun {
+  const shared = previous ? sharedPrefix(previous.messages, session.params.messages) : 0;
+  const run: EmbeddedRun =
+    shared > 0
+      ? { config: session.config, params: { ...session.params, messages: session.params.messages.slice(shared) }, events: session.events, sharedHistory: { from: previous!.key, count: shared } }
+      : { config: session.config, params: session.params, events: session.events };
+  if (session.check) run.check = session.check;
+  if (session.children?.length) {
+    // A later run of the same thread starts from the history of the run before it.
+    let before = { key, messages: session.params.messages as readonly unknown[] };
+    run.children = session.children.map((c) => {
+      const childKey = key === '' ? c.toolUseId : `${key}/${c.toolUseId}`;
+      const child: EmbeddedChildRun = { toolUseId: c.toolUseId, agent: c.agent, ...(c.kind ? { kind: c.kind } : {}), ...(c.label ? { label: c.label } : {}), ...embeddedRun(c.session, childKey, c.kind === 'run' ? before : null) };
+      if (c.kind === 'run') before = { key: childKey, messages: c.session.params.messages };
+      return child;
+    });
+  }
   return run;
 }
 
@@ -63,6 +94,14 @@ export interface ViewerData {
   /** The session to fold in the page; null for the chart alone. */
   session: EmbeddedRun | null;
   sessionId: string | null;
+  /** The file the page was made from (title and header), when it came from one. */
+  source?: ViewSource;
+}
+
+/** Where the session came from: a turnloop session log or a Claude Code transcript re-driven by the engine. */
+export interface ViewSource {
+  file: string;
+  kind: 'session-log' | 'claude-transcript';
 }
 
 /** JSON that is safe inside a `<script>` element: nothing in it can close the element or open a comment. */
@@ -100,13 +139,13 @@ function describeInput(value: unknown): string {
  * @example
  * writeFileSync('view.html', renderViewerHtml(viewerData(readFileSync('run.jsonl', 'utf8'))));
  */
-export function viewerData(session: SessionForView | string | null, chart: Chart = buildChart()): ViewerData {
+export function viewerData(session: SessionForView | string | null, chart: Chart = buildChart(), source?: ViewSource): ViewerData {
   const view = typeof session === 'string' ? parseSessionLog(session) : session;
   // Plain JavaScript can hand over anything: say what was expected rather than fail on a missing field.
   if (view !== null && (typeof view !== 'object' || typeof view.config !== 'object' || !Array.isArray(view.events))) {
     throw new ViewerInputError(describeInput(view));
   }
-  return { chart, session: view ? embeddedRun(view) : null, sessionId: view?.config.sessionId ?? null };
+  return { chart, session: view ? embeddedRun(view) : null, sessionId: view?.config.sessionId ?? null, ...(source ? { source } : {}) };
 }
 
 
@@ -126,7 +165,8 @@ const KEYS = `
 <details id="keys"><summary>Keyboard</summary><ul class="plain mono">
   <li>← / → previous / next step · Shift+← / → previous / next state change</li>
   <li>Home / End first / last · PageUp / PageDown 100 steps</li>
-  <li>c / C next / previous Continue · t / T next / previous tool call</li>
+  <li>c / C next / previous Continue · t / T next / previous tool call · m / M next / previous message</li>
+  <li>conversation: click an entry to show its step; stepping marks the entry of the step shown</li>
   <li>/ search · f fit (legible) · o whole chart · . follow the active state</li>
   <li>chart (focused): + − zoom · 0 1:1 · arrows pan; wheel zooms, drag pans</li>
   <li>timeline (focused): ↑ ↓ PageUp PageDown Home End; on a subagent's group: → Enter open, ← close, Space toggle</li>
@@ -147,23 +187,33 @@ function sessionHeader(): string {
     <button id="prev-tool" type="button" title="previous tool call (T)">◀ tool call</button><button id="next-tool" type="button" title="next tool call (t)">tool call ▶</button>
   </span>
 </div>
-<div id="event-line"><span id="run-path"></span><span id="event-type"></span><span id="event-summary"></span></div>`;
+<div id="event-line"><span id="run-path"></span><span id="run-check"></span><span id="event-type"></span><span id="event-summary"></span></div>`;
 }
 
 function timelineColumn(): string {
   return `
+<div id="left">
+<section id="conversation-pane" aria-label="conversation">
+  <div class="pane-head"><h2>Conversation</h2><label title="prompts, answers, errors and endings; no tool calls, results or thinking"><input id="messages-only" type="checkbox"> messages only</label></div>
+  <div id="conversation" tabindex="0" aria-label="the conversation: select an entry to show its step"></div>
+</section>
 <nav id="events" aria-label="events">
   <div class="filters">
     <input id="search" type="search" placeholder="search events (/)" aria-label="search events">
     <select id="filter" aria-label="filter events">
-      <option value="all">all steps</option><option value="change">state changes</option><option value="stayed">self-transitions</option>
+      <option value="all">all steps</option><option value="messages">messages</option><option value="change">state changes</option><option value="stayed">self-transitions</option>
       <option value="continue">Continues</option><option value="tool">tool calls</option><option value="done">terminal</option><option value="ignored">ignored events</option>
     </select>
     <div id="match-count" class="muted"></div>
   </div>
   <div id="timeline" class="vlist" role="listbox" tabindex="0" aria-label="timeline of steps"></div>
-</nav>`;
+</nav>
+</div>`;
 }
+
+/** The session's header line: its first prompt and figures, filled in by the page once it has folded the runs. */
+const SESSION_SUMMARY = `
+<div id="session-summary"><span id="summary-prompt" class="prompt"></span><span id="summary-figures"></span></div>`;
 
 function detailColumn(): string {
   return `
@@ -192,6 +242,18 @@ export interface PageExtension {
   data: unknown;
   css?: string;
   connectSelf?: boolean;
+}
+
+/** The page's title: the file's name first (a browser tab shows the start), else what the page draws. */
+export function pageTitle(data: ViewerData): string {
+  if (data.source) return `${data.source.file.split(/[\\/]/).pop()} · turnloop viewer`;
+  return data.session ? `${data.sessionId ?? 'session'} · turnloop viewer` : 'turnloop: the loop statechart';
+}
+
+/** The page's heading: the file's name, else what the page draws. */
+function heading(data: ViewerData): string {
+  if (data.source) return data.source.file.split(/[\\/]/).pop()!;
+  return data.session ? `turnloop · ${data.sessionId ?? 'session'}` : 'turnloop · loop statechart';
 }
 
 /**
@@ -229,11 +291,11 @@ export function renderViewerHtml(data: ViewerData, extension?: PageExtension): s
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${htmlEscape(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>turnloop: the loop statechart</title>
+<title>${htmlEscape(pageTitle(data))}</title>
 <style>${css}</style>
 </head>
 <body class="${hasSession ? 'with-session' : 'chart-only'}">
-<header><div class="title-row"><h1>turnloop · loop statechart</h1>${chartTools}</div>${header}</header>
+<header><div class="title-row"><h1 title="${htmlEscape(data.source ? `${data.source.kind === 'claude-transcript' ? 'Claude Code transcript, re-driven through the engine' : 'turnloop session log'}: ${data.source.file}` : 'the loop statechart')}">${htmlEscape(heading(data))}</h1>${chartTools}</div>${hasSession ? SESSION_SUMMARY : ''}${header}</header>
 <main class="${hasSession ? 'with-session' : 'chart-only'}">
 ${hasSession ? timelineColumn() : ''}
 <div id="chart-wrap"><div id="chart-pane" tabindex="0" aria-label="statechart: wheel or + − to zoom, drag or arrows to pan"><div id="chart-stage">${layoutChart(data.chart).svg}</div></div>${LEGEND}${KEYS}</div>${hasSession ? detailColumn() : ''}

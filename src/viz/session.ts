@@ -19,6 +19,21 @@ export interface SessionForView {
   recorded?: ParsedSessionLog;
   /** The subagent runs this run started, when their logs were read (`loadSessionTree`). */
   children?: ChildRunForView[];
+  /** A run re-driven from a Claude Code transcript: how the engine's run compares with the recording. */
+  check?: RunVerdict;
+}
+
+/** The engine's run against the recorded one (`check-claude`'s verdict on it, in a few fields). */
+export interface RunVerdict {
+  /** The engine reproduces the recording (model calls, tool results, ending, autocompact). */
+  ok: boolean;
+  /** Where the run is recorded: file and line of its first prompt. */
+  file: string;
+  line: number;
+  ending: { recorded: string; engine: string };
+  modelCalls: { recorded: number; engine: number };
+  /** What differs, one line each (empty when `ok`); explained differences are not listed. */
+  notes: string[];
 }
 
 /** A subagent run: the session of the child that answered the parent's tool call `toolUseId`. */
@@ -27,6 +42,10 @@ export interface ChildRunForView {
   /** The agent's name (from the child's `querySource: 'agent:<name>'`), or null when the log does not say. */
   agent: string | null;
   session: SessionForView;
+  /** `run`: a later loop run of the same thread (a new prompt), not a subagent; its `toolUseId` is a made-up key. */
+  kind?: 'subagent' | 'run';
+  /** What the timeline calls it (default: the agent's name). */
+  label?: string;
 }
 
 /**

@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the live inspector page in headless
             const r = document.querySelector(s)!.getBoundingClientRect();
             return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
           }, selector) as Promise<Rect>;
-        const [bar, header, main, chart, timeline, side] = await Promise.all(['#live-bar', 'body > header', 'main', '#chart-pane', '#timeline', 'aside'].map(rect));
+        const [bar, header, main, chart, left, timeline, conversation, side] = await Promise.all(['#live-bar', 'body > header', 'main', '#chart-pane', '#left', '#timeline', '#conversation', 'aside'].map(rect));
 
         // Stacked in order, nothing overlapping, and together exactly the viewport.
         expect(bar.top).toBe(0);
@@ -64,11 +64,15 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the live inspector page in headless
         expect(main.width).toBe(width);
 
         // Each region inside the main area, side by side, with room for its content.
-        for (const region of [chart, timeline, side]) {
+        for (const region of [chart, left, side]) {
           expect(region.top).toBeGreaterThanOrEqual(main.top - 0.5);
           expect(region.bottom).toBeLessThanOrEqual(main.bottom + 0.5);
           expect(region.height).toBeGreaterThan(height * 0.5);
         }
+        // The left column: the conversation above the timeline of steps, both with room for several rows.
+        expect(conversation.bottom).toBeLessThanOrEqual(timeline.top);
+        expect(conversation.height).toBeGreaterThan(height * 0.25);
+        expect(timeline.height).toBeGreaterThan(height * 0.15);
         expect(timeline.right).toBeLessThanOrEqual(chart.left + 1);
         expect(chart.right).toBeLessThanOrEqual(side.left + 1);
         expect(chart.width).toBeGreaterThan(width * 0.4);
@@ -88,10 +92,10 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the live inspector page in headless
         });
         expect(activeNode, 'the active state is inside the chart pane (followed)').toBe(true);
 
-        // Nothing in the header toolbar is cut off or wrapped under another row.
+        // Nothing in the header is cut off or wrapped under another row: toolbar, session line, event line.
         const clipped = await page.evaluate(() => {
           const head = document.querySelector('body > header')!.getBoundingClientRect();
-          return [...document.querySelectorAll('body > header button, body > header input, body > header select')]
+          return [...document.querySelectorAll('body > header button, body > header input, body > header select, #session-summary, #event-line')]
             .map((el) => ({ id: el.id || el.textContent, r: el.getBoundingClientRect() }))
             .filter(({ r }) => r.width > 0 && (r.bottom > head.bottom + 0.5 || r.right > head.right + 0.5))
             .map(({ id }) => id);

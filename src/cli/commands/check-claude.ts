@@ -6,6 +6,8 @@
 import { UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { readTranscriptText, transcriptFile } from '../read-transcript.ts';
 import { parseFlags } from './parse-flags.ts';
+import { shownPath } from '../read-input.ts';
+import { resolve } from 'node:path';
 import { checkClaudeSession, type RunCheck, type SessionCheck, type TranscriptCheck } from '../../claude/check.ts';
 
 const HELP = `Usage: turnloop check-claude <transcript.jsonl> | --example NAME [--json] [--no-subagents]
@@ -17,7 +19,8 @@ same model call. Subagents are checked too, each as its own run set, unless --no
 whose subagent has no transcript (only progress lines, or nothing) is listed as not checkable.
 Unknown line types are skipped and counted; a file without any message line (a turnloop session log, a
 scenario) is refused. --example NAME checks a transcript that ships with turnloop (turnloop examples lists
-them). Exit 0 when every run reproduces, 1 otherwise, 2 on bad input.`;
+them). Exit 0 when every run reproduces, 1 otherwise, 2 on bad input. turnloop viz draws the same runs (the
+engine's states, step by step, beside the conversation) on one page, marking those that do not reproduce.`;
 
 function runLine(r: RunCheck): string {
   const mark = r.ok ? 'ok ' : 'BAD';
@@ -53,14 +56,14 @@ async function run(args: string[], io: CliIo): Promise<number> {
   });
   const file = transcriptFile(positionals, values.example);
   readTranscriptText(file, io.cwd);
-  const session = checkClaudeSession(file, { subagents: values['no-subagents'] !== true });
+  const session = checkClaudeSession(resolve(io.cwd, file), { subagents: values['no-subagents'] !== true });
   const checks = session.transcripts;
   if (values.json) io.stdout.write(`${JSON.stringify(session, null, 2)}\n`);
   else {
     const runs = checks.reduce((n, c) => n + c.runs.length, 0);
     const bad = checks.reduce((n, c) => n + c.runs.filter((r) => !r.ok).length, 0);
     const unchecked = session.notCheckable.length > 0 ? `; ${session.notCheckable.length} subagent run(s) not checkable` : '';
-    io.stdout.write(`${[...checks.map(report), ...notCheckableLines(session)].join('\n')}\n${bad === 0 ? `all ${runs} runs reproduce` : `${bad} of ${runs} runs do not reproduce`}${unchecked}\n`);
+    io.stdout.write(`${[...checks.map(report), ...notCheckableLines(session)].join('\n')}\n${bad === 0 ? `all ${runs} runs reproduce` : `${bad} of ${runs} runs do not reproduce`}${unchecked}\nsee the runs: turnloop viz ${shownPath(file, io.cwd)} --out view.html\n`);
   }
   return session.ok ? 0 : 1;
 }

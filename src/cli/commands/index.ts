@@ -24,6 +24,7 @@ export const commands: CommandEntry[] = [
   { name: 'resume', summary: 'Continue a crashed or paused run from the end of its session log', load: async () => (await import('./resume.ts')).resumeCommand },
   { name: 'import-claude', summary: 'Turn a Claude Code transcript into one simulate scenario per loop run', load: async () => (await import('./import-claude.ts')).importClaudeCommand },
   { name: 'check-claude', summary: 'Check that the engine reproduces every run of a Claude Code transcript', load: async () => (await import('./check-claude.ts')).checkClaudeCommand },
+  { name: 'sessions', summary: 'List the Claude Code sessions on this machine (and turnloop logs), with the line that opens each', load: async () => (await import('./sessions.ts')).sessionsCommand },
   { name: 'examples', summary: 'List the shipped example scenarios and transcripts, with their paths', load: async () => (await import('./examples.ts')).examplesCommand },
   { name: 'durable-demo', summary: 'A session survives its worker being SIGKILLed (DBOS + Postgres)', load: async () => (await import('./durable-demo.ts')).durableDemoCommand },
 ];

@@ -17,6 +17,7 @@ import { childRunLog, whatIfTree, type ChildWhatIf, type TreeWhatIfReport } from
 import { childLogDir, descendantLogFiles, replayChildren, type TreeReplayResult } from '../../replay/child-logs.ts';
 import { stateValueString } from '../../replay/stable-hash.ts';
 import { existsSync } from 'node:fs';
+import { notATranscript } from '../../claude/recognise-transcript.ts';
 import { resolve } from 'node:path';
 
 const HELP = `Usage: turnloop replay <log.jsonl> [--at N] [--json] [--config '<json>'] [--params '<json>'] [--child IDS] [--allow-version-skew] [--verify-key KEY]
@@ -60,6 +61,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const overrides = whatIfOverridesOf(values.config, values.params);
   const json = values.json === true;
   const log = { text: readInputText(path, io.cwd, { expected: 'a session log (JSON Lines)', format: 'jsonl' }), file: shownPath(path, io.cwd) };
+  // A Claude Code transcript is not a log turnloop recorded: say what reads it rather than fail on its first line.
+  if (notATranscript(log.text) === undefined) {
+    throw new UsageError(`${log.file} is a Claude Code transcript, not a turnloop session log: see it with turnloop viz ${log.file} --out view.html, check the engine reproduces it with turnloop check-claude ${log.file}`);
+  }
   const file = resolve(io.cwd, path);
   if (values['verify-key'] !== undefined) {
     // The bytes verified are the bytes replayed (read once).

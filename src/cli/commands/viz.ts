@@ -14,8 +14,10 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { didYouMean } from '../../errors/did-you-mean.ts';
 import { readInputText, shownPath } from '../read-input.ts';
 import { writeOutputFile } from '../write-output.ts';
+import { notATranscript } from '../../claude/recognise-transcript.ts';
+import { claudeSessionForView } from '../../viz/claude-session.ts';
 
-const HELP = `Usage: turnloop viz [<session.jsonl>] [--out view.html] [--inspect]
+const HELP = `Usage: turnloop viz [<session.jsonl> | <claude-transcript.jsonl>] [--out view.html] [--inspect]
 
 Writes ONE self-contained HTML file (no network) that draws the loop statechart. With a session log it adds a
 timeline: step through the events with Prev/Next, the arrow keys or the scrubber; the active state and the
@@ -23,6 +25,12 @@ transitions just taken are highlighted; the side panel shows the messages emitte
 and the counters (turn, max-output recoveries, autocompact failures, tokens against the thresholds).
 Subagent runs recorded beside the log (run.agents/<toolUseId>.jsonl, recursively) are embedded too: each is a
 collapsible group under the step that ran its tool call, and selecting one of its steps shows that run.
+
+A Claude Code transcript (~/.claude/projects/<project>/<session>.jsonl; turnloop sessions lists them) is
+recognised: every loop run of the session is re-driven through the engine, the recording answering its model
+and tool calls (as check-claude does), and drawn on the one page: the first run, each later prompt's run after
+it, each subagent under the Task call that ran it. A run where the engine and the recording disagree is marked ✗
+with what differs.
 
 Options:
   --out FILE   where to write the page (default: stdout, unless stdout is a terminal)
@@ -74,6 +82,16 @@ function readLog(path: string, io: CliIo): SessionForView {
   return session;
 }
 
+/** A Claude Code transcript, every run re-driven (`claude-session.ts`); a note on stderr says what was drawn. */
+function readTranscriptSession(path: string, io: CliIo): SessionForView {
+  const view = claudeSessionForView(resolve(io.cwd, path));
+  if (!view.session) throw new UsageError(`${path}: a Claude Code transcript with no loop run (no model reply after a prompt): nothing to draw`);
+  const differ = view.differing === 0 ? 'the engine reproduces every one' : `${view.differing} where the engine and the recording disagree (marked ✗)`;
+  io.stderr.write(`${path}: Claude Code transcript, ${view.runs} run${view.runs === 1 ? '' : 's'} re-driven through the engine; ${differ}\n`);
+  for (const line of view.notShown) io.stderr.write(`  not drawn: ${line}\n`);
+  return createRedactor({ secretValues: secretValuesFromEnv(io.env) })(view.session);
+}
+
 function readSession(path: string, io: CliIo): SessionForView {
   // Subagent logs are read beside the log (run.agents/<toolUseId>.jsonl), with the same checks.
   const session = withChildRuns(readLog(path, io), resolve(io.cwd, path), (file) => readLog(shownPath(file, io.cwd), io));
@@ -90,15 +108,18 @@ export const vizCommand: CliCommand = {
   async run(args: string[], io: CliIo): Promise<number> {
     const parsed = parseVizArgs(args);
     if (parsed.out === null && io.stdout.isTTY) throw new UsageError('refusing to write HTML to a terminal: give --out view.html');
-    const session = parsed.session === null ? null : readSession(parsed.session, io);
+    const text = parsed.session === null ? null : readInputText(parsed.session, io.cwd, { expected: 'a session log or a Claude Code transcript (JSON Lines)', format: 'jsonl' });
+    const transcript = text !== null && notATranscript(text) === undefined;
+    const session = parsed.session === null ? null : transcript ? readTranscriptSession(parsed.session, io) : readSession(parsed.session, io);
+    const source = parsed.session === null ? undefined : ({ file: shownPath(parsed.session, io.cwd), kind: transcript ? 'claude-transcript' : 'session-log' } as const);
     // Fail before writing anything when the optional inspector package is missing.
     const inspector = parsed.inspect ? await loadInspector() : null;
-    const html = renderViewerHtml(viewerData(session));
+    const html = renderViewerHtml(viewerData(session, undefined, source));
     if (parsed.out === null) io.stdout.write(html);
     else {
       const path = writeOutputFile(parsed.out, io.cwd, html);
       const children = session ? countChildren(session) : 0;
-      const steps = session ? `, ${session.events.length} events${children > 0 ? `, ${children} subagent run${children === 1 ? '' : 's'}` : ''}` : '';
+      const steps = session ? `, ${session.events.length} events${children > 0 ? `, ${children} ${transcript ? 'more' : 'subagent'} run${children === 1 ? '' : 's'}` : ''}` : '';
       io.stderr.write(`wrote ${path} (${Math.round(html.length / 1024)} KB${steps})\n`);
     }
     if (inspector && session) {

@@ -14,7 +14,10 @@ import type { ViewerData } from '../html.ts';
 import { createChartView, type ChartView } from './chart-view.ts';
 import { clear, make, renderPanels, type Panels } from './panels.ts';
 import { RunTree, startingHistory, type RunNode } from './run-tree.ts';
-import { CONTINUE, DONE, IGNORED, SessionModel, STATE_CHANGE, STAYED, TOOL_CALL } from './session-model.ts';
+import { CONTINUE, DONE, IGNORED, MESSAGE, SessionModel, STATE_CHANGE, STAYED, TOOL_CALL } from './session-model.ts';
+import { conversationOf, runEntries } from './conversation.ts';
+import { createConversationView, type ConversationView } from './conversation-view.ts';
+import { summarise, summaryFigures } from './session-summary.ts';
 import { createTimeline, runPathText, type Timeline } from './timeline.ts';
 import { createVirtualList, type VirtualList } from './virtual-list.ts';
 
@@ -39,6 +42,8 @@ export interface TurnloopViewer {
   readonly model: SessionModel | null;
   readonly tree: RunTree | null;
   readonly chart: ChartView;
+  /** The conversation column's entries (only a window of them is drawn): kind, run (tool_use ids), step, text. */
+  readonly conversation: ReadonlyArray<{ kind: string; run: string[]; step: number; text: string }>;
   /** `performance.now()` when the page had folded the embedded session and shown its first step. */
   readonly readyAt: number;
 }
@@ -49,7 +54,7 @@ declare global {
   }
 }
 
-const FILTERS: Record<string, number> = { all: -1, change: STATE_CHANGE, stayed: STAYED, continue: CONTINUE, tool: TOOL_CALL, done: DONE, ignored: IGNORED };
+const FILTERS: Record<string, number> = { all: -1, messages: MESSAGE, change: STATE_CHANGE, stayed: STAYED, continue: CONTINUE, tool: TOOL_CALL, done: DONE, ignored: IGNORED };
 
 function start(): void {
   const data = JSON.parse($('turnloop-data').textContent!) as ViewerData;
@@ -81,7 +86,7 @@ function start(): void {
   if (!session) {
     chart.setFollow(false);
     chart.fit();
-    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, expand: () => undefined, current: 0, length: 0, run: [], model: null, tree: null, chart, readyAt: performance.now() };
+    window.turnloopViewer = { addSteps: () => 0, goTo: () => undefined, expand: () => undefined, current: 0, length: 0, run: [], model: null, tree: null, chart, conversation: [], readyAt: performance.now() };
     return;
   }
   const tree = new RunTree(data.chart, session);
@@ -109,6 +114,9 @@ function start(): void {
   let listed: RunNode | null = null;
   let selectedMessage = -1;
   const model = () => run.model;
+  /** The conversation column (built once the embedded runs are folded) and how much of the root's output it lists. */
+  let conversation: ConversationView | null = null;
+  let rootEntriesFrom = 0;
 
   const timeline: Timeline = createTimeline($('timeline'), tree, {
     selected: () => ({ run, step: current }),
@@ -175,6 +183,10 @@ function start(): void {
     }
     if (history.length === 0) startHistory.appendChild(make('li', 'empty', 'none'));
     $('run-path').textContent = tree.hasChildren ? runPathText(run) : '';
+    const check = $('run-check');
+    check.textContent = run.check ? (run.check.ok ? 'engine = recording' : `✗ engine ≠ recording: ${run.check.notes.join('; ')}`) : '';
+    check.className = run.check && !run.check.ok ? 'differs' : '';
+    check.title = run.check ? `recorded at ${run.check.file}:${run.check.line}; ending recorded ${run.check.ending.recorded}, engine ${run.check.ending.engine}; model calls recorded ${run.check.modelCalls.recorded}, engine ${run.check.modelCalls.engine}` : '';
     document.body.setAttribute('data-run', run.key);
     return true;
   }
@@ -186,6 +198,8 @@ function start(): void {
     current = Math.max(0, Math.min(m.length - 1, Math.trunc(index) || 0));
     const { frame, event, changes } = m.detail(current);
     const entry = m.entries[current]!;
+    // The conversation before anything else changes: scrolling its mark into view lays out only the column.
+    conversation?.show(run, current);
     // The two lists first: moving a scroll offset while the rest of the page is being changed would make the
     // browser lay the page out on the spot.
     const switched = listRun();
@@ -209,7 +223,7 @@ function start(): void {
     renderPanels(panels, data.chart, frame, event, changes, m.config.limits);
     document.body.setAttribute('data-active-state', frame.state);
     document.body.setAttribute('data-taken', frame.transitions.join(' '));
-    const where = run.depth > 0 ? `${run.agent ?? 'subagent'} (${run.path.at(-1)}): ` : '';
+    const where = run.depth > 0 ? (run.kind === 'run' ? `${run.label}: ` : `${run.label} (${run.path.at(-1)}): `) : '';
     announce.textContent = `${where}Step ${current} of ${m.length - 1}: ${entry.type}, now in ${frame.state}`;
     // The address follows shortly after (replaceState costs a few ms; holding a key down would pay it per step).
     clearTimeout(hashTimer);
@@ -253,6 +267,8 @@ function start(): void {
       C: () => jump(-1, CONTINUE),
       t: () => jump(1, TOOL_CALL),
       T: () => jump(-1, TOOL_CALL),
+      m: () => jump(1, MESSAGE),
+      M: () => jump(-1, MESSAGE),
       f: () => $('fit').click(),
       o: () => $('overview').click(),
       '.': () => followBox.click(),
@@ -288,6 +304,11 @@ function start(): void {
     const wasAtEnd = run === tree.root && current === root.length - 1;
     const added = root.addSteps(events);
     if (added === 0) return 0;
+    if (conversation) {
+      conversation.append(runEntries(tree, tree.root, rootEntriesFrom, false));
+      rootEntriesFrom = root.emitted.length;
+      showSummary();
+    }
     applyFilter();
     if (wasAtEnd && followNewSteps) goTo(root.length - 1);
     else syncRanges();
@@ -299,6 +320,29 @@ function start(): void {
   addSteps(session.events);
   if (session.events.length === 0) applyFilter();
   followNewSteps = true;
+  // The conversation and the header's figures, once every run is folded (a live feed appends to them).
+  conversation = createConversationView($('conversation'), (r, step) => goTo(step, r));
+  conversation.append(conversationOf(tree));
+  rootEntriesFrom = tree.root.model.emitted.length;
+  $('messages-only').addEventListener('change', (e) => conversation!.messagesOnly((e.target as HTMLInputElement).checked));
+  function showSummary(): void {
+    const prompt = conversation!.entries.find((e) => e.kind === 'prompt');
+    const summary = summarise(tree, prompt ? prompt.text : null);
+    const promptEl = $('summary-prompt');
+    promptEl.textContent = summary.firstPrompt === null ? '(no prompt)' : `“${summary.firstPrompt.replace(/\s+/g, ' ').slice(0, 300)}”`;
+    promptEl.title = summary.firstPrompt ?? '';
+    const figures = $('summary-figures');
+    clear(figures);
+    for (const [label, value] of summaryFigures(summary)) {
+      const fig = make('span', `fig fig-${label.replace(/\s+/g, '-')}${label === 'ending' && summary.differs > 0 ? ' differs' : ''}`);
+      fig.appendChild(make('span', 'fig-label', label));
+      fig.appendChild(make('span', 'fig-value', value));
+      figures.appendChild(fig);
+    }
+  }
+  showSummary();
+  // A transcript's later runs are part of the one conversation: listed open, as the first run's steps are.
+  for (const r of tree.root.children) if (r.kind === 'run') timeline.expand(r, true);
   const opening = fromHash();
   goTo(opening?.step ?? 0, opening?.run ?? tree.root);
 
@@ -326,6 +370,9 @@ function start(): void {
     },
     tree,
     chart,
+    get conversation() {
+      return conversation!.entries.map((e) => ({ kind: e.kind, run: e.run.path, step: e.step, text: e.text }));
+    },
     readyAt: performance.now(),
   };
 }

@@ -7,9 +7,11 @@
  * Pure apart from the models' caches; no DOM.
  */
 import type { EmbeddedRun } from '../html.ts';
+import type { RunVerdict } from '../session.ts';
 import type { Chart } from '../graph.ts';
 import { viewMessage, type ViewMessage } from '../frames.ts';
 import { SessionModel, type StepEntry } from './session-model.ts';
+import { TurnloopError } from '../../errors/turnloop-error.ts';
 
 export interface RunNode {
   /** The tool_use ids from the root to this run ([] for the root). */
@@ -18,6 +20,12 @@ export interface RunNode {
   key: string;
   /** The agent's name; null for the root (and for a child whose log does not say). */
   agent: string | null;
+  /** `run`: a later loop run of the same thread (a transcript's next prompt), not a subagent. */
+  kind: 'subagent' | 'run';
+  /** What the timeline calls the run. */
+  label: string;
+  /** How the engine's run compares with the recorded one (Claude Code transcripts only). */
+  check: RunVerdict | null;
   /** 0 for the root, 1 for its children... */
   depth: number;
   model: SessionModel;
@@ -32,6 +40,9 @@ export type StepFilter = ((entry: StepEntry, run: RunNode) => boolean) | null;
 
 export interface GroupSummary {
   agent: string;
+  kind: 'subagent' | 'run';
+  /** The engine and the recording disagree on this run (transcripts only). */
+  differs: boolean;
   toolUseId: string;
   /** Steps of the child run, its initial state included. */
   steps: number;
@@ -55,16 +66,26 @@ export class RunTree {
     readonly chart: Chart,
     session: EmbeddedRun,
   ) {
-    this.root = this.node(session, [], null, null, false);
+    this.root = this.node(session, [], { agent: null }, null, false);
   }
 
-  private node(run: EmbeddedRun, path: string[], agent: string | null, parent: RunNode | null, withEvents: boolean): RunNode {
-    const model = new SessionModel(this.chart, { config: run.config, params: run.params, ...(withEvents ? { events: run.events } : {}) });
-    const node: RunNode = { path, key: path.join('/'), agent, depth: path.length, model, parent, children: [] };
+  private node(run: EmbeddedRun, path: string[], named: { agent: string | null; kind?: 'subagent' | 'run'; label?: string }, parent: RunNode | null, withEvents: boolean): RunNode {
+    const params = run.sharedHistory ? { ...run.params, messages: [...this.sharedMessages(run.sharedHistory), ...run.params.messages] } : run.params;
+    const model = new SessionModel(this.chart, { config: run.config, params, ...(withEvents ? { events: run.events } : {}) });
+    const kind = named.kind ?? 'subagent';
+    const label = named.label ?? (path.length === 0 ? 'main' : (named.agent ?? '(agent)'));
+    const node: RunNode = { path, key: path.join('/'), agent: named.agent, kind, label, check: run.check ?? null, depth: path.length, model, parent, children: [] };
     this.runs.push(node);
     this.byKey.set(node.key, node);
-    for (const child of run.children ?? []) node.children.push(this.node(child, [...path, child.toolUseId], child.agent, node, true));
+    for (const child of run.children ?? []) node.children.push(this.node(child, [...path, child.toolUseId], child, node, true));
     return node;
+  }
+
+  /** The leading messages a run shares with a run embedded before it (`EmbeddedRun.sharedHistory`). */
+  private sharedMessages(shared: { from: string; count: number }) {
+    const from = this.byKey.get(shared.from);
+    if (!from) throw new TurnloopError('VIEWER_INPUT', `the page's data names a run '${shared.from}' it does not hold`);
+    return from.model.params.messages.slice(0, shared.count);
   }
 
   get hasChildren(): boolean {
@@ -83,7 +104,7 @@ export class RunTree {
   }
 
   summary(child: RunNode): GroupSummary {
-    return { agent: child.agent ?? '(agent)', toolUseId: child.path.at(-1)!, steps: child.model.length, terminal: child.model.terminal };
+    return { agent: child.label, kind: child.kind, differs: child.check !== null && !child.check.ok, toolUseId: child.path.at(-1)!, steps: child.model.length, terminal: child.model.terminal };
   }
 
   /** The timeline's rows: the root's steps with each child's group under its step, expanded ones opened. */

@@ -3,10 +3,13 @@
  * time (`addSteps`), so a page can be fed a live run step by step.
  *
  * Costs, so a long session stays fast:
- * - folding keeps, per step, only a small index entry (event type, active state, flags, a one-line summary),
- *   the step's effects and the pending effects; full states are kept every `CHECKPOINT_EVERY` steps and
- *   re-derived from the nearest checkpoint when asked for (at most `CHECKPOINT_EVERY` steps of `step()`);
- * - the last two states asked for are cached, so stepping forward or back by one is one `step()` at most;
+ * - folding keeps, per step, only a small index entry (event type, active state, flags, a one-line summary);
+ *   full states and the pending effects are kept every `CHECKPOINT_EVERY` steps, and a step's state, effects and
+ *   pending effects are re-derived from the nearest checkpoint when asked for (at most `CHECKPOINT_EVERY` steps of
+ *   `step()`, more when a long session thinned them: `MAX_CHECKPOINTS`). A step's effects are not kept: a model call's carries its whole request, so keeping them all made
+ *   the page's memory grow with the square of the session;
+ * - the last states asked for are cached with their pending effects, so stepping forward or back by one is one
+ *   `step()` at most;
  * - the transitions a step took and its state diff are computed only for the step being shown.
  * Pure apart from its own caches; no DOM.
  */
@@ -22,7 +25,15 @@ import { nextPending } from '../pending.ts';
 import { tracedInitialTransitions, tracedTransitions } from '../trace.ts';
 import { diffValues, type Change } from './state-diff.ts';
 
+/** Checkpoint spacing of a short session; the spacing doubles each time the checkpoints outnumber `MAX_CHECKPOINTS`. */
 export const CHECKPOINT_EVERY = 8;
+/**
+ * A state's messages array is its own (a step that adds a message copies it), so each checkpoint holds the
+ * conversation as it was: kept every 8 steps, 8,000 events held 1.6 KB per event of them. Past this many the
+ * checkpoints are thinned (every other one dropped), so a long session keeps a few hundred and re-derives a step
+ * from at most `every` steps back.
+ */
+export const MAX_CHECKPOINTS = 256;
 
 /** Step flags, for the timeline and the "jump to next..." buttons. */
 export const STAYED = 1; // took a transition and stayed in the same state (a self-transition)
@@ -31,6 +42,7 @@ export const TOOL_CALL = 4; // asked for tools to run
 export const DONE = 8; // reached a terminal
 export const IGNORED = 16; // the state did not handle the event
 export const STATE_CHANGE = 32; // the active state is another one
+export const MESSAGE = 64; // emitted a message (a prompt's answer, a tool call, a tool result...)
 
 export interface StepEntry {
   /** The event's `type`; `(start)` for step 0. */
@@ -74,11 +86,15 @@ export class SessionModel {
   readonly emittedUpTo: number[] = [];
   /** The step that asked for each tool call (`run_tools` or `enqueue_tool`), by tool_use id, in the order asked. */
   readonly toolCalls = new Map<string, number>();
-  private readonly effects: Effect[][] = [];
-  private readonly pending: Effect[][] = [];
-  private readonly checkpoints: LoopState[] = [];
+  /** The initial state's effects (a later step's are re-derived by `detail`). */
+  private initialEffects: Effect[] = [];
+  /** Every `every`-th step: its state and the effects pending after it (`checkpoints[k]` is step `k * every`). */
+  private checkpoints: Array<{ state: LoopState; pending: Effect[] }> = [];
+  private every = CHECKPOINT_EVERY;
   private last: LoopState;
-  private cache: Array<{ index: number; state: LoopState }> = [];
+  /** The effects pending after the last step (where the next fold starts). */
+  private lastPending: Effect[] = [];
+  private cache: Array<{ index: number; state: LoopState; pending: Effect[] }> = [];
   private initialTransitions: string[] | null = null;
   private readonly indexes: number[] | undefined;
   /** A memo of the chart's paths, for re-deriving states from checkpoints again and again. */
@@ -137,30 +153,48 @@ export class SessionModel {
       for (const id of ids) if (!this.toolCalls.has(id)) this.toolCalls.set(id, index);
     }
     if (state.status === 'done') flags |= DONE;
+    if (effects.some((e) => e.type === 'emit')) flags |= MESSAGE;
     const summary = event ? eventSummary(event).replace(/\s+/g, ' ').slice(0, SUMMARY_CHARS) : 'initial state';
     this.entries.push({ type: event ? event.type : '(start)', state: leaf, flags, summary });
-    this.effects.push(effects);
-    this.pending.push(nextPending(this.pending[index - 1] ?? [], event, effects, state.status === 'done'));
+    if (index === 0) this.initialEffects = effects;
+    this.lastPending = nextPending(this.lastPending, event, effects, state.status === 'done');
     for (const e of effects) if (e.type === 'emit') this.emitted.push({ step: index, message: viewMessage(e.message) });
     this.emittedUpTo.push(this.emitted.length);
-    if (index % CHECKPOINT_EVERY === 0) this.checkpoints.push(state);
+    if (index % this.every === 0) {
+      this.checkpoints.push({ state, pending: this.lastPending });
+      if (this.checkpoints.length > MAX_CHECKPOINTS) {
+        this.checkpoints = this.checkpoints.filter((_, k) => k % 2 === 0);
+        this.every *= 2;
+      }
+    }
   }
 
   /** The state after step `index` (0: the initial state). */
   stateAt(index: number): LoopState {
-    const hit = this.cache.find((c) => c.index === index);
-    if (hit) return hit.state;
-    if (index === this.entries.length - 1) return this.last;
-    const near = this.cache.filter((c) => c.index < index && index - c.index <= CHECKPOINT_EVERY).sort((a, b) => b.index - a.index)[0];
-    let at = near ? near.index : Math.floor(index / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
-    let state = near ? near.state : this.checkpoints[at / CHECKPOINT_EVERY]!;
-    while (at < index) state = this.stepper.step(state, this.events[at++]!, this.config).state;
-    this.remember(index, state);
-    return state;
+    return this.at(index).state;
   }
 
-  private remember(index: number, state: LoopState): void {
-    this.cache = [{ index, state }, ...this.cache.filter((c) => c.index !== index)].slice(0, 4);
+  /** Step `index` folded again from the nearest cached state or checkpoint before it: its state and the effects pending after it. */
+  private at(index: number): { state: LoopState; pending: Effect[] } {
+    const hit = this.cache.find((c) => c.index === index);
+    if (hit) return hit;
+    if (index === this.entries.length - 1) return { state: this.last, pending: this.lastPending };
+    const near = this.cache.filter((c) => c.index < index && index - c.index <= this.every).sort((a, b) => b.index - a.index)[0];
+    let at = near ? near.index : Math.floor(index / this.every) * this.every;
+    const start = near ?? this.checkpoints[at / this.every]!;
+    let { state, pending } = start;
+    while (at < index) {
+      const event = this.events[at++]!;
+      const next = this.stepper.step(state, event, this.config);
+      state = next.state;
+      pending = nextPending(pending, event, next.effects, state.status === 'done');
+    }
+    this.remember(index, state, pending);
+    return { state, pending };
+  }
+
+  private remember(index: number, state: LoopState, pending: Effect[]): void {
+    this.cache = [{ index, state, pending }, ...this.cache.filter((c) => c.index !== index)].slice(0, 4);
   }
 
   /** Everything the page shows for one step: the frame, the full event and the state diff. */
@@ -169,18 +203,25 @@ export class SessionModel {
     let state: LoopState;
     let transitions: string[];
     let changes: Change[] = [];
+    let effects: Effect[];
+    let pending: Effect[];
     if (event) {
       // The step is re-run from the state before it, so both share structure and the diff only visits changes.
-      const before = this.stateAt(index - 1);
-      state = this.stepper.step(before, event, this.config).state;
-      this.remember(index, state);
+      const prior = this.at(index - 1);
+      const before = prior.state;
+      const next = this.stepper.step(before, event, this.config);
+      state = next.state;
+      effects = next.effects;
+      pending = nextPending(prior.pending, event, effects, state.status === 'done');
+      this.remember(index, state, pending);
       transitions = tracedTransitions(this.chart, before, event, this.config);
       changes = diffValues({ value: before.value, status: before.status, context: before.context }, { value: state.value, status: state.status, context: state.context });
     } else {
-      state = this.stateAt(0);
+      ({ state, pending } = this.at(0));
+      effects = this.initialEffects;
       transitions = this.initialTransitions ??= tracedInitialTransitions(this.chart, toMachineContext(createInitialContext(this.params, this.config), this.config));
     }
-    const frame = frameOf(this.logIndex(index), event, state, this.effects[index]!, transitions, this.pending[index]!, this.config);
+    const frame = frameOf(this.logIndex(index), event, state, effects, transitions, pending, this.config);
     return { frame, event, changes };
   }
 

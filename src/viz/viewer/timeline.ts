@@ -72,8 +72,9 @@ export function createTimeline(box: HTMLElement, tree: RunTree, host: TimelineHo
         const open = expanded.has(row.run.key);
         el.id = `group-${row.run.key}`;
         el.setAttribute('aria-expanded', String(open));
-        el.textContent = `${open ? '▾' : '▸'} ${s.agent} · ${s.steps} steps · ${s.terminal ?? 'unfinished'}`;
-        el.title = `subagent run for tool call ${s.toolUseId}: click or → to ${open ? 'collapse' : 'expand'}`;
+        el.textContent = `${open ? '▾' : '▸'} ${s.differs ? '✗ ' : ''}${s.agent} · ${s.steps} steps · ${s.terminal ?? 'unfinished'}`;
+        const what = s.kind === 'run' ? 'the next loop run of this thread' : `subagent run for tool call ${s.toolUseId}`;
+        el.title = `${what}${s.differs ? ' (the engine and the recording disagree)' : ''}: click or → to ${open ? 'collapse' : 'expand'}`;
       } else {
         const e = row.run.model.entries[row.step]!;
         el.id = stepRowId(row.run, row.step);
@@ -89,7 +90,8 @@ export function createTimeline(box: HTMLElement, tree: RunTree, host: TimelineHo
       const here = row.kind === 'group' ? cursorGroup === row.run : !cursorGroup && row.run === run && row.step === step;
       el.setAttribute('aria-selected', String(here));
       const kind = row.kind === 'group' ? ' group' : row.run.model.entries[row.step]!.flags & STAYED ? ' stayed' : '';
-      el.className = `vl-row${here ? ' current' : ''}${kind}${row.kind === 'step' && row.run.depth > 0 ? ' child' : ''}`;
+      const differs = row.kind === 'group' && row.run.check !== null && !row.run.check.ok ? ' differs' : '';
+      el.className = `vl-row${here ? ' current' : ''}${kind}${differs}${row.kind === 'step' && row.run.depth > 0 ? ' child' : ''}`;
     },
   });
 
@@ -106,8 +108,9 @@ export function createTimeline(box: HTMLElement, tree: RunTree, host: TimelineHo
     list.setCount(rowCount());
     list.refresh();
     showSelection();
-    const children = tree.runs.length - 1;
-    const runs = children > 0 ? ` · ${children} subagent run${children === 1 ? '' : 's'}` : '';
+    const later = tree.runs.filter((r) => r.kind === 'run').length;
+    const children = tree.runs.length - 1 - later;
+    const runs = `${later > 0 ? ` · ${later + 1} runs` : ''}${children > 0 ? ` · ${children} subagent run${children === 1 ? '' : 's'}` : ''}`;
     if (!keep) return `${tree.root.model.length} steps${runs}`;
     const visible = tree.runs.filter((r) => r.depth === 0 || isOpen(r));
     const steps = rows!.filter((row) => row.kind === 'step').length;
@@ -199,9 +202,9 @@ export function createTimeline(box: HTMLElement, tree: RunTree, host: TimelineHo
   };
 }
 
-/** A subagent's place, for the header: `main › Explore [toolu_1]`. */
+/** A run's place, for the header: `main › Explore [toolu_1]`, `main › run 2`. */
 export function runPathText(run: RunNode): string {
   const parts: string[] = [];
-  for (let r: RunNode | null = run; r && r.depth > 0; r = r.parent) parts.unshift(`${r.agent ?? '(agent)'} [${r.path.at(-1)}]`);
+  for (let r: RunNode | null = run; r && r.depth > 0; r = r.parent) parts.unshift(r.kind === 'run' ? r.label : `${r.label} [${r.path.at(-1)}]`);
   return ['main', ...parts].join(' › ');
 }

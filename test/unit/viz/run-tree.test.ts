@@ -80,7 +80,7 @@ describe('the viewer on a tree of runs', () => {
     expect(labels.indexOf('group toolu_b')).toBe(labels.indexOf(`root:${atB}`) + (atA === atB ? 2 : 1));
     // The header's summary: the agent, the child's step count (its initial state included) and its terminal.
     const explore = tree.find(['toolu_a'])!;
-    expect(tree.summary(explore)).toEqual({ agent: 'Explore', toolUseId: 'toolu_a', steps: session.children![0]!.session.events.length + 1, terminal: 'completed' });
+    expect(tree.summary(explore)).toEqual({ agent: 'Explore', kind: 'subagent', differs: false, toolUseId: 'toolu_a', steps: session.children![0]!.session.events.length + 1, terminal: 'completed' });
     expect(tree.summary(tree.find(['toolu_b'])!).agent).toBe('Review');
   });
 
@@ -137,7 +137,7 @@ describe('the viewer on a tree of runs', () => {
     const review = session.children![1]!;
     const cut = { ...session, children: [{ ...review, session: { ...review.session, events: review.session.events.slice(0, 3) } }] };
     const tree = pageTree(viewerData(cut).session!);
-    expect(tree.summary(tree.find(['toolu_b'])!)).toEqual({ agent: 'Review', toolUseId: 'toolu_b', steps: 4, terminal: null });
+    expect(tree.summary(tree.find(['toolu_b'])!)).toEqual({ agent: 'Review', kind: 'subagent', differs: false, toolUseId: 'toolu_b', steps: 4, terminal: null });
   });
 
   it("puts a child whose tool call the parent's log never asks for after the parent's last step", () => {
