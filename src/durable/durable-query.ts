@@ -220,7 +220,6 @@ class DurableRun extends RunCore {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback);
   }
 
-
   protected runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): Promise<void> {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback, executor.local);
   }
