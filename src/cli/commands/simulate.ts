@@ -109,14 +109,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
   const live = await startCliInspector(values, io, 'simulate');
   const observers = live?.observers ?? [];
+  const simulation: SimulateOptions = { record, observers, onRecordError, ...(driver ? { driver } : {}) };
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record, observers, onRecordError, ...(driver ? { driver } : {}) });
+    result = await simulateScenario(scenario, simulation);
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? file, breakerAt);
-    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep, ...(driver ? { driver } : {}) });
+    result = await simulateScenario(scenario, { ...simulation, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
   await live?.finish();
