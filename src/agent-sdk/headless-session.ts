@@ -169,7 +169,7 @@ export class HeadlessSession {
     // (its history holds every message the loop yields); the run's state does not carry it (issue 39 item 3).
     const interruptionNotes: Message[] = [];
     // The last request's stop reason as the API streamed it: an empty reply has one but no assistant message.
-    let streamedStopReason: string | null | undefined;
+    let streamedStopReason: string | undefined;
     const countAssistant = (message: AssistantMessage) => {
       usage.add(message);
       if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
@@ -268,9 +268,11 @@ export class HeadlessSession {
     }
     const interrupted = this.current.interrupted;
     this.current = null;
-    if (finalMessages) {
-      const known = new Set((finalMessages as Message[]).map((m) => m.uuid));
-      this.history = [...(finalMessages as Message[]), ...interruptionNotes.filter((m) => !known.has(m.uuid))];
+    // Assigned in the step observer: the checker cannot see that, so it is widened back once here.
+    const conversation = finalMessages as Message[] | null;
+    if (conversation) {
+      const known = new Set(conversation.map((m) => m.uuid));
+      this.history = [...conversation, ...interruptionNotes.filter((m) => !known.has(m.uuid))];
     }
     const result = resultMessage({
       terminal,
