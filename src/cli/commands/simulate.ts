@@ -15,7 +15,7 @@ import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
 import { examplePath } from '../examples.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
-import { durableQuery } from '../../durable/durable-query.ts';
+import { durableRunLoop } from '../../durable/durable-query.ts';
 import { MemoryJournal } from '../../durable/journal.ts';
 
 const DRIVERS = ['query', 'durable'] as const;
@@ -25,7 +25,8 @@ function driverOf(name: string | undefined): SimulateOptions['driver'] {
   if (name === undefined || name === 'query') return undefined;
   if (name === 'durable') {
     const journal = new MemoryJournal();
-    return (options) => durableQuery({ ...options, journal });
+    // The engine's options, as `runLoop()` takes them: below the boundary `durableQuery()` checks and extends.
+    return (options) => durableRunLoop({ ...options, journal });
   }
   throw new UsageError(`--driver expects one of ${DRIVERS.join(', ')}, got '${name}' (see turnloop simulate --help)`);
 }
