@@ -201,7 +201,7 @@ export class HeadlessSession {
     // (its history holds every message the loop yields); the run's state does not carry it (issue 39 item 3).
     const interruptionNotes: Message[] = [];
     // The last request's stop reason as the API streamed it: an empty reply has one but no assistant message.
-    let streamedStopReason: string | null | undefined;
+    let streamedStopReason: string | undefined;
     const countAssistant = (message: AssistantMessage) => {
       usage.add(message);
       if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
@@ -328,9 +328,11 @@ export class HeadlessSession {
     const interrupted = this.current.interrupted;
     this.current = null;
     const structuredOutput = deps.structuredOutput?.outcome();
-    if (finalMessages) {
+    // Assigned in the step observer: the checker cannot see that, so it is widened back once here.
+    const conversation = finalMessages as Message[] | null;
+    if (conversation) {
       // The StructuredOutput call ends the turn the way a hook stop does; its stop note is not part of the conversation.
-      const kept = structuredOutput ? withoutStopNotes(finalMessages) : (finalMessages as Message[]);
+      const kept = structuredOutput ? withoutStopNotes(conversation) : conversation;
       const known = new Set(kept.map((m) => m.uuid));
       this.history = [...kept, ...interruptionNotes.filter((m) => !known.has(m.uuid))];
     }

@@ -20,11 +20,14 @@ type UnlistedOptionKeys = Exclude<keyof QueryOptions, (typeof LOOP_PARAM_KEYS)[n
 /** Compiles only while every key of `QueryOptions` is listed. */
 export const EVERY_OPTION_KEY_LISTED: [UnlistedOptionKeys] extends [never] ? true : UnlistedOptionKeys = true;
 
+/** The public function whose options are checked, as an error names it. */
+export type CheckedEntryPoint = 'query()' | 'durableQuery()';
+
 /** An option `query()` does not know (a typo, or turnloop's internal plumbing). */
 export class UnknownQueryOptionError extends TurnloopError {
   constructor(
     readonly option: string,
-    callee: 'query()' | 'durableQuery()' = 'query()',
+    callee: CheckedEntryPoint = 'query()',
   ) {
     const guess = closestName(option, QUERY_OPTION_KEYS);
     super('UNKNOWN_QUERY_OPTION', `${callee}: '${option}' is not an option${guess ? `; did you mean '${guess}'?` : ` (see QueryOptions)`}`);
@@ -33,7 +36,7 @@ export class UnknownQueryOptionError extends TurnloopError {
 }
 
 /** Throws `UnknownQueryOptionError` for the first key of `options` that `query()` does not accept. */
-export function checkQueryOptionKeys(options: object, callee: 'query()' | 'durableQuery()' = 'query()'): void {
+export function checkQueryOptionKeys(options: object, callee: CheckedEntryPoint = 'query()'): void {
   const known = new Set<string>(QUERY_OPTION_KEYS);
   for (const key of Object.keys(options)) if (!known.has(key)) throw new UnknownQueryOptionError(key, callee);
 }

@@ -12,20 +12,15 @@
 import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 import { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
-import { queryOptionsOf, type QueryOptions } from './run-options.ts';
+import { engineOptionsOf, type QueryOptions } from './run-options.ts';
 
-export { queryOptionsOf, type QueryOptions } from './run-options.ts';
-
-/** The engine's options for `options` (`queryOptionsOf`, as `query()` checks them). */
-export function engineOptionsOf(options: QueryOptions): ReturnType<typeof queryOptionsOf> {
-  return queryOptionsOf(options, { callee: 'query()' });
-}
+export type { QueryOptions } from './run-options.ts';
 
 export async function* query(options: QueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  return yield* runLoop(await engineOptionsOf(options));
+  return yield* runLoop(await engineOptionsOf(options, 'query()'));
 }
 
 /** Runs `query()` to its end and collects what it yielded. */
 export async function runQuery(options: QueryOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  return runLoopToEnd(await engineOptionsOf(options));
+  return runLoopToEnd(await engineOptionsOf(options, 'query()'));
 }

@@ -6,7 +6,7 @@
  * (`LoopOptions`) and resolve the run the same way (`resolveRun()`).
  */
 import type { LoopOptions, RunObserverFactory } from '../effects/query-options.ts';
-import { checkQueryOptionKeys } from './query-option-keys.ts';
+import { checkQueryOptionKeys, type CheckedEntryPoint } from './query-option-keys.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
@@ -43,7 +43,7 @@ export interface QueryOptions extends LoopOptions {
  * The engine's options for `options`, checked once here at the boundary: an unknown option or config key is an
  * error naming it (with the key it was probably meant to be); the extras become run observers.
  */
-export async function queryOptionsOf(options: QueryOptions, { callee }: { callee: 'query()' | 'durableQuery()' }): Promise<LoopOptions> {
+export async function engineOptionsOf(options: QueryOptions, callee: CheckedEntryPoint): Promise<LoopOptions> {
   checkQueryOptionKeys(options, callee);
   if (options.config !== undefined) {
     // Loaded only when a config is given: the root import stays free of zod.
@@ -84,4 +84,3 @@ export async function queryOptionsOf(options: QueryOptions, { callee }: { callee
   }
   return { ...engine, observers, forkObservers };
 }
-

@@ -4,7 +4,7 @@
  */
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { DEFAULT_TREE_MODEL_CALLS } from '../effects/child-runs.ts';
-import { resolveRunConfig } from '../effects/run-loop.ts';
+import { resolveRunConfig } from '../effects/resolve-run.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import type { BoundsOptions } from './compute-bounds.ts';

@@ -59,9 +59,12 @@ const findCommand = (name: string) => commands.find((c) => c.name === name);
 function headlessArgv(args: readonly string[], cwd: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    const arg = args[i];
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = equals > 0 ? arg.slice(0, equals) : arg;
+    const inline = equals > 0 ? arg.slice(equals + 1) : undefined;
     if (flag !== '--example' && flag !== '--fake-api') {
-      out.push(args[i]);
+      out.push(arg);
       continue;
     }
     const value = inline ?? args[++i];

@@ -27,8 +27,8 @@
  *   journaled with its entry, so a recovery shows it again, and `onError` is told live only.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { queryOptionsOf, type QueryOptions } from '../api/run-options.ts';
-import { executorWarning, outputsOf, type ExecutorOutput, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../effects/effect-executors.ts';
+import { engineOptionsOf, type QueryOptions } from '../api/run-options.ts';
+import { outputsOf, type ExecutorOutput, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../effects/effect-executors.ts';
 import type { RunLoopOptions } from '../effects/query-options.ts';
 import { resolveRun, runParamsOf, watchRun, type ResolvedRun, type RunWatch } from '../effects/resolve-run.ts';
 import { abortReasonOf, driveRun, RunCore } from '../effects/run-core.ts';
@@ -219,7 +219,6 @@ class DurableRun extends RunCore {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback);
   }
 
-
   protected runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): Promise<void> {
     return this.journaled(`${effect.type}:${effect.id}`, effect, () => this.collect(outputsOf(executor, effect, this.env, this)), fallback, executor.local);
   }
@@ -309,7 +308,7 @@ export function durableRunLoop(options: DurableRunOptions): AsyncGenerator<Query
  */
 export async function* durableQuery(options: DurableQueryOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   const { journal, codeVersion, idSeed, ...query } = options;
-  const engine = await queryOptionsOf(query, { callee: 'durableQuery()' });
+  const engine = await engineOptionsOf(query, 'durableQuery()');
   return yield* durableRunLoop({ ...engine, journal, ...(codeVersion === undefined ? {} : { codeVersion }), ...(idSeed === undefined ? {} : { idSeed }) });
 }
 

@@ -27,9 +27,6 @@ import { abortReasonOf, RunCore } from './run-core.ts';
 import type { StreamingToolSession } from './tool-runtime.ts';
 import type { LoopParams } from '../reducer/state.ts';
 
-export { abortReasonOf } from './run-core.ts';
-export { NO_TOOLS } from './no-tools.ts';
-
 export class Interpreter extends RunCore {
   private readonly channel = new EventChannel<ExecutorOutput>();
   private streaming: StreamingToolSession | null = null;

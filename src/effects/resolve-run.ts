@@ -11,7 +11,7 @@
  *   what they return is the answer a journal records.
  */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
-import type { Message } from '../messages/types.ts';
+import type { Message, QueryItem } from '../messages/types.ts';
 import type { LoopParams } from '../reducer/state.ts';
 import { agentRunModelCaller, budgetedModelCaller, DEFAULT_TREE_MODEL_CALLS, finalTextOf, type ChildLink, type ChildRunner } from './child-runs.ts';
 import { createDefaultDeps } from './default-deps.ts';
@@ -23,7 +23,6 @@ import {
 import type { ToolRuntime } from './tool-runtime.ts';
 import { createToolRuntime } from './tools/create-tool-runtime.ts';
 import type { Tool } from './tools/define-tool.ts';
-import type { QueryItem } from '../messages/types.ts';
 import type { Terminal } from '../reducer/outcomes.ts';
 
 /** Runs a run in memory to its end (`runLoopToEnd`): how children and forks run, whatever drives their parent. */

@@ -67,11 +67,8 @@ export abstract class RunCore implements RunView {
     this.watch = watch;
     this.onStep = watch.onStep;
     this.stepGate = watch.stepGate;
-    const outer = options.signal;
-    const observers = watch.abortSignal;
-    this.signal = outer && observers
-      ? AbortSignal.any([outer, observers, this.controller.signal])
-      : outer || observers ? AbortSignal.any([(outer ?? observers) as AbortSignal, this.controller.signal]) : this.controller.signal;
+    const outside = [options.signal, watch.abortSignal].filter((signal): signal is AbortSignal => signal != null);
+    this.signal = outside.length === 0 ? this.controller.signal : AbortSignal.any([...outside, this.controller.signal]);
   }
 
   get done(): boolean {

@@ -20,8 +20,6 @@ import type { RunLoopOptions } from './query-options.ts';
 import { resolveRun, runParamsOf, watchRun } from './resolve-run.ts';
 import { driveRun } from './run-core.ts';
 
-export { combinedObserver, initialMessages, loopParamsOf, modelCallsPerTurn, resolveRunConfig } from './resolve-run.ts';
-
 export function runLoop(options: RunLoopOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
   return driveRun(() => {
     const resolved = resolveRun(options, runLoopToEnd);

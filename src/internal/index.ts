@@ -13,6 +13,7 @@ export { decideTokenBudget } from '../reducer/token-budget.ts';
 export { modelInfo } from '../config/config.ts';
 export { MISSING_CREDENTIALS_MESSAGE } from '../effects/model/anthropic-model-caller.ts';
 export { toolDefinitionForModel, createToolRegistry } from '../effects/tools/index.ts';
-export { runLoop, runLoopToEnd, resolveRunConfig, modelCallsPerTurn } from '../effects/run-loop.ts';
+export { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
+export { resolveRunConfig, modelCallsPerTurn } from '../effects/resolve-run.ts';
 export { LOOP_PARAM_KEYS, type InternalLoopOptions, type RunLoopOptions } from '../effects/query-options.ts';
 export { QUERY_OPTION_KEYS } from '../api/query-option-keys.ts';

@@ -25,10 +25,10 @@ export class ScenarioFileError extends TurnloopError {
     /** Those problems, described; the message names the first few of them. */
     readonly others: ReadonlyArray<{ path: string | null; expected: string }> = [],
   ) {
-    const named = others.slice(0, SHOWN_OTHERS).map((o) => `${o.path === null ? '' : `${o.path}: `}${o.expected}`);
-    const unnamed = moreIssues - named.length;
-    const rest = unnamed > 0 ? `${named.length > 0 ? '; ' : ''}${unnamed} more (simulate --json lists every problem)` : '';
-    const more = moreIssues > 0 ? ` (and ${moreIssues} more problem${moreIssues > 1 ? 's' : ''}${named.length > 0 || rest ? ': ' : ''}${named.join('; ')}${rest})` : '';
+    const listed = others.slice(0, SHOWN_OTHERS).map((o) => `${o.path === null ? '' : `${o.path}: `}${o.expected}`);
+    const unnamed = moreIssues - listed.length;
+    if (unnamed > 0) listed.push(`${unnamed} more (simulate --json lists every problem)`);
+    const more = moreIssues > 0 ? ` (and ${moreIssues} more problem${moreIssues > 1 ? 's' : ''}: ${listed.join('; ')})` : '';
     super('INVALID_SCENARIO', `${file}: ${path === null ? '' : `${path}: `}${expected}${more}`);
     this.name = 'ScenarioFileError';
   }

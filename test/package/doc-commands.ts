@@ -3,7 +3,8 @@
  * continues it) whose commands start with `turnloop` or `npx turnloop` (other commands of a `&&` chain, such as an
  * `npm install`, are the set-up the test does itself). A line whose comment starts `# exit N:` must end with exit
  * code N (0 otherwise). The files a command names as the user's own (`session.jsonl`, `run.jsonl`, `key.pem`,
- * `scenario.json`) are given to it by the test. A block that cannot run from a plain install says why on the line above its fence:
+ * `scenario.json`) are given to it by the test. A block that cannot run from a plain install says why on the line
+ * above its fence:
  *
  *   <!-- commands: skip, needs a browser to watch the inspector -->
  */

@@ -11,7 +11,7 @@ import { ConfigError, parseConfigOverrides } from '../../src/config/parse-config
 import { runDurableQuery } from '../../src/durable/durable-query.ts';
 import { MemoryJournal } from '../../src/durable/journal.ts';
 import { LOOP_PARAM_KEYS } from '../../src/effects/query-options.ts';
-import { loopParamsOf } from '../../src/effects/run-loop.ts';
+import { loopParamsOf } from '../../src/effects/resolve-run.ts';
 import { isTurnloopError } from '../../src/index.ts';
 import { scriptedModelCaller } from '../../src/replay/scripted-deps.ts';
 import { messageBuilders } from '../../src/testing/message-builders.ts';

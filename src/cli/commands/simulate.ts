@@ -15,7 +15,7 @@ import { resolveConfig } from '../../config/config.ts';
 import { parseFlags } from './parse-flags.ts';
 import { examplePath } from '../examples.ts';
 import { expandInspectArgs, INSPECT_FLAGS, INSPECT_HELP, startCliInspector } from '../inspect-flag.ts';
-import { durableQuery } from '../../durable/durable-query.ts';
+import { durableRunLoop } from '../../durable/durable-query.ts';
 import { MemoryJournal } from '../../durable/journal.ts';
 
 const DRIVERS = ['query', 'durable'] as const;
@@ -25,7 +25,8 @@ function driverOf(name: string | undefined): SimulateOptions['driver'] {
   if (name === undefined || name === 'query') return undefined;
   if (name === 'durable') {
     const journal = new MemoryJournal();
-    return (options) => durableQuery({ ...options, journal });
+    // The engine's options, as `runLoop()` takes them: below the boundary `durableQuery()` checks and extends.
+    return (options) => durableRunLoop({ ...options, journal });
   }
   throw new UsageError(`--driver expects one of ${DRIVERS.join(', ')}, got '${name}' (see turnloop simulate --help)`);
 }
@@ -109,14 +110,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
 
   const live = await startCliInspector(values, io, 'simulate');
   const observers = live?.observers ?? [];
+  const simulation: SimulateOptions = { record, observers, onRecordError, ...(driver ? { driver } : {}) };
   let result: SimulationResult;
   if (values.json) {
-    result = await simulateScenario(scenario, { record, observers, onRecordError, ...(driver ? { driver } : {}) });
+    result = await simulateScenario(scenario, simulation);
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     const breakerAt = resolveConfig(scenario.config).limits.autocompactMaxFailures;
     const printer = createTranscriptPrinter((line) => io.stdout.write(`${line}\n`), styleFor(io), scenario.name ?? file, breakerAt);
-    result = await simulateScenario(scenario, { record, observers, onRecordError, onItem: printer.onItem, onStep: printer.onStep, ...(driver ? { driver } : {}) });
+    result = await simulateScenario(scenario, { ...simulation, onItem: printer.onItem, onStep: printer.onStep });
     printer.finish(result);
   }
   await live?.finish();

@@ -85,10 +85,9 @@ export interface ToolSpec<S extends AnyInputSchema> {
   interruptBehavior?: InterruptBehavior;
   maxResultSizeChars?: number;
   /**
-   * An error of this tool cancels its sibling calls in the streaming executor (docs/loop.md §7.5; the batches run
-   * without it never cancel one). Default: only a tool named `Bash`, as in
-   * the original (Claude Code 2.1.88 `services/tools/StreamingToolExecutor.ts:354-363`); `true` on another tool is
-   * Extension `shellLikeSiblingCancel`.
+   * An error of this tool cancels its sibling calls in the streaming executor (docs/loop.md §7.5; batches run
+   * without it never cancel one). Default: only a tool named `Bash`, as in the original (Claude Code 2.1.88
+   * `services/tools/StreamingToolExecutor.ts:354-363`); `true` on another tool is Extension `shellLikeSiblingCancel`.
    */
   isShellLike?: boolean;
   /**
@@ -159,10 +158,10 @@ export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<In
   type I = InputOf<S>;
   // A schema turnloop cannot use fails here, where the tool is written, not at the first model call.
   const problem = inputSchemaProblem(spec.inputSchema);
-  if (problem === null && !spec.inputJSONSchema && !canDescribe(spec.inputSchema)) {
+  if (problem !== null) throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: ${problem}`);
+  if (!spec.inputJSONSchema && !canDescribe(spec.inputSchema)) {
     throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: a ${spec.inputSchema['~standard'].vendor} schema has no JSON Schema to show the model: pass inputJSONSchema too`);
   }
-  if (problem !== null) throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: ${problem}`);
   const schema = toToolInputSchema(spec.inputSchema as StandardSchemaOf<I>);
   return {
     name: spec.name,

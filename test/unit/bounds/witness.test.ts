@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { computeBounds } from '../../../src/bounds/compute-bounds.ts';
 import { boundsWitness } from '../../../src/bounds/witness.ts';
 import { resolveConfig, type ConfigOverrides } from '../../../src/config/config.ts';
-import { resolveRunConfig } from '../../../src/effects/run-loop.ts';
+import { resolveRunConfig } from '../../../src/effects/resolve-run.ts';
 import type { LoopParams } from '../../../src/reducer/state.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commands } from '../../../src/cli/commands/index.ts';
+import { ScenarioFileError } from '../../../src/scenario/load-scenario.ts';
 import { runCli } from './capture-io.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'turnloop-cli-input-'));
@@ -29,6 +30,15 @@ describe('simulate --json on a scenario that does not validate', () => {
     expect(plain.code).toBe(2);
     expect(plain.stderr).toMatch(/params\.maxTurns: .* \(and 1 more problem: bogus: unknown key; expected one of: .*\)\n$/);
     expect(plain.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('names the next three problems without --json and counts the rest', () => {
+    const others = ['a', 'b', 'c'].map((path) => ({ path, expected: `a number at ${path}` }));
+    const error = new ScenarioFileError('s.json', 'params.maxTurns', 'a positive integer', 5, others);
+    expect(error.message).toBe(
+      's.json: params.maxTurns: a positive integer (and 5 more problems: a: a number at a; b: a number at b; c: a number at c; 2 more (simulate --json lists every problem))',
+    );
+    expect(new ScenarioFileError('s.json', null, 'not valid JSON').message).toBe('s.json: not valid JSON');
   });
 });
 

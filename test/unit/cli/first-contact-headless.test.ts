@@ -51,6 +51,15 @@ describe('-p runs offline from anywhere', () => {
     expect(stdout).toMatch(/^Hello!/);
   });
 
+  it('--example=NAME, the inline form, names the script too; a bare --example is bad input', async () => {
+    const inline = await runCli(['-p', 'Say hello', '--example=hello', '--no-session-persistence'], { cwd: project });
+    expect(inline.stderr).toBe('');
+    expect(inline.stdout).toMatch(/^Hello!/);
+    const bare = await runCli(['-p', 'hi', '--example'], { cwd: project });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('--example expects a value');
+  });
+
   it('an unknown --example is bad input that suggests the known ones', async () => {
     const { code, stderr } = await runCli(['-p', 'hi', '--example', 'helo'], { cwd: project });
     expect(code).toBe(2);

@@ -9,10 +9,10 @@
  * started under durable: its result says so and the tool never saw it. The rewrite of (1) is applied to both
  * outputs (and must leave the durable one as it is); (2) only to a scenario that aborts.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
 import { durableRunLoop } from '../../../src/durable/durable-query.ts';
@@ -31,6 +31,7 @@ const fidelityFiles = FIDELITY_SCENARIOS.map(({ name, scenario }) => {
   writeFileSync(file, JSON.stringify(scenario));
   return file;
 });
+afterAll(() => rmSync(fidelityDir, { recursive: true, force: true }));
 
 interface SimulationJson {
   emitted: unknown[];

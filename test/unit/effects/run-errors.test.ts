@@ -4,13 +4,17 @@
  * `onError(error, { raisedBy, effect })`; without one, each becomes the warning item a failed executor always gave.
  * Before, the optional answer and the hook were dropped in silence and the observer's error ended the run.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { durableQuery, MemoryJournal } from '../../../src/durable/index.ts';
 import { query } from '../../../src/api/query.ts';
 import type { QueryOptions } from '../../../src/api/run-options.ts';
 import type { RunErrorContext } from '../../../src/effects/query-options.ts';
 import { collectToEnd } from '../../../src/effects/run-loop.ts';
+import { replay } from '../../../src/replay/index.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
 import { toolTurns } from '../replay/fixtures.ts';
 
@@ -88,8 +92,7 @@ describe('one error route', () => {
       expect(first('summary broke')).toMatchObject({ raisedBy: 'executor', effect: { type: 'start_tool_use_summary' } });
       expect(first('observer broke')).toMatchObject({ raisedBy: 'observer', effect: null });
       // Fire-and-forget: started after the step, it may fail after later steps; it is told all the same.
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(first('hook broke')).toMatchObject({ raisedBy: 'hook', effect: { type: 'run_post_sampling_hooks' } });
+      await vi.waitFor(() => expect(first('hook broke')).toMatchObject({ raisedBy: 'hook', effect: { type: 'run_post_sampling_hooks' } }));
     });
 
     it(`${name}: without onError, each becomes a warning item (the default), and the run ends as usual`, async () => {
@@ -124,13 +127,14 @@ describe('one error route', () => {
 
 describe("durableQuery() takes query()'s boundary options", () => {
   it('record: the durable run is recorded as a session log that replays to its terminal', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { replay } = await import('../../../src/replay/index.ts');
-    const path = join(mkdtempSync(join(tmpdir(), 'turnloop-durable-record-')), 'run.jsonl');
-    const { terminal } = await DRIVERS.durable(options({ record: path }));
-    expect(terminal).toEqual({ reason: 'completed' });
-    expect(replay(path).terminal).toEqual(terminal);
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-durable-record-'));
+    try {
+      const path = join(dir, 'run.jsonl');
+      const { terminal } = await DRIVERS.durable(options({ record: path }));
+      expect(terminal).toEqual({ reason: 'completed' });
+      expect(replay(path).terminal).toEqual(terminal);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
