@@ -6,17 +6,29 @@
  * (`--json-schema` compiles its schema on ajv) shows the hook sees such modules, so the check can fail.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { FakeScriptInput } from '../../../src/fake-api/index.ts';
 import { tempProject, writeScript } from './headless-harness.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const mainUrl = new URL('../../../src/cli/main.ts', import.meta.url).href;
 const hook = `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) { appendFileSync(process.env.TURNLOOP_MODULE_LOG, url + '\\n'); return next(url, context); }`;
-const registerHook = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+// ESM imports go through the loader hook; `require()` (the shell parser and re2-wasm are loaded that way) does not
+// in Node 20, so the same preload also logs every file `require()` resolves.
+const registerHook = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+const Module = createRequire(${JSON.stringify(mainUrl)})('node:module');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const loaded = load.apply(this, arguments);
+  try { appendFileSync(process.env.TURNLOOP_MODULE_LOG, 'require:' + Module._resolveFilename(request, parent) + '\\n'); } catch {}
+  return loaded;
+};`;
 
 /** Modules a one-turn run with built-in tools never needs. */
 const NOT_LOADED = [
@@ -38,11 +50,13 @@ const NOT_LOADED = [
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function loadedBy(args: string[]): { modules: string[]; stdout: string; status: number | null } {
+const ONE_TEXT_REPLY: FakeScriptInput = { model: [{ content: [{ type: 'text', text: 'hello' }] }] };
+
+function loadedBy(args: string[], reply = ONE_TEXT_REPLY): { modules: string[]; stdout: string; status: number | null } {
   const cwd = tempProject();
   dirs.push(cwd);
   const log = join(cwd, 'modules.log');
-  const script = writeScript(cwd, { model: [{ content: [{ type: 'text', text: 'hello' }] }] });
+  const script = writeScript(cwd, reply);
   const run = `const { main } = await import(${JSON.stringify(mainUrl)}); process.exitCode = await main(${JSON.stringify([...args, '--fake-api', script])});`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(registerHook)}`, '--input-type=module', '-e', run], {
     cwd: repo,
@@ -51,6 +65,7 @@ function loadedBy(args: string[]): { modules: string[]; stdout: string; status: 
     input: '',
     timeout: 60_000,
   });
+  if (!existsSync(log)) throw new Error(`the child logged nothing: ${child.stderr}`);
   return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), stdout: child.stdout, status: child.status };
 }
 
@@ -67,5 +82,17 @@ describe('headless start-up', () => {
     const schema = JSON.stringify({ type: 'object', properties: { answer: { type: 'string' } } });
     const { modules } = loadedBy(['-p', 'hi', '--json-schema', schema]);
     expect(modules.some((url) => url.includes('/node_modules/ajv/'))).toBe(true);
+  }, 90_000);
+
+  it('a Bash call matched against an allow rule loads the shell parser through require(), which the log sees too', () => {
+    const bash: FakeScriptInput = {
+      model: [
+        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } }] },
+        { content: [{ type: 'text', text: 'done' }] },
+      ],
+    };
+    const { modules, status } = loadedBy(['-p', 'hi', '--allowedTools', 'Bash(echo:*)'], bash);
+    expect(status).toBe(0);
+    expect(modules.some((entry) => entry.startsWith('require:') && entry.includes('tree-sitter'))).toBe(true);
   }, 90_000);
 });
