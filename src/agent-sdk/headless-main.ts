@@ -20,7 +20,7 @@ import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
-import { connectSdkMcpServers, type SdkMcpConnection } from './sdk-mcp-servers.ts';
+import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
@@ -227,6 +227,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           mcpServers = [...commandMcp.servers];
         }
         if (request.sdkMcpServers && request.sdkMcpServers.length > 0) {
+          // The in-process MCP bridge (and its JSON Schema compiler) loads only for a program that declares SDK servers.
+          const { connectSdkMcpServers } = await import('./sdk-mcp-servers.ts');
           sdkMcp = await connectSdkMcpServers(request.sdkMcpServers, askProgram, warn);
           extraTools.push(...sdkMcp.tools);
           mcpServers = [...mcpServers, ...sdkMcp.servers];

@@ -1,0 +1,98 @@
+/**
+ * The headless mode's start-up loads only what the run needs (issue 38, item 8): a one-turn `turnloop -p` against a
+ * scripted model must not load the MCP client and bridge, the JSON Schema compiler, the shell parser, the durable
+ * runtime, the viewer or OpenTelemetry's SDK. Guarded by what is loaded (a loader hook in a child process that logs
+ * every module URL), not by timing; the figures are in docs/benchmarks.md. A run that does need one of them
+ * (`--json-schema` compiles its schema on ajv) shows the hook sees such modules, so the check can fail.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FakeScriptInput } from '../../../src/fake-api/index.ts';
+import { tempProject, writeScript } from './headless-harness.ts';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const mainUrl = new URL('../../../src/cli/main.ts', import.meta.url).href;
+const hook = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(process.env.TURNLOOP_MODULE_LOG, url + '\\n'); return next(url, context); }`;
+// ESM imports go through the loader hook; `require()` (the shell parser and re2-wasm are loaded that way) does not
+// in Node 20, so the same preload also logs every file `require()` resolves.
+const registerHook = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+const Module = createRequire(${JSON.stringify(mainUrl)})('node:module');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const loaded = load.apply(this, arguments);
+  try { appendFileSync(process.env.TURNLOOP_MODULE_LOG, 'require:' + Module._resolveFilename(request, parent) + '\\n'); } catch {}
+  return loaded;
+};`;
+
+/** Modules a one-turn run with built-in tools never needs. */
+const NOT_LOADED = [
+  '/node_modules/ajv/',
+  '/node_modules/re2-wasm/',
+  '/node_modules/@modelcontextprotocol/',
+  '/node_modules/yaml/',
+  'tree-sitter',
+  '/node_modules/@dbos-inc/',
+  '/node_modules/@opentelemetry/sdk-trace-base/',
+  '/src/mcp/',
+  '/src/agent-sdk/sdk-mcp-servers.ts',
+  '/src/durable/',
+  '/src/viz/',
+  '/src/inspector/',
+  '/src/otel/',
+];
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const ONE_TEXT_REPLY: FakeScriptInput = { model: [{ content: [{ type: 'text', text: 'hello' }] }] };
+
+function loadedBy(args: string[], reply = ONE_TEXT_REPLY): { modules: string[]; stdout: string; status: number | null } {
+  const cwd = tempProject();
+  dirs.push(cwd);
+  const log = join(cwd, 'modules.log');
+  const script = writeScript(cwd, reply);
+  const run = `const { main } = await import(${JSON.stringify(mainUrl)}); process.exitCode = await main(${JSON.stringify([...args, '--fake-api', script])});`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(registerHook)}`, '--input-type=module', '-e', run], {
+    cwd: repo,
+    env: { ...process.env, TURNLOOP_MODULE_LOG: log },
+    encoding: 'utf8',
+    input: '',
+    timeout: 60_000,
+  });
+  if (!existsSync(log)) throw new Error(`the child logged nothing: ${child.stderr}`);
+  return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), stdout: child.stdout, status: child.status };
+}
+
+describe('headless start-up', () => {
+  it('a one-turn `-p` run loads none of the modules only other runs need', () => {
+    const { modules, stdout, status } = loadedBy(['-p', 'hi']);
+    expect(status).toBe(0);
+    expect(stdout).toBe('hello\n');
+    expect(modules.some((url) => url.includes('/src/agent-sdk/headless-main.ts'))).toBe(true);
+    expect(NOT_LOADED.filter((part) => modules.some((url) => url.includes(part)))).toEqual([]);
+  }, 90_000);
+
+  it('the same run with --json-schema loads ajv, so the hook sees what a run loads', () => {
+    const schema = JSON.stringify({ type: 'object', properties: { answer: { type: 'string' } } });
+    const { modules } = loadedBy(['-p', 'hi', '--json-schema', schema]);
+    expect(modules.some((url) => url.includes('/node_modules/ajv/'))).toBe(true);
+  }, 90_000);
+
+  it('a Bash call matched against an allow rule loads the shell parser through require(), which the log sees too', () => {
+    const bash: FakeScriptInput = {
+      model: [
+        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } }] },
+        { content: [{ type: 'text', text: 'done' }] },
+      ],
+    };
+    const { modules, status } = loadedBy(['-p', 'hi', '--allowedTools', 'Bash(echo:*)'], bash);
+    expect(status).toBe(0);
+    expect(modules.some((entry) => entry.startsWith('require:') && entry.includes('tree-sitter'))).toBe(true);
+  }, 90_000);
+});
