@@ -15,6 +15,7 @@ import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
 import type { AssistantContentBlock, Message } from '../../../src/messages/types.ts';
 import { loadSessionLog } from '../../../src/replay/parse-session-log.ts';
 import { replayTree } from '../../../src/replay/child-logs.ts';
+import { loadSessionTree } from '../../../src/viz/session-tree.ts';
 import { routedModelCaller, text } from './agent-tree.ts';
 
 const taskCall = (runInBackground: boolean) => ({
@@ -63,6 +64,10 @@ describe('background agent tool', () => {
     const tree = replayTree(log);
     expect(tree.terminal?.reason).toBe('completed');
     expect([...tree.children.keys()]).toEqual(['toolu_bg']);
+    // The viewer draws it like any subagent: a child run of the Task call, with its own steps.
+    const view = loadSessionTree(log);
+    expect(view.children?.map((c) => [c.toolUseId, c.agent])).toEqual([['toolu_bg', 'Task']]);
+    expect(view.children?.[0]?.session.events.length).toBeGreaterThan(1);
   });
 
   it('without background, a run_in_background call still runs the agent to its end (the original loop)', async () => {
@@ -71,5 +76,21 @@ describe('background agent tool', () => {
     const { items } = await runQuery({ prompt: 'go', tools: [task], deps: { callModel, clock: virtualClock(0), newId: counterIds('t') } });
     const result = (items as Message[]).find((m) => m.type === 'user' && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result'))!;
     expect(textOf(result)).toBe('there are 7 files');
+  });
+
+  it('a background child that ends without an answer notifies its parent with status failed and what happened', async () => {
+    const background = createBackgroundAgents();
+    const task = defineAgentTool({ name: 'Task', description: 'Runs a subagent', background, maxTurns: 1 });
+    // The child asks for a tool it does not have, so its one turn ends at max_turns without a text answer.
+    const childCall = { content: [{ type: 'tool_use', id: 'toolu_c', name: 'Nope', input: {} }] as AssistantContentBlock[] };
+    const callModel = routedModelCaller({ sdk: [taskCall(true), text('all done')], 'agent:Task': [childCall] });
+    const requests: Message[][] = [];
+    const recordingModel = ((request, options) => {
+      if (options.querySource === 'sdk') requests.push(request.messages as Message[]);
+      return callModel(request, options);
+    }) as typeof callModel;
+    await runQuery({ prompt: 'go', tools: [task], deps: { callModel: recordingModel, clock: virtualClock(0), newId: counterIds('t'), collectAttachments: background.collectAttachments } });
+    const last = requests[1]!.map(textOf).join('\n');
+    expect(last).toContain('<status>failed</status>\n<summary>Agent "Count files" failed</summary>\n<result>it ended with max_turns</result>');
   });
 });
