@@ -21,6 +21,7 @@ import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
+import { createBackgroundAgents } from '../agents/background-agents.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
@@ -135,7 +136,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
     const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
+    // As the real executable: a Task call with run_in_background returns at once; the report follows as a notification.
+    const background = createBackgroundAgents();
     const selection = selectSdkTools({
+      background,
       root: io.cwd,
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools: args.disallowedTools,
@@ -199,6 +203,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
           hooks,
           ...(structuredOutput ? { structuredOutput } : {}),
+          collectAttachments: background.collectAttachments,
         },
         history,
       );

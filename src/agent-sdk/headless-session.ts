@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
-import type { ModelCaller, StopHook } from '../effects/deps.ts';
+import type { AttachmentCollector, ModelCaller, StopHook } from '../effects/deps.ts';
 import type { RunObserverFactory } from '../effects/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../effects/tools/call-deps.ts';
 import type { Tool } from '../effects/tools/define-tool.ts';
@@ -96,6 +96,8 @@ export interface SessionDeps {
   hooks(): SessionHooks;
   /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
+  /** Background subagents' notifications (Extension `backgroundAgentTool`), collected after each batch of tools. */
+  collectAttachments?: AttachmentCollector;
 }
 
 export interface TurnOutcome {
@@ -280,7 +282,7 @@ export class HeadlessSession {
         querySource: 'sdk',
         signal: controller.signal,
         config,
-        deps: { callModel: deps.callModel },
+        deps: { callModel: deps.callModel, ...(deps.collectAttachments ? { collectAttachments: deps.collectAttachments } : {}) },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },

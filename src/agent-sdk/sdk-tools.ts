@@ -5,6 +5,7 @@
  * them (`default` or absent: all); a name in `--disallowedTools` without a pattern removes that tool, as Claude
  * Code removes it. A name we do not have is returned in `unknown` (reported in `init` and on stderr).
  */
+import type { BackgroundAgents } from '../agents/background-agents.ts';
 import { defineAgentTool } from '../agents/define-agent-tool.ts';
 import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
@@ -40,8 +41,9 @@ export interface SdkAgentDefinition {
  * Task as Claude Code has it: `subagent_type` picks one of the program's agents (its prompt, tools and model), or
  * the general-purpose agent when absent or `general-purpose`; an unknown type is an error result naming the known.
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>): Tool {
-  const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools });
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, background: BackgroundAgents | undefined): Tool {
+  const inBackground = background ? { background } : {};
+  const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
   return defineTool({
     name: 'Task',
@@ -58,13 +60,13 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       }
       const tools = definition.tools ? childTools.filter((tool) => definition.tools!.includes(tool.name)) : childTools;
       const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
-      const agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}) });
+      const agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}), ...inBackground });
       return agent.call(input, ctx) as Promise<ToolCallResult>;
     },
   });
 }
 
-export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>> }): SdkToolSelection {
+export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** Runs `run_in_background` Task calls in the background (Extension `backgroundAgentTool`). */ background?: BackgroundAgents }): SdkToolSelection {
   const { root } = options;
   const files: Record<string, Tool> = {
     Bash: createBashTool({ root }),
@@ -81,7 +83,7 @@ export function selectSdkTools(options: { root: string; tools?: readonly string[
   const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
   if (chosen.includes('Task') || chosen.includes('Agent')) {
-    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({}))));
+    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.background));
   }
   for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
   return { tools, unknown };

@@ -16,7 +16,8 @@
  */
 import { z } from 'zod';
 import type { ConfigOverrides } from '../config/config.ts';
-import type { ChildRunResult } from '../effects/child-runs.ts';
+import type { ChildRunRequest, ChildRunResult } from '../effects/child-runs.ts';
+import type { BackgroundAgents } from './background-agents.ts';
 import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
 
 export interface AgentToolSpec {
@@ -36,6 +37,12 @@ export interface AgentToolSpec {
   readOnly?: boolean;
   /** Whether two calls may run at once (default true). */
   concurrencySafe?: boolean;
+  /**
+   * Opt-in (Extension `backgroundAgentTool`): a call with `run_in_background: true` starts the agent and returns at
+   * once; its report reaches the loop as a notification through these background agents' `collectAttachments`,
+   * which the run must be given (`query({ deps: { collectAttachments } })`). Absent: every call runs to its end.
+   */
+  background?: BackgroundAgents;
 }
 
 const agentInput = z.strictObject({
@@ -45,8 +52,8 @@ const agentInput = z.strictObject({
   // transcripts) validate. This tool is one agent with its own model: they are accepted and not acted on.
   subagent_type: z.string().optional().describe('The kind of agent to use (this tool is one agent: informational)'),
   model: z.string().optional().describe("A model for the agent (this tool runs its own model: informational)"),
-  // Claude Code 2.1.33x's Task also takes `run_in_background`; this tool always waits for the agent's report.
-  run_in_background: z.boolean().optional().describe('Claude Code may run the agent in the background; this tool always runs it to its end'),
+  // Claude Code 2.1.33x's Task also takes `run_in_background`; without `background` this tool waits for the report.
+  run_in_background: z.boolean().optional().describe('Run the agent in the background: the call returns at once and its report arrives later as a notification'),
 });
 
 export function defineAgentTool(spec: AgentToolSpec): Tool<z.output<typeof agentInput>> {
@@ -61,15 +68,19 @@ export function defineAgentTool(spec: AgentToolSpec): Tool<z.output<typeof agent
     interruptBehavior: 'cancel',
     async call(input, ctx): Promise<ToolCallResult> {
       if (!ctx.runChild) return { content: `${spec.name} can only run inside query(): no parent run to start a subagent from`, isError: true };
-      const result = await ctx.runChild({
+      const request: ChildRunRequest = {
         agent: spec.name,
         prompt: spec.prompt ? `${spec.prompt}\n\n${input.prompt}` : input.prompt,
         ...(systemPrompt ? { systemPrompt } : {}),
         ...(spec.tools ? { tools: spec.tools } : {}),
         ...(spec.maxTurns ? { maxTurns: spec.maxTurns } : {}),
         config,
-      });
-      return agentToolResult(spec.name, result);
+      };
+      if (input.run_in_background === true && spec.background) {
+        const launched = ctx.runChild(request);
+        return { content: spec.background.launch({ toolUseId: ctx.toolUseId, description: input.description ?? spec.name, result: launched }) };
+      }
+      return agentToolResult(spec.name, await ctx.runChild(request));
     },
   });
 }

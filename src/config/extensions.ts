@@ -141,10 +141,18 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'agentToolTaskInput',
     original: "The Task tool's `subagent_type` picks one of the configured agent definitions and its `model` (sonnet, opus, haiku) overrides that agent's model.",
-    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type`, `model` and `run_in_background` in its input, so recorded Task calls validate, and runs its own prompt, tools and model, always to its end (never in the background).',
+    turnloop: 'An agent tool (`defineAgentTool`) is one agent: it accepts `subagent_type`, `model` and `run_in_background` in its input, so recorded Task calls validate, and runs its own prompt, tools and model, to its end unless it was given `background` (Extension `backgroundAgentTool`).',
     why: 'Agents are defined in code, one tool each; imported Claude Code sessions call them with the Task input as recorded.',
     configSwitch: null,
     test: { file: 'test/unit/agents/task-input.test.ts', name: "accepts Claude Code's Task input (subagent_type, model) and runs its own agent and model" },
+  },
+  {
+    id: 'backgroundAgentTool',
+    original: 'A subagent call runs its child to the end; the child\'s report is the call\'s result (docs/loop.md §7.2).',
+    turnloop: 'Opt-in (`defineAgentTool({ background })`, given to the SDK Task tool): a call with `run_in_background: true` returns at once with the launch text of Claude Code 2.1.334, and the child\'s report reaches the parent as a `<task-notification>` user message among the attachments collected after that batch (the collection waits for the child, so it is always in the next request; the real executable delivers it whenever the child ends, often as a new turn after the result).',
+    why: 'The real executable runs such calls in the background; delivering the report through `attachments_collected` keeps it an event of the log, so the run replays.',
+    configSwitch: null,
+    test: { file: 'test/unit/agents/background-agents.test.ts', name: 'runs a run_in_background call in the background: launch text at once, the report as a notification, recorded and replayed' },
   },
   {
     id: 'maxBudgetUsd',

@@ -10,6 +10,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { notifiedToolUseId } from '../agents/background-agents.ts';
 import type { RunObserverFactory } from '../effects/query-options.ts';
 import { finalTextOf, type ChildLink } from '../effects/child-runs.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
@@ -95,6 +96,14 @@ function resultText(content: unknown): string {
 function recordedAnswers(log: string): Map<string, { index: number; text: string }> {
   const answered = new Map<string, { index: number; text: string }>();
   for (const { event, index } of loadSessionLog(log).events) {
+    // A background agent's report is the notification its parent collected, not the call's (launch) result.
+    if (event.type === 'attachments_collected') {
+      for (const message of event.attachments) {
+        const text = message.type === 'user' ? resultText(message.message.content) : '';
+        const id = notifiedToolUseId(text);
+        if (id !== null) answered.set(id, { index, text });
+      }
+    }
     if (event.type !== 'tool_result' || answered.has(event.toolUseId)) continue;
     const content = event.message.message.content;
     const block = Array.isArray(content) ? content.find((b) => b.type === 'tool_result' && (b as { tool_use_id?: string }).tool_use_id === event.toolUseId) : undefined;
