@@ -31,6 +31,12 @@ describe('secrets never land in a session log', () => {
     expect(text).not.toContain('plain-key-value');
     expect(text).not.toMatch(/internal-id-\d/);
     expect(text).toContain(REDACTED);
+    // The header (redacted params, extra patterns) is exactly the JSON of its members in their order.
+    const header = text.slice(0, text.indexOf('\n'));
+    const parsedHeader = JSON.parse(header);
+    expect(Object.keys(parsedHeader)).toEqual(['kind', 'format', 'version', 'engineVersion', 'machineHash', 'createdAt', 'config', 'params', 'redactPatterns', 'at', 'initialHash']);
+    expect(header).toBe(JSON.stringify(parsedHeader));
+    expect(JSON.stringify(parsedHeader.params)).toContain(REDACTED);
     // The redacted log still replays with every hash verified, to the same terminal.
     expect(replay(run.path).terminal).toEqual(run.terminal);
   });
