@@ -33,11 +33,25 @@ export interface RedactOptions {
   builtIns?: boolean;
 }
 
+/** Whether each variable name seen so far is secret-named (a pure test of the name, so it is asked once per name). */
+const secretNames = new Map<string, boolean>();
+
 /** Values of environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD (8 characters or more). */
 export function secretValuesFromEnv(env: Record<string, string | undefined>): string[] {
-  return Object.entries(env)
-    .filter(([name, value]) => isSecretMemberName(name.toUpperCase()) && typeof value === 'string' && value.length >= 8)
-    .map(([, value]) => value as string);
+  // Every call reads the names and the secret-named values afresh (the environment may change), but reads no
+  // other value: each read of `process.env` is a call into the runtime, and most variables are not secret-named.
+  const values: string[] = [];
+  for (const name of Object.keys(env)) {
+    let secret = secretNames.get(name);
+    if (secret === undefined) {
+      secret = isSecretMemberName(name.toUpperCase());
+      secretNames.set(name, secret);
+    }
+    if (!secret) continue;
+    const value = env[name];
+    if (typeof value === 'string' && value.length >= 8) values.push(value);
+  }
+  return values;
 }
 
 /** True for a UTF-16 code unit JSON.stringify writes as itself (not escaped). */

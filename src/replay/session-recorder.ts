@@ -32,7 +32,7 @@ import { lockLog, type LogLock } from './log-lock.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
-import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionHeader, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
+import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
@@ -192,8 +192,9 @@ const MAX_PENDING_STEPS = MAX_GROUP_LINES;
 
 function holdsData(path: string): boolean {
   try {
-    const stat = statSync(path);
-    return stat.isFile() && stat.size > 0;
+    // No exception for a missing file (the usual case: a new log), which would cost more than the stat itself.
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat !== undefined && stat.isFile() && stat.size > 0;
   } catch {
     return false;
   }
@@ -292,23 +293,16 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     if (pending.length > 0) writer.write(linesOf());
     return read();
   };
-  const paramsOf = (state: LoopState) => redact(options.params ?? paramsFromInitialState(state));
-
   // A header is written by a new recording only (a continued log has none), so it is always the current version:
-  // version 1's members, with `initialHash` last, as it hashes the bytes before it.
+  // version 1's members, with `initialHash` last, as it hashes the bytes before it. The text is exactly
+  // `JSON.stringify(header)` up to `at`, assembled around the config's and params' JSON, which the check for
+  // secrets makes anyway (so they are serialised once).
   const writeHeader = (state: LoopState) => {
-    const unhashed: Omit<SessionHeader, 'at' | 'initialHash'> = {
-      kind: 'header',
-      format: SESSION_LOG_FORMAT,
-      version: SESSION_LOG_VERSION,
-      engineVersion: ENGINE_VERSION,
-      machineHash: machineHash(),
-      createdAt: new Date().toISOString(),
-      config: redact(config),
-      params: paramsOf(state),
-      ...(patterns.length > 0 ? { redactPatterns: patterns } : {}),
-    };
-    const prefix = `${JSON.stringify(unhashed).slice(0, -1)},"at":${controlDigestJson(state)}`;
+    let prefix = `{"kind":"header","format":${JSON.stringify(SESSION_LOG_FORMAT)},"version":${SESSION_LOG_VERSION},"engineVersion":${JSON.stringify(ENGINE_VERSION)},`;
+    prefix += `"machineHash":${JSON.stringify(machineHash())},"createdAt":${JSON.stringify(new Date().toISOString())},`;
+    prefix += `"config":${redact.toJson(config)},"params":${redact.toJson(options.params ?? paramsFromInitialState(state))}`;
+    if (patterns.length > 0) prefix += `,"redactPatterns":${JSON.stringify(patterns)}`;
+    prefix += `,"at":${controlDigestJson(state)}`;
     lastHash = headerHash(SESSION_LOG_VERSION, prefix);
     const text = `${prefix},"initialHash":"${lastHash}"}\n`;
     writer.write(text);

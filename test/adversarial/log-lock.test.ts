@@ -4,7 +4,7 @@
  * what it will append to; the second stops at once with a message naming the log and the holder (exit 2).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +77,18 @@ describe('one writer per log', () => {
     expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8')).pid).toBe(process.pid);
     expect(() => lockLog(path)).toThrow(/is being written by process \d+/);
     lock.release();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('release removes the lock file, and does not throw when it is gone already; the log can be locked again', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'turnloop-lock-')), 'run.jsonl');
+    const first = lockLog(path);
+    first.release();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    const second = lockLog(path);
+    unlinkSync(`${path}.lock`);
+    expect(() => second.release()).not.toThrow();
+    lockLog(path).release();
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED } from '../../../src/replay/redact.ts';
+import { createRedactor, REDACTED, secretValuesFromEnv } from '../../../src/replay/redact.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { recordRun } from './fixtures.ts';
 
@@ -31,6 +31,12 @@ describe('secrets never land in a session log', () => {
     expect(text).not.toContain('plain-key-value');
     expect(text).not.toMatch(/internal-id-\d/);
     expect(text).toContain(REDACTED);
+    // The header (redacted params, extra patterns) is exactly the JSON of its members in their order.
+    const header = text.slice(0, text.indexOf('\n'));
+    const parsedHeader = JSON.parse(header);
+    expect(Object.keys(parsedHeader)).toEqual(['kind', 'format', 'version', 'engineVersion', 'machineHash', 'createdAt', 'config', 'params', 'redactPatterns', 'at', 'initialHash']);
+    expect(header).toBe(JSON.stringify(parsedHeader));
+    expect(JSON.stringify(parsedHeader.params)).toContain(REDACTED);
     // The redacted log still replays with every hash verified, to the same terminal.
     expect(replay(run.path).terminal).toEqual(run.terminal);
   });
@@ -52,5 +58,19 @@ describe('secrets never land in a session log', () => {
     const mask = `${REDACTED}${'*'.repeat(KEY.length - REDACTED.length)}`;
     expect(redact(value)).toEqual({ a: [{ b: { c: `x ${mask} y` } }], n: 7, ok: true, nil: null, headers: { 'x-api-key': '*', Accept: 'json' } });
     expect(value.a[0].b.c).toContain(KEY);
+  });
+});
+
+describe('secretValuesFromEnv', () => {
+  it('takes the values of secret-named variables (8 characters or more), in order, read afresh on every call', () => {
+    const env: Record<string, string | undefined> = { PATH: '/usr/bin:/bin', MY_API_KEY: 'value-one-1', github_token: 'value-two-2', SHORT_SECRET: 'short', HOME: '/root' };
+    expect(secretValuesFromEnv(env)).toEqual(['value-one-1', 'value-two-2']);
+    // The same object changed: a new secret, a changed value, a removed one, a name already seen now long enough.
+    env.DB_PASSWORD = 'value-three-3';
+    env.MY_API_KEY = 'value-one-changed';
+    delete env.github_token;
+    env.SHORT_SECRET = 'long-enough-now';
+    expect(secretValuesFromEnv(env)).toEqual(['value-one-changed', 'long-enough-now', 'value-three-3']);
+    expect(secretValuesFromEnv({ PATH: 'not-secret-at-all' })).toEqual([]);
   });
 });
