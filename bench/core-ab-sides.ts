@@ -4,7 +4,7 @@
  * - `query()`: `runLoopToEnd` (after the redesign) or `runQuery` (before it), the same scripted model and echo tool
  *   as `systems/turnloop.ts`, with `BENCH_CONFIG`'s overrides resolved by the side's own `resolveConfig`;
  * - the fold: a fresh `createStepper({ memo: true })` per fold where the build has one (`foldEvents`), over the
- *   chart's paths shared per machine where the build shares them (`src/effects/chart-paths.ts`, as its replay does),
+ *   chart's paths shared per machine where the build shares them (`src/runtime/chart-paths.ts`, as its replay does),
  *   else the build's `step()` (whose memo was module-level, shared by every fold of the process);
  * - replay: the side's `replay()` and `parseSessionLogText` on a session the side recorded itself.
  */
@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { LoopConfig } from '../src/config/config.ts';
-import type { LoopEvent } from '../src/reducer/events.ts';
-import type { LoopParams, LoopState } from '../src/reducer/state.ts';
+import type { LoopEvent } from '../src/data/events.ts';
+import type { LoopParams, LoopState } from '../src/data/state.ts';
 import { prefixText, REPLAY_EVENTS } from './replay-throughput.ts';
 import { historyMessages, scriptedCaller } from './systems/turnloop.ts';
 import { echo, PROMPT, TurnProbe, type RunSpec } from './workload.ts';
@@ -56,13 +56,13 @@ export async function loadSide(name: Side['name'], root: string): Promise<Side> 
   const { createSessionRecorder } = await load(root, 'replay/session-recorder.js');
   const { parseSessionLogText } = await load(root, 'replay/parse-session-log.js');
   const { replay } = await load(root, 'replay/replay.js');
-  const runLoop = existsSync(join(root, 'dist/effects/run-loop.js'))
+  const runLoop = existsSync(join(root, 'dist/drivers/run-loop.js'))
     ? (await load(root, 'effects/run-loop.js')).runLoopToEnd
     : (await load(root, 'effects/query.js')).runQuery;
   const hasStepper = existsSync(join(root, 'dist/reducer/stepper.js'));
   const { createStepper } = hasStepper ? await load(root, 'reducer/stepper.js') : {};
   // A build that shares the chart's paths per machine folds as its replay does: over the shared paths.
-  const { sharedChartPaths } = existsSync(join(root, 'dist/effects/chart-paths.js')) ? await load(root, 'effects/chart-paths.js') : {};
+  const { sharedChartPaths } = existsSync(join(root, 'dist/runtime/chart-paths.js')) ? await load(root, 'effects/chart-paths.js') : {};
   const { initialState, step } = await load(root, 'reducer/step.js');
 
   const config = resolveConfig({ sessionId: 'bench', limits: { maxModelCalls: 1_000_000 } } as never) as LoopConfig;

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
 import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
 import { lineHash } from '../dist/replay/stable-hash.js';
-import type { StepObserver } from '../src/effects/query-options.ts';
+import type { StepObserver } from '../src/runtime/query-options.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, runTurnloop } from './systems/turnloop.ts';
 import { TurnProbe, type RunSpec } from './workload.ts';

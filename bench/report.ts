@@ -276,10 +276,10 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    about 10 µs per turn in the fold, counting the copy and the collection of the old array: the H=10000
    column. A spread was several times slower than \`concat\` there. Tried and reverted: a \`WeakMap\` cache of resolved snapshots,
    which was slower.
-3. **Tool definitions were re-derived on every model call** (\`src/effects/tools/registry.ts\`,
+3. **Tool definitions were re-derived on every model call** (\`src/tools/registry.ts\`,
    \`definitionsForModel\` → \`toolDefinitionForModel\` → zod \`toJSONSchema\`). This was about 5% of a live
    turn. **Fixed**: the registry is immutable, so the list is converted once.
-4. **Abort plumbing per call** (\`src/effects/tools/*\`, \`src/effects/interpreter.ts\`). Several things were made
+4. **Abort plumbing per call** (\`src/tools/*\`, \`src/drivers/interpreter.ts\`). Several things were made
    on every call and rarely used:
    - every tool call built a timeout controller and aborted it afterwards, even with no timeout set (the default);
    - each turn made a sibling-cancellation \`AbortController\`, and each call a second controller that only
@@ -291,7 +291,7 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    **Fixed**:
    - the timer exists only when a timeout is set;
    - a sibling group is a plain list (\`CancelGroup\`), and each call has one controller;
-   - \`LazyAbortController\` (\`src/effects/lazy-abort-controller.ts\`) builds the signal only when it is read;
+   - \`LazyAbortController\` (\`src/tools/lazy-abort-controller.ts\`) builds the signal only when it is read;
    - hooks are skipped when there are none.
 
    In the query probe, the interpreter's cost beyond \`step()\` went from about 73 to about 37 µs per turn.
@@ -330,13 +330,13 @@ Profiles: \`node --cpu-prof --import tsx <script>\` on the turnloop systems (sel
    turn of the event loop (so never while the process waits for I/O), at 64 KiB, and on process exit. A crash
    loses at most the lines of the synchronous stretch it interrupted, none of which started such work. With
    \`fsync: true\` every line is written and fsynced at once. This workload: one write per turn instead of 7.
-9. **Pure context layers decided inline** (\`src/effects/interpreter.ts\`). The default context layers (tool-result
+9. **Pure context layers decided inline** (\`src/drivers/interpreter.ts\`). The default context layers (tool-result
    budget without anything to store, microcompact), a synchronous attachment collector and the absence of stop
    hooks answer synchronously; their events are now fed to the reducer right after the step that asked for them,
    without the promise round trip through the event channel (3 of the 7 events of a turn). Same events, same
    order (tested against the same work answering through promises). In the probe (N=100, H=0, load ~20):
    no-recording per-turn time about 105 → 60 µs.
-10. **Request building is O(new messages)** (\`src/effects/model/incremental-api-messages.ts\`). The production
+10. **Request building is O(new messages)** (\`src/model/incremental-api-messages.ts\`). The production
     model caller remembers its last conversion (per query source) and converts again only from the turn that
     holds the last unchanged message; reuse is decided by message identity (history is immutable). A
     fast-check property holds it equal to the full conversion on random histories with appends, edits in the
@@ -348,13 +348,13 @@ Round 3 (issue 17). Profiles as above, on the compiled \`dist/\`; every change b
 6-9 on 2 cores): the figures in this list are from those A/B runs, the tables above from the one bench run.
 
 11. **Root import** (\`src/index.ts\`). zod alone takes ~150 ms to load, and the root loaded it: the event schemas
-    (\`parseEvent\`, \`loopEventSchema\`, \`messageSchema\`) were built when \`src/reducer/events.ts\` loaded, and
-    \`defineTool\` called \`z.toJSONSchema\`. **Fixed**: the schemas moved to \`src/reducer/event-schema.ts\`,
+    (\`parseEvent\`, \`loopEventSchema\`, \`messageSchema\`) were built when \`src/data/events.ts\` loaded, and
+    \`defineTool\` called \`z.toJSONSchema\`. **Fixed**: the schemas moved to \`src/data/event-schema.ts\`,
     exported by \`turnloop/replay\` (which validates logs with them), and \`defineTool\` calls the schema's own
     \`toJSONSchema()\` (the caller's schema: the caller has loaded zod already). The root now loads xstate and
     ~80 of its own modules; \`test/unit/root-import.test.ts\` walks its static imports and fails if zod or the SDK
     come back. 157-224 → 88-118 ms.
-12. **Request building was O(history) with a user context** (\`src/effects/model/incremental-api-messages.ts\`).
+12. **Request building was O(history) with a user context** (\`src/model/incremental-api-messages.ts\`).
     The reducer puts the user context (CLAUDE.md, the date) first in every request as a message built anew each
     time, so the converter, which reused messages by identity, saw the first message change and converted the
     whole history again on every call: 10.8 ms per call at H=10,000 (the previous bench had no user context, so
@@ -404,7 +404,7 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     secret check, hashing and writing while the main thread only serialises the events and posts the text:
     slower at N=10, H=10 (1.74× → 2.11×), no better at N=100 (1.65× → 1.71×), on 2 cores with other work
     running, and it would weaken "written before the next model call" to "handed to a thread".
-18. **Request building flat in the history** (\`src/effects/model/incremental-api-messages.ts\`, \`build-request.ts\`,
+18. **Request building flat in the history** (\`src/model/incremental-api-messages.ts\`, \`build-request.ts\`,
     \`src/machine/actions/sampling-actions.ts\`, \`src/machine/machine-context.ts\`). Item 12 left O(history) work in
     every call, and more showed once the request-path bench passed each call's own options (prompt caching is on
     in the default config): (1) the user-context message was built anew for every request, so the converter
@@ -430,7 +430,7 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
     the context, unlike the \`WeakMap\` lineage tried in round 3. What still grows with the history on the real path is the
     SDK's \`JSON.stringify\` of the whole body (milliseconds at H=10,000), which no client can avoid.
 19. **\`replay()\` of log text: the event check by hand, and the machine context in one literal**
-    (\`src/reducer/event-check.ts\`, \`src/replay/parse-session-log.ts\`, \`src/reducer/initial-state.ts\`).
+    (\`src/data/event-check.ts\`, \`src/replay/parse-session-log.ts\`, \`src/machine/context-conversions.ts\`).
     - *Parsing*: after \`JSON.parse\`, zod's walk of the event (a payload object and an issue list per field) was
       ~1.5 µs of a ~270-byte line, as much as the rest of the parse. \`isLoopEvent\` gives the same verdict by hand
       and builds no payload or issue objects; zod runs only for a line that fails, to word the error (same messages
@@ -472,7 +472,7 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
       of being copied by the young-generation collector); not done: it restructures \`foldSessionLog\` and its
       verification, which log version 3 changed at the same time. Tried and reverted (no gain beyond noise):
       \`Outbox\` copying the step's effects only on its first push.
-20. **One abort listener per run signal** (\`src/effects/abort-listeners.ts\`). Every turn attached and detached
+20. **One abort listener per run signal** (\`src/tools/abort-listeners.ts\`). Every turn attached and detached
     listeners on the run's \`AbortSignal\` (the model call, each tool call, the tool executor, hook waits), and
     Node's \`addEventListener\`/\`removeEventListener\` with their option objects took about 7.6 µs of a turn in
     the profile (N=100). Now one real listener per signal runs a set of callbacks (same once-only semantics, in

@@ -15,13 +15,13 @@
  *   requests of a run, replayed in order with each call's own options: with the caller's incremental converter
  *   (what the adapter uses) and with the full conversion, µs per call.
  */
-import type { ModelCaller, ModelCallOptions } from '../src/effects/deps.ts';
-import { buildApiRequest } from '../dist/effects/model/build-request.js';
-import { createApiMessageConverter } from '../dist/effects/model/incremental-api-messages.js';
-import { createAnthropicModelCaller } from '../dist/effects/model/index.js';
-import { runLoopToEnd } from '../dist/effects/run-loop.js';
+import type { ModelCaller, ModelCallOptions } from '../src/data/deps.ts';
+import { buildApiRequest } from '../dist/model/build-request.js';
+import { createApiMessageConverter } from '../dist/model/incremental-api-messages.js';
+import { createAnthropicModelCaller } from '../dist/model/index.js';
+import { runLoopToEnd } from '../dist/drivers/run-loop.js';
 import { startFakeAnthropicApi } from '../dist/fake-api/index.js';
-import type { ModelRequest } from '../src/reducer/effects.ts';
+import type { ModelRequest } from '../src/data/effects.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, echoTool, historyMessages } from './systems/turnloop.ts';
 import { PROMPT, scriptedAnswer } from './workload.ts';

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoopToEnd } from '../src/effects/run-loop.ts';
+import { runLoopToEnd } from '../src/drivers/run-loop.ts';
 import { demoSessionOptions } from '../src/durable/demo-session.ts';
 import { GroupCommitJournal, MemoryJournal, runDurableQuery } from '../src/durable/index.ts';
 import { launchDbosSessions } from '../src/dbos/dbos-sessions.ts';

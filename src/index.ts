@@ -14,25 +14,25 @@
  */
 export { query, runQuery, type QueryOptions } from './api/query.ts';
 export { UnknownQueryOptionError } from './api/query-option-keys.ts';
-export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun, RunErrorHandler, RunErrorContext, RunErrorSource } from './effects/query-options.ts';
-export type * from './effects/deps.ts';
-export type { ToolRuntime, StreamingToolSession } from './effects/tool-runtime.ts';
-export { systemClock, virtualClock, counterIds, randomIds } from './effects/system-clock.ts';
-export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './effects/model/anthropic-model-caller.ts';
-export { InvalidBaseUrlError } from './effects/model/base-url.ts';
-export { defineTool, createToolRuntime } from './effects/tools/index.ts';
-export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool, CreateToolRuntimeOptions } from './effects/tools/index.ts';
+export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun, RunErrorHandler, RunErrorContext, RunErrorSource } from './runtime/query-options.ts';
+export type * from './data/deps.ts';
+export type { ToolRuntime, StreamingToolSession } from './data/tool-runtime.ts';
+export { systemClock, virtualClock, counterIds, randomIds } from './runtime/system-clock.ts';
+export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './model/anthropic-model-caller.ts';
+export { InvalidBaseUrlError } from './model/base-url.ts';
+export { defineTool, createToolRuntime } from './tools/index.ts';
+export type { Tool, ToolSpec, ToolCallResult, ToolContext, CanUseTool, CreateToolRuntimeOptions } from './tools/index.ts';
 
 export { DEFAULT_CONFIG, DEFAULT_MODEL, resolveConfig } from './config/config.ts';
 export type { LoopConfig, ConfigOverrides, FeatureSwitches, Limits, ModelInfo, PromptCachingConfig, RetryPolicy } from './config/config.ts';
 export { ConfigError } from './config/config-error.ts';
 
 export { initialState, step, type StepResult } from './reducer/step.ts';
-export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './reducer/effects.ts';
-export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './reducer/events.ts';
-export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './reducer/state.ts';
-export { TERMINAL_REASONS, CONTINUE_REASONS } from './reducer/outcomes.ts';
-export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './reducer/outcomes.ts';
+export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './data/effects.ts';
+export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './data/events.ts';
+export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './data/state.ts';
+export { TERMINAL_REASONS, CONTINUE_REASONS } from './data/outcomes.ts';
+export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './data/outcomes.ts';
 export type * from './messages/types.ts';
 
 export { TurnloopError, isTurnloopError, type TurnloopErrorCode } from './errors/turnloop-error.ts';

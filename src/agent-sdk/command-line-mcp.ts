@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Tool } from '../effects/tools/define-tool.ts';
+import type { Tool } from '../tools/define-tool.ts';
 import type { McpToolSet } from '../mcp/mcp-tools.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';

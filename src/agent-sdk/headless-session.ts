@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
-import type { AttachmentCollector, ModelCaller, StopHook } from '../effects/deps.ts';
-import type { RunObserverFactory } from '../effects/query-options.ts';
-import type { PostToolHook, PreToolHook } from '../effects/tools/call-deps.ts';
-import type { Tool } from '../effects/tools/define-tool.ts';
+import type { AttachmentCollector, ModelCaller, StopHook } from '../data/deps.ts';
+import type { RunObserverFactory } from '../runtime/query-options.ts';
+import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
+import type { Tool } from '../tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
-import type { ThinkingParam } from '../reducer/state.ts';
+import type { Terminal } from '../data/outcomes.ts';
+import type { ThinkingParam } from '../data/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
@@ -26,7 +26,7 @@ import { SKILL_CONTEXT_NAME } from './skills.ts';
 import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../reducer/message-factory.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/message-factory.ts';
 
 /** The stop reason a `message_delta` stream event carries, if it is one. */
 function stopReasonOf(event: unknown): string | undefined {

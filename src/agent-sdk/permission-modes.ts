@@ -6,8 +6,8 @@
  * any other call is asked about: through a `can_use_tool` control request when the program gave `canUseTool`
  * (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for the result's `permission_denials`.
  */
-import type { CanUseTool } from '../effects/tools/call-deps.ts';
-import type { PermissionResult, Tool } from '../effects/tools/define-tool.ts';
+import type { CanUseTool } from '../tools/call-deps.ts';
+import type { PermissionResult, Tool } from '../tools/define-tool.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
 import { messageOf } from '../errors/message-of.ts';

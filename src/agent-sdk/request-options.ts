@@ -6,7 +6,7 @@
  * budget_tokens: N}`; `--task-budget N` → `output_config.task_budget` on every request (the loop's `taskBudget`).
  * Model aliases resolve through the model table (src/config/config.ts). Pure.
  */
-import type { ThinkingParam } from '../reducer/state.ts';
+import type { ThinkingParam } from '../data/state.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 
 /** Families that take adaptive thinking (claude sends it for claude-sonnet-4-6 whatever budget is given). */

@@ -4,7 +4,7 @@
  * an error subtype carries a non-empty `errors` array (the SDK joins it and crashes without it). Pure.
  */
 import type { AssistantMessage } from '../messages/types.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
+import type { Terminal } from '../data/outcomes.ts';
 import { RESULT_TABLE, type Ending, type ResultSubtype } from './result-table.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { SdkModelUsage, SdkUsage } from './turn-usage.ts';

@@ -5,7 +5,7 @@
  * by test/unit/agent-sdk/result-table.test.ts). `seen` names the side-by-side program (test/agent-sdk/programs) or the
  * probe that showed the row on the real executable, or says why the row cannot be reached offline. Pure.
  */
-import type { TerminalReason } from '../reducer/outcomes.ts';
+import type { TerminalReason } from '../data/outcomes.ts';
 
 export type ResultSubtype =
   | 'success'

@@ -6,8 +6,8 @@
  * `stopReason`. UserPromptSubmit runs before a turn (see `runPromptHooks`). A failing callback is reported on
  * stderr and changes nothing (the SDK's `onFailure: 'continue'`).
  */
-import type { PostToolHook, PreToolHook, PreToolHookResult } from '../effects/tools/call-deps.ts';
-import type { StopHook } from '../effects/deps.ts';
+import type { PostToolHook, PreToolHook, PreToolHookResult } from '../tools/call-deps.ts';
+import type { StopHook } from '../data/deps.ts';
 import type { Message } from '../messages/types.ts';
 import type { JsonObject } from './json-lines.ts';
 import { messageOf } from '../errors/message-of.ts';

@@ -4,7 +4,7 @@
  * once at connect, each call a `tools/call`. A server that cannot be reached is reported `failed` in `init` and on
  * stderr; the others still connect. The MCP SDK (an optional peer) is loaded only when a program has such servers.
  */
-import type { Tool } from '../effects/tools/define-tool.ts';
+import type { Tool } from '../tools/define-tool.ts';
 import { loadAjvCompiler } from '../mcp/json-schema-input.ts';
 import { mcpTool, type McpToolInfo } from '../mcp/mcp-tool.ts';
 import { toolResultOfMcp, type McpCallToolResult } from '../mcp/tool-result.ts';

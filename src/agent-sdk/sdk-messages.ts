@@ -5,7 +5,7 @@
  * request markers, our system notes) maps to nothing: it never reaches stdout. Pure.
  */
 import type { AssistantMessage, QueryItem, UserMessage } from '../messages/types.ts';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../reducer/message-factory.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/message-factory.ts';
 import type { JsonObject } from './json-lines.ts';
 
 export interface MessageFrame {

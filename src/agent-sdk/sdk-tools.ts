@@ -8,10 +8,10 @@
 import type { BackgroundAgents } from '../agents/background-agents.ts';
 import { defineAgentTool } from '../agents/define-agent-tool.ts';
 import { resolveModelAlias } from '../config/config.ts';
-import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
-import { createBashTool } from '../tools/bash.ts';
-import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/index.ts';
-import { createWriteTool } from '../tools/write.ts';
+import { defineTool, type Tool, type ToolCallResult } from '../tools/define-tool.ts';
+import { createBashTool } from '../tools/builtin/bash.ts';
+import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
+import { createWriteTool } from '../tools/builtin/write.ts';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { lockLog, LogLockedError, type LogLock } from '../replay/log-lock.ts';
 import type { Message } from '../messages/types.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { LoopState } from '../data/state.ts';
 import { replay } from '../replay/replay.ts';
 
 export const SESSIONS_DIR = '.turnloop/sessions';

@@ -4,17 +4,17 @@
  * and to the model; the `Skill` tool answers `Launching skill: NAME` and the skill's body then reaches the model as
  * a user message (`Base directory for this skill: <dir>` and the body). Memory files (CLAUDE.md, ...) reach the model
  * before the first prompt. Every file is data from the workspace: it is opened only when its real path stays inside
- * its source's directory (as the file tools are confined, src/tools/confine-path.ts), and read up to a size limit.
+ * its source's directory (as the file tools are confined, src/tools/builtin/confine-path.ts), and read up to a size limit.
  * A skill file that cannot be used (front matter that is not YAML, a name or description of the wrong kind, too big,
  * outside its directory) is named on stderr with the reason and left out; the run goes on.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
-import type { PostToolHook } from '../effects/tools/call-deps.ts';
+import { defineTool, type Tool } from '../tools/define-tool.ts';
+import type { PostToolHook } from '../tools/call-deps.ts';
 import type { Message } from '../messages/types.ts';
-import { confinePath } from '../tools/confine-path.ts';
+import { confinePath } from '../tools/builtin/confine-path.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { sourcePlaces, type SettingSource } from './setting-sources.ts';

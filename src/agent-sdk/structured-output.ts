@@ -10,8 +10,8 @@
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
-import { sharedLinearRegExp } from '../tools/linear-regexp.ts';
+import { defineTool, type Tool } from '../tools/define-tool.ts';
+import { sharedLinearRegExp } from '../tools/builtin/linear-regexp.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { TurnSummary } from './result-message.ts';
 
@@ -24,7 +24,7 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /**
  * Ajv for the given schema's draft (2020-12 when its `$schema` says so, else draft-07 as the real executable's
- * messages show), its `pattern`s on the linear engine (src/tools/linear-regexp.ts), as for MCP tools' schemas: the
+ * messages show), its `pattern`s on the linear engine (src/tools/builtin/linear-regexp.ts), as for MCP tools' schemas: the
  * model writes the input, and a pattern must not let it freeze the loop.
  */
 async function loadAjv(schema: Record<string, unknown>): Promise<Ajv> {

@@ -9,8 +9,8 @@
  * the notification is always in the next request, whatever the timing. (The real executable delivers it whenever
  * the child ends, possibly several turns later or as a new turn after the result; that timing is not reproduced.)
  */
-import type { AttachmentCollector } from '../effects/deps.ts';
-import type { ChildRunResult } from '../effects/child-runs.ts';
+import type { AttachmentCollector } from '../data/deps.ts';
+import type { ChildRunResult } from '../tools/child-runs.ts';
 import type { Message } from '../messages/types.ts';
 
 /** One child started in the background by an agent tool call. */

@@ -16,9 +16,9 @@
  */
 import { z } from 'zod';
 import type { ConfigOverrides } from '../config/config.ts';
-import type { ChildRunRequest, ChildRunResult } from '../effects/child-runs.ts';
+import type { ChildRunRequest, ChildRunResult } from '../tools/child-runs.ts';
 import type { BackgroundAgents } from './background-agents.ts';
-import { defineTool, type Tool, type ToolCallResult } from '../effects/tools/define-tool.ts';
+import { defineTool, type Tool, type ToolCallResult } from '../tools/define-tool.ts';
 
 export interface AgentToolSpec {
   name: string;

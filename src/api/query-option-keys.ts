@@ -5,7 +5,7 @@
  */
 import { closestName } from '../errors/did-you-mean.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
-import { LOOP_PARAM_KEYS } from '../effects/query-options.ts';
+import { LOOP_PARAM_KEYS } from '../runtime/query-options.ts';
 import type { QueryOptions } from './run-options.ts';
 
 const OTHER_KEYS = [

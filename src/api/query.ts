@@ -1,5 +1,5 @@
 /**
- * `query()`, the one the package root exports: the engine (`runLoop()`, `src/effects/run-loop.ts`) plus the options that
+ * `query()`, the one the package root exports: the engine (`runLoop()`, `src/drivers/run-loop.ts`) plus the options that
  * need a layer above the interpreter, such as `record` (session logs live in `src/replay`) and `telemetry`
  * (OpenTelemetry spans, `src/otel`, imported only when asked for). It sits at the top so that the interpreter never
  * imports upward. The options are checked and extended once, by the boundary `durableQuery()` shares
@@ -10,8 +10,8 @@
  * for await (const item of run) if (item.type === 'assistant') console.log(item.message.content);
  */
 import type { QueryItem } from '../messages/types.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
-import { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
+import type { Terminal } from '../data/outcomes.ts';
+import { runLoop, runLoopToEnd } from '../drivers/run-loop.ts';
 import { engineOptionsOf, type QueryOptions } from './run-options.ts';
 
 export type { QueryOptions } from './run-options.ts';

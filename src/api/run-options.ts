@@ -5,13 +5,13 @@
  * `onRetry`) turned into run observers and deps. Below it, both drivers take the engine's options
  * (`LoopOptions`) and resolve the run the same way (`resolveRun()`).
  */
-import type { LoopOptions, RunObserverFactory } from '../effects/query-options.ts';
+import type { LoopOptions, RunObserverFactory } from '../runtime/query-options.ts';
 import { checkQueryOptionKeys, type CheckedEntryPoint } from './query-option-keys.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import type { TelemetryOptions } from '../otel/trace-run.ts';
 import type { Inspector, InspectorOptions } from '../inspector/inspector.ts';
-import { createAnthropicModelCaller, type ModelRetryNotice } from '../effects/model/anthropic-model-caller.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../model/anthropic-model-caller.ts';
 
 /** The options of `query()`: the run's (`LoopOptions`) plus what needs a layer above the engine. */
 export interface QueryOptions extends LoopOptions {

@@ -10,11 +10,11 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { AssistantContentBlock, AssistantMessage, Message, ToolUseBlock, UserMessage } from '../messages/types.ts';
-import type { ContextLayer } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import { apiErrorMessage } from '../reducer/message-factory.ts';
-import type { LoopState } from '../reducer/state.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import type { ContextLayer } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import { apiErrorMessage } from '../messages/message-factory.ts';
+import type { LoopState } from '../data/state.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 
 /** What the loop waits for (at most one thing at a time). */
 export type Waiting =

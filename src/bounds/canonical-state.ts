@@ -9,8 +9,8 @@
  * context, so no sum of small ones crosses a threshold within the caps the explorer is run with.
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { LoopState } from '../reducer/state.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import type { LoopState } from '../data/state.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 import type { WaitState } from './waiting.ts';
 
 export interface PathCounters {

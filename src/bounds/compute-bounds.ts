@@ -12,8 +12,8 @@
  */
 import { modelInfo, type LoopConfig } from '../config/config.ts';
 import type { ModelPrice } from '../config/prices.ts';
-import { maxInputPerCall, maxOutputPerCall, runModels as modelsOf, worstTokenPrices } from '../reducer/call-cost.ts';
-import type { LoopParams } from '../reducer/state.ts';
+import { maxInputPerCall, maxOutputPerCall, runModels as modelsOf, worstTokenPrices } from '../rules/call-cost.ts';
+import type { LoopParams } from '../data/state.ts';
 
 /** The params a bound depends on (the rest of `LoopParams` changes no count). */
 export type BoundsParams = Pick<LoopParams, 'maxTurns' | 'fallbackModel' | 'tokenBudget' | 'querySource' | 'maxOutputTokensOverride'>;

@@ -12,9 +12,9 @@
  * - Each violation carries the path of answers that reaches it (`path-scenario.ts` turns it into a scenario).
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { Effect } from '../reducer/effects.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../data/outcomes.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { answerEvents, answerLabels, type AnswerLabel } from './abstract-answers.ts';
 import { canonicalKey, type PathCounters } from './canonical-state.ts';
 import { computeBounds, type BoundsOptions, type LoopBounds } from './compute-bounds.ts';

@@ -3,7 +3,7 @@
  * every reachable state of the loop checked against it.
  */
 export { computeBounds, continueBounds, tokenBudgetContinuations } from './compute-bounds.ts';
-export { maxInputPerCall, maxOutputPerCall, worstCallCostUsd } from '../reducer/call-cost.ts';
+export { maxInputPerCall, maxOutputPerCall, worstCallCostUsd } from '../rules/call-cost.ts';
 export type { BoundsOptions, BoundsParams, ContinueBounds, LoopBounds } from './compute-bounds.ts';
 export { exploreLoop } from './explore-loop.ts';
 export type { ExploreOptions, ExploreResult, InvariantName, Violation } from './explore-loop.ts';

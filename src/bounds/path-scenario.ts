@@ -8,9 +8,9 @@
  * attachments are collected); a path holding one is returned with `reproducible: false` and the reason.
  */
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
-import type { ContinueReason, TerminalReason } from '../reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import type { ContinueReason, TerminalReason } from '../data/outcomes.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 import { answerEvents, REPLY_OUTPUT_TOKENS, type AnswerLabel } from './abstract-answers.ts';
 import { engineStepper, type Stepper } from './stepper.ts';
 import { NOTHING_PENDING, waitAfter } from './waiting.ts';

@@ -3,9 +3,9 @@
  * resolved as `query()` resolves it (so the model-call cap grows with `maxTurns` exactly as in the run).
  */
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
-import { DEFAULT_TREE_MODEL_CALLS } from '../effects/child-runs.ts';
-import { resolveRunConfig } from '../effects/resolve-run.ts';
-import type { LoopParams } from '../reducer/state.ts';
+import { DEFAULT_TREE_MODEL_CALLS } from '../tools/child-runs.ts';
+import { resolveRunConfig } from '../drivers/resolve-run.ts';
+import type { LoopParams } from '../data/state.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import type { BoundsOptions } from './compute-bounds.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { LoopMachine } from '../machine/loop-machine.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { initialState, transitionOf, unchangedBy, type StepResult } from '../reducer/step.ts';
 import { createStepper } from '../reducer/stepper.ts';
 

@@ -7,7 +7,7 @@
  */
 import { EFFECT_PROTOCOL, isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
 import type { ToolUseBlock } from '../messages/types.ts';
-import type { Effect, EffectOf } from '../reducer/effects.ts';
+import type { Effect, EffectOf } from '../data/effects.ts';
 import type { Waiting } from './abstract-answers.ts';
 
 export interface WaitState {

@@ -16,7 +16,7 @@
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { MAX_SCRIPTED_ANSWERS } from '../fake-api/index.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { answerEvents, type AnswerLabel, type Waiting } from './abstract-answers.ts';
 import { computeBounds } from './compute-bounds.ts';
 import { pathToScenario, type ScenarioJson } from './path-scenario.ts';

@@ -16,12 +16,12 @@
 import type { Message } from '../messages/types.ts';
 import { checkConfig, driveRun, type DrivenRun } from './drive-run.ts';
 import type { LoopConfig } from '../config/config.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
 import { configForVersion, constantsForVersion } from './version-constants.ts';
 import { recordedOutcome } from './recorded-outcome.ts';
 import { splitRuns, type RecordedRun } from './runs.ts';
-import { finalTextOf } from '../effects/child-runs.ts';
+import { finalTextOf } from '../tools/child-runs.ts';
 import { readClaudeSession, recordedAgentResult, type ChildTranscript, type NotCheckable } from './session.ts';
 import type { Transcript } from './transcript.ts';
 

@@ -5,7 +5,7 @@
  * block, the tool results recorded between its blocks, then `model_done` with the recorded usage); tools get the
  * recorded results in recorded order; attachments are the user lines recorded after the tool results; what
  * Claude Code does not record (context layers, stop hooks, collapse drains) gets the answer that changes nothing,
- * the executor's fallback event (`src/effects/effect-executors.ts`); autocompact is decided by the ENGINE and
+ * the executor's fallback event (`src/runtime/effect-executors.ts`); autocompact is decided by the ENGINE and
  * answered with the recorded compaction when the transcript has one at that point (else it fails, and the mismatch
  * is noted).
  * Interrupts are replayed as an `abort` where the transcript shows them.
@@ -14,11 +14,11 @@
  */
 import { resolveConfig, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
-import { fallbackEventOf } from '../effects/effect-executors.ts';
+import { fallbackEventOf } from '../runtime/effect-executors.ts';
 import { isAwaitedEffect, type AwaitedEffectType } from '../machine/effect-protocol.ts';
-import type { Effect, EffectOf } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { Effect, EffectOf } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
 import type { RecordedReply, RecordedRun, RunStep } from './runs.ts';
 

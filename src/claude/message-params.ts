@@ -11,7 +11,7 @@
  *   `tool_reference`) becomes a text block that names it: recorded content is reshaped, never invented.
  */
 import type { MessageParam } from '../scenario/scenario-schema.ts';
-import { toApiMessages } from '../effects/model/to-api-messages.ts';
+import { toApiMessages } from '../model/to-api-messages.ts';
 import type { AssistantContentBlock, DocumentBlock, ImageBlock, Message, TextBlock, UserContentBlock } from '../messages/types.ts';
 
 type Json = Record<string, unknown>;

@@ -33,7 +33,7 @@ import { assistantParamBlock, toMessageParams, toolResultContent } from './messa
 import { recordedOutcome, type RecordedOutcome } from './recorded-outcome.ts';
 import type { RecordedRun, RunStep } from './runs.ts';
 import { checkConfig, driveRun } from './drive-run.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 import { describeMissedCompaction, explainMissedCompactions, type MissedCompaction } from './unrecorded-context.ts';
 import { configForVersion, constantsForVersion } from './version-constants.ts';
 

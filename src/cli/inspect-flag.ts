@@ -5,7 +5,7 @@
  * URL printed is never a dead link; `--inspect-keep` serves the finished run until Ctrl-C; `--inspect-paused` holds
  * the run before its first step until the page steps or continues it.
  */
-import type { RunObserverFactory } from '../effects/query-options.ts';
+import type { RunObserverFactory } from '../runtime/query-options.ts';
 import { startInspector, type Inspector } from '../inspector/inspector.ts';
 import { UsageError, type CliIo } from './cli-io.ts';
 

@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { firstInvalidUtf8Offset } from '../tools/utf8.ts';
+import { firstInvalidUtf8Offset } from '../tools/builtin/utf8.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { shippedExampleHint } from './examples.ts';
 

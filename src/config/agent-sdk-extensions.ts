@@ -66,7 +66,7 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     id: 'sdkSkillBodyAsContext',
     original: 'Sends a launched skill\'s body to the model as a plain text block after the Skill tool_result.',
     turnloop: 'Sends it as a context attachment (`<context name="skill">...</context>`) after the tool_result; the SDK program sees the same user message as with claude.',
-    why: 'The loop carries text it adds between tool results as attachments (src/effects/tools/tool-hooks.ts); the program-visible messages are the same.',
+    why: 'The loop carries text it adds between tool results as attachments (src/tools/tool-hooks.ts); the program-visible messages are the same.',
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/skills.test.ts', name: 'the skill body reaches the model in the next request' },
   },

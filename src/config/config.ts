@@ -53,7 +53,7 @@ export interface Limits {
   maxModelCalls: number;
   /**
    * Extension `maxBudgetUsd`: the main loop's spend cap in USD (0 = off, the original). Before a model call that
-   * could take the spend past it (spend so far + the worst call, `src/reducer/call-cost.ts`), the run ends
+   * could take the spend past it (spend so far + the worst call, `src/rules/call-cost.ts`), the run ends
    * `max_budget_usd`.
    */
   maxCostUsd: number;

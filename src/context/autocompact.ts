@@ -1,7 +1,7 @@
 /**
  * The pure part of layer 4, autocompact (docs/loop.md §6), also used by reactive compact: the summarisation instruction,
  * the choice of recent messages to keep verbatim, and the post-compact history. The forked model call itself lives
- * in the interpreter (a Compactor, `src/effects/deps.ts`).
+ * in the interpreter (a Compactor, `src/data/deps.ts`).
  *
  * Invariants of `buildPostCompactMessages`:
  * - The result is `[compact_boundary, summary, ...kept, ...attachments]`; the boundary's `data` carries
@@ -10,9 +10,9 @@
  * - `selectKeptMessages` keeps a suffix that starts at a safe cut (no tool_use/tool_result pair split, no API
  *   response split) and never edits a block, so the kept thinking blocks stay exactly as they were (docs/loop.md §10).
  */
-import type { CompactionInput, IdGenerator } from './types.ts';
+import type { CompactionInput, IdGenerator } from '../data/context-layers.ts';
 import type { Attachment, Message, SystemMessage, UserMessage } from '../messages/types.ts';
-import { estimateMessageTokens } from '../reducer/tokens.ts';
+import { estimateMessageTokens } from '../rules/tokens.ts';
 import { safeCutPoints } from './safe-cuts.ts';
 
 export type CompactTrigger = CompactionInput['trigger'] | 'manual';

@@ -13,9 +13,9 @@
  * - `drainCollapses` commits every pending span still present; the reducer allows it once in a row (docs/loop.md §9.5).
  */
 import type { Message, UserMessage } from '../messages/types.ts';
-import type { MessageEdit } from '../reducer/events.ts';
-import { estimateMessageTokens } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome, IdGenerator } from './types.ts';
+import type { MessageEdit } from '../data/events.ts';
+import { estimateMessageTokens } from '../rules/tokens.ts';
+import type { ContextLayerOutcome, IdGenerator } from '../data/context-layers.ts';
 import { firstUserIndex, safeCutPoints } from './safe-cuts.ts';
 
 export interface CollapseSpan {

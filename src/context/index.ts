@@ -1,7 +1,7 @@
 /**
  * The context-management layers (docs/loop.md §6) as pure decisions. Each layer returns a `ContextLayerOutcome`
  * (`{ edits, tokensFreed, emitted? }`) that the interpreter turns into a `context_layer_result` event; the I/O
- * shell (result store, runner, drainer) lives in `src/effects/context`.
+ * shell (result store, runner, drainer) lives in `src/context`.
  */
 export * from './safe-cuts.ts';
 export * from './tool-result-budget.ts';

@@ -16,8 +16,8 @@
  */
 import type { SnipConfig } from '../config/config.ts';
 import type { Message, SystemMessage } from '../messages/types.ts';
-import { estimateMessageTokens } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome, IdGenerator } from './types.ts';
+import { estimateMessageTokens } from '../rules/tokens.ts';
+import type { ContextLayerOutcome, IdGenerator } from '../data/context-layers.ts';
 import { firstUserIndex, safeCutPoints } from './safe-cuts.ts';
 
 /** After a snip the estimate should be at most this share of the trigger level. */

@@ -20,9 +20,9 @@
  */
 import type { ToolResultBudgetConfig } from '../config/config.ts';
 import type { Message, ToolResultBlock } from '../messages/types.ts';
-import type { MessageEdit } from '../reducer/events.ts';
-import { CHARS_PER_TOKEN } from '../reducer/tokens.ts';
-import type { ContextLayerOutcome } from './types.ts';
+import type { MessageEdit } from '../data/events.ts';
+import { CHARS_PER_TOKEN } from '../rules/tokens.ts';
+import type { ContextLayerOutcome } from '../data/context-layers.ts';
 import { toolResultsOf } from './safe-cuts.ts';
 
 /** Replacement content per tool_use id, as decided earlier (kept by the caller for the whole session). */

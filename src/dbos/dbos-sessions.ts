@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { loadDbosModule, loadDbos, type Dbos } from './load-dbos.ts';
 import type { QueryItem } from '../messages/types.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
+import type { Terminal } from '../data/outcomes.ts';
 import type { RecordTarget } from '../replay/session-recorder.ts';
 import { durableQuery, type DurableQueryOptions } from '../durable/durable-query.ts';
 import { exportDurableSessionLog, type ExportedSession } from '../durable/export-session-log.ts';

@@ -4,7 +4,7 @@
  */
 import { expandGroups } from '../durable/group-commit-journal.ts';
 import type { JournalEntry } from '../durable/journal.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
+import type { Terminal } from '../data/outcomes.ts';
 import { dbosApplicationVersion, recordedSteps, sessionQueue, SESSION_WORKFLOW } from './dbos-sessions.ts';
 import { openFleetRegistry } from './fleet-registry.ts';
 import { loadDbosModule } from './load-dbos.ts';

@@ -11,8 +11,8 @@
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { ModelCaller, ModelStreamItem } from '../effects/deps.ts';
-import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
+import type { ModelCaller, ModelStreamItem } from '../data/deps.ts';
+import { defineTool, type Tool } from '../tools/define-tool.ts';
 import type { AssistantMessage } from '../messages/types.ts';
 import type { DurableQueryOptions } from './durable-query.ts';
 

@@ -20,7 +20,7 @@
  * - A recovery under different code (statechart, tools, `codeVersion`) is refused with `DurableCodeChangedError`.
  * - Stream events go to the consumer live only (they are not journaled); emitted messages are re-derived by the
  *   reducer, so a recovered run yields its whole transcript again.
- * - The run is resolved (`resolveRun()`) and run (the run core, `src/effects/run-core.ts`) as `query()`'s is, and the
+ * - The run is resolved (`resolveRun()`) and run (the run core, `src/drivers/run-core.ts`) as `query()`'s is, and the
  *   options are checked and extended (record, telemetry, inspect) by the same boundary (`src/api/run-options.ts`):
  *   only the scheduler differs, this journaled one.
  * - An error the run survives goes the run's one route (`onError`, default a warning item); the warning is
@@ -28,17 +28,17 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { engineOptionsOf, type QueryOptions } from '../api/run-options.ts';
-import { outputsOf, type ExecutorOutput, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../effects/effect-executors.ts';
-import type { RunLoopOptions } from '../effects/query-options.ts';
-import { resolveRun, runParamsOf, watchRun, type ResolvedRun, type RunWatch } from '../effects/resolve-run.ts';
-import { abortReasonOf, driveRun, RunCore } from '../effects/run-core.ts';
-import { collectToEnd, runLoopToEnd } from '../effects/run-loop.ts';
-import { errorResultEvent } from '../effects/tools/tool-result-message.ts';
+import { outputsOf, type ExecutorOutput, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../runtime/effect-executors.ts';
+import type { RunLoopOptions } from '../runtime/query-options.ts';
+import { resolveRun, runParamsOf, watchRun, type ResolvedRun, type RunWatch } from '../drivers/resolve-run.ts';
+import { abortReasonOf, driveRun, RunCore } from '../drivers/run-core.ts';
+import { collectToEnd, runLoopToEnd } from '../drivers/run-loop.ts';
+import { errorResultEvent } from '../tools/tool-result-message.ts';
 import type { QueryItem, ToolUseBlock } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
-import type { LoopParams } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { Terminal } from '../data/outcomes.ts';
+import type { LoopParams } from '../data/state.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { checkFingerprint, codeFingerprint, type CodeFingerprint } from './fingerprint.ts';
 import type { Journal } from './journal.ts';

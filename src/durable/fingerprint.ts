@@ -5,7 +5,7 @@
  * recovery with `DurableCodeChangedError`, naming what changed, instead of retrying it forever.
  */
 import { createHash } from 'node:crypto';
-import type { ToolRuntime } from '../effects/tool-runtime.ts';
+import type { ToolRuntime } from '../data/tool-runtime.ts';
 import { machineHash } from '../replay/machine-hash.ts';
 import { ENGINE_VERSION } from '../replay/session-log-schema.ts';
 import { stableStringify } from '../replay/stable-hash.ts';

@@ -2,9 +2,9 @@
  * Breakpoints: which steps the live inspector holds before their effects run. Pure: a breakpoint is JSON data and
  * whether it matches is a function of the step alone (its effects and the chart transitions it took).
  */
-import type { EffectOf } from '../reducer/effects.ts';
-import type { ContinueReason, TerminalReason } from '../reducer/outcomes.ts';
-import type { StepRecord } from '../effects/query-options.ts';
+import type { EffectOf } from '../data/effects.ts';
+import type { ContinueReason, TerminalReason } from '../data/outcomes.ts';
+import type { StepRecord } from '../runtime/query-options.ts';
 import type { Chart } from '../viz/graph.ts';
 
 export type Breakpoint =

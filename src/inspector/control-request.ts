@@ -1,6 +1,6 @@
 /** The page's control requests (`POST /api/sessions/:id/control`), validated at the boundary. */
 import { z } from 'zod';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../data/outcomes.ts';
 import type { Breakpoint } from './breakpoints.ts';
 
 const breakpointSchema = z.discriminatedUnion('kind', [

@@ -19,7 +19,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunObserverFactory } from '../effects/query-options.ts';
+import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import { resolveConfig } from '../config/config.ts';
 import { buildChart } from '../viz/graph.ts';

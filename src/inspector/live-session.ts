@@ -3,7 +3,7 @@
  * data), its run control, and whether it has ended.
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { ObservedRun, RunObserver } from '../effects/query-options.ts';
+import type { ObservedRun, RunObserver } from '../runtime/query-options.ts';
 import type { RedactOptions } from '../replay/redact.ts';
 import { createSessionRecorder } from '../replay/session-recorder.ts';
 import type { Chart } from '../viz/graph.ts';

@@ -1,6 +1,6 @@
 /**
  * Pause, step and resume one run: the debugger half of the live inspector. It is a `RunObserver` with a gate
- * (`src/effects/query-options.ts`): after each step is computed and observed, the gate holds the step's effects
+ * (`src/runtime/query-options.ts`): after each step is computed and observed, the gate holds the step's effects
  * while the run is paused or a breakpoint matches, and releases them on `step()`, `resume()` or an abort.
  *
  * Invariants:
@@ -9,8 +9,8 @@
  * - `step()` releases exactly one held step and holds the next one.
  */
 import type { LoopConfig } from '../config/config.ts';
-import type { LoopState } from '../reducer/state.ts';
-import type { StepRecord } from '../effects/query-options.ts';
+import type { LoopState } from '../data/state.ts';
+import type { StepRecord } from '../runtime/query-options.ts';
 import type { Chart } from '../viz/graph.ts';
 import { tracedTransitions } from '../viz/trace.ts';
 import { breakpointMatches, describeBreakpoint, stepFacts, type Breakpoint } from './breakpoints.ts';

@@ -5,15 +5,15 @@
  */
 export { createStepper, type Stepper, type StepperOptions } from '../reducer/stepper.ts';
 export { loopMachine, MACHINE_ID } from '../machine/loop-machine.ts';
-export { EFFECT_TYPES } from '../reducer/effects.ts';
-export { estimateTokens, estimateMessageTokens, tokenCountWithEstimation, usageTokens } from '../reducer/tokens.ts';
-export { contextThresholds, defaultMaxOutputTokens, type ContextThresholds } from '../reducer/thresholds.ts';
-export { partitionToolCalls } from '../reducer/tool-batching.ts';
-export { decideTokenBudget } from '../reducer/token-budget.ts';
+export { EFFECT_TYPES } from '../data/effects.ts';
+export { estimateTokens, estimateMessageTokens, tokenCountWithEstimation, usageTokens } from '../rules/tokens.ts';
+export { contextThresholds, defaultMaxOutputTokens, type ContextThresholds } from '../rules/thresholds.ts';
+export { partitionToolCalls } from '../rules/tool-batching.ts';
+export { decideTokenBudget } from '../rules/token-budget.ts';
 export { modelInfo } from '../config/config.ts';
-export { MISSING_CREDENTIALS_MESSAGE } from '../effects/model/anthropic-model-caller.ts';
-export { toolDefinitionForModel, createToolRegistry } from '../effects/tools/index.ts';
-export { runLoop, runLoopToEnd } from '../effects/run-loop.ts';
-export { resolveRunConfig, modelCallsPerTurn } from '../effects/resolve-run.ts';
-export { LOOP_PARAM_KEYS, type InternalLoopOptions, type RunLoopOptions } from '../effects/query-options.ts';
+export { MISSING_CREDENTIALS_MESSAGE } from '../model/anthropic-model-caller.ts';
+export { toolDefinitionForModel, createToolRegistry } from '../tools/index.ts';
+export { runLoop, runLoopToEnd } from '../drivers/run-loop.ts';
+export { resolveRunConfig, modelCallsPerTurn } from '../drivers/resolve-run.ts';
+export { LOOP_PARAM_KEYS, type InternalLoopOptions, type RunLoopOptions } from '../runtime/query-options.ts';
 export { QUERY_OPTION_KEYS } from '../api/query-option-keys.ts';

@@ -4,7 +4,7 @@
  * `step()` uses it to tell an unknown event (an error) from one the current state does not accept (ignored, and
  * said so: `StepResult.ignored`).
  */
-import type { LoopEventType } from '../reducer/events.ts';
+import type { LoopEventType } from '../data/events.ts';
 import { loopMachine } from './loop-machine.ts';
 
 type Node = { path: string[]; type: string; states: Record<string, Node>; transitions: Map<string, unknown[]>; parent?: Node };

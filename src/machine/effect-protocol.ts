@@ -12,9 +12,9 @@
  * state (an atomic, non-final state without eventless transitions) declares what it awaits; every declared answer is
  * an event the state accepts.
  */
-import { EFFECT_TYPES, type Effect, type EffectOf, type EffectType } from '../reducer/effects.ts';
-import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
-import type { LoopState } from '../reducer/state.ts';
+import { EFFECT_TYPES, type Effect, type EffectOf, type EffectType } from '../data/effects.ts';
+import type { LoopEvent, LoopEventType } from '../data/events.ts';
+import type { LoopState } from '../data/state.ts';
 import { loopMachine, type EFFECT_DECLARATIONS } from './loop-machine.ts';
 
 /** A waiting state's `meta.awaits`: the effects it waits on (any one of them) and the events that answer them. */
@@ -173,7 +173,7 @@ function rootDeclarationProblems(root: MetaNode): string[] {
 }
 
 /**
- * The effect types of `src/reducer/effects.ts` that a chart gives no kind: awaited by no state, and neither answered
+ * The effect types of `src/data/effects.ts` that a chart gives no kind: awaited by no state, and neither answered
  * any time nor fire-and-forget (none, for the loop machine: a test holds it).
  */
 export function undeclaredEffectTypes(machine: { root: unknown }): EffectType[] {

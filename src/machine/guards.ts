@@ -3,7 +3,7 @@
  * definition (`loop-machine.ts`) refers to them only by name, so they show up in exports and diagrams.
  */
 import type { FeatureSwitches } from '../config/config.ts';
-import type { EventOf } from '../reducer/events.ts';
+import type { EventOf } from '../data/events.ts';
 import type { GuardFn } from './machine-context.ts';
 import {
   currentTokenCount,

@@ -13,9 +13,9 @@
 import { enqueueActions, setup } from 'xstate';
 import type { FeatureSwitches } from '../config/config.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
-import { EFFECT_TYPES, type ContextLayer, type Effect, type EffectType } from '../reducer/effects.ts';
-import type { LoopEvent, LoopEventType } from '../reducer/events.ts';
-import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../reducer/outcomes.ts';
+import { EFFECT_TYPES, type ContextLayer, type Effect, type EffectType } from '../data/effects.ts';
+import type { LoopEvent, LoopEventType } from '../data/events.ts';
+import { TERMINAL_REASONS, type ContinueReason, type Terminal, type TerminalReason } from '../data/outcomes.ts';
 import { actionImplementations, type ActionName } from './actions/index.ts';
 import { guards, type GuardName } from './guards.ts';
 import { toScratchContext, type ActionFn, type GuardFn, type MachineContext } from './machine-context.ts';

@@ -9,9 +9,9 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { IterationState, LoopContext } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { IterationState, LoopContext } from '../data/state.ts';
 
 export interface MachineContext extends LoopContext {
   config: LoopConfig;

@@ -2,9 +2,9 @@
  * Read-only questions about the context, shared by guards and actions. Pure.
  */
 import type { AssistantMessage, Message } from '../messages/types.ts';
-import { worstCallCostUsd } from '../reducer/call-cost.ts';
-import { decideTokenBudget, type TokenBudgetDecision } from '../reducer/token-budget.ts';
-import { contextThresholds, defaultMaxOutputTokens } from '../reducer/thresholds.ts';
+import { worstCallCostUsd } from '../rules/call-cost.ts';
+import { decideTokenBudget, type TokenBudgetDecision } from '../rules/token-budget.ts';
+import { contextThresholds, defaultMaxOutputTokens } from '../rules/thresholds.ts';
 import type { MachineContext } from './machine-context.ts';
 
 /** Forked compaction and session-memory runs: never autocompact, never blocked (docs/loop.md §9.7). */

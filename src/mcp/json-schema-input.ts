@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { sharedLinearRegExp } from '../tools/linear-regexp.ts';
+import { sharedLinearRegExp } from '../tools/builtin/linear-regexp.ts';
 
 export interface JsonSchemaIssue {
   path: Array<string | number>;
@@ -49,7 +49,7 @@ export async function loadAjvCompiler(): Promise<JsonSchemaCompiler> {
 }
 
 /**
- * Ajv's regular expression engine: RE2 (`src/tools/linear-regexp.ts`), shared by every schema with the same
+ * Ajv's regular expression engine: RE2 (`src/tools/builtin/linear-regexp.ts`), shared by every schema with the same
  * pattern. A pattern RE2 refuses makes the schema fail to compile, which validates nothing (see above).
  */
 const linearRegExpEngine = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });

@@ -12,7 +12,7 @@
  * - Progress notifications become progress updates; the result is the server's (`tool-result.ts`).
  */
 import { createHash } from 'node:crypto';
-import { defineTool, type Tool, type ToolCallResult, type ToolCallUpdate, type ToolContext } from '../effects/tools/define-tool.ts';
+import { defineTool, type Tool, type ToolCallResult, type ToolCallUpdate, type ToolContext } from '../tools/define-tool.ts';
 import { jsonSchemaInput, type JsonSchemaCompiler } from './json-schema-input.ts';
 import { messageOf } from '../errors/message-of.ts';
 

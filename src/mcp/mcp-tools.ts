@@ -6,7 +6,7 @@
  * `tools/list_changed` it holds the new list; `close()` ends every connection (a stdio server's process with it)
  * and may be called more than once.
  */
-import type { Tool } from '../effects/tools/define-tool.ts';
+import type { Tool } from '../tools/define-tool.ts';
 import { loadAjvCompiler } from './json-schema-input.ts';
 import { uniqueToolNames } from './mcp-tool.ts';
 import { checkMcpServers, type McpServerSpec } from './server-config.ts';

@@ -14,7 +14,7 @@
  *   still running when the process exits (a forced exit) is killed then.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool, ToolCallResult } from '../effects/tools/define-tool.ts';
+import type { Tool, ToolCallResult } from '../tools/define-tool.ts';
 import type { JsonSchemaCompiler } from './json-schema-input.ts';
 import { mcpTool, type McpToolCaller, type McpToolInfo } from './mcp-tool.ts';
 import type { McpServerSpec } from './server-config.ts';

@@ -8,7 +8,7 @@
  * - `isError` carries over, so the model sees the server's failure as a tool error.
  */
 import type { DocumentBlock, ImageBlock, TextBlock } from '../messages/types.ts';
-import type { ToolCallResult } from '../effects/tools/define-tool.ts';
+import type { ToolCallResult } from '../tools/define-tool.ts';
 
 /** The parts of a `CallToolResult` (MCP spec) this module reads. */
 export interface McpCallToolResult {

@@ -3,7 +3,7 @@
  * events, are written to session logs and survive `JSON.parse(JSON.stringify(m))` unchanged.
  *
  * Content blocks mirror the Anthropic Messages API so that a history can be sent to the API after a cheap
- * normalisation (see `src/effects/model/to-api-messages.ts`).
+ * normalisation (see `src/model/to-api-messages.ts`).
  */
 
 export interface TextBlock {

@@ -4,7 +4,7 @@
  * Pure. Media is described (type, size), never copied into a span.
  */
 import type { AssistantContentBlock, Message, UserContentBlock } from '../messages/types.ts';
-import { toApiMessages } from '../effects/model/to-api-messages.ts';
+import { toApiMessages } from '../model/to-api-messages.ts';
 
 export type Part = Record<string, unknown> & { type: string };
 

@@ -20,12 +20,12 @@
 import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { LoopConfig } from '../config/config.ts';
 import type { AssistantContentBlock, ToolUseBlock, Usage } from '../messages/types.ts';
-import type { Effect, EffectOf } from '../reducer/effects.ts';
-import type { EventOf, LoopEvent } from '../reducer/events.ts';
-import type { Continue, Terminal } from '../reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { executorOf } from '../effects/effect-executors.ts';
-import type { RunObserver, RunObserverFactory } from '../effects/query-options.ts';
+import type { Effect, EffectOf } from '../data/effects.ts';
+import type { EventOf, LoopEvent } from '../data/events.ts';
+import type { Continue, Terminal } from '../data/outcomes.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
+import { executorOf } from '../runtime/effect-executors.ts';
+import type { RunObserver, RunObserverFactory } from '../runtime/query-options.ts';
 import { createRedactor, type RedactOptions } from '../replay/redact.ts';
 import { inputMessages, outputMessage, systemInstructions } from './content-parts.ts';
 import { GEN_AI, OPERATION, PROVIDER_ANTHROPIC, TURNLOOP } from './gen-ai-attributes.ts';

@@ -16,15 +16,15 @@
  * The tree only holds the chart's structure (functions and params from the machine definition, state values), never
  * run data, so one tree can serve many runs. The tree (`ChartPaths`) and the memo that follows it are separate
  * objects: a memo counts its own hits and misses over the paths it is handed, and whoever owns the paths decides how
- * long they live (`stepper.ts` makes fresh ones; the drivers share one per machine, `src/effects/chart-paths.ts`).
+ * long they live (`stepper.ts` makes fresh ones; the drivers share one per machine, `src/runtime/chart-paths.ts`).
  * The tree's size is bounded by the chart's paths; a node cap bounds it anyway.
  */
 import type { TraceStep } from '../machine/macrostep-trace.ts';
-import type { Effect } from './effects.ts';
+import type { Effect } from '../data/effects.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
-import type { LoopEvent } from './events.ts';
+import type { LoopEvent } from '../data/events.ts';
 import type { ScratchContext } from '../machine/machine-context.ts';
-import type { LoopState } from './state.ts';
+import type { LoopState } from '../data/state.ts';
 
 type StateValue = LoopState['value'];
 

@@ -17,11 +17,11 @@ import type { MachineContext } from '../machine/machine-context.ts';
 import { acceptedEventTypes, isKnownEventType, knownEventTypes } from '../machine/accepted-events.ts';
 import { statePath } from '../machine/effect-protocol.ts';
 import { withTracer, type MachineTracer } from '../machine/macrostep-trace.ts';
-import type { Effect } from './effects.ts';
-import type { LoopEvent, LoopEventType } from './events.ts';
-import { UnknownEventError } from './unknown-event-error.ts';
-import { createInitialContext, toLoopContext, toMachineContext } from './initial-state.ts';
-import type { LoopContext, LoopParams, LoopState } from './state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent, LoopEventType } from '../data/events.ts';
+import { UnknownEventError } from '../data/unknown-event-error.ts';
+import { createInitialContext, toLoopContext, toMachineContext } from '../machine/context-conversions.ts';
+import type { LoopContext, LoopParams, LoopState } from '../data/state.ts';
 
 export interface StepResult {
   state: LoopState;

@@ -6,17 +6,17 @@
  * again without xstate while the guards answer the same way. Same results as `step()` (a property test holds them
  * equal); several times faster on a long fold. The memo belongs to the stepper. The paths it follows are fresh
  * ones unless the caller hands it some (`paths`): a driver that runs many times in one process shares one set per
- * machine (`src/effects/chart-paths.ts`), so only its first run asks xstate. Nothing here is module state.
+ * machine (`src/runtime/chart-paths.ts`), so only its first run asks xstate. Nothing here is module state.
  */
 import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
-import type { LoopEvent } from './events.ts';
+import type { LoopEvent } from '../data/events.ts';
 import { toScratchContext } from '../machine/machine-context.ts';
-import { createInitialContext } from './initial-state.ts';
+import { createInitialContext } from '../machine/context-conversions.ts';
 import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
-import type { LoopParams, LoopState } from './state.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { checkEventType, initialState, initialTransitionOf, resultFromContext, step, transitionOf, unchangedBy, type StepResult } from './step.ts';
 
 export type { ChartPaths } from './macrostep-memo.ts';

@@ -11,8 +11,8 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { notifiedToolUseId } from '../agents/background-agents.ts';
-import type { RunObserverFactory } from '../effects/query-options.ts';
-import { finalTextOf, type ChildLink } from '../effects/child-runs.ts';
+import type { RunObserverFactory } from '../runtime/query-options.ts';
+import { finalTextOf, type ChildLink } from '../tools/child-runs.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { ReplayDivergenceError } from './errors.ts';
 import type { RedactOptions } from './redact.ts';

@@ -13,5 +13,5 @@ export { sessionLogLineSchema, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, ENGINE_V
 export { createRedactor, redactText, secretValuesFromEnv, REDACTED, type RedactOptions, type Redactor } from './redact.ts';
 export { signSessionLog, verifySessionLog, signLogBytes, verifyLogBytes, loadSigningKey, SignatureError, type LogSignature, type SigningKey } from './sign-log.ts';
 export { machineHash } from './machine-hash.ts';
-export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from '../reducer/event-schema.ts';
+export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from '../data/event-schema.ts';
 export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from './scripted-deps.ts';

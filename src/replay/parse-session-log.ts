@@ -16,12 +16,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ConfigOverrides } from '../config/config.ts';
-import { loopEventSchema } from '../reducer/event-schema.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams } from '../reducer/state.ts';
-import { compileLinearRegExp, tryCompile } from '../tools/linear-regexp.ts';
+import { loopEventSchema } from '../data/event-schema.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams } from '../data/state.ts';
+import { compileLinearRegExp, tryCompile } from '../tools/builtin/linear-regexp.ts';
 import { SessionLogParseError } from './errors.ts';
-import { isLoopEvent } from '../reducer/event-check.ts';
+import { isLoopEvent } from '../data/event-check.ts';
 import { MAX_GROUP_LINES, SESSION_LOG_FORMAT, sessionLogLineSchema, type SessionEventLine, type SessionHeader } from './session-log-schema.ts';
 
 export interface ParsedSessionLog {

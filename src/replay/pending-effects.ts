@@ -13,10 +13,10 @@
  * - A finished run has nothing pending.
  */
 import { awaitedEffectTypes as awaitedBy } from '../machine/effect-protocol.ts';
-import type { Effect, EffectType } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopState } from '../reducer/state.ts';
-import { partitionToolCalls } from '../reducer/tool-batching.ts';
+import type { Effect, EffectType } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopState } from '../data/state.ts';
+import { partitionToolCalls } from '../rules/tool-batching.ts';
 import { stateValueString } from './stable-hash.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 

@@ -17,7 +17,7 @@
  * - Masking is idempotent (a masked text matches no pattern in a new way), so redacting what replay derived from
  *   redacted events changes nothing: live hashes equal replayed hashes.
  */
-import { sharedLinearRegExp, type LinearRegExp } from '../tools/linear-regexp.ts';
+import { sharedLinearRegExp, type LinearRegExp } from '../tools/builtin/linear-regexp.ts';
 import { BUILT_IN_SECRET_PATTERNS, isSecretMemberName, MAY_HOLD_SECRET, MAY_HOLD_SECRET_CASED } from './secret-patterns.ts';
 
 /** The start of every mask long enough to hold it. */

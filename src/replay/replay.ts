@@ -11,12 +11,12 @@
  */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { Terminal } from '../data/outcomes.ts';
+import type { LoopState } from '../data/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
-import { sharedChartPaths } from '../effects/chart-paths.ts';
+import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';

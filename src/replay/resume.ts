@@ -12,11 +12,11 @@
  */
 import { appendFileSync, closeSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runLoop } from '../effects/run-loop.ts';
-import type { LoopOptions } from '../effects/query-options.ts';
+import { runLoop } from '../drivers/run-loop.ts';
+import type { LoopOptions } from '../runtime/query-options.ts';
 import type { QueryItem } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { Terminal } from '../reducer/outcomes.ts';
+import type { Effect } from '../data/effects.ts';
+import type { Terminal } from '../data/outcomes.ts';
 import { step } from '../reducer/step.ts';
 import { PendingEffectTracker } from './pending-effects.ts';
 import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';

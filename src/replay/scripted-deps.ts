@@ -6,8 +6,8 @@
  * a `model_error` saying so (the loop then ends as `model_error`), a tool call beyond its results gets an error
  * result saying so. Nothing here reads a clock or randomness: ids derive from counters.
  */
-import type { ModelCaller, ModelStreamItem, ToolResultEvent } from '../effects/deps.ts';
-import type { StreamingToolSession, ToolRuntime } from '../effects/tool-runtime.ts';
+import type { ModelCaller, ModelStreamItem, ToolResultEvent } from '../data/deps.ts';
+import type { StreamingToolSession, ToolRuntime } from '../data/tool-runtime.ts';
 import type { AssistantContentBlock, AssistantMessage, ToolUseBlock, Usage } from '../messages/types.ts';
 
 /** One recorded model reply (the scenario shape of `turnloop simulate`). */

@@ -23,9 +23,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LoopConfig } from '../config/config.ts';
-import { loopEventSchema, messageSchema } from '../reducer/event-schema.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams } from '../reducer/state.ts';
+import { loopEventSchema, messageSchema } from '../data/event-schema.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams } from '../data/state.ts';
 
 export const SESSION_LOG_FORMAT = 'turnloop-session';
 /** The version the recorder writes. */

@@ -23,10 +23,10 @@
 import { statSync } from 'node:fs';
 import type { ConfigOverrides, LoopConfig } from '../config/config.ts';
 import { resolveConfig } from '../config/config.ts';
-import type { RunObserverFactory, StepObserver } from '../effects/query-options.ts';
-import type { Effect, EffectOf, EffectType } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { RunObserverFactory, StepObserver } from '../runtime/query-options.ts';
+import type { Effect, EffectOf, EffectType } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { SessionLogExistsError } from './errors.ts';
 import { lockLog, type LogLock } from './log-lock.ts';
 import { openLogWriter } from './log-writer.ts';

@@ -17,8 +17,8 @@
  *   derived itself are covered by neither (they follow from the events).
  */
 import * as crypto from 'node:crypto';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopState } from '../data/state.ts';
 
 /** Canonical JSON text (sorted keys); the input must be JSON data. */
 export function stableStringify(value: unknown): string {

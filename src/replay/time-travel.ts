@@ -4,9 +4,9 @@
  * Pure over the log: folds (and verifies, unless overrides are given) the events up to `index` and stops there.
  * Index 0 is the initial state; index n the state right after event n.
  */
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopState } from '../data/state.ts';
 import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { foldSessionLog, type ReplayOptions } from './replay.ts';
 import { stateValueString } from './stable-hash.ts';

@@ -9,9 +9,9 @@
  *   compared (the new run's outcome up to that point is still reported).
  */
 import { resolveConfig, type ConfigOverrides } from '../config/config.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
 import { createStepper } from '../reducer/stepper.ts';
 import { loadSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { checkMachineVersion } from './replay.ts';

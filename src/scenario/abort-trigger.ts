@@ -9,8 +9,8 @@
  * - `tools`: the `run_tools` (or streaming `finish_tools`) effect after model call n;
  * - `stop_hooks`: the `run_stop_hooks` effect after model call n.
  */
-import type { StepObserver } from '../effects/query-options.ts';
-import type { Effect } from '../reducer/effects.ts';
+import type { StepObserver } from '../runtime/query-options.ts';
+import type { Effect } from '../data/effects.ts';
 import type { AbortScript } from './scenario-schema.ts';
 
 export interface AbortTrigger {

@@ -7,7 +7,7 @@
  * delivered through promise callbacks only, so the order of events (and the JSON output) is the same on every
  * run. What the loop sees is unchanged: the same messages, retries and stream fallbacks, in the same order.
  */
-import type { ModelCaller, ModelStreamItem } from '../effects/deps.ts';
+import type { ModelCaller, ModelStreamItem } from '../data/deps.ts';
 
 export function bufferedModelCaller(inner: ModelCaller): ModelCaller {
   return async function* buffered(request, options) {

@@ -2,7 +2,7 @@
  * Outcome checks of a simulation: whether it matches the scenario's `expect`, and whether its terminal counts as
  * a failure for `--strict`. Pure.
  */
-import type { Terminal, TerminalReason } from '../reducer/outcomes.ts';
+import type { Terminal, TerminalReason } from '../data/outcomes.ts';
 import type { AgentRunExpect, ScenarioAgent, ScenarioExpect } from './scenario-schema.ts';
 import type { SimulationResult } from './simulate.ts';
 

@@ -3,8 +3,8 @@
  * successes. Every iteration after the first starts with a `request_start` effect, and the state of that step
  * holds the Continue that started it.
  */
-import type { StepObserver } from '../effects/query-options.ts';
-import type { ContinueReason } from '../reducer/outcomes.ts';
+import type { StepObserver } from '../runtime/query-options.ts';
+import type { ContinueReason } from '../data/outcomes.ts';
 
 export interface AttemptCount {
   attempted: number;

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { fakeAnswerListSchema, MAX_SCRIPTED_ANSWERS } from '../fake-api/index.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../data/outcomes.ts';
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import { configOverridesSchema } from '../config/config-overrides-schema.ts';
 

@@ -15,13 +15,13 @@
  */
 import { agentRunKey } from '../config/wire.ts';
 import { defineAgentTool } from '../agents/index.ts';
-import type { ChildLink } from '../effects/child-runs.ts';
-import type { Clock, IdGenerator } from '../effects/deps.ts';
-import type { RunObserverFactory } from '../effects/query-options.ts';
-import { counterIds, virtualClock } from '../effects/system-clock.ts';
-import type { Tool, ToolCallResult } from '../effects/tools/define-tool.ts';
+import type { ChildLink } from '../tools/child-runs.ts';
+import type { Clock, IdGenerator } from '../data/deps.ts';
+import type { RunObserverFactory } from '../runtime/query-options.ts';
+import { counterIds, virtualClock } from '../runtime/system-clock.ts';
+import type { Tool, ToolCallResult } from '../tools/define-tool.ts';
 import type { FakeApi } from '../fake-api/index.ts';
-import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
+import type { ContinueReason, Terminal } from '../data/outcomes.ts';
 import { createRunObserver, type RunObservation } from './run-observer.ts';
 import type { ScenarioAgent, ScenarioAgentRun } from './scenario-schema.ts';
 import { scriptedTool, type ToolCallRecord } from './scripted-tools.ts';

@@ -5,9 +5,9 @@
  * or commits nothing (collapse drain).
  */
 import { buildPostCompactMessages, selectKeptMessages } from '../context/autocompact.ts';
-import type { CollapseDrainer, Compactor } from '../effects/deps.ts';
-import type { QueryDeps } from '../effects/query-options.ts';
-import { estimateTokens } from '../reducer/tokens.ts';
+import type { CollapseDrainer, Compactor } from '../data/deps.ts';
+import type { QueryDeps } from '../runtime/query-options.ts';
+import { estimateTokens } from '../rules/tokens.ts';
 import type { CompactionScript } from './scenario-schema.ts';
 
 /** Recent messages a scripted compaction keeps verbatim, in estimated tokens (as the real compactor does). */

@@ -1,7 +1,7 @@
 /**
  * The scripted stop hook of a scenario: one answer per invocation, in order; a used-up list allows the stop.
  */
-import type { StopHook, StopHookResult } from '../effects/deps.ts';
+import type { StopHook, StopHookResult } from '../data/deps.ts';
 
 export interface ScriptedStopHook {
   hook: StopHook;

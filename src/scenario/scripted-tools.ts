@@ -6,8 +6,8 @@
  * fails the check never reaches `call()` (the runtime answers with a validation error result).
  */
 import { z } from 'zod';
-import type { ToolCallResult, ToolResultContent } from '../effects/tools/define-tool.ts';
-import { defineTool, type Tool } from '../effects/tools/define-tool.ts';
+import type { ToolCallResult, ToolResultContent } from '../tools/define-tool.ts';
+import { defineTool, type Tool } from '../tools/define-tool.ts';
 import type { ScenarioTool } from './scenario-schema.ts';
 import { CLAUDE_CODE_RESULT_SIZES } from '../config/tool-result-sizes.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';

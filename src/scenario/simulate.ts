@@ -11,13 +11,13 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { resolveConfig } from '../config/config.ts';
-import { createAnthropicModelCaller } from '../effects/model/index.ts';
-import { runLoop } from '../effects/run-loop.ts';
-import type { QueryDeps, RunLoopOptions, RunObserverFactory, StepObserver } from '../effects/query-options.ts';
-import { counterIds, virtualClock } from '../effects/system-clock.ts';
+import { createAnthropicModelCaller } from '../model/index.ts';
+import { runLoop } from '../drivers/run-loop.ts';
+import type { QueryDeps, RunLoopOptions, RunObserverFactory, StepObserver } from '../runtime/query-options.ts';
+import { counterIds, virtualClock } from '../runtime/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../fake-api/index.ts';
 import type { Message, QueryItem } from '../messages/types.ts';
-import type { ContinueReason, Terminal } from '../reducer/outcomes.ts';
+import type { ContinueReason, Terminal } from '../data/outcomes.ts';
 import { childLogDir, createSessionRecorder, recordChildrenBeside, type RecordTarget } from '../replay/index.ts';
 import { abortTrigger } from './abort-trigger.ts';
 import { bufferedModelCaller } from './buffered-model-caller.ts';

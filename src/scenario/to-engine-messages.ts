@@ -2,7 +2,7 @@
  * Anthropic message params (`{role, content}`) → engine messages (`src/messages/types.ts`). Pure; ids come from
  * the given generator so a simulation stays deterministic. `cache_control` is dropped (the engine does not use it).
  */
-import type { IdGenerator } from '../effects/deps.ts';
+import type { IdGenerator } from '../data/deps.ts';
 import type { AssistantContentBlock, Message, UserContentBlock } from '../messages/types.ts';
 import type { MessageParam } from './scenario-schema.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';

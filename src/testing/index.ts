@@ -4,6 +4,6 @@
  */
 export { startFakeAnthropicApi, parseFakeScript, FakeScriptError, type FakeApi, type FakeScript, type FakeScriptInput, type FakeAnswerInput } from '../fake-api/index.ts';
 export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from '../replay/scripted-deps.ts';
-export { virtualClock, counterIds } from '../effects/system-clock.ts';
+export { virtualClock, counterIds } from '../runtime/system-clock.ts';
 export { messageBuilders, BUILDER_MODEL, type MessageBuilders } from './message-builders.ts';
 export { loadScenario, parseScenario, simulateScenario, type Scenario, type SimulationResult } from '../scenario/index.ts';

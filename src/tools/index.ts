@@ -1,28 +1,12 @@
 /**
- * Built-in file tools for demos and `turnloop run`, all confined to one root directory (see `confine-path.ts`).
+ * The tool runtime (docs/loop.md §7): definitions, registry, the per-call pipeline and the two executors.
  */
-import type { Tool } from '../effects/tools/define-tool.ts';
-import { createEditTool } from './edit.ts';
-import { createGlobTool } from './glob.ts';
-import { createGrepTool } from './grep.ts';
-import { createReadTool } from './read.ts';
-
-export interface FileToolsOptions {
-  /** Directory the tools may see; nothing outside it (symlinks included) is read or written. */
-  root: string;
-}
-
-/**
- * @example
- * const registry = createToolRegistry(createFileTools({ root: process.cwd() }));
- */
-export function createFileTools(options: FileToolsOptions): Tool[] {
-  return [createReadTool(options.root), createEditTool(options.root), createGlobTool(options.root), createGrepTool(options.root)];
-}
-
-export { createEditTool, createGlobTool, createGrepTool, createReadTool };
-export { createBashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS, type BashToolOptions } from './bash.ts';
-export { createWriteTool } from './write.ts';
-export { compileGlob, matchGlob } from './glob-match.ts';
-export { NotRegularFileError } from './open-confined.ts';
-export { PathNotFoundError, PathOutsideRootError, confinePath } from './confine-path.ts';
+export * from './define-tool.ts';
+export * from './registry.ts';
+export * from './call-deps.ts';
+export * from './cancellation.ts';
+export { runToolUse, runToolUseWithStatus, type ToolUseOutcome, type ToolUseScope, type ToolUseStatus } from './run-tool-use.ts';
+export { runToolBatches, DEFAULT_MAX_TOOL_CONCURRENCY, type RunToolBatchesOptions } from './run-batches.ts';
+export { StreamingToolExecutor, DuplicateToolUseError, type StreamingToolExecutorOptions } from './streaming-executor.ts';
+export { toolResultMessage, errorResultEvent } from './tool-result-message.ts';
+export { createToolRuntime, type CreateToolRuntimeOptions, type DefaultToolRuntime } from './create-tool-runtime.ts';

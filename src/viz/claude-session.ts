@@ -15,7 +15,7 @@ import { checkRunDriven, type CheckedRun } from '../claude/check.ts';
 import { splitRuns, type RecordedRun } from '../claude/runs.ts';
 import { readClaudeSession, type ChildTranscript } from '../claude/session.ts';
 import type { Transcript } from '../claude/transcript.ts';
-import type { LoopEvent } from '../reducer/events.ts';
+import type { LoopEvent } from '../data/events.ts';
 import type { ChildRunForView, RunVerdict, SessionForView } from './session.ts';
 
 export interface ClaudeSessionView {

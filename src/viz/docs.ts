@@ -5,7 +5,7 @@
  * `scripts/gen-docs.ts` rewrites the parts; `test/unit/viz/docs.test.ts` fails when the committed doc is stale.
  * Pure.
  */
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../data/outcomes.ts';
 import { mermaidDiagrams } from './export-mermaid.ts';
 import { ALWAYS, buildChart, describeRef, outcomeTransitions, type Chart, type ChartTransition } from './graph.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';

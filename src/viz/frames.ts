@@ -8,10 +8,10 @@
  */
 import type { LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams, LoopState } from '../reducer/state.ts';
-import { contextThresholds } from '../reducer/thresholds.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
+import { contextThresholds } from '../rules/thresholds.ts';
 import { leafOf } from './graph.ts';
 
 /** The longest text kept per message or effect summary (the page is for reading, not archiving). */

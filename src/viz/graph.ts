@@ -16,7 +16,7 @@
  */
 import type { AnyStateNode } from 'xstate';
 import { loopMachine, MACHINE_ID } from '../machine/loop-machine.ts';
-import type { ContinueReason, TerminalReason } from '../reducer/outcomes.ts';
+import type { ContinueReason, TerminalReason } from '../data/outcomes.ts';
 
 export type StateKind = 'atomic' | 'compound' | 'final';
 

@@ -7,7 +7,7 @@
  */
 import { createActor } from 'xstate';
 import { loopMachine } from '../machine/loop-machine.ts';
-import { createInitialContext, toMachineContext } from '../reducer/initial-state.ts';
+import { createInitialContext, toMachineContext } from '../machine/context-conversions.ts';
 import type { SessionForView } from './session.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 

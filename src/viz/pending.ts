@@ -4,8 +4,8 @@
  * events answer the others, and which effects throw earlier work away. Pure; for display only.
  */
 import { answersEffect, EFFECT_PROTOCOL, isFireAndForget } from '../machine/effect-protocol.ts';
-import type { Effect } from '../reducer/effects.ts';
-import type { LoopEvent } from '../reducer/events.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
 
 /**
  * The pending effects after one step: those pending before that `event` did not answer, plus the step's new

@@ -5,8 +5,8 @@
  * format (header with config and params, event lines with just the event) is what tests and fixtures write.
  */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import type { LoopParams } from '../reducer/state.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { LoopParams } from '../data/state.ts';
 import { parseSessionLogText, type ParsedSessionLog } from '../replay/parse-session-log.ts';
 
 export interface SessionForView {

@@ -12,9 +12,9 @@ import type { LoopConfig } from '../config/config.ts';
 import { guards } from '../machine/guards.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import type { GuardFn, MachineContext } from '../machine/machine-context.ts';
-import type { LoopEvent } from '../reducer/events.ts';
-import { toMachineContext } from '../reducer/initial-state.ts';
-import type { LoopState } from '../reducer/state.ts';
+import type { LoopEvent } from '../data/events.ts';
+import { toMachineContext } from '../machine/context-conversions.ts';
+import type { LoopState } from '../data/state.ts';
 import { ALWAYS, leafOf, type Chart, type ChartTransition, type NamedRef } from './graph.ts';
 
 interface MicroSnapshot {

@@ -16,16 +16,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import type { ConfigOverrides } from '../../src/config/config.ts';
-import { createAnthropicModelCaller } from '../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../src/effects/run-loop.ts';
-import type { Tool } from '../../src/effects/tools/define-tool.ts';
+import { createAnthropicModelCaller } from '../../src/model/index.ts';
+import { runLoopToEnd } from '../../src/drivers/run-loop.ts';
+import type { Tool } from '../../src/tools/define-tool.ts';
 import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
 import type { FakeAnswerInput } from '../../src/fake-api/script-schema.ts';
 import type { QueryItem } from '../../src/messages/types.ts';
-import { TERMINAL_REASONS, type Terminal } from '../../src/reducer/outcomes.ts';
+import { TERMINAL_REASONS, type Terminal } from '../../src/data/outcomes.ts';
 import { replay } from '../../src/replay/replay.ts';
 import { createSessionRecorder } from '../../src/replay/session-recorder.ts';
-import { createFileTools } from '../../src/tools/index.ts';
+import { createFileTools } from '../../src/tools/builtin/index.ts';
 
 /** Secrets planted in workspaces and replies; none may be seen in any output. */
 export const SECRETS = {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ModelCaller } from '../../src/effects/deps.ts';
+import type { ModelCaller } from '../../src/data/deps.ts';
 import type { QueryItem } from '../../src/messages/types.ts';
 import { lockLog, LogLockedError } from '../../src/replay/log-lock.ts';
 import { replay } from '../../src/replay/replay.ts';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runLoopToEnd } from '../../src/effects/run-loop.ts';
+import { runLoopToEnd } from '../../src/drivers/run-loop.ts';
 import { mcpTools } from '../../src/mcp/mcp-tools.ts';
 import { scriptedModelCaller } from '../../src/replay/scripted-deps.ts';
 import { REPO_ROOT, runCli } from '../unit/cli/capture-io.ts';

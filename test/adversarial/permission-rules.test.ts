@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSdkCanUseTool, isFilesystemCommand, type PermissionMode } from '../../src/agent-sdk/permission-modes.ts';
 import type { PermissionDenial } from '../../src/agent-sdk/result-message.ts';
-import type { Tool } from '../../src/effects/tools/define-tool.ts';
+import type { Tool } from '../../src/tools/define-tool.ts';
 import { runCli } from '../unit/cli/capture-io.ts';
 
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });

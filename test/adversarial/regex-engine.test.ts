@@ -1,13 +1,13 @@
 /**
  * Grep and Glob survive patterns that blow up the linear engine's memory (issue 29, item 1): `\pL{1000}` is 10
  * characters and compiles to more than RE2's fixed 16 MB heap. Such a pattern is an error result for its own call,
- * refused before compiling (an estimate of the compiled size, `src/tools/pattern-size.ts`); a compile that still
- * exhausts the heap aborts only a disposable engine instance (`src/tools/re2-engine.ts`), so later calls work.
+ * refused before compiling (an estimate of the compiled size, `src/tools/builtin/pattern-size.ts`); a compile that still
+ * exhausts the heap aborts only a disposable engine instance (`src/tools/builtin/re2-engine.ts`), so later calls work.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileLinearRegExp, compileOnEngine, sharedLinearRegExp } from '../../src/tools/linear-regexp.ts';
-import { currentEngine } from '../../src/tools/re2-engine.ts';
-import { estimatePatternUnits, MAX_PATTERN_UNITS } from '../../src/tools/pattern-size.ts';
+import { compileLinearRegExp, compileOnEngine, sharedLinearRegExp } from '../../src/tools/builtin/linear-regexp.ts';
+import { currentEngine } from '../../src/tools/builtin/re2-engine.ts';
+import { estimatePatternUnits, MAX_PATTERN_UNITS } from '../../src/tools/builtin/pattern-size.ts';
 import { expectInvariants, makeSandbox, runHostile, snapshotOutside, toolResultTexts, type Sandbox } from './harness.ts';
 
 let sandbox: Sandbox;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
-import { estimateTokens } from '../../src/reducer/tokens.ts';
+import { estimateTokens } from '../../src/rules/tokens.ts';
 import { createRedactor, REDACTED } from '../../src/replay/redact.ts';
 import { runCli } from '../unit/cli/capture-io.ts';
 import { expectInvariants, expectNoSecret, makeSandbox, PEM, runHostile, SECRET_FILE, SECRETS, snapshotOutside, type Sandbox } from './harness.ts';

@@ -8,11 +8,11 @@ import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, r
 import { createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileToolResultStore } from '../../src/effects/context/result-store.ts';
-import { defineTool } from '../../src/effects/tools/define-tool.ts';
+import { createFileToolResultStore } from '../../src/context/result-store.ts';
+import { defineTool } from '../../src/tools/define-tool.ts';
 import { startFakeAnthropicApi } from '../../src/fake-api/server.ts';
-import { createFileTools, createWriteTool } from '../../src/tools/index.ts';
-import { openConfinedFile, verifyStillConfined } from '../../src/tools/open-confined.ts';
+import { createFileTools, createWriteTool } from '../../src/tools/builtin/index.ts';
+import { openConfinedFile, verifyStillConfined } from '../../src/tools/builtin/open-confined.ts';
 import { z } from 'zod';
 import { expectInvariants, makeSandbox, runHostile, snapshotOutside, toolResultTexts, type Sandbox } from './harness.ts';
 

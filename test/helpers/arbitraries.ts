@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import type { FeatureSwitches, LoopConfig } from '../../src/config/config.ts';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
-import type { LoopEvent, MessageEdit } from '../../src/reducer/events.ts';
-import type { LoopParams } from '../../src/reducer/state.ts';
+import type { LoopEvent, MessageEdit } from '../../src/data/events.ts';
+import type { LoopParams } from '../../src/data/state.ts';
 import { apiError, assistantText, assistantThinking, assistantToolUse, attachment, compactSummary, toolResultFor, usage, userText } from './builders.ts';
 import { testConfig } from './params.ts';
 import { reply, modelFails, overloaded, streamBreaks, type AbortPoint, type ModelReply, type Script } from './script.ts';

@@ -3,7 +3,7 @@
  * (`a:<text>`, `a:<toolUseId>`, `r:<toolUseId>`) unless given, so the same call always builds the same message;
  * pass `{ uuid }` when a test needs two messages with the same text.
  */
-import type { MessageEdit, LoopEvent, EventOf } from '../../src/reducer/events.ts';
+import type { MessageEdit, LoopEvent, EventOf } from '../../src/data/events.ts';
 import type {
   ApiErrorKind,
   AssistantContentBlock,

@@ -1,9 +1,9 @@
-/** The pure core's source files (`src/reducer`, `src/machine`), for the tests that scan them. */
+/** The pure core's source files (`src/data`, `src/rules`, `src/machine`, `src/reducer`), for the tests that scan them. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');
-const CORE = ['src/reducer', 'src/machine'];
+const CORE = ['src/data', 'src/rules', 'src/machine', 'src/reducer'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -8,10 +8,10 @@
  */
 import type { LoopConfig } from '../../src/config/config.ts';
 import type { Message } from '../../src/messages/types.ts';
-import type { Effect, EffectOf, EffectType, ModelRequest } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
-import type { Continue, Terminal } from '../../src/reducer/outcomes.ts';
-import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
+import type { Effect, EffectOf, EffectType, ModelRequest } from '../../src/data/effects.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
+import type { Continue, Terminal } from '../../src/data/outcomes.ts';
+import type { LoopParams, LoopState } from '../../src/data/state.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';

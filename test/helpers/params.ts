@@ -1,6 +1,6 @@
 /** Params and config for tests: the defaults of the engine, with a readable session id. */
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../../src/config/config.ts';
-import type { LoopParams } from '../../src/reducer/state.ts';
+import type { LoopParams } from '../../src/data/state.ts';
 import { userText } from './builders.ts';
 
 /**

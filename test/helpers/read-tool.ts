@@ -1,6 +1,6 @@
 /** A concurrency-safe, read-only `Read` tool for end-to-end tests: returns `content(path)` for any path. */
 import { z } from 'zod';
-import { defineTool } from '../../src/effects/tools/index.ts';
+import { defineTool } from '../../src/tools/index.ts';
 
 export function fakeReadTool(content: (path: string) => string) {
   return defineTool({

@@ -4,8 +4,8 @@
  * matters to it. A script is data (plus optional functions of the effect), never a mock with hidden state.
  */
 import type { AssistantMessage, Message, ToolUseBlock, Usage } from '../../src/messages/types.ts';
-import type { ContextLayer, EffectOf, EffectType } from '../../src/reducer/effects.ts';
-import type { EventOf, MessageEdit } from '../../src/reducer/events.ts';
+import type { ContextLayer, EffectOf, EffectType } from '../../src/data/effects.ts';
+import type { EventOf, MessageEdit } from '../../src/data/events.ts';
 import type { CompactOutcome } from './builders.ts';
 
 /** The answer to one `call_model` effect. */

@@ -4,8 +4,8 @@
  * the same events, in the same order.
  */
 import type { AssistantMessage, Message, ToolUseBlock } from '../../src/messages/types.ts';
-import type { Effect, EffectOf, EffectType } from '../../src/reducer/effects.ts';
-import type { EventOf, LoopEvent } from '../../src/reducer/events.ts';
+import type { Effect, EffectOf, EffectType } from '../../src/data/effects.ts';
+import type { EventOf, LoopEvent } from '../../src/data/events.ts';
 import { autocompactResult, modelDone, modelMessage, reactiveCompactResult, stopHooksResult, toolResultFor } from './builders.ts';
 import { pick, type LayerAnswer, type ModelReply, type Script, type StopHookAnswer, type ToolAnswer } from './script.ts';
 

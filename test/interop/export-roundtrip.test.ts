@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { createMachine, setup } from 'xstate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/data/outcomes.ts';
 import { exportJson } from '../../src/viz/export-json.ts';
 import { exportScxml, SCXML_ACTION_LABEL } from '../../src/viz/export-scxml.ts';
 import { leafOf } from '../../src/viz/graph.ts';

@@ -5,9 +5,9 @@
  * the zod tools' words, progress updates; a timeout, an abort and a dead server each give an error result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller } from '../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../src/effects/run-loop.ts';
-import { counterIds } from '../../src/effects/system-clock.ts';
+import { createAnthropicModelCaller } from '../../src/model/index.ts';
+import { runLoopToEnd } from '../../src/drivers/run-loop.ts';
+import { counterIds } from '../../src/runtime/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../src/fake-api/index.ts';
 import { mcpTools, type McpToolSet } from '../../src/mcp/index.ts';
 import { everythingServer } from './mcp-servers.ts';

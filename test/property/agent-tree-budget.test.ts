@@ -8,11 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineAgentTool, type AgentToolSpec } from '../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../src/api/query.ts';
-import type { ModelCaller, ModelStreamItem } from '../../src/effects/deps.ts';
-import type { Tool } from '../../src/effects/tools/define-tool.ts';
-import { counterIds, virtualClock } from '../../src/effects/system-clock.ts';
+import type { ModelCaller, ModelStreamItem } from '../../src/data/deps.ts';
+import type { Tool } from '../../src/tools/define-tool.ts';
+import { counterIds, virtualClock } from '../../src/runtime/system-clock.ts';
 import type { AssistantMessage, Message } from '../../src/messages/types.ts';
-import { TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
+import { TERMINAL_REASONS } from '../../src/data/outcomes.ts';
 import { pairingViolations } from './checks.ts';
 import { propertyOptions } from './settings.ts';
 

@@ -4,9 +4,9 @@
  */
 import type { LoopConfig } from '../../src/config/config.ts';
 import type { Message } from '../../src/messages/types.ts';
-import type { Effect } from '../../src/reducer/effects.ts';
-import type { Continue, ContinueReason } from '../../src/reducer/outcomes.ts';
-import type { LoopParams } from '../../src/reducer/state.ts';
+import type { Effect } from '../../src/data/effects.ts';
+import type { Continue, ContinueReason } from '../../src/data/outcomes.ts';
+import type { LoopParams } from '../../src/data/state.ts';
 import type { Recording } from './fake-interpreter.ts';
 
 /** The ids of every tool_use the assistant messages of `messages` hold, in order. */

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isLoopEvent } from '../../src/reducer/event-check.ts';
-import { loopEventSchema } from '../../src/reducer/event-schema.ts';
+import { isLoopEvent } from '../../src/data/event-check.ts';
+import { loopEventSchema } from '../../src/data/event-schema.ts';
 import { ALL_EVENT_SAMPLES } from './arbitraries/events.ts';
 import { propertyOptions } from './settings.ts';
 

@@ -10,10 +10,10 @@
  */
 import type { LoopConfig } from '../../src/config/config.ts';
 import type { AssistantMessage, AssistantContentBlock, Message, ToolUseBlock, UserMessage } from '../../src/messages/types.ts';
-import type { Effect, ModelRequest } from '../../src/reducer/effects.ts';
-import type { LoopEvent, MessageEdit } from '../../src/reducer/events.ts';
-import type { Continue, Terminal } from '../../src/reducer/outcomes.ts';
-import type { LoopContext, LoopState } from '../../src/reducer/state.ts';
+import type { Effect, ModelRequest } from '../../src/data/effects.ts';
+import type { LoopEvent, MessageEdit } from '../../src/data/events.ts';
+import type { Continue, Terminal } from '../../src/data/outcomes.ts';
+import type { LoopContext, LoopState } from '../../src/data/state.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import type { Environment, ToolOutcome } from './arbitraries/environment.ts';
 import type { BlockSpec, ModelOutcome, ReplySpec } from './arbitraries/model-outcomes.ts';

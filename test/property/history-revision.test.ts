@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { buildApiRequest } from '../../src/effects/model/build-request.ts';
-import { createApiMessageConverter } from '../../src/effects/model/incremental-api-messages.ts';
-import type { ModelRequest } from '../../src/reducer/effects.ts';
+import { buildApiRequest } from '../../src/model/build-request.ts';
+import { createApiMessageConverter } from '../../src/model/incremental-api-messages.ts';
+import type { ModelRequest } from '../../src/data/effects.ts';
 import { environmentArb, withSummary, type Environment } from './arbitraries/environment.ts';
 import { describeRun } from './checks.ts';
 import { runEnvironment } from './fake-interpreter.ts';

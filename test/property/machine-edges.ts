@@ -7,9 +7,9 @@ import { createActor, type AnyMachineSnapshot, type AnyStateNode, type Inspectio
 import type { LoopConfig } from '../../src/config/config.ts';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
 import type { MachineContext } from '../../src/machine/machine-context.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
-import { createInitialContext, toMachineContext } from '../../src/reducer/initial-state.ts';
-import type { LoopParams } from '../../src/reducer/state.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
+import { createInitialContext, toMachineContext } from '../../src/machine/context-conversions.ts';
+import type { LoopParams } from '../../src/data/state.ts';
 
 export type TransitionDefinition = AnyStateNode['always'] extends Array<infer T> | undefined ? T : never;
 

@@ -12,9 +12,9 @@ import { resolveConfig, type LoopConfig } from '../../src/config/config.ts';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
 import type { MachineContext } from '../../src/machine/machine-context.ts';
 import type { AssistantMessage } from '../../src/messages/types.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
-import type { LoopParams } from '../../src/reducer/state.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/data/outcomes.ts';
+import type { LoopParams } from '../../src/data/state.ts';
 import { edgesTakenAlong, edgesTakenFrom, machineEdges, machineInput, type TransitionDefinition } from './machine-edges.ts';
 
 type Snapshot = ReturnType<typeof loopMachine.getInitialSnapshot>;

@@ -13,9 +13,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import type { LoopConfig } from '../../src/config/config.ts';
-import type { Effect } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
-import type { LoopParams, LoopState } from '../../src/reducer/state.ts';
+import type { Effect } from '../../src/data/effects.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
+import type { LoopParams, LoopState } from '../../src/data/state.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
 import { configArb, loopEventArb, paramsArb, scriptFromSpec, scriptSpecArb } from '../helpers/arbitraries.ts';

@@ -1,5 +1,5 @@
 /**
- * What the recorder writes, the readers accept (issue 29, item 4; `src/effects/recordable-model-output.ts`): hostile
+ * What the recorder writes, the readers accept (issue 29, item 4; `src/runtime/recordable-model-output.ts`): hostile
  * model output (tool inputs nested up to 700 levels, non-finite and negative numbers, lone surrogates, `__proto__`
  * keys, negative or overflowing usage) goes through the real loop and the real session recorder into a file; the
  * file is then read as every CLI command reads a log (`readInputText`: UTF-8, depth, size) and replayed, and replay
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect } from 'vitest';
 import { readInputText } from '../../src/cli/read-input.ts';
-import { runLoopToEnd } from '../../src/effects/run-loop.ts';
+import { runLoopToEnd } from '../../src/drivers/run-loop.ts';
 import type { AssistantContentBlock, Usage } from '../../src/messages/types.ts';
 import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
 import { replay } from '../../src/replay/replay.ts';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { computeBounds } from '../../src/bounds/compute-bounds.ts';
-import { TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
+import { TERMINAL_REASONS } from '../../src/data/outcomes.ts';
 import { step } from '../../src/reducer/step.ts';
 import { environmentArb, environmentWith, type Environment } from './arbitraries/environment.ts';
 import { anyEventArb } from './arbitraries/events.ts';

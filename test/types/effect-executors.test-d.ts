@@ -4,9 +4,9 @@
  * effect without a fallback event, or an answered effect whose executor answers nothing does not compile.
  */
 import { expectTypeOf } from 'vitest';
-import { EFFECT_EXECUTORS, type EffectExecutors } from '../../src/effects/effect-executors.ts';
+import { EFFECT_EXECUTORS, type EffectExecutors } from '../../src/runtime/effect-executors.ts';
 import type { AnsweredEffectType, AwaitedEffectType, FireAndForgetEffectType } from '../../src/machine/effect-protocol.ts';
-import type { EffectType } from '../../src/reducer/effects.ts';
+import type { EffectType } from '../../src/data/effects.ts';
 
 expectTypeOf(EFFECT_EXECUTORS).toMatchTypeOf<EffectExecutors>();
 expectTypeOf<AwaitedEffectType | FireAndForgetEffectType | Exclude<AnsweredEffectType, AwaitedEffectType>>().toEqualTypeOf<EffectType>();

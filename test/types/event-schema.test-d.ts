@@ -1,13 +1,13 @@
 /**
- * Events are written twice on purpose: the type (`src/reducer/events.ts`, loaded by the root without zod) and the
- * zod schema (`src/reducer/event-schema.ts`, the boundary check). The type checker holds them equal here, event by
+ * Events are written twice on purpose: the type (`src/data/events.ts`, loaded by the root without zod) and the
+ * zod schema (`src/data/event-schema.ts`, the boundary check). The type checker holds them equal here, event by
  * event: the same `type` literals, the same keys, the same optional keys. (The fast hand check `isLoopEvent` is
  * held equal to the schema by `test/property/event-check.test.ts`.)
  */
 import { expectTypeOf } from 'vitest';
 import type { z } from 'zod';
-import type { loopEventSchema } from '../../src/reducer/event-schema.ts';
-import type { EventOf, LoopEvent, LoopEventType } from '../../src/reducer/events.ts';
+import type { loopEventSchema } from '../../src/data/event-schema.ts';
+import type { EventOf, LoopEvent, LoopEventType } from '../../src/data/events.ts';
 
 type SchemaEvent = z.infer<typeof loopEventSchema>;
 type SchemaEventOf<K> = Extract<SchemaEvent, { type: K }>;

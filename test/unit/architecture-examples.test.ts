@@ -6,13 +6,13 @@
  */
 import { setup, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_EXECUTORS, executorProblems } from '../../src/effects/effect-executors.ts';
+import { EFFECT_EXECUTORS, executorProblems } from '../../src/runtime/effect-executors.ts';
 import { deriveEffectProtocol, protocolProblems } from '../../src/machine/effect-protocol.ts';
 import { loopAction, loopMachine, type LoopMachine } from '../../src/machine/loop-machine.ts';
 import { openOutbox, type ActionFn } from '../../src/machine/machine-context.ts';
-import type { Effect } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
-import type { LoopState } from '../../src/reducer/state.ts';
+import type { Effect } from '../../src/data/effects.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
+import type { LoopState } from '../../src/data/state.ts';
 import { transitionOf, type StepResult } from '../../src/reducer/step.ts';
 import { assistantText, assistantToolUse, drive, params, reply, testConfig } from '../helpers/index.ts';
 

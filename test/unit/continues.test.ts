@@ -4,7 +4,7 @@
  * Where cheap, the scenario first sets a field to a non-default value so that "keep" and "reset" differ.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContinueReason } from '../../src/reducer/outcomes.ts';
+import type { ContinueReason } from '../../src/data/outcomes.ts';
 import {
   apiError,
   assistantText,

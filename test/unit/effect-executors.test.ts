@@ -6,10 +6,10 @@
  */
 import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_EXECUTORS, executorProblems, fallbackEventOf } from '../../src/effects/effect-executors.ts';
+import { EFFECT_EXECUTORS, executorProblems, fallbackEventOf } from '../../src/runtime/effect-executors.ts';
 import { answersEffect, EFFECT_PROTOCOL, protocolProblems, undeclaredEffectTypes } from '../../src/machine/effect-protocol.ts';
 import { EFFECT_DECLARATIONS, loopMachine } from '../../src/machine/loop-machine.ts';
-import { EFFECT_TYPES, type Effect, type EffectType } from '../../src/reducer/effects.ts';
+import { EFFECT_TYPES, type Effect, type EffectType } from '../../src/data/effects.ts';
 
 /** The loop machine with other root declarations (`meta.effects`). */
 function withDeclarations(effects: object) {
@@ -22,7 +22,7 @@ function withDeclarations(effects: object) {
 const sample = (type: EffectType): Effect => ({ id: 'r:e1', type, layer: 'snip' }) as unknown as Effect;
 
 describe('every effect type has one kind and one executor', () => {
-  it('each effect type of src/reducer/effects.ts is awaited by a state, answered any time, or fire-and-forget', () => {
+  it('each effect type of src/data/effects.ts is awaited by a state, answered any time, or fire-and-forget', () => {
     expect(undeclaredEffectTypes(loopMachine)).toEqual([]);
     expect(protocolProblems(loopMachine)).toEqual([]);
     for (const type of EFFECT_TYPES) expect(['awaited', 'answered_any_time', 'fire_and_forget'], type).toContain(EFFECT_PROTOCOL[type].kind);

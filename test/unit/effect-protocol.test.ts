@@ -6,10 +6,10 @@
  */
 import { setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { fallbackEventOf } from '../../src/effects/effect-executors.ts';
+import { fallbackEventOf } from '../../src/runtime/effect-executors.ts';
 import { answersEffect, awaitedEffectTypes, EFFECT_PROTOCOL, protocolProblems, WAITING_STATES } from '../../src/machine/effect-protocol.ts';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
-import { EFFECT_TYPES, type Effect } from '../../src/reducer/effects.ts';
+import { EFFECT_TYPES, type Effect } from '../../src/data/effects.ts';
 
 describe('the effect protocol', () => {
   it('every waiting state declares what it awaits, and accepts every answer it declares', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EFFECT_TYPES } from '../../src/reducer/effects.ts';
-import { loopEventSchema } from '../../src/reducer/event-schema.ts';
+import { EFFECT_TYPES } from '../../src/data/effects.ts';
+import { loopEventSchema } from '../../src/data/event-schema.ts';
 
 const doc = readFileSync(new URL('../../docs/effects.md', import.meta.url), 'utf8');
 

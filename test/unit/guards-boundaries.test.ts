@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeatureSwitches } from '../../src/config/config.ts';
 import { step } from '../../src/reducer/step.ts';
-import { contextThresholds } from '../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../src/rules/thresholds.ts';
 import {
   apiError,
   assistantText,

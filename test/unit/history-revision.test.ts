@@ -5,10 +5,10 @@
  * the same array kept the revision, while a JSON copy of the same state and event bumped it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Effect } from '../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import type { Effect } from '../../src/data/effects.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
-import type { LoopState } from '../../src/reducer/state.ts';
+import type { LoopState } from '../../src/data/state.ts';
 import { apiError, compacted, compactSummary, jsonRoundTrip, params, reply, ScriptedWorld, testConfig } from '../helpers/index.ts';
 
 describe('historyRevision after a compaction', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { actionImplementations } from '../../src/machine/actions/index.ts';
 import { guards } from '../../src/machine/guards.ts';
 import { loopMachine } from '../../src/machine/loop-machine.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../src/data/outcomes.ts';
 
 type Node = (typeof loopMachine)['root'];
 type Transition = { eventType: string; guard?: unknown; actions: readonly unknown[]; target?: readonly Node[]; meta?: Record<string, unknown> };

@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from '../../src/config/config.ts';
-import { createContextLayerRunner } from '../../src/effects/context/default-context-layers.ts';
-import { createMemoryToolResultStore } from '../../src/effects/context/result-store.ts';
+import { createContextLayerRunner } from '../../src/context/default-context-layers.ts';
+import { createMemoryToolResultStore } from '../../src/context/result-store.ts';
 import type { Message } from '../../src/messages/types.ts';
 import { assistantToolUse, toolResultMessage, userText } from '../helpers/index.ts';
 

@@ -5,7 +5,7 @@
  * context sets).
  */
 import { describe, expect, it } from 'vitest';
-import { createInitialContext, toLoopContext, toMachineContext } from '../../src/reducer/initial-state.ts';
+import { createInitialContext, toLoopContext, toMachineContext } from '../../src/machine/context-conversions.ts';
 import { params, testConfig } from '../helpers/index.ts';
 
 describe('context copies', () => {

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
-import { applyEdits } from '../../src/reducer/edits.ts';
-import { InvalidEventError, parseEvent } from '../../src/reducer/event-schema.ts';
+import { applyEdits } from '../../src/rules/edits.ts';
+import { InvalidEventError, parseEvent } from '../../src/data/event-schema.ts';
 import { ALL_EVENT_SAMPLES } from '../property/arbitraries/events.ts';
 import { assistantText, assistantToolUse, compactSummary, toolResultMessage, userText } from '../helpers/index.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
 import { createTraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
 import { createChartPaths, createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
 import { layerResult, params, testConfig } from '../helpers/index.ts';

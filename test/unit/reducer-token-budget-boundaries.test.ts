@@ -7,8 +7,8 @@
  *   only messages after the last reported usage are estimated, and they are).
  */
 import { describe, expect, it } from 'vitest';
-import { contextThresholds } from '../../src/reducer/thresholds.ts';
-import { estimateTokens } from '../../src/reducer/tokens.ts';
+import { contextThresholds } from '../../src/rules/thresholds.ts';
+import { estimateTokens } from '../../src/rules/tokens.ts';
 import {
   apiError,
   assistantText,

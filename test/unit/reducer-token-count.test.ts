@@ -11,8 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
-import { partitionToolCalls } from '../../src/reducer/tool-batching.ts';
-import { estimateTokens, tokenCountWithEstimation, usageTokens } from '../../src/reducer/tokens.ts';
+import { partitionToolCalls } from '../../src/rules/tool-batching.ts';
+import { estimateTokens, tokenCountWithEstimation, usageTokens } from '../../src/rules/tokens.ts';
 import { apiError, assistantBlock, assistantText, assistantThinking, assistantToolUse, attachment, toolResultMessage, usage, userText } from '../helpers/index.ts';
 
 const text = (chars: number) => 'x'.repeat(chars);

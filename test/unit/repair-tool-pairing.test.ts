@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toApiMessages } from '../../src/effects/model/to-api-messages.ts';
+import { toApiMessages } from '../../src/model/to-api-messages.ts';
 import { repairToolPairing } from '../../src/messages/repair-tool-pairing.ts';
 import type { Message } from '../../src/messages/types.ts';
 import { assistantText, assistantToolUse, attachment, drive, reply, testConfig, toolResultMessage, userText } from '../helpers/index.ts';

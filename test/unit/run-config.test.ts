@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/api/query.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../../src/config/config.ts';
-import { modelCallsPerTurn, resolveRunConfig } from '../../src/effects/resolve-run.ts';
-import { contextThresholds } from '../../src/reducer/thresholds.ts';
+import { modelCallsPerTurn, resolveRunConfig } from '../../src/drivers/resolve-run.ts';
+import { contextThresholds } from '../../src/rules/thresholds.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../src/replay/scripted-deps.ts';
 import { configOverridesSchema } from '../../src/config/config-overrides-schema.ts';
 import { messageBuilders } from '../../src/testing/message-builders.ts';

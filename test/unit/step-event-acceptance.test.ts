@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { isTurnloopError } from '../../src/errors/turnloop-error.ts';
 import { knownEventTypes } from '../../src/machine/accepted-events.ts';
-import { loopEventSchema } from '../../src/reducer/event-schema.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import { loopEventSchema } from '../../src/data/event-schema.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
-import { UnknownEventError } from '../../src/reducer/unknown-event-error.ts';
+import { UnknownEventError } from '../../src/data/unknown-event-error.ts';
 import { assistantText, drive, params, reply, testConfig } from '../helpers/index.ts';
 
 const config = testConfig();

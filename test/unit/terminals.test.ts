@@ -18,7 +18,7 @@ import {
   TEST_MODEL,
   type DriveResult,
 } from '../helpers/index.ts';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../src/reducer/message-factory.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../src/messages/message-factory.ts';
 
 function expectEndsWith(run: DriveResult, reason: string) {
   expect(run.stalled).toBe(false);

@@ -3,7 +3,7 @@
  * tool_use still gets exactly one result; the reason `interrupt` (the user typed a new message) is silent.
  */
 import { describe, expect, it } from 'vitest';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../src/reducer/message-factory.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../src/messages/message-factory.ts';
 import {
   assistantText,
   assistantToolUse,

@@ -3,7 +3,7 @@
  * check applies, the autocompact circuit breaker and what a successful autocompact writes.
  */
 import { describe, expect, it } from 'vitest';
-import { contextThresholds } from '../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../src/rules/thresholds.ts';
 import {
   assistantText,
   assistantToolUse,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/messages/types.ts';
-import type { LoopEvent } from '../../src/reducer/events.ts';
+import type { LoopEvent } from '../../src/data/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import {
   apiError,

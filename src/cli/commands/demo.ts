@@ -6,12 +6,12 @@
  */
 import { join } from 'node:path';
 import { turnloopCommand } from '../invocation.ts';
-import { createAnthropicModelCaller } from '../../effects/model/index.ts';
-import { runLoop } from '../../effects/run-loop.ts';
+import { createAnthropicModelCaller } from '../../model/index.ts';
+import { runLoop } from '../../drivers/run-loop.ts';
 import { startFakeAnthropicApi } from '../../fake-api/index.ts';
-import type { Terminal } from '../../reducer/outcomes.ts';
+import type { Terminal } from '../../data/outcomes.ts';
 import { createSessionRecorder } from '../../replay/index.ts';
-import { createFileTools } from '../../tools/index.ts';
+import { createFileTools } from '../../tools/builtin/index.ts';
 import { EXIT_FAILURE_TERMINAL, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { DEMO_PROMPT, DEMO_SYSTEM_PROMPT, demoModelAnswers } from '../demo/demo-script.ts';
 import { copyDemoProject, DEMO_PROJECT_DIR, diffProjects } from '../demo/project-files.ts';

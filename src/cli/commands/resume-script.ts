@@ -5,7 +5,7 @@
  * naming the first reply that differs, unless `--script-from-start` says the script holds only what comes next.
  */
 import { UsageError } from '../cli-io.ts';
-import type { LoopEvent } from '../../reducer/events.ts';
+import type { LoopEvent } from '../../data/events.ts';
 import type { FakeScriptInput } from '../../fake-api/index.ts';
 import type { ScriptedTool } from '../../replay/scripted-deps.ts';
 

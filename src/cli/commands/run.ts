@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { query } from '../../api/query.ts';
-import { createAnthropicModelCaller, type ModelRetryNotice } from '../../effects/model/anthropic-model-caller.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../../model/anthropic-model-caller.ts';
 import type { ApiErrorInfo, AssistantMessage, QueryItem } from '../../messages/types.ts';
-import type { Terminal } from '../../reducer/outcomes.ts';
+import type { Terminal } from '../../data/outcomes.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';
-import { createFileTools } from '../../tools/index.ts';
+import { createFileTools } from '../../tools/builtin/index.ts';
 import { EXIT_FAILURE_TERMINAL, EXIT_INTERRUPTED, EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cli-io.ts';
 import { createLiveProgress } from '../demo/progress.ts';
 import { terminalDetail } from '../render/transcript.ts';
@@ -24,7 +24,7 @@ import { createTaskTool, TASK_TOOL_NAME } from '../run/task-agent.ts';
 import { turnloopCommand } from '../invocation.ts';
 import { nonNegativeInteger, parseFlags, positiveAmount, positiveInteger } from './parse-flags.ts';
 import { DEFAULT_CONFIG } from '../../config/config.ts';
-import { checkBaseUrl, InvalidBaseUrlError } from '../../effects/model/base-url.ts';
+import { checkBaseUrl, InvalidBaseUrlError } from '../../model/base-url.ts';
 
 /**
  * Retries `run` gives a refused connection or a host that does not resolve when --max-retries is not given

@@ -3,9 +3,9 @@
  * given a start) redrawn in place, with message lines printed above it. Elsewhere: plain lines only, one per
  * message and per transition.
  */
-import type { StepObserver } from '../../effects/query-options.ts';
+import type { StepObserver } from '../../runtime/query-options.ts';
 import type { QueryItem } from '../../messages/types.ts';
-import type { LoopState } from '../../reducer/state.ts';
+import type { LoopState } from '../../data/state.ts';
 import type { CliIo } from '../cli-io.ts';
 import { messageLines } from '../render/message-line.ts';
 import type { Style } from '../render/style.ts';

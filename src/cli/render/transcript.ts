@@ -3,9 +3,9 @@
  * Continue transition as a rule, every compaction that happened or failed (a failed autocompact is otherwise
  * silent), the terminal highlighted, then a one-line tally.
  */
-import type { StepObserver } from '../../effects/query-options.ts';
+import type { StepObserver } from '../../runtime/query-options.ts';
 import type { QueryItem } from '../../messages/types.ts';
-import type { Terminal } from '../../reducer/outcomes.ts';
+import type { Terminal } from '../../data/outcomes.ts';
 import { messageLines } from './message-line.ts';
 import type { Style } from './style.ts';
 import { isFailureTerminal } from '../../scenario/check-outcome.ts';

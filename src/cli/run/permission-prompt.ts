@@ -4,7 +4,7 @@
  * End of input counts as "no".
  */
 import { createInterface } from 'node:readline/promises';
-import type { CanUseTool } from '../../effects/tools/call-deps.ts';
+import type { CanUseTool } from '../../tools/call-deps.ts';
 import { clip } from '../render/message-line.ts';
 
 export interface PromptStreams {

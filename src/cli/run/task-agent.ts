@@ -4,7 +4,7 @@
  * asks through the same permission prompt (children inherit `canUseTool`), and is recorded beside the run's log.
  */
 import { defineAgentTool } from '../../agents/define-agent-tool.ts';
-import type { Tool } from '../../effects/tools/define-tool.ts';
+import type { Tool } from '../../tools/define-tool.ts';
 
 export const TASK_TOOL_NAME = 'Task';
 

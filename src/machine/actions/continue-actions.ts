@@ -5,10 +5,10 @@
  * Writes not listed in an action are "keep". "none" for override/summary/stopHookActive means null/null/false.
  */
 import type { Message } from '../../messages/types.ts';
-import type { EventOf } from '../../reducer/events.ts';
-import { applyEdits } from '../../reducer/edits.ts';
-import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../reducer/message-factory.ts';
-import { estimateTokens } from '../../reducer/tokens.ts';
+import type { EventOf } from '../../data/events.ts';
+import { applyEdits } from '../../rules/edits.ts';
+import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../messages/message-factory.ts';
+import { estimateTokens } from '../../rules/tokens.ts';
 import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
 import { emitStopHookSummary } from './exit-ladder-actions.ts';

@@ -1,8 +1,8 @@
 /**
  * Actions of the exit ladder (docs/loop.md §4.9) other than the continues, which live in `continue-actions.ts`.
  */
-import type { EventOf } from '../../reducer/events.ts';
-import type { Terminal } from '../../reducer/outcomes.ts';
+import type { EventOf } from '../../data/events.ts';
+import type { Terminal } from '../../data/outcomes.ts';
 import {
   attachmentMessage,
   INTERRUPTED_TEXT,
@@ -11,7 +11,7 @@ import {
   stopHookSummaryText,
   systemMessage,
   userMessage,
-} from '../../reducer/message-factory.ts';
+} from '../../messages/message-factory.ts';
 import { openOutbox, type Outbox, type ActionFn } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
 

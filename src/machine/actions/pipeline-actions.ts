@@ -2,12 +2,12 @@
  * Actions of the start of an iteration: the context pipeline, autocompact and the blocking check (docs/loop.md §4.1-4).
  */
 import type { Message } from '../../messages/types.ts';
-import type { ContextLayer } from '../../reducer/effects.ts';
-import { applyEdits } from '../../reducer/edits.ts';
-import type { EventOf } from '../../reducer/events.ts';
-import { apiErrorMessage, systemMessage } from '../../reducer/message-factory.ts';
-import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../reducer/task-budget.ts';
-import { estimateTokens } from '../../reducer/tokens.ts';
+import type { ContextLayer } from '../../data/effects.ts';
+import { applyEdits } from '../../rules/edits.ts';
+import type { EventOf } from '../../data/events.ts';
+import { apiErrorMessage, systemMessage } from '../../messages/message-factory.ts';
+import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../rules/task-budget.ts';
+import { estimateTokens } from '../../rules/tokens.ts';
 import { emptyIteration, newHistory, openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 

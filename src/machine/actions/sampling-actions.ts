@@ -3,12 +3,12 @@
  * model errors, and what happens right after the reply.
  */
 import type { AssistantMessage, Message } from '../../messages/types.ts';
-import type { ModelRequest } from '../../reducer/effects.ts';
-import type { EventOf } from '../../reducer/events.ts';
-import { userContextMessageOf } from '../../reducer/initial-state.ts';
-import { apiErrorMessage, systemMessage, userMessage } from '../../reducer/message-factory.ts';
-import { usageCostUsd } from '../../reducer/call-cost.ts';
-import { estimateTokens, usageTokens } from '../../reducer/tokens.ts';
+import type { ModelRequest } from '../../data/effects.ts';
+import type { EventOf } from '../../data/events.ts';
+import { userContextMessageOf } from '../context-conversions.ts';
+import { apiErrorMessage, systemMessage, userMessage } from '../../messages/message-factory.ts';
+import { usageCostUsd } from '../../rules/call-cost.ts';
+import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
 import { openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';

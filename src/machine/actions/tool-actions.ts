@@ -3,15 +3,15 @@
  * every tool_use of an attempt is answered exactly once, by the tool or by a synthetic error result.
  */
 import type { Message, UserMessage } from '../../messages/types.ts';
-import type { EventOf } from '../../reducer/events.ts';
+import type { EventOf } from '../../data/events.ts';
 import {
   attachmentMessage,
   INTERRUPTED_DURING_TOOLS_TEXT,
   INTERRUPTED_TEXT,
   toolErrorResult,
   userMessage,
-} from '../../reducer/message-factory.ts';
-import { partitionToolCalls } from '../../reducer/tool-batching.ts';
+} from '../../messages/message-factory.ts';
+import { partitionToolCalls } from '../../rules/tool-batching.ts';
 import { openOutbox, type Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 

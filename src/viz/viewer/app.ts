@@ -9,7 +9,7 @@
  *
  * Invariant: text from a session is put on the page with `textContent` only (no innerHTML anywhere).
  */
-import type { LoopEvent } from '../../reducer/events.ts';
+import type { LoopEvent } from '../../data/events.ts';
 import type { ViewerData } from '../html.ts';
 import { createChartView, type ChartView } from './chart-view.ts';
 import { clear, make, renderPanels, type Panels } from './panels.ts';

@@ -14,10 +14,10 @@
  * Pure apart from its own caches; no DOM.
  */
 import type { LoopConfig } from '../../config/config.ts';
-import type { Effect } from '../../reducer/effects.ts';
-import type { LoopEvent } from '../../reducer/events.ts';
-import { createInitialContext, toMachineContext } from '../../reducer/initial-state.ts';
-import type { LoopParams, LoopState } from '../../reducer/state.ts';
+import type { Effect } from '../../data/effects.ts';
+import type { LoopEvent } from '../../data/events.ts';
+import { createInitialContext, toMachineContext } from '../../machine/context-conversions.ts';
+import type { LoopParams, LoopState } from '../../data/state.ts';
 import { createStepper } from '../../reducer/stepper.ts';
 import { eventSummary, frameOf, viewMessage, type Frame, type ViewMessage } from '../frames.ts';
 import { buildChart, leafOf, type Chart } from '../graph.ts';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { resolveConfig, type LoopConfig } from '../../../src/config/config.ts';
 import { featuresArb } from '../../helpers/arbitraries.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import type { LoopParams } from '../../../src/reducer/state.ts';
+import type { LoopParams } from '../../../src/data/state.ts';
 import { modelScriptArb, type ModelOutcome } from './model-outcomes.ts';
 
 export type ToolOutcome = {

@@ -3,7 +3,7 @@
  * send after a run has ended (docs/loop.md §9.8).
  */
 import fc from 'fast-check';
-import type { LoopEvent } from '../../../src/reducer/events.ts';
+import type { LoopEvent } from '../../../src/data/events.ts';
 
 const user = { type: 'user' as const, uuid: 'late-r', message: { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'tu-late', content: 'ok' }] } };
 const assistant = (apiError?: 'prompt_too_long' | 'max_output_tokens') => ({

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { costOfUsage, priceOf } from '../../../src/config/prices.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
-import { TERMINAL_REASONS, type Terminal } from '../../../src/reducer/outcomes.ts';
+import { TERMINAL_REASONS, type Terminal } from '../../../src/data/outcomes.ts';
 import { resultMessage, type TurnSummary } from '../../../src/agent-sdk/result-message.ts';
 import { TurnUsage } from '../../../src/agent-sdk/turn-usage.ts';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { RESULT_TABLE, resultTableMarkdown } from '../../../src/agent-sdk/result-table.ts';
-import { TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
+import { TERMINAL_REASONS } from '../../../src/data/outcomes.ts';
 
 it('every terminal of the loop has a row', () => {
   for (const reason of TERMINAL_REASONS) expect(RESULT_TABLE[reason], reason).toBeDefined();

@@ -1,5 +1,5 @@
 /** Scripted models for trees of runs: each query source (the main loop, `agent:<name>`) has its own replies. */
-import type { ModelCaller } from '../../../src/effects/deps.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
 import type { AssistantContentBlock } from '../../../src/messages/types.ts';
 import { scriptedModelCaller, type ScriptedReply } from '../../../src/replay/scripted-deps.ts';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { backgroundLaunchText, createBackgroundAgents } from '../../../src/agents/background-agents.ts';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import type { AssistantContentBlock, Message } from '../../../src/messages/types.ts';
 import { loadSessionLog } from '../../../src/replay/parse-session-log.ts';
 import { replayTree } from '../../../src/replay/child-logs.ts';

@@ -9,7 +9,7 @@ import { pairingViolations, toolUseIds } from '../../property/checks.ts';
 import { describe, expect, it } from 'vitest';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import type { Message } from '../../../src/messages/types.ts';
 import { childLogDir, replayTree, TreeReplayDivergenceError } from '../../../src/replay/child-logs.ts';
 import { routedModelCaller, text, toolUses, type Replies } from './agent-tree.ts';

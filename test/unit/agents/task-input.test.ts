@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
-import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import type { AssistantContentBlock, Message } from '../../../src/messages/types.ts';
 import { routedModelCaller, text } from './agent-tree.ts';
 

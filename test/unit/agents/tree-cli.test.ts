@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import { childLogDir, childLogPath, TreeReplayDivergenceError } from '../../../src/replay/child-logs.ts';
 import { loadSessionLog } from '../../../src/replay/parse-session-log.ts';
 import { whatIfTree } from '../../../src/replay/what-if-tree.ts';

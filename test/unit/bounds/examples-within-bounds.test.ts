@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeBounds } from '../../../src/bounds/compute-bounds.ts';
-import { maxOutputPerCall } from '../../../src/reducer/call-cost.ts';
+import { maxOutputPerCall } from '../../../src/rules/call-cost.ts';
 import { boundsInputOfScenario } from '../../../src/bounds/scenario-bounds.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeBounds } from '../../../src/bounds/compute-bounds.ts';
 import { exploreLoop } from '../../../src/bounds/explore-loop.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/data/outcomes.ts';
 import { AUTOCOMPACT_CONFIG, AUTOCOMPACT_PARAMS, SMALL_CONFIG, SMALL_PARAMS } from './small-configs.ts';
 
 describe('exploreLoop', () => {

@@ -14,7 +14,7 @@ import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../../../s
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
 import type { MachineContext } from '../../../src/machine/machine-context.ts';
 import { withheldKind } from '../../../src/machine/queries.ts';
-import type { LoopParams, LoopState } from '../../../src/reducer/state.ts';
+import type { LoopParams, LoopState } from '../../../src/data/state.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
 import { USER_PROMPT } from './small-configs.ts';
 

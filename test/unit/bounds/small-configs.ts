@@ -1,7 +1,7 @@
 /** The small configs the explorer tests (and docs/bounds.md) use: every transition reachable, explored completely. */
 import { resolveConfig, type ConfigOverrides } from '../../../src/config/config.ts';
-import { worstCallCostUsd } from '../../../src/reducer/call-cost.ts';
-import type { LoopParams } from '../../../src/reducer/state.ts';
+import { worstCallCostUsd } from '../../../src/rules/call-cost.ts';
+import type { LoopParams } from '../../../src/data/state.ts';
 
 const SMALL_FEATURES: ConfigOverrides = { features: { autoCompact: false, contextCollapse: true, maxOutputTokensCap: true } };
 const FALLBACK_MODEL = 'claude-haiku-4-5';

@@ -13,7 +13,7 @@ import { unpairedToolUses } from '../../../src/bounds/pairing.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../../../src/config/config.ts';
 import { priceOf, costOfUsage } from '../../../src/config/prices.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import { worstCallCostUsd } from '../../../src/reducer/call-cost.ts';
+import { worstCallCostUsd } from '../../../src/rules/call-cost.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
 

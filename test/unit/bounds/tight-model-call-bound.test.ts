@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { resolveConfig, type LoopConfig } from '../../../src/config/config.ts';
-import type { LoopParams } from '../../../src/reducer/state.ts';
+import type { LoopParams } from '../../../src/data/state.ts';
 import type { Environment } from '../../property/arbitraries/environment.ts';
 import { continueReasons, tightModelCallBound } from '../../property/checks.ts';
 import { runEnvironment } from '../../property/fake-interpreter.ts';

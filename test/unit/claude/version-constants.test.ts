@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG, resolveConfig } from '../../../src/config/config.ts';
 import { checkTranscript } from '../../../src/claude/check.ts';
 import { parseTranscript } from '../../../src/claude/transcript.ts';
 import { compareVersions, configForVersion, constantsForVersion, VERSION_CONSTANTS } from '../../../src/claude/version-constants.ts';
-import { contextThresholds } from '../../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../../src/rules/thresholds.ts';
 import { CLAUDE_TRANSCRIPTS_DIR } from '../../helpers/fixtures.ts';
 
 const MODEL = 'claude-sonnet-4-5-20250929';

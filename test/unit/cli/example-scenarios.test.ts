@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario } from '../../../src/scenario/simulate.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/data/outcomes.ts';
 import { REPO_ROOT } from './capture-io.ts';
 
 const DIR = join(REPO_ROOT, 'examples/scenarios');

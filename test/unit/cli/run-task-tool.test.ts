@@ -9,11 +9,11 @@ import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPermissionPrompt } from '../../../src/cli/run/permission-prompt.ts';
 import { createTaskTool, TASK_TOOL_NAME } from '../../../src/cli/run/task-agent.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoop } from '../../../src/effects/run-loop.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { runLoop } from '../../../src/drivers/run-loop.ts';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
-import type { Terminal } from '../../../src/reducer/outcomes.ts';
-import { createFileTools } from '../../../src/tools/index.ts';
+import type { Terminal } from '../../../src/data/outcomes.ts';
+import { createFileTools } from '../../../src/tools/builtin/index.ts';
 
 describe('turnloop run: the Task tool and the permission prompt', () => {
   let root = '';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { query } from '../../../src/api/query.ts';
 import { CLI_UNREACHABLE_RETRIES } from '../../../src/cli/commands/run.ts';
-import type { ModelRetryNotice } from '../../../src/effects/model/anthropic-model-caller.ts';
+import type { ModelRetryNotice } from '../../../src/model/anthropic-model-caller.ts';
 import { refusingPort } from '../../helpers/refusing-port.ts';
 import { runCli } from './capture-io.ts';
 

@@ -17,9 +17,9 @@ import { simulateScenario } from '../../../src/scenario/simulate.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
 import { durableRunLoop } from '../../../src/durable/durable-query.ts';
 import { MemoryJournal } from '../../../src/durable/journal.ts';
-import { resolveRunConfig } from '../../../src/effects/resolve-run.ts';
-import { createDefaultDeps } from '../../../src/effects/default-deps.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
+import { resolveRunConfig } from '../../../src/drivers/resolve-run.ts';
+import { createDefaultDeps } from '../../../src/runtime/default-deps.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import { FIDELITY_SCENARIOS } from '../../helpers/fidelity-scenarios.ts';
 import { REPO_ROOT, runCli } from './capture-io.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, modelInfo, resolveConfig } from '../../../src/config/config.ts';
-import { contextThresholds, defaultMaxOutputTokens } from '../../../src/reducer/thresholds.ts';
+import { contextThresholds, defaultMaxOutputTokens } from '../../../src/rules/thresholds.ts';
 import { assistantText, drive, params, reply } from '../../helpers/index.ts';
 
 const row = (model: string) => {

@@ -6,7 +6,7 @@ import {
   selectKeptMessages,
 } from '../../../src/context/autocompact.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import { estimateTokens } from '../../../src/reducer/tokens.ts';
+import { estimateTokens } from '../../../src/rules/tokens.ts';
 import { assistant, ids, isPaired, text, thinking, toolRound, toolUse, toolResult, user } from './build.ts';
 
 function history(rounds: number): Message[] {

@@ -7,8 +7,8 @@ import type {
   UserContentBlock,
   UserMessage,
 } from '../../../src/messages/types.ts';
-import { applyEdits } from '../../../src/reducer/edits.ts';
-import type { MessageEdit } from '../../../src/reducer/events.ts';
+import { applyEdits } from '../../../src/rules/edits.ts';
+import type { MessageEdit } from '../../../src/data/events.ts';
 
 export function ids(prefix = 'id'): () => string {
   let n = 0;

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import type { Compactor } from '../../../src/effects/deps.ts';
+import type { Compactor } from '../../../src/data/deps.ts';
 import { scriptedModelCaller } from '../../../src/replay/scripted-deps.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
-import { contextThresholds } from '../../../src/reducer/thresholds.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
+import { contextThresholds } from '../../../src/rules/thresholds.ts';
 
 describe('autocompact circuit breaker', () => {
   it('calls a failing compactor exactly 3 times across a 10-turn run over the threshold', async () => {

@@ -8,7 +8,7 @@ import {
   summarizeSpan,
 } from '../../../src/context/context-collapse.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import { estimateTokens } from '../../../src/reducer/tokens.ts';
+import { estimateTokens } from '../../../src/rules/tokens.ts';
 import { apply, assistant, ids, isPaired, text, toolRound, toolUse, toolResult, user } from './build.ts';
 
 function history(rounds: number): Message[] {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from '../../../src/config/config.ts';
 import { CLEARED_TOOL_RESULT } from '../../../src/context/microcompact.ts';
-import { createCollapseCell } from '../../../src/effects/context/collapse-cell.ts';
-import { createCollapseDrainer } from '../../../src/effects/context/create-drainer.ts';
-import { createContextLayerRunner } from '../../../src/effects/context/default-context-layers.ts';
-import { createFileToolResultStore, createMemoryToolResultStore } from '../../../src/effects/context/result-store.ts';
-import type { ContextLayer } from '../../../src/reducer/effects.ts';
+import { createCollapseCell } from '../../../src/context/collapse-cell.ts';
+import { createCollapseDrainer } from '../../../src/context/create-drainer.ts';
+import { createContextLayerRunner } from '../../../src/context/default-context-layers.ts';
+import { createFileToolResultStore, createMemoryToolResultStore } from '../../../src/context/result-store.ts';
+import type { ContextLayer } from '../../../src/data/effects.ts';
 import type { Message } from '../../../src/messages/types.ts';
 import { apply, assistant, ids, isPaired, resultContent, toolRound, toolUse, toolResult, user } from './build.ts';
 

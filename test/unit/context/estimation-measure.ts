@@ -5,7 +5,7 @@
  * (`input_tokens + cache_creation_input_tokens + cache_read_input_tokens`).
  */
 import type { Message, Usage } from '../../../src/messages/types.ts';
-import { tokenCountWithEstimation } from '../../../src/reducer/tokens.ts';
+import { tokenCountWithEstimation } from '../../../src/rules/tokens.ts';
 import type { Transcript } from './transcript-fixture.ts';
 
 export interface CallComparison {

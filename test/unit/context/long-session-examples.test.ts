@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { estimateInputTokens } from '../../../src/fake-api/index.ts';
 import type { SystemMessage } from '../../../src/messages/types.ts';
-import { contextThresholds } from '../../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../../src/rules/thresholds.ts';
 import { outcomeMismatches } from '../../../src/scenario/check-outcome.ts';
 import { loadScenario } from '../../../src/scenario/load-scenario.ts';
 import { simulateScenario, type SimulationResult } from '../../../src/scenario/simulate.ts';

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import { fakeReadTool } from '../../helpers/read-tool.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 import type { QueryItem, SystemMessage } from '../../../src/messages/types.ts';
-import { contextThresholds } from '../../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../../src/rules/thresholds.ts';
 
 const TURNS = 300;
 const RESULT_CHARS = 24_000; // about 6,000 tokens per tool result: 300 turns ≈ 9 context windows

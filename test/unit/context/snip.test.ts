@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/config/config.ts';
 import { snipHistory, snipTrigger } from '../../../src/context/snip.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import { estimateTokens } from '../../../src/reducer/tokens.ts';
+import { estimateTokens } from '../../../src/rules/tokens.ts';
 import { apply, assistant, ids, isPaired, text, toolRound, toolUse, toolResult, user } from './build.ts';
 
 const config = { triggerRatio: 0.9, keepRecentMessages: 4 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from '../../../src/config/config.ts';
 import { nextTaskBudgetRemaining } from '../../../src/context/task-budget.ts';
-import { contextThresholds } from '../../../src/reducer/thresholds.ts';
+import { contextThresholds } from '../../../src/rules/thresholds.ts';
 
 describe('context thresholds (docs/loop.md §6)', () => {
   it('200k window with 32k output: effective 180,000, autocompact 167,000, blocking 177,000', () => {

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../../src/effects/tools/define-tool.ts';
+import { defineTool } from '../../../src/tools/define-tool.ts';
 import { demoSessionOptions, readToolLog } from '../../../src/durable/demo-session.ts';
 import {
   DurableCodeChangedError, exportDurableSessionLog, interruptedToolText, JournalDivergenceError, MemoryJournal, runDurableQuery,
 } from '../../../src/durable/index.ts';
-import type { ModelCaller } from '../../../src/effects/deps.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { whatIf } from '../../../src/replay/what-if.ts';
 import { main } from '../../../src/cli/main.ts';

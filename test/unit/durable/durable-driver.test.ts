@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { defineTool } from '../../../src/effects/tools/define-tool.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
+import { defineTool } from '../../../src/tools/define-tool.ts';
 import { MemoryJournal, runDurableQuery, type EffectEntry } from '../../../src/durable/index.ts';
 
 function twoToolModel(): ModelCaller {

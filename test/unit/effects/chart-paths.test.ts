@@ -1,12 +1,12 @@
 /**
  * The chart's paths are recorded once per machine and shared by every run and replay in the process
- * (src/effects/chart-paths.ts): a run after the first asks xstate nothing, and gets the same steps.
+ * (src/runtime/chart-paths.ts): a run after the first asks xstate nothing, and gets the same steps.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { sharedChartPaths } from '../../../src/effects/chart-paths.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import type { StepRecord } from '../../../src/effects/query-options.ts';
+import { sharedChartPaths } from '../../../src/runtime/chart-paths.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import type { StepRecord } from '../../../src/runtime/query-options.ts';
 import { loopMachine } from '../../../src/machine/loop-machine.ts';
 import { initialState, step } from '../../../src/reducer/step.ts';
 import { createStepMemo, createStepper, stepWithMemo } from '../../../src/reducer/stepper.ts';

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
-import { defineTool } from '../../../src/effects/tools/index.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
+import { defineTool } from '../../../src/tools/index.ts';
 import { encodeSseEvent, replyToSseEvents, startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 
 const overloadedEvent = encodeSseEvent({

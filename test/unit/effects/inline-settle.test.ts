@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { createContextLayerRunner } from '../../../src/effects/context/default-context-layers.ts';
-import { createMemoryToolResultStore } from '../../../src/effects/context/result-store.ts';
-import type { ContextLayerRunner } from '../../../src/effects/deps.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import type { StepObserver } from '../../../src/effects/query-options.ts';
-import type { LoopEvent } from '../../../src/reducer/events.ts';
+import { createContextLayerRunner } from '../../../src/context/default-context-layers.ts';
+import { createMemoryToolResultStore } from '../../../src/context/result-store.ts';
+import type { ContextLayerRunner } from '../../../src/data/deps.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import type { StepObserver } from '../../../src/runtime/query-options.ts';
+import type { LoopEvent } from '../../../src/data/events.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
 import { toolTurns } from '../replay/fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LazyAbortController } from '../../../src/effects/lazy-abort-controller.ts';
+import { LazyAbortController } from '../../../src/tools/lazy-abort-controller.ts';
 
 describe('LazyAbortController behaves like an AbortController whose signal is built on demand', () => {
   it('aborts a signal read before the abort, with the reason', () => {

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { runLoop } from '../../../src/effects/run-loop.ts';
-import type { StepObserver } from '../../../src/effects/query-options.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
-import { defineTool } from '../../../src/effects/tools/index.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
+import { runLoop } from '../../../src/drivers/run-loop.ts';
+import type { StepObserver } from '../../../src/runtime/query-options.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
+import { defineTool } from '../../../src/tools/index.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import type { LoopState } from '../../../src/reducer/state.ts';
+import type { LoopState } from '../../../src/data/state.ts';
 
 /** A model that always asks for two slow tools. */
 const askForTools: ModelCaller = async function* (request, options) {

@@ -1,5 +1,5 @@
 /**
- * One error route for both drivers (`LoopOptions.onError`, src/effects/run-core.ts): a failed executor (its fallback
+ * One error route for both drivers (`LoopOptions.onError`, src/drivers/run-core.ts): a failed executor (its fallback
  * is fed), an optional answer that failed, a fire-and-forget hook that threw, an observer that threw. Each reaches
  * `onError(error, { raisedBy, effect })`; without one, each becomes the warning item a failed executor always gave.
  * Before, the optional answer and the hook were dropped in silence and the observer's error ended the run.
@@ -12,8 +12,8 @@ import { resolveConfig } from '../../../src/config/config.ts';
 import { durableQuery, MemoryJournal } from '../../../src/durable/index.ts';
 import { query } from '../../../src/api/query.ts';
 import type { QueryOptions } from '../../../src/api/run-options.ts';
-import type { RunErrorContext } from '../../../src/effects/query-options.ts';
-import { collectToEnd } from '../../../src/effects/run-loop.ts';
+import type { RunErrorContext } from '../../../src/runtime/query-options.ts';
+import { collectToEnd } from '../../../src/drivers/run-loop.ts';
 import { replay } from '../../../src/replay/index.ts';
 import { scriptedModelCaller, scriptedToolRuntime } from '../../../src/replay/scripted-deps.ts';
 import { toolTurns } from '../replay/fixtures.ts';

@@ -9,9 +9,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 
 describe('non-streaming fallback end to end, real SDK (claude.ts:807-872)', () => {

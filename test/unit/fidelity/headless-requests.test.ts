@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../../src/reducer/message-factory.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../../src/messages/message-factory.ts';
 import { runHeadless, SDK_ARGS, tempProject, userLine, type Line, type Program } from '../agent-sdk/headless-harness.ts';
 
 let api: FakeApi | undefined;

@@ -4,8 +4,8 @@
  * `tools` is a function (Claude Code refreshes its tools between iterations).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
 import { mcpTools, McpConnectError, type McpToolSet } from '../../../src/mcp/index.ts';
 import { startTestHttpMcpServer, type TestHttpServer } from './http-server.ts';

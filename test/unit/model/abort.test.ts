@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller } from '../../../src/effects/model/anthropic-model-caller.ts';
-import type { ModelStreamItem } from '../../../src/effects/deps.ts';
+import { createAnthropicModelCaller } from '../../../src/model/anthropic-model-caller.ts';
+import type { ModelStreamItem } from '../../../src/data/deps.ts';
 import { callOptions, fakeApi, fakeClock, modelRequest } from './helpers.ts';
 
 describe('an aborted call', () => {

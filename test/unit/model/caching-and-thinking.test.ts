@@ -8,10 +8,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig, type ConfigOverrides } from '../../../src/config/config.ts';
-import { buildApiRequest, createAnthropicModelCaller, INTERLEAVED_THINKING_BETA } from '../../../src/effects/model/index.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import type { RunLoopOptions } from '../../../src/effects/query-options.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { buildApiRequest, createAnthropicModelCaller, INTERLEAVED_THINKING_BETA } from '../../../src/model/index.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import type { RunLoopOptions } from '../../../src/runtime/query-options.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import { MIN_CACHEABLE_TOKENS, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
 import { fakeReadTool } from '../../helpers/read-tool.ts';

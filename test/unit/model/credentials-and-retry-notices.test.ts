@@ -3,7 +3,7 @@
  * tells its `onRetry` hook about every retry: what failed, which retry of how many, and the wait.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller, MISSING_CREDENTIALS_MESSAGE, type ModelRetryNotice } from '../../../src/effects/model/anthropic-model-caller.ts';
+import { createAnthropicModelCaller, MISSING_CREDENTIALS_MESSAGE, type ModelRetryNotice } from '../../../src/model/anthropic-model-caller.ts';
 import { callOptions, collect, fakeApi, fakeClock, loopEvents, modelRequest, TEST_RETRY } from './helpers.ts';
 
 const serverError = { status: 500, error: { type: 'api_error', message: 'Internal server error' } } as const;

@@ -4,12 +4,12 @@
  */
 import { afterEach } from 'vitest';
 import { DEFAULT_CONFIG, type RetryPolicy } from '../../../src/config/config.ts';
-import type { Clock, ModelCallOptions, ModelStreamItem } from '../../../src/effects/deps.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/anthropic-model-caller.ts';
+import type { Clock, ModelCallOptions, ModelStreamItem } from '../../../src/data/deps.ts';
+import { createAnthropicModelCaller } from '../../../src/model/anthropic-model-caller.ts';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
 import type { Message } from '../../../src/messages/types.ts';
-import type { ModelRequest } from '../../../src/reducer/effects.ts';
-import type { LoopEvent } from '../../../src/reducer/events.ts';
+import type { ModelRequest } from '../../../src/data/effects.ts';
+import type { LoopEvent } from '../../../src/data/events.ts';
 
 export interface FakeClock extends Clock {
   sleeps: number[];

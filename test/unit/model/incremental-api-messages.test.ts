@@ -7,8 +7,8 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { createApiMessageConverter } from '../../../src/effects/model/incremental-api-messages.ts';
-import { toApiMessages, type ApiMessageParam } from '../../../src/effects/model/to-api-messages.ts';
+import { createApiMessageConverter } from '../../../src/model/incremental-api-messages.ts';
+import { toApiMessages, type ApiMessageParam } from '../../../src/model/to-api-messages.ts';
 import type { Message } from '../../../src/messages/types.ts';
 
 let uuid = 0;

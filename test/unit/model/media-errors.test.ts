@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyModelError } from '../../../src/effects/model/classify-error.ts';
+import { classifyModelError } from '../../../src/model/classify-error.ts';
 import { eventTypes, modelMessages, runCall } from './helpers.ts';
 
 const apiError = (status: number, message: string, type = 'invalid_request_error') => ({ status, error: { type, message } });

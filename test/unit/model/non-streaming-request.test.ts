@@ -3,8 +3,8 @@
  * `max_tokens` capped at 64,000 (3354), a thinking budget kept below the cap (3364-3393), a 300 s timeout (807-811).
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../../src/effects/model/build-request.ts';
-import { NON_STREAMING_MAX_TOKENS, NON_STREAMING_TIMEOUT_MS, nonStreamingRequest } from '../../../src/effects/model/non-streaming-request.ts';
+import type { ApiRequest } from '../../../src/model/build-request.ts';
+import { NON_STREAMING_MAX_TOKENS, NON_STREAMING_TIMEOUT_MS, nonStreamingRequest } from '../../../src/model/non-streaming-request.ts';
 
 const streamed = (maxTokens: number, thinking?: ApiRequest['body']['thinking']): ApiRequest => ({
   body: { model: 'm', max_tokens: maxTokens, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, ...(thinking ? { thinking } : {}) },

@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../../src/effects/model/retry-policy.ts';
+import { retryAfterMs } from '../../../src/model/retry-policy.ts';
 import { eventTypes, fakeApi, fakeClock, modelMessages, runCall } from './helpers.ts';
 
 const ok = { content: [{ type: 'text' as const, text: 'recovered' }] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUERY_SOURCE_HEADER, TASK_BUDGET_BETA } from '../../../src/effects/model/build-request.ts';
+import { QUERY_SOURCE_HEADER, TASK_BUDGET_BETA } from '../../../src/model/build-request.ts';
 import { modelRequest, runCall } from './helpers.ts';
 
 const reply = { content: [{ type: 'text' as const, text: 'ok' }] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller } from '../../../src/effects/model/anthropic-model-caller.ts';
-import { backoffDelay } from '../../../src/effects/model/retry-policy.ts';
+import { createAnthropicModelCaller } from '../../../src/model/anthropic-model-caller.ts';
+import { backoffDelay } from '../../../src/model/retry-policy.ts';
 import { callOptions, collect, eventTypes, fakeClock, loopEvents, modelMessages, modelRequest, runCall, TEST_RETRY, fakeApi } from './helpers.ts';
 
 const serverError = { status: 500, error: { type: 'api_error', message: 'Internal server error' } } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toApiMessages } from '../../../src/effects/model/to-api-messages.ts';
+import { toApiMessages } from '../../../src/model/to-api-messages.ts';
 import type { AssistantMessage, Message, UserMessage } from '../../../src/messages/types.ts';
 
 const user = (uuid: string, content: UserMessage['message']['content'], extra: Partial<UserMessage> = {}): UserMessage => ({

@@ -4,9 +4,9 @@
  * API-error message, and `maxUnreachableRetries` shortens only that case (no network: 127.0.0.1 ports that refuse).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicModelCaller, type ModelRetryNotice } from '../../../src/effects/model/anthropic-model-caller.ts';
-import { checkBaseUrl, endpointOf, InvalidBaseUrlError } from '../../../src/effects/model/base-url.ts';
-import { classifyModelError, isUnreachable } from '../../../src/effects/model/classify-error.ts';
+import { createAnthropicModelCaller, type ModelRetryNotice } from '../../../src/model/anthropic-model-caller.ts';
+import { checkBaseUrl, endpointOf, InvalidBaseUrlError } from '../../../src/model/base-url.ts';
+import { classifyModelError, isUnreachable } from '../../../src/model/classify-error.ts';
 import { isTurnloopError } from '../../../src/errors/turnloop-error.ts';
 import { refusingPort } from '../../helpers/refusing-port.ts';
 import { callOptions, collect, fakeApi, fakeClock, loopEvents, modelRequest, TEST_RETRY } from './helpers.ts';

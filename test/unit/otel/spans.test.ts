@@ -10,8 +10,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runQuery } from '../../../src/api/query.ts';
-import { createAnthropicModelCaller } from '../../../src/effects/model/index.ts';
-import { defineTool } from '../../../src/effects/tools/index.ts';
+import { createAnthropicModelCaller } from '../../../src/model/index.ts';
+import { defineTool } from '../../../src/tools/index.ts';
 import { startFakeAnthropicApi, type FakeApi } from '../../../src/fake-api/index.ts';
 import { traceRun } from '../../../src/otel/index.ts';
 

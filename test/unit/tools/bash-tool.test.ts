@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolCallResult, ToolContext } from '../../../src/effects/tools/define-tool.ts';
-import { createBashTool } from '../../../src/tools/bash.ts';
+import type { ToolCallResult, ToolContext } from '../../../src/tools/define-tool.ts';
+import { createBashTool } from '../../../src/tools/builtin/bash.ts';
 
 function context(signal = new AbortController().signal): ToolContext {
   return { toolUseId: 'toolu_1', idempotencyKey: 'toolu_1', signal, context: {} };

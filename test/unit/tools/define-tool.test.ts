@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, toolDefinitionForModel } from '../../../src/effects/tools/define-tool.ts';
-import { createToolRegistry, DuplicateToolNameError } from '../../../src/effects/tools/registry.ts';
+import { defineTool, toolDefinitionForModel } from '../../../src/tools/define-tool.ts';
+import { createToolRegistry, DuplicateToolNameError } from '../../../src/tools/registry.ts';
 import { toolUse } from './fixtures.ts';
 
 const base = { description: 'd', inputSchema: z.object({ cmd: z.string() }), call: () => ({ content: '' }) };

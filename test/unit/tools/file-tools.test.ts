@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/effects/tools/registry.ts';
-import { runToolUse } from '../../../src/effects/tools/run-tool-use.ts';
-import { createFileTools } from '../../../src/tools/index.ts';
+import { createToolRegistry } from '../../../src/tools/registry.ts';
+import { runToolUse } from '../../../src/tools/run-tool-use.ts';
+import { createFileTools } from '../../../src/tools/builtin/index.ts';
 import { idGenerator, isErrorResult, resultText, toolUse } from './fixtures.ts';
 
 let sandbox: string;

@@ -3,10 +3,10 @@
  */
 import { z } from 'zod';
 import type { ToolUseBlock, UserMessage } from '../../../src/messages/types.ts';
-import type { ToolResultEvent } from '../../../src/effects/deps.ts';
-import { defineTool, type InterruptBehavior, type Tool } from '../../../src/effects/tools/define-tool.ts';
-import { createToolRegistry } from '../../../src/effects/tools/registry.ts';
-import type { ToolCallDeps } from '../../../src/effects/tools/call-deps.ts';
+import type { ToolResultEvent } from '../../../src/data/deps.ts';
+import { defineTool, type InterruptBehavior, type Tool } from '../../../src/tools/define-tool.ts';
+import { createToolRegistry } from '../../../src/tools/registry.ts';
+import type { ToolCallDeps } from '../../../src/tools/call-deps.ts';
 
 export function idGenerator(prefix = 'u'): () => string {
   let n = 0;

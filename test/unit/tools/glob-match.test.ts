@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, matchGlob } from '../../../src/tools/glob-match.ts';
+import { compileGlob, matchGlob } from '../../../src/tools/builtin/glob-match.ts';
 
 describe('glob matcher', () => {
   it.each([

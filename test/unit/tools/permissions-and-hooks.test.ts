@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type PermissionResult } from '../../../src/effects/tools/define-tool.ts';
-import { runToolUse } from '../../../src/effects/tools/run-tool-use.ts';
-import type { CanUseTool, PostToolHook, PreToolHook, ToolCallDeps } from '../../../src/effects/tools/call-deps.ts';
+import { defineTool, type PermissionResult } from '../../../src/tools/define-tool.ts';
+import { runToolUse } from '../../../src/tools/run-tool-use.ts';
+import type { CanUseTool, PostToolHook, PreToolHook, ToolCallDeps } from '../../../src/tools/call-deps.ts';
 import { isErrorResult, resultText, depsFor, toolUse } from './fixtures.ts';
 
 function writeTool(toolDecision: PermissionResult = { behavior: 'allow' }) {

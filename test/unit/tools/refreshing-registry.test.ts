@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRefreshingToolRegistry, defineTool, DuplicateToolNameError, toolDefinitionForModel, type Tool } from '../../../src/effects/tools/index.ts';
+import { createRefreshingToolRegistry, defineTool, DuplicateToolNameError, toolDefinitionForModel, type Tool } from '../../../src/tools/index.ts';
 
 const tool = (name: string, readOnly = false) =>
   defineTool({ name, description: name, inputSchema: z.object({}), isConcurrencySafe: () => readOnly, call: () => ({ content: name }) });

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { runToolBatches } from '../../../src/effects/tools/run-batches.ts';
-import { createToolUseContextRef } from '../../../src/effects/tools/call-deps.ts';
-import { partitionToolCalls } from '../../../src/reducer/tool-batching.ts';
+import { runToolBatches } from '../../../src/tools/run-batches.ts';
+import { createToolUseContextRef } from '../../../src/tools/call-deps.ts';
+import { partitionToolCalls } from '../../../src/rules/tool-batching.ts';
 import { collect, controlledTools, Gates, isErrorResult, resultText, RunLog, depsFor, toolUse } from './fixtures.ts';
 
 const kinds = fc.array(fc.constantFrom('Safe', 'Unsafe', 'Shell', 'SafeBlock'), { minLength: 1, maxLength: 12 });

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../../../src/effects/tools/define-tool.ts';
-import { runToolUse, runToolUseWithStatus } from '../../../src/effects/tools/run-tool-use.ts';
-import type { ToolCallDeps } from '../../../src/effects/tools/call-deps.ts';
+import { defineTool, type Tool } from '../../../src/tools/define-tool.ts';
+import { runToolUse, runToolUseWithStatus } from '../../../src/tools/run-tool-use.ts';
+import type { ToolCallDeps } from '../../../src/tools/call-deps.ts';
 import { deferred, isErrorResult, resultText, depsFor, toolUse } from './fixtures.ts';
 
 const scope = () => ({ signal: new AbortController().signal, context: {} });

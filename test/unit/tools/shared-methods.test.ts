@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createToolRuntime } from '../../../src/effects/tools/create-tool-runtime.ts';
-import { defineTool } from '../../../src/effects/tools/define-tool.ts';
-import { createRefreshingToolRegistry, createToolRegistry } from '../../../src/effects/tools/registry.ts';
+import { createToolRuntime } from '../../../src/tools/create-tool-runtime.ts';
+import { defineTool } from '../../../src/tools/define-tool.ts';
+import { createRefreshingToolRegistry, createToolRegistry } from '../../../src/tools/registry.ts';
 
 const echo = defineTool({ name: 'echo', description: 'Echo.', inputSchema: z.object({ text: z.string() }), isConcurrencySafe: () => true, call: ({ text }) => ({ content: text }) });
 

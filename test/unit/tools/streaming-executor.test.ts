@@ -1,9 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../../src/effects/tools/define-tool.ts';
-import type { ToolResultEvent } from '../../../src/effects/deps.ts';
-import { DuplicateToolUseError, StreamingToolExecutor } from '../../../src/effects/tools/streaming-executor.ts';
+import { defineTool } from '../../../src/tools/define-tool.ts';
+import type { ToolResultEvent } from '../../../src/data/deps.ts';
+import { DuplicateToolUseError, StreamingToolExecutor } from '../../../src/tools/streaming-executor.ts';
 import { collect, controlledTools, flush, Gates, isErrorResult, resultText, RunLog, depsFor, toolUse } from './fixtures.ts';
 
 function setup(options: { maxConcurrency?: number; onResultReady?: () => void } = {}) {

@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelCaller } from '../../../src/effects/deps.ts';
-import { runLoopToEnd } from '../../../src/effects/run-loop.ts';
-import type { ToolRuntime } from '../../../src/effects/tool-runtime.ts';
-import { createToolRuntime } from '../../../src/effects/tools/create-tool-runtime.ts';
+import type { ModelCaller } from '../../../src/data/deps.ts';
+import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import type { ToolRuntime } from '../../../src/data/tool-runtime.ts';
+import { createToolRuntime } from '../../../src/tools/create-tool-runtime.ts';
 import type { AssistantMessage, AssistantContentBlock, UserMessage } from '../../../src/messages/types.ts';
-import { createFileTools } from '../../../src/tools/index.ts';
+import { createFileTools } from '../../../src/tools/builtin/index.ts';
 import { collect, controlledTools, Gates, idGenerator, RunLog, toolUse } from './fixtures.ts';
 
 function assistant(id: string, block: AssistantContentBlock): AssistantMessage {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
-import { defineTool, toolDefinitionForModel } from '../../../src/effects/tools/define-tool.ts';
+import { defineTool, toolDefinitionForModel } from '../../../src/tools/define-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
 import { messageBuilders, scriptedModelCaller } from '../../../src/testing/index.ts';
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, existsSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ToolCallResult, ToolContext } from '../../../src/effects/tools/define-tool.ts';
-import { createWriteTool } from '../../../src/tools/write.ts';
+import type { ToolCallResult, ToolContext } from '../../../src/tools/define-tool.ts';
+import { createWriteTool } from '../../../src/tools/builtin/write.ts';
 
 const ctx: ToolContext = { toolUseId: 't', idempotencyKey: 't', signal: new AbortController().signal, context: {} };
 

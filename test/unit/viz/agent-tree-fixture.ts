@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
-import { counterIds, virtualClock } from '../../../src/effects/system-clock.ts';
+import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import { routedModelCaller, text, toolUses } from '../agents/agent-tree.ts';
 
 export async function recordAgentTree(): Promise<{ dir: string; log: string }> {

@@ -3,8 +3,8 @@
  * as session logs: the minimal format (`formatSessionLog`) or the recorded one (`createSessionRecorder`).
  */
 import type { LoopConfig } from '../../../src/config/config.ts';
-import type { LoopEvent } from '../../../src/reducer/events.ts';
-import type { LoopParams } from '../../../src/reducer/state.ts';
+import type { LoopEvent } from '../../../src/data/events.ts';
+import type { LoopParams } from '../../../src/data/state.ts';
 import { initialState, step } from '../../../src/reducer/step.ts';
 import { createSessionRecorder } from '../../../src/replay/session-recorder.ts';
 import { formatSessionLog } from '../../../src/viz/session.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionImplementations } from '../../../src/machine/actions/index.ts';
 import { guards } from '../../../src/machine/guards.ts';
-import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/reducer/outcomes.ts';
+import { CONTINUE_REASONS, TERMINAL_REASONS } from '../../../src/data/outcomes.ts';
 import { ALWAYS, buildChart, leafOf, outcomeTransitions } from '../../../src/viz/graph.ts';
 
 describe('the chart walker', () => {

@@ -1,0 +1,222 @@
+/**
+ * The run core: what every driver of the loop does the same way. It holds the run's state and its memo of the
+ * chart's paths, steps events through `step()` (`stepWithMemo`), tells the run's observers each step, hands each
+ * effect to its executor's kind (an exhaustive switch over the kinds of `EFFECT_EXECUTORS`, never over effect
+ * types), and is the one route of an error the run survives (`raise`). What differs between drivers is only when
+ * the work runs, the scheduler: the in-memory one (`./interpreter.ts`) runs it in the background and feeds its
+ * answers through one queue; the journaled one (`src/durable/durable-query.ts`) runs one effect at a time inside a
+ * journal entry. A scheduler subclasses `RunCore` and implements the kinds' work and `advance`.
+ *
+ * `driveRun` is the generator both `runLoop()` and `durableQuery()` return: it yields the run's items as they come
+ * and returns its Terminal.
+ *
+ * Errors: a failed executor (its fallback event is fed instead), an optional answer that failed (nothing is fed),
+ * a fire-and-forget hook that threw, an observer or step gate that threw: each reaches `options.onError(error,
+ * { raisedBy, effect })`, or, without one, becomes a warning item for the consumer. The run goes on either way.
+ */
+import type { LoopConfig } from '../config/config.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
+import type { QueryItem } from '../messages/types.ts';
+import type { Effect } from '../data/effects.ts';
+import type { LoopEvent } from '../data/events.ts';
+import type { Terminal } from '../data/outcomes.ts';
+import type { LoopParams, LoopState } from '../data/state.ts';
+import type { StepResult } from '../reducer/step.ts';
+import { createStepMemo, initialStateWithMemo, stepWithMemo } from '../reducer/stepper.ts';
+import { sharedChartPaths } from '../runtime/chart-paths.ts';
+import { executorOf, executorWarning, fallbackOf, type ExecutorEnv, type ObserveExecutor, type OnceExecutor, type RunView, type StreamExecutor, type ToolCommand } from '../runtime/effect-executors.ts';
+import type { QueryDeps, RunErrorSource, RunLoopOptions, StepGate, StepObserver, StepRecord } from '../runtime/query-options.ts';
+import type { ResolvedRun, RunWatch } from './resolve-run.ts';
+import type { ToolRuntime } from '../data/tool-runtime.ts';
+import { ToolUseIdRegistry } from '../runtime/unique-tool-use-ids.ts';
+
+/** The reason an abort carries into the loop: a string reason as given, anything else as 'abort'. */
+export function abortReasonOf(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'abort';
+}
+
+export abstract class RunCore implements RunView {
+  protected state!: LoopState;
+  protected env!: ExecutorEnv;
+  /**
+   * The run's own memo, over the chart's paths shared by every run in the process (`../runtime/chart-paths.ts`): a long run
+   * takes the same few paths over and over, and a short one finds them already recorded.
+   */
+  private readonly memo = createStepMemo(sharedChartPaths());
+  private stepIndex = 0;
+  protected items: QueryItem[] = [];
+  protected readonly controller = new AbortController();
+  /** The run's signal: the caller's, an observer's abort, and the run's own end. */
+  protected readonly signal: AbortSignal;
+  protected readonly config: LoopConfig;
+  protected readonly deps: QueryDeps;
+  protected readonly tools: ToolRuntime;
+  protected readonly stepGate: StepGate | undefined;
+  private readonly onStep: StepObserver | undefined;
+  private readonly watch: RunWatch;
+  terminal: Terminal | null = null;
+
+  constructor(
+    protected readonly options: RunLoopOptions,
+    resolved: ResolvedRun,
+    watch: RunWatch,
+  ) {
+    this.config = resolved.config;
+    this.deps = resolved.deps;
+    this.tools = resolved.tools;
+    this.watch = watch;
+    this.onStep = watch.onStep;
+    this.stepGate = watch.stepGate;
+    const outside = [options.signal, watch.abortSignal].filter((signal): signal is AbortSignal => signal != null);
+    this.signal = outside.length === 0 ? this.controller.signal : AbortSignal.any([...outside, this.controller.signal]);
+  }
+
+  get done(): boolean {
+    return this.terminal !== null;
+  }
+
+  /** What executors read of the run (`RunView`): its state when they run. */
+  get currentState(): LoopState {
+    return this.state;
+  }
+
+  /** Items produced so far and not yet handed out. */
+  takeItems(): QueryItem[] {
+    const items = this.items;
+    this.items = [];
+    return items;
+  }
+
+  /** Takes the next piece of work. Resolves false when there is nothing left to wait for. */
+  abstract advance(): Promise<boolean>;
+
+  /** Called once the run reached its terminal, before it is returned (a journal commits what it holds). */
+  async finish(): Promise<void> {}
+
+  /** Stops the run's work (the generator was closed or the run ended), then closes its observers. */
+  async shutdown(reason: string): Promise<void> {
+    try {
+      await this.stop(reason);
+    } finally {
+      this.watch.close();
+    }
+  }
+
+  protected abstract stop(reason: string): Promise<void>;
+
+  /** A fresh run's initial step, through the memo (`initialState()`'s result, without asking xstate again). */
+  protected initialState(params: LoopParams): StepResult {
+    return initialStateWithMemo(this.memo, params, this.config);
+  }
+
+  /** Starts from `started` (a fresh run's initial step, or a resumed state at step `resumedAt`). */
+  protected begin(started: StepResult, resumedAt: number | null): void {
+    this.state = started.state;
+    const { config, deps, tools, signal, options } = this;
+    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
+    if (resumedAt === null) this.observe(null, started.effects);
+    else this.stepIndex = resumedAt;
+  }
+
+  /** One step: the event through `step()`, the observers told. */
+  protected step(event: LoopEvent): StepRecord {
+    const result = stepWithMemo(this.memo, this.state, event, this.config);
+    this.state = result.state;
+    return this.observe(event, result.effects);
+  }
+
+  private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
+    const record = { index: this.stepIndex++, event, state: this.state, effects };
+    if (this.onStep !== undefined) {
+      try {
+        this.onStep(record);
+      } catch (error) {
+        this.raise(error, 'observer', null);
+      }
+    }
+    return record;
+  }
+
+  /**
+   * The one route of an error the run survives: `options.onError`, or by default a warning item for the consumer
+   * (none once the run is over: nobody would see it).
+   */
+  raise(error: unknown, raisedBy: RunErrorSource, effect: Effect | null): void {
+    const warning = this.reported(error, raisedBy, effect);
+    if (warning !== null && !this.done) this.items.push(warning);
+  }
+
+  /** Hands `error` to `options.onError`; without one (or when it throws), returns the default: a warning item. */
+  protected reported(error: unknown, raisedBy: RunErrorSource, effect: Effect | null): QueryItem | null {
+    const onError = this.options.onError;
+    if (onError !== undefined) {
+      try {
+        onError(error, { raisedBy, effect });
+        return null;
+      } catch {
+        // A handler that throws cannot take the error: it is shown as by default.
+      }
+    }
+    return executorWarning(error, this.deps.newId);
+  }
+
+  /** Each effect through its executor (`EFFECT_EXECUTORS`): an exhaustive switch over the executor kinds. */
+  protected dispatch<E extends Effect>(effect: E): void | Promise<void> {
+    const executor = executorOf(effect);
+    switch (executor.kind) {
+      case 'item':
+        this.items.push(executor.item(effect));
+        return;
+      case 'stream':
+        return this.runStream(effect, executor, fallbackOf(effect));
+      case 'once':
+        return this.runOnce(effect, executor, fallbackOf(effect));
+      case 'tools':
+        return this.runTools(effect, executor.command(effect), fallbackOf(effect));
+      case 'observe':
+        return this.runObserve(effect, executor);
+      case 'end':
+        this.terminal = executor.terminal(effect);
+        this.stopWork();
+        return;
+      default: {
+        const unknownExecutor: never = executor;
+        throw new TurnloopError('UNKNOWN_EXECUTOR', `unknown executor ${JSON.stringify(unknownExecutor)}`);
+      }
+    }
+  }
+
+  /** A model call: a stream of outputs, in order; `fallback` is fed when it fails. */
+  protected abstract runStream<E extends Effect>(effect: E, executor: StreamExecutor<E>, fallback: (() => LoopEvent) | null): void | Promise<void>;
+  /** Work answered by at most one event. */
+  protected abstract runOnce<E extends Effect>(effect: E, executor: OnceExecutor<E>, fallback: (() => LoopEvent) | null): void | Promise<void>;
+  /** Tools: the scheduler's own tool runtime use (a batch, a streaming session, one call at a time). */
+  protected abstract runTools(effect: Effect, command: ToolCommand, fallback: (() => LoopEvent) | null): void | Promise<void>;
+  /** Work nobody waits for. */
+  protected abstract runObserve<E extends Effect>(effect: E, executor: ObserveExecutor<E>): void | Promise<void>;
+  /** The run reached its terminal: stop all work. */
+  protected abstract stopWork(): void;
+}
+
+/**
+ * The one generator behind `runLoop()` and `durableQuery()`: the run's items as they come, then its Terminal.
+ * `start` creates the run on the first `next()`, as a generator function's body would: nothing runs before.
+ */
+export async function* driveRun(start: () => RunCore | Promise<RunCore>): AsyncGenerator<QueryItem, Terminal, undefined> {
+  const run = await start();
+  try {
+    while (true) {
+      for (const item of run.takeItems()) yield item;
+      if (run.done) break;
+      if (!(await run.advance())) break;
+    }
+    for (const item of run.takeItems()) yield item;
+    if (run.terminal === null) throw new TurnloopError('NO_TERMINAL', 'the loop ran out of work without reaching a terminal (a bug: the reducer always ends a run in a terminal)');
+    await run.finish();
+    return run.terminal;
+  } finally {
+    await run.shutdown('closed');
+  }
+}
+
+export type { RunView };

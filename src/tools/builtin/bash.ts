@@ -1,0 +1,132 @@
+/**
+ * `Bash`: runs a shell command in the root directory (Claude Code's Bash tool, same input shape). Invariants:
+ * - the command runs in its own process group (spawned detached); on timeout or abort the whole group is killed
+ *   (SIGKILL to `-pgid`), so a command's children die with it;
+ * - the call settles when the command exits or is killed, never later: it does not wait for pipes that a stray
+ *   grandchild may still hold open;
+ * - output is capped (`maxOutputChars`): what floods past the cap is read and dropped, so the pipe never blocks
+ *   the command and memory stays bounded.
+ * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
+ * siblings, docs/loop.md §7.5).
+ */
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool.ts';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+
+const bashInput = z.strictObject({
+  command: z.string().min(1).describe('The command to run (bash -c).'),
+  timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`),
+  description: z.string().optional().describe('What the command does, in 5-10 words.'),
+  run_in_background: z.boolean().optional().describe('Not supported by turnloop: the command runs in the foreground.'),
+});
+
+export interface BashToolOptions {
+  root: string;
+  defaultTimeoutMs?: number;
+  maxOutputChars?: number;
+  /** The shell; default `bash` (found on PATH). */
+  shell?: string;
+}
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+  truncated: number;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+function runCommand(command: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.shell, ['-c', command], { cwd: options.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let truncated = 0;
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const take = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      const room = options.maxOutputChars - output.length;
+      if (room >= text.length) output += text;
+      else {
+        output += text.slice(0, Math.max(room, 0));
+        truncated += text.length - Math.max(room, 0);
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const finish = (code: number | null, exitSignal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      // Whatever is left of the group (a backgrounded grandchild) goes too; the pipes are not waited for.
+      killGroup();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ code, signal: exitSignal, output, truncated, timedOut, aborted });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    child.once('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.once('exit', (code, exitSignal) => {
+      // Let the pipes deliver what is already buffered, briefly; a held-open pipe does not delay the result.
+      setTimeout(() => finish(code, exitSignal), 20);
+    });
+  });
+}
+
+export function createBashTool(options: BashToolOptions): Tool<z.output<typeof bashInput>> {
+  const resolved: Required<BashToolOptions> = {
+    root: options.root,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
+    maxOutputChars: options.maxOutputChars ?? BASH_MAX_OUTPUT_CHARS,
+    shell: options.shell ?? 'bash',
+  };
+  return defineTool({
+    name: 'Bash',
+    description: 'Runs a shell command in the workspace directory and returns its output (stdout and stderr) and exit code.',
+    inputSchema: bashInput,
+    isShellLike: true,
+    interruptBehavior: 'cancel',
+    async call({ command, timeout }, ctx) {
+      const timeoutMs = timeout ?? resolved.defaultTimeoutMs;
+      const run = await runCommand(command, resolved, timeoutMs, ctx.signal);
+      const tail = run.truncated > 0 ? `\n\n... [${run.truncated} characters of output truncated]` : '';
+      const text = `${run.output.replace(/\n$/, '')}${tail}`;
+      if (run.timedOut) return { content: `${text}\nCommand timed out after ${timeoutMs} ms (its process group was killed)`.trim(), isError: true };
+      if (run.aborted) return { content: `${text}\nCommand was aborted (its process group was killed)`.trim(), isError: true };
+      if (run.code !== 0) {
+        const status = run.code === null ? `killed by ${run.signal}` : `Exit code ${run.code}`;
+        return { content: `${status}\n${text}`.trim(), isError: true };
+      }
+      return { content: text === '' ? '(no output)' : text };
+    },
+  });
+}

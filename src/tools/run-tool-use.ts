@@ -1,0 +1,285 @@
+/**
+ * The pipeline of one tool call (docs/loop.md §7.2): lookup → already aborted? → schema → `validateInput` → pre-tool
+ * hooks → permission → `call` (with progress) → post-tool hooks.
+ *
+ * Invariants:
+ * - the promise always resolves, never rejects, with exactly ONE `tool_result` event for `toolUse.id`
+ *   (a throwing tool, hook or permission callback becomes an error result);
+ * - a cancellation (the scope's signal aborts at any stage) or a timeout resolves at once with an error result
+ *   saying why; the abandoned work keeps running detached and its outcome is ignored;
+ * - `status` tells executors whether the result is a success, an error (shell-like errors cancel siblings) or a
+ *   cancellation; a timeout counts as an error.
+ */
+import type { ChildRunRequest } from './child-runs.ts';
+import type { Message, ToolUseBlock } from '../messages/types.ts';
+import type { ToolResultEvent } from '../data/deps.ts';
+import { LazyAbortController } from './lazy-abort-controller.ts';
+import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
+import { cancellationText, notStartedText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
+import { decidePermission } from './permission.ts';
+import type { ToolCallDeps } from './call-deps.ts';
+import { noPostHookOutcome, noPreHookOutcome, runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
+import {
+  emptyResultText,
+  errorResultEvent,
+  errorText,
+  invalidInputText,
+  isEmptyContent,
+  toolResultEvent,
+  unknownToolText,
+} from './tool-result-message.ts';
+import { TurnloopError } from '../errors/turnloop-error.ts';
+
+export type ToolUseStatus = 'success' | 'error' | 'cancelled';
+
+export interface ToolUseOutcome {
+  event: ToolResultEvent;
+  status: ToolUseStatus;
+}
+
+export interface ToolUseScope {
+  /** The signal that cancels this call (the executors use `runOwnedToolUse` with a per-call controller instead). */
+  signal: AbortSignal;
+  /** The tool-use context the call sees. */
+  context: Readonly<Record<string, unknown>>;
+}
+
+interface PipelineResult {
+  content: ToolResultContent;
+  isError: boolean;
+  extra: Message[];
+  preventContinuation: boolean;
+  stopReason?: string;
+  contextPatch?: Record<string, unknown>;
+}
+
+/** Runs one tool call and reports its single result. */
+export async function runToolUse(toolUse: ToolUseBlock, deps: ToolCallDeps, scope: ToolUseScope): Promise<ToolResultEvent> {
+  return (await runToolUseWithStatus(toolUse, deps, scope)).event;
+}
+
+/** Like `runToolUse`, and says how the call ended. */
+export async function runToolUseWithStatus(
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  scope: ToolUseScope,
+): Promise<ToolUseOutcome> {
+  const tool = deps.registry.find(toolUse.name);
+  if (!tool || scope.signal.aborted) return refusal(toolUse, deps, tool, scope.signal);
+  // The call's own controller follows the scope's signal; a timeout aborts only this call.
+  const own = new LazyAbortController();
+  const forward = () => own.abort(scope.signal.reason);
+  scope.signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await runOnController(tool, toolUse, deps, own, scope.context);
+  } finally {
+    scope.signal.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * Like `runToolUseWithStatus`, for an executor that made `controller` for this call alone: the tool gets its
+ * signal, and a timeout aborts it, so the call needs no controller of its own.
+ */
+export function runOwnedToolUse(
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  controller: LazyAbortController,
+  context: Readonly<Record<string, unknown>>,
+): Promise<ToolUseOutcome> {
+  const tool = deps.registry.find(toolUse.name);
+  if (!tool || controller.aborted) return Promise.resolve(refusal(toolUse, deps, tool, controller));
+  return runOnController(tool, toolUse, deps, controller, context);
+}
+
+/** The result of a call that never starts: its tool is unknown, or it was cancelled before it began. */
+function refusal(toolUse: ToolUseBlock, deps: ToolCallDeps, tool: Tool | undefined, aborted: { reason: unknown }): ToolUseOutcome {
+  if (!tool) {
+    const known = deps.registry.tools.map((t) => t.name);
+    return { event: errorResultEvent(deps.newId, toolUse, unknownToolText(toolUse.name, known)), status: 'error' };
+  }
+  // Never started: say so, the model must not believe the call had any effect.
+  return { event: errorResultEvent(deps.newId, toolUse, notStartedText(cancellationText(aborted))), status: 'cancelled' };
+}
+
+/** Runs the pipeline with `own.signal` as the tool's signal; a cancellation or timeout of `own` ends it at once. */
+async function runOnController(
+  tool: Tool,
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  own: LazyAbortController,
+  context: Readonly<Record<string, unknown>>,
+): Promise<ToolUseOutcome> {
+  // The timer's controller exists only when a timeout is set (the default is none): aborting a controller
+  // dispatches an event, which costs more than the rest of a trivial call.
+  let stopTimer: (() => void) | undefined;
+  const cancelled = new Promise<'cancelled'>((resolve) => own.onAbort(() => resolve('cancelled')));
+  const startTimer = () => {
+    const ms = deps.timeoutMs ?? 0;
+    if (ms <= 0) return;
+    const timer = new AbortController();
+    // A string reason: a bare abort() would build a DOMException with a stack trace on every call.
+    stopTimer = () => timer.abort('settled');
+    const sleep = deps.clock?.sleep ?? realSleep;
+    sleep(ms, timer.signal).then(
+      () => timer.signal.aborted || own.abort(timeoutCancellation(tool.name, ms)),
+      () => undefined,
+    );
+  };
+  const ctx: ToolContext = {
+    toolUseId: toolUse.id,
+    idempotencyKey: toolUse.id,
+    // A getter, so that the AbortSignal is built only for a tool that looks at it.
+    get signal() {
+      return own.signal;
+    },
+    context,
+    ...(deps.runChild ? { runChild: (request: ChildRunRequest) => deps.runChild!(request, { toolUseId: toolUse.id, signal: own.signal }) } : {}),
+  };
+  const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
+  try {
+    const winner = await Promise.race([work, cancelled]);
+    if (winner === 'cancelled') {
+      const reason: unknown = own.reason;
+      const timedOut = reason instanceof ToolCancellation && reason.kind === 'timeout';
+      return { event: errorResultEvent(deps.newId, toolUse, cancellationText(own)), status: timedOut ? 'error' : 'cancelled' };
+    }
+    return { event: toEvent(deps, tool, toolUse.id, winner), status: winner.isError ? 'error' : 'success' };
+  } finally {
+    stopTimer?.();
+  }
+}
+
+function toEvent(deps: ToolCallDeps, tool: Tool, toolUseId: string, r: PipelineResult): ToolResultEvent {
+  const extra = [...r.extra];
+  if (r.preventContinuation) {
+    const message = r.stopReason ?? `The loop was stopped after the ${tool.name} call.`;
+    extra.push({ type: 'attachment', uuid: deps.newId(), attachment: { type: 'hook_stopped_continuation', message, toolUseId } });
+  }
+  const content = !r.isError && isEmptyContent(r.content) ? emptyResultText(tool.name) : r.content;
+  return toolResultEvent(deps.newId, toolUseId, {
+    content,
+    isError: r.isError,
+    extra,
+    preventContinuation: r.preventContinuation,
+    contextPatch: r.contextPatch,
+  });
+}
+
+/** Never rejects: every failure becomes an error result. */
+async function runPipeline(
+  tool: Tool,
+  toolUse: ToolUseBlock,
+  deps: ToolCallDeps,
+  ctx: ToolContext,
+  startTimer: () => void,
+): Promise<PipelineResult> {
+  const out: PipelineResult = { content: '', isError: false, extra: [], preventContinuation: false };
+  const fail = (text: string): PipelineResult => ({ ...out, content: text, isError: true });
+  let stage = 'input validation';
+  try {
+    const parsed = tool.inputSchema.safeParse(toolUse.input);
+    if (!parsed.success) return fail(invalidInputText(tool.name, parsed.error));
+    let input: unknown = parsed.data;
+    const valid = await tool.validateInput(input, ctx);
+    if (!valid.ok) return fail(`Error: ${valid.message}`);
+
+    stage = 'a pre-tool hook';
+    // Most runs have no hooks: skip building their input and awaiting an empty fold (on every call).
+    const preHooks = deps.preToolHooks ?? [];
+    const pre = preHooks.length === 0
+      ? noPreHookOutcome(input)
+      : await runPreToolHooks(preHooks, { ...ctx, toolName: tool.name, input, newId: deps.newId });
+    out.extra.push(...pre.messages);
+    out.preventContinuation = pre.preventContinuation;
+    out.stopReason = pre.stopReason;
+    if (pre.stop) return fail(`Error: a pre-tool hook stopped this call${pre.stopReason ? `: ${pre.stopReason}` : '.'}`);
+    if (pre.inputChanged) {
+      const reparsed = tool.inputSchema.safeParse(pre.input);
+      if (!reparsed.success) return fail(invalidInputText(tool.name, reparsed.error));
+      input = reparsed.data;
+    }
+
+    stage = 'the permission check';
+    const permission = await decidePermission({
+      tool,
+      input,
+      ctx,
+      hookDecision: pre.decision,
+      hookReason: pre.reason,
+      canUseTool: deps.canUseTool,
+    });
+    if (!permission.allowed) return fail(permission.message);
+    if (permission.updatedInput !== undefined) {
+      const reparsed = tool.inputSchema.safeParse(permission.updatedInput);
+      if (!reparsed.success) return fail(invalidInputText(tool.name, reparsed.error));
+      input = reparsed.data;
+    }
+
+    stage = 'call';
+    startTimer();
+    const result = await invokeTool(tool, input, ctx, out.extra, deps);
+    out.content = result.content;
+    out.isError = result.isError === true;
+    out.contextPatch = result.contextModifier;
+    if (result.preventContinuation) out.preventContinuation = true;
+
+    stage = 'a post-tool hook';
+    const postHooks = deps.postToolHooks ?? [];
+    const post = postHooks.length === 0
+      ? noPostHookOutcome()
+      : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId });
+    out.extra.push(...post.messages);
+    if (post.preventContinuation) out.preventContinuation = true;
+    out.stopReason ??= post.stopReason;
+    return out;
+  } catch (error) {
+    if (stage === 'a post-tool hook') {
+      out.extra.push(warning(deps, `A post-tool hook of ${tool.name} failed: ${errorText(error)}`));
+      return out;
+    }
+    return fail(stage === 'call' ? `Error: ${errorText(error)}` : `Error: ${stage} failed: ${errorText(error)}`);
+  }
+}
+
+async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], deps: ToolCallDeps): Promise<ToolCallResult> {
+  const returned = tool.call(input, ctx);
+  let result: ToolCallResult | undefined;
+  if (isAsyncIterable(returned)) {
+    for await (const update of returned as AsyncIterable<ToolCallUpdate>) {
+      if (update.type === 'progress') extra.push(progress(deps, tool.name, ctx.toolUseId, update));
+      else result = update.result;
+      if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
+    }
+  } else {
+    result = await returned;
+  }
+  if (!result || typeof result !== 'object') throw new TurnloopError('TOOL_NO_RESULT', `${tool.name} ended without a result`);
+  return result;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+function progress(deps: ToolCallDeps, toolName: string, toolUseId: string, update: Extract<ToolCallUpdate, { type: 'progress' }>): Message {
+  return {
+    type: 'system',
+    uuid: deps.newId(),
+    subtype: 'info',
+    content: update.message,
+    level: 'info',
+    data: { kind: 'tool_progress', toolName, toolUseId, ...update.data },
+  };
+}
+
+function warning(deps: ToolCallDeps, content: string): Message {
+  return { type: 'system', uuid: deps.newId(), subtype: 'warning', content, level: 'warning' };
+}
+
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const handle = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => clearTimeout(handle), { once: true });
+  });
+}
