@@ -1,8 +1,8 @@
 /**
  * turnloop's public API: what an embedder uses, and what semver protects.
  *
- * - Running the loop: `query()` / `runQuery()` with their options, `defineTool`, the model caller and the injected
- *   clock and ids.
+ * - Running the loop: `query()` / `runQuery()` with their options, `defineTool`, the model caller and the system
+ *   clock and ids (the virtual clock and counter ids of tests are in `turnloop/testing`).
  * - Config: `resolveConfig`, `DEFAULT_CONFIG` and the config types (overrides are checked when `query()` starts).
  * - The deterministic core: `initialState`, `step` and the data they exchange (state, effects, events), with the
  *   terminal and continue reasons.
@@ -17,7 +17,7 @@ export { UnknownQueryOptionError } from './api/query-option-keys.ts';
 export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun, RunErrorHandler, RunErrorContext, RunErrorSource } from './runtime/query-options.ts';
 export type * from './data/deps.ts';
 export type { ToolRuntime, StreamingToolSession } from './data/tool-runtime.ts';
-export { systemClock, virtualClock, counterIds, randomIds } from './runtime/system-clock.ts';
+export { systemClock, randomIds } from './runtime/system-clock.ts';
 export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './model/anthropic-model-caller.ts';
 export { InvalidBaseUrlError } from './model/base-url.ts';
 export { defineTool, createToolRuntime } from './tools/index.ts';

@@ -14,4 +14,3 @@ export { createRedactor, redactText, secretValuesFromEnv, REDACTED, type RedactO
 export { signSessionLog, verifySessionLog, signLogBytes, verifyLogBytes, loadSigningKey, SignatureError, type LogSignature, type SigningKey } from './sign-log.ts';
 export { machineHash } from './machine-hash.ts';
 export { parseEvent, loopEventSchema, messageSchema, InvalidEventError } from '../data/event-schema.ts';
-export { scriptedModelCaller, scriptedToolRuntime, type ScriptedReply, type ScriptedTool } from './scripted-deps.ts';

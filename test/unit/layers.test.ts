@@ -1,75 +1,70 @@
 /**
- * Layers never import upward (docs/architecture.md). Every folder of `src/` has a rank; a file may import its own
- * rank or below. A new folder must be given its rank here, so the layout is decided, not drifted into.
+ * Layers never import upward (docs/architecture.md). The ranks and rules live in `.dependency-cruiser.cjs`;
+ * dependency-cruiser reads every import of src/ (static, type-only, re-exports, `import()`) and reports each one
+ * that goes against them. This test runs it inside `npm test`, gives every folder of src/ a rank, and shows on a
+ * throwaway tree that an upward import of each kind is reported.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
 
-const SRC = resolve(import.meta.dirname, '../../src');
-
-/** Bottom to top. */
-export const LAYER_RANKS: Record<string, number> = {
-  config: 0, messages: 0, reducer: 0, machine: 0, errors: 0,
-  context: 1,
-  effects: 2, tools: 2,
-  'fake-api': 3, replay: 3, mcp: 3, otel: 3,
-  scenario: 4, testing: 4,
-  claude: 5,
-  agents: 2,
-  bounds: 4,
-  viz: 6,
-  inspector: 6,
-  // durableQuery() is an API wrapper like query(), sharing its boundary (src/api/run-options.ts); dbos runs it.
-  api: 7, internal: 7, durable: 7, dbos: 7,
-  'agent-sdk': 7.5,
-  cli: 8,
+const ROOT = resolve(import.meta.dirname, '../..');
+const config = createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as {
+  LAYERS: string[];
+  forbidden: IForbiddenRuleType[];
+  options: Record<string, unknown>;
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : /\.(ts|mts)$/.test(name) ? [path] : [];
-  });
-}
-
-/** The top folder of `src/` a path lies in, or null for files directly in `src/` (entry points, above all). */
-function layerOf(path: string): string | null {
-  const parts = relative(SRC, path).split(/[\\/]/);
-  return parts.length > 1 ? parts[0] : null;
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
-function relativeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => resolve(dirname(file), m[1] ?? m[2]));
+/** The violations dependency-cruiser finds under `baseDir/src`, as `from → to (rule)`. */
+async function violations(baseDir: string): Promise<string[]> {
+  const { output } = await cruise(['src'], { ...config.options, baseDir, validate: true, ruleSet: { forbidden: config.forbidden } });
+  const result = output as ICruiseResult;
+  expect(result.summary.totalCruised, 'the cruise saw no files').toBeGreaterThan(0);
+  return result.summary.violations.map((v) => `${v.from} → ${v.to} (${v.rule.name})`);
 }
 
 describe('layers', () => {
-  const files = sourceFiles(SRC);
-
-  it('gives every folder of src/ a rank', () => {
-    const folders = [...new Set(files.map(layerOf).filter((l): l is string => l !== null))];
-    expect(folders.filter((folder) => !(folder in LAYER_RANKS))).toEqual([]);
+  it('gives every folder of src/ its own rank', () => {
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((folder) => !config.LAYERS.includes(folder))).toEqual([]);
+    expect(new Set(config.LAYERS).size).toBe(config.LAYERS.length);
   });
 
-  it('never imports a higher layer', () => {
-    const upward: string[] = [];
-    for (const file of files) {
-      const from = layerOf(file);
-      if (from === null) continue;
-      for (const target of relativeImports(file)) {
-        const to = layerOf(target);
-        if (to === null || LAYER_RANKS[to] > LAYER_RANKS[from]) upward.push(`${relative(SRC, file)} → ${relative(SRC, target)}`);
-      }
-    }
-    expect(upward).toEqual([]);
-  });
+  it('finds no import against the ranks in src/', async () => {
+    expect(await violations(ROOT)).toEqual([]);
+  }, 60_000);
 
-  it('keeps the pure core free of the interpreter', () => {
-    // A sanity check that the test sees imports at all: the reducer imports the machine.
-    const reducerImports = files.filter((f) => layerOf(f) === 'reducer').flatMap(relativeImports);
-    expect(reducerImports.some((target) => layerOf(target) === 'machine')).toBe(true);
+  describe('reports an upward import (the check can fail)', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'turnloop-layers-'));
+    afterAll(() => rmSync(tree, { recursive: true, force: true }));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    };
+    write('src/reducer/step.ts', 'export interface Step { n: number }\nexport const step = 1;\n');
+    write('src/index.ts', 'export const root = 1;\n');
+    write('src/data/static.ts', "import { step } from '../reducer/step.ts';\nexport const s = step;\n");
+    write('src/data/type-only.ts', "import type { Step } from '../reducer/step.ts';\nexport type S = Step;\n");
+    write('src/data/re-export.ts', "export { step } from '../reducer/step.ts';\n");
+    write('src/data/dynamic.ts', "export const load = () => import('../reducer/step.ts');\n");
+    write('src/machine/sideways-up.ts', "export { step } from '../reducer/step.ts';\n");
+    write('src/cli/root.ts', "export { root } from '../index.ts';\n");
+    write('src/cli/fine.ts', "export { step } from '../reducer/step.ts';\n");
+    write('src/rules/missing.ts', "export { gone } from '../data/gone.ts';\n");
+
+    it('of every kind: static, type-only, re-export, import(); to the root entry point; to no file', async () => {
+      expect((await violations(tree)).sort()).toEqual([
+        'src/cli/root.ts → src/index.ts (no-entry-point-from-a-layer)',
+        'src/data/dynamic.ts → src/reducer/step.ts (layer-data)',
+        'src/data/re-export.ts → src/reducer/step.ts (layer-data)',
+        'src/data/static.ts → src/reducer/step.ts (layer-data)',
+        'src/data/type-only.ts → src/reducer/step.ts (layer-data)',
+        'src/machine/sideways-up.ts → src/reducer/step.ts (layer-machine)',
+        'src/rules/missing.ts → ../data/gone.ts (no-unresolvable)',
+      ]);
+    }, 60_000);
   });
 });

@@ -18,8 +18,8 @@ describe('the public API', () => {
   it('the root exports exactly what an embedder uses', () => {
     expect(Object.keys(root).sort()).toEqual([
       'CONTINUE_REASONS', 'ConfigError', 'DEFAULT_CONFIG', 'DEFAULT_MODEL', 'InvalidBaseUrlError', 'TERMINAL_REASONS', 'TurnloopError', 'UnknownQueryOptionError',
-      'counterIds', 'createAnthropicModelCaller', 'createToolRuntime', 'defineTool', 'initialState', 'isTurnloopError', 'query',
-      'randomIds', 'resolveConfig', 'runQuery', 'step', 'systemClock', 'virtualClock',
+      'createAnthropicModelCaller', 'createToolRuntime', 'defineTool', 'initialState', 'isTurnloopError', 'query',
+      'randomIds', 'resolveConfig', 'runQuery', 'step', 'systemClock',
     ]);
   });
 
@@ -29,7 +29,7 @@ describe('the public API', () => {
   });
 
   it('the test doubles are in turnloop/testing, not the root', () => {
-    for (const name of ['startFakeAnthropicApi', 'scriptedModelCaller', 'messageBuilders']) {
+    for (const name of ['startFakeAnthropicApi', 'scriptedModelCaller', 'scriptedToolRuntime', 'messageBuilders', 'virtualClock', 'counterIds']) {
       expect(testing).toHaveProperty(name);
       expect(root).not.toHaveProperty(name);
     }
