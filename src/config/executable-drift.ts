@@ -34,7 +34,7 @@ export const EXECUTABLE_DRIFT: readonly ExecutableDrift[] = [
   {
     id: 'adaptiveThinkingByDefault',
     original: 'A request carries `thinking` only when the run asks for thinking, and no `output_config`.',
-    executable: 'Every request carries `thinking: {type: "adaptive"}` (with a `display`) and `output_config: {effort: "high"}` (claude-sonnet-4-6) with no thinking or effort option given.',
+    executable: 'Every request carries `thinking: {type: "adaptive"}` (with a `display`) and `output_config: {effort: "high"}` (claude-sonnet-4-6) with no thinking or effort option given; a model without adaptive thinking (claude-haiku-4-5, as a fallback model) gets `thinking: {type: "enabled", budget_tokens: max_tokens - 1}` instead.',
     releases,
     situation: 'a failed Bash beside a Read',
   },
