@@ -12,6 +12,7 @@
 import type { AttachmentCollector } from '../data/deps.ts';
 import type { ChildRunResult } from '../tools/child-runs.ts';
 import type { Message } from '../messages/types.ts';
+import { messageOf } from '../errors/message-of.ts';
 
 /** One child started in the background by an agent tool call. */
 export interface BackgroundLaunch {
@@ -83,7 +84,7 @@ export function createBackgroundAgents(): BackgroundAgents {
       for (const { toolUseId, description, result } of due) {
         const outcome = await result.then(
           (r) => outcomeOf(r),
-          (error: unknown) => ({ status: 'failed' as const, text: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => ({ status: 'failed' as const, text: messageOf(error) }),
         );
         messages.push({ type: 'user', uuid: newId(), message: { role: 'user', content: taskNotificationText(toolUseId, description, outcome) } });
       }
