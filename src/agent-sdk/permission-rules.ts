@@ -85,7 +85,7 @@ export function writesAFile(redirection: ParsedShellCommand['redirections'][numb
   const { operator, target } = redirection;
   if (operator === '<' || operator === '<<' || operator === '<<<' || operator === '<<-' || operator === '<&') return false;
   if (target === '/dev/null') return false;
-  if ((operator === '>&' || operator === '<&') && target !== null && /^(\d+|-)$/.test(target)) return false;
+  if (operator === '>&' && target !== null && /^(\d+|-)$/.test(target)) return false;
   return true;
 }
 
