@@ -75,9 +75,9 @@ function plainWord(raw: string): string | null {
 /** The value of a word node when the shell would pass it through unchanged, else null. */
 export function staticValue(node: Node): string | null {
   switch (node.type) {
-    case 'word':
     case 'command_name':
-      if (node.type === 'command_name') return node.firstNamedChild ? staticValue(node.firstNamedChild) : null;
+      return node.firstNamedChild ? staticValue(node.firstNamedChild) : null;
+    case 'word':
       return plainWord(node.text);
     case 'number':
       return node.text;
