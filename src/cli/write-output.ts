@@ -10,6 +10,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, type Stats, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileKind } from '../tools/builtin/open-confined.ts';
 import { SessionLogExistsError } from '../replay/errors.ts';
 import { SESSION_LOG_FORMAT } from '../replay/session-log-schema.ts';
 import { CliFileError, shownPath } from './read-input.ts';
@@ -123,15 +124,6 @@ export function makeOutputDir(dir: string, cwd: string): string {
   return path;
 }
 
-/** What a file that is not a regular file is, in words. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe), not a regular file';
-  if (stats.isSocket()) return 'a socket, not a regular file';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device, not a regular file';
-  return 'not a regular file';
-}
-
 /** Throws unless `path` is a regular file (a symlink is judged by what it leads to) or a new path in an existing directory. */
 function checkOutputTarget(path: string, shown: string): void {
   let existing: Stats | undefined;
@@ -141,7 +133,9 @@ function checkOutputTarget(path: string, shown: string): void {
     throw new OutputFileError(shown, writeFailureReason(error));
   }
   if (existing && !existing.isFile()) {
-    throw new OutputFileError(shown, existing.isDirectory() ? 'it is a directory' : `it is ${kindOf(existing)}; write to a regular file or a new path`);
+    if (existing.isDirectory()) throw new OutputFileError(shown, 'it is a directory');
+    const kind = fileKind(existing);
+    throw new OutputFileError(shown, `it is ${kind === 'not a regular file' ? kind : `${kind}, not a regular file`}; write to a regular file or a new path`);
   }
   if (existing) return;
   let parent: Stats | undefined;
