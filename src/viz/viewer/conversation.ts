@@ -81,7 +81,7 @@ function endText(run: RunNode): string {
   return run.check.ok ? `${engine} (as recorded)` : `${engine}; recorded: ${run.check.ending.recorded} ✗ ${run.check.notes.join('; ')}`;
 }
 
-/** A compaction's entry from its result event: what it freed and the summary the conversation goes on from. */
+/** A compaction's entry from its result event: how many tokens it compacted and the summary the conversation goes on from. */
 function compactionEntries(run: RunNode, fromStep: number): ConversationEntry[] {
   const out: ConversationEntry[] = [];
   const { entries, events } = run.model;
