@@ -111,6 +111,7 @@ export function conversationOf(state: LoopState): Message[] {
 /** The conversation a finished session ended with (its last run's final messages), for the next turn. */
 export function loadConversation(cwd: string, sessionId: string): Message[] {
   if (!isSafeSessionId(sessionId)) throw new SessionNotFoundError(`--resume: '${sessionId}' is not a session id`);
+  // Called for its refusal alone: a sessions folder reached through a symlink is never read.
   realSessionsDir(cwd, { create: false });
   const path = sessionLogPath(cwd, sessionId);
   if (!existsSync(path)) throw new SessionNotFoundError(`--resume: no session ${sessionId} (no ${path})`);
