@@ -10,8 +10,6 @@ import { join, resolve } from 'node:path';
 import { subagentFiles } from './session.ts';
 import { promptText } from './prompt-text.ts';
 
-export { promptText };
-
 export interface LocalSession {
   file: string;
   /** The projects folder's name (the encoded working directory). */

@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { claudeConfigDir, listClaudeSessions, projectFolderName, promptText, type LocalSession } from '../../claude/local-sessions.ts';
+import { claudeConfigDir, listClaudeSessions, projectFolderName, type LocalSession } from '../../claude/local-sessions.ts';
+import { promptText } from '../../claude/prompt-text.ts';
 import { SESSIONS_DIR } from '../../agent-sdk/session-store.ts';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
 import { nonNegativeInteger, parseFlags } from './parse-flags.ts';

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
-import { claudeConfigDir, projectFolderName, promptText } from '../../../src/claude/local-sessions.ts';
+import { claudeConfigDir, projectFolderName } from '../../../src/claude/local-sessions.ts';
+import { promptText } from '../../../src/claude/prompt-text.ts';
 import { formatSessionLog } from '../../../src/viz/session.ts';
 import { resolveConfig } from '../../../src/config/config.ts';
 
