@@ -12,7 +12,8 @@ import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { isInside } from '../tools/builtin/confine-path.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
 import { parseShellCommand } from './shell-commands.ts';
 
@@ -30,15 +31,11 @@ const FILESYSTEM_COMMANDS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp'
 
 /** Whether `path` (absolute) lies inside `cwd`, lexically and through the real path of its nearest existing ancestor. */
 function insideWorkingDirectory(path: string, cwd: string): boolean {
-  const inside = (root: string, at: string) => {
-    const rel = relative(root, at);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  };
-  if (!inside(cwd, path)) return false;
+  if (!isInside(cwd, path)) return false;
   let existing = path;
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   try {
-    return inside(realpathSync(cwd), realpathSync(existing));
+    return isInside(realpathSync(cwd), realpathSync(existing));
   } catch {
     return false;
   }

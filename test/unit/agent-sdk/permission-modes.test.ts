@@ -22,4 +22,9 @@ describe('permission rules', () => {
     expect(await isFilesystemCommand('rm $(cat list)')).toBe(false);
     expect(await isFilesystemCommand('cp a b > c')).toBe(false);
   });
+
+  it('acceptEdits counts a name that starts with two dots (..notes) as inside the working directory, ../x as not', async () => {
+    expect(await isFilesystemCommand('touch ..notes')).toBe(true);
+    expect(await isFilesystemCommand('touch ../notes')).toBe(false);
+  });
 });
