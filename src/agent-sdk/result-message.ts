@@ -90,8 +90,7 @@ function errorText(ending: Ending, summary: TurnSummary): string {
     case 'aborted_tools':
       return '[Request interrupted by user]';
   }
-  const message = 'message' in terminal && terminal.message ? terminal.message : `The run ended: ${terminal.reason}`;
-  return message;
+  return 'message' in terminal && terminal.message ? terminal.message : `The run ended: ${terminal.reason}`;
 }
 
 /** The SDK's `SDKResultMessage` for a finished turn. */
