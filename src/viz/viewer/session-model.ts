@@ -6,8 +6,9 @@
  * - folding keeps, per step, only a small index entry (event type, active state, flags, a one-line summary);
  *   full states and the pending effects are kept every `CHECKPOINT_EVERY` steps, and a step's state, effects and
  *   pending effects are re-derived from the nearest checkpoint when asked for (at most `CHECKPOINT_EVERY` steps of
- *   `step()`, more when a long session thinned them: `MAX_CHECKPOINTS`). A step's effects are not kept: a model call's carries its whole request, so keeping them all made
- *   the page's memory grow with the square of the session;
+ *   `step()`, more when a long session thinned them: `MAX_CHECKPOINTS`). A step's effects are not kept: a model
+ *   call's carries its whole request, so keeping them all made the page's memory grow with the square of the
+ *   session;
  * - the last states asked for are cached with their pending effects, so stepping forward or back by one is one
  *   `step()` at most;
  * - the transitions a step took and its state diff are computed only for the step being shown.
