@@ -1,10 +1,11 @@
 /**
  * Claude Code's permission rules for an SDK run (docs/agent-sdk.md; how a rule matches a call: permission-rules.ts,
- * docs/security.md): `disallowedTools` deny first; `allowedTools` allow; then the mode: `bypassPermissions` allows everything, `plan` allows only read-only calls, `acceptEdits`
- * allows file edits (Edit, Write) and filesystem commands (mkdir, touch, rm, mv, cp...) inside the working directory, `dontAsk` denies
- * what no rule allowed; otherwise a read-only call is allowed and
- * any other call is asked about: through a `can_use_tool` control request when the program gave `canUseTool`
- * (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for the result's `permission_denials`.
+ * docs/security.md): `disallowedTools` deny first; `allowedTools` allow; then the mode: `bypassPermissions` allows
+ * everything, `plan` allows only read-only calls, `acceptEdits` allows file edits (Edit, Write) and filesystem
+ * commands (mkdir, touch, rm, mv, cp...) inside the working directory, `dontAsk` denies what no rule allowed;
+ * otherwise a read-only call is allowed and any other call is asked about: through a `can_use_tool` control request
+ * when the program gave `canUseTool` (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for
+ * the result's `permission_denials`.
  */
 import type { CanUseTool } from '../tools/call-deps.ts';
 import type { PermissionResult, Tool } from '../tools/define-tool.ts';

@@ -5,8 +5,9 @@
  * `structured_output` and its JSON text as `result`. A call that does not match is an error result naming what is
  * wrong, which the model can correct; after `maxAttempts` such calls (5, or MAX_STRUCTURED_OUTPUT_RETRIES, as the
  * real executable) the turn ends `error_max_structured_output_retries`. An answer that does not call the tool is sent
- * back with a reminder to call it (a Stop-hook continuation, bounded by the loop's cap on those). The schema is checked once, at start-up: one
- * that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (a dependency, loaded only here).
+ * back with a reminder to call it (a Stop-hook continuation, bounded by the loop's cap on those). The schema is
+ * checked once, at start-up: one that is not JSON Schema is a `HeadlessArgsError`. Validation is ajv's (a
+ * dependency, loaded only here).
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { z } from 'zod';
