@@ -12,7 +12,7 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/define-tool.ts';
-import { sharedLinearRegExp } from '../tools/builtin/linear-regexp.ts';
+import { ajvLinearRegExp } from '../tools/builtin/linear-regexp.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { TurnSummary } from './result-message.ts';
 
@@ -31,8 +31,7 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
 async function loadAjv(schema: Record<string, unknown>): Promise<Ajv> {
   const draft2020 = typeof schema.$schema === 'string' && !/draft-0[4-7]/.test(schema.$schema);
   const loaded = draft2020 ? await import('ajv/dist/2020.js') : await import('ajv');
-  const regExp = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
-  return new loaded.default.default({ allErrors: true, strict: false, validateFormats: false, code: { regExp } });
+  return new loaded.default.default({ allErrors: true, strict: false, validateFormats: false, code: { regExp: ajvLinearRegExp } });
 }
 
 /** The schema as given, checked: JSON, an object, valid JSON Schema. */

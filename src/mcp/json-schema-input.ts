@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { sharedLinearRegExp } from '../tools/builtin/linear-regexp.ts';
+import { ajvLinearRegExp } from '../tools/builtin/linear-regexp.ts';
 
 export interface JsonSchemaIssue {
   path: Array<string | number>;
@@ -31,8 +31,9 @@ export function jsonSchemaInput(check: (value: unknown) => JsonSchemaIssue[]): z
 export async function loadAjvCompiler(): Promise<JsonSchemaCompiler> {
   const [draft07, draft2020] = await Promise.all([import('ajv'), import('ajv/dist/2020.js')]);
   // Formats are left to the server: checking them needs another package and adds nothing the server won't say.
-  // `pattern` and `patternProperties` run on the linear engine: a server's `^(a+)+$` cannot freeze the loop.
-  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, code: { regExp: linearRegExpEngine } } as const;
+  // `pattern` and `patternProperties` run on the linear engine: a server's `^(a+)+$` cannot freeze the loop; a
+  // pattern RE2 refuses makes the schema fail to compile, which validates nothing (see above).
+  const options = { strict: false, allErrors: true, validateFormats: false, validateSchema: false, code: { regExp: ajvLinearRegExp } } as const;
   const ajv07 = new draft07.default.default(options);
   const ajv2020 = new draft2020.default.default(options);
   return (schema) => {
@@ -47,12 +48,6 @@ export async function loadAjvCompiler(): Promise<JsonSchemaCompiler> {
     return (value) => (validate(value) ? [] : (validate.errors ?? []).map(issueOf));
   };
 }
-
-/**
- * Ajv's regular expression engine: RE2 (`src/tools/builtin/linear-regexp.ts`), shared by every schema with the same
- * pattern. A pattern RE2 refuses makes the schema fail to compile, which validates nothing (see above).
- */
-const linearRegExpEngine = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
 
 function issueOf(error: ErrorObject): JsonSchemaIssue {
   const path: Array<string | number> = error.instancePath

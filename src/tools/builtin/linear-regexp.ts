@@ -151,6 +151,13 @@ export function sharedLinearRegExp(source: string, flags = ''): LinearRegExp {
   return kept;
 }
 
+/**
+ * Ajv's regular expression engine (its `code.regExp` option) on this one, each pattern shared: a JSON Schema's
+ * `pattern` then takes linear time, and one RE2 refuses makes the schema fail to compile. For the MCP tools' input
+ * schemas (src/mcp/json-schema-input.ts) and `--json-schema` (src/agent-sdk/structured-output.ts).
+ */
+export const ajvLinearRegExp = Object.assign((pattern: string, flags: string) => sharedLinearRegExp(pattern, flags), { code: 'linearRegExp' });
+
 /** Runs a compile, turning its refusal into the message (for `validateInput`). */
 export function tryCompile<T>(compile: () => T): T | string {
   try {
