@@ -119,7 +119,8 @@ const differingIn = (s: SessionForView): number => (s.check && !s.check.ok ? 1 :
  * run for the viewer.
  *
  * @example
- * const view = claudeSessionForView('~/.claude/projects/p/0b6c….jsonl');
+ * const file = join(homedir(), '.claude/projects/-home-me-app/0b6c….jsonl'); // Node does not expand '~/'
+ * const view = claudeSessionForView(file);
  * writeFileSync('view.html', renderViewerHtml(viewerData(view.session)));
  */
 export function claudeSessionForView(file: string, options: { subagents?: boolean } = {}): ClaudeSessionView {
