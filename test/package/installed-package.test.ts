@@ -219,7 +219,7 @@ describe('the installed library', () => {
     const script = `import { register } from 'node:module'; register(${JSON.stringify(hook)}); await import('turnloop');`;
     const loaded = ok(sh(process.execPath, ['--input-type=module', '-e', script], project)).split('\n').filter(Boolean);
     expect(loaded.some((url) => url.endsWith('/turnloop/dist/index.js'))).toBe(true);
-    expect(loaded.filter((url) => /@anthropic-ai|\/dist\/(fake-api|viz|tools|scenario|claude|cli|testing)\//.test(url))).toEqual([]);
+    expect(loaded.filter((url) => /@anthropic-ai|\/dist\/(fake-api|viz|tools\/builtin|scenario|claude|cli|testing)\//.test(url))).toEqual([]);
   });
 
   it('query() without a key ends at once on an API error naming ANTHROPIC_API_KEY (no request, no retries)', () => {
