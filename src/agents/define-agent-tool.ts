@@ -45,14 +45,23 @@ export interface AgentToolSpec {
   background?: BackgroundAgents;
 }
 
-const agentInput = z.strictObject({
+const agentFields = {
   prompt: z.string().min(1).describe('The task for the agent: what to do and what to report back'),
   description: z.string().optional().describe('A short (3-5 word) description of the task'),
   // Extension `agentToolTaskInput`: Claude Code's Task tool takes these too, so its recorded calls (imported
   // transcripts) validate. This tool is one agent with its own model: they are accepted and not acted on.
   subagent_type: z.string().optional().describe('The kind of agent to use (this tool is one agent: informational)'),
   model: z.string().optional().describe("A model for the agent (this tool runs its own model: informational)"),
-  // Claude Code 2.1.33x's Task also takes `run_in_background`; without `background` this tool waits for the report.
+};
+
+// Claude Code 2.1.33x's Task also takes `run_in_background`. The model is told what this tool does with it: without
+// `background` the call waits for the agent's report, as in the original loop.
+const agentInput = z.strictObject({
+  ...agentFields,
+  run_in_background: z.boolean().optional().describe('Claude Code may run the agent in the background; this tool always runs it to its end'),
+});
+const backgroundAgentInput = z.strictObject({
+  ...agentFields,
   run_in_background: z.boolean().optional().describe('Run the agent in the background: the call returns at once and its report arrives later as a notification'),
 });
 
@@ -62,7 +71,7 @@ export function defineAgentTool(spec: AgentToolSpec): Tool<z.output<typeof agent
   return defineTool({
     name: spec.name,
     description: spec.description,
-    inputSchema: agentInput,
+    inputSchema: spec.background ? backgroundAgentInput : agentInput,
     isConcurrencySafe: () => spec.concurrencySafe ?? true,
     isReadOnly: () => spec.readOnly === true,
     interruptBehavior: 'cancel',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backgroundLaunchText, createBackgroundAgents } from '../../../src/agents/background-agents.ts';
 import { defineAgentTool } from '../../../src/agents/define-agent-tool.ts';
+import { toolDefinitionForModel } from '../../../src/tools/define-tool.ts';
 import { runQuery } from '../../../src/api/query.ts';
 import { counterIds, virtualClock } from '../../../src/runtime/system-clock.ts';
 import type { AssistantContentBlock, Message } from '../../../src/messages/types.ts';
@@ -92,5 +93,15 @@ describe('background agent tool', () => {
     await runQuery({ prompt: 'go', tools: [task], deps: { callModel: recordingModel, clock: virtualClock(0), newId: counterIds('t'), collectAttachments: background.collectAttachments } });
     const last = requests[1]!.map(textOf).join('\n');
     expect(last).toContain('<status>failed</status>\n<summary>Agent "Count files" failed</summary>\n<result>it ended with max_turns</result>');
+  });
+
+  it('tells the model what run_in_background does: waits without background agents, returns at once with them', () => {
+    const described = (background?: ReturnType<typeof createBackgroundAgents>) => {
+      const tool = defineAgentTool({ name: 'Task', description: 'Runs a subagent', ...(background ? { background } : {}) });
+      const schema = toolDefinitionForModel(tool).input_schema as { properties: { run_in_background: { description: string } } };
+      return schema.properties.run_in_background.description;
+    };
+    expect(described()).toContain('always runs it to its end');
+    expect(described(createBackgroundAgents())).toContain('returns at once');
   });
 });
