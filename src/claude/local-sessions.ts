@@ -83,8 +83,22 @@ export function listClaudeSessions(configDir: string, project?: string): LocalSe
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
       const file = join(dir, name);
-      if (name.endsWith('.jsonl') && statSync(file).isFile()) sessions.push(summariseSession(file, folder));
+      const session = name.endsWith('.jsonl') ? unlessGone(() => (statSync(file).isFile() ? summariseSession(file, folder) : undefined)) : undefined;
+      if (session) sessions.push(session);
     }
   }
   return sessions.sort((a, b) => b.lastActive - a.lastActive || a.file.localeCompare(b.file));
+}
+
+/**
+ * `read()`, or undefined when the file went away while it was listed: a running session replaces its log between
+ * turns, and a listing must skip it rather than fail.
+ */
+export function unlessGone<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

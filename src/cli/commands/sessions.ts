@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { claudeConfigDir, listClaudeSessions, projectFolderName, type LocalSession } from '../../claude/local-sessions.ts';
+import { claudeConfigDir, listClaudeSessions, projectFolderName, unlessGone, type LocalSession } from '../../claude/local-sessions.ts';
 import { promptText } from '../../claude/prompt-text.ts';
 import { SESSIONS_DIR } from '../../agent-sdk/session-store.ts';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
@@ -72,8 +72,8 @@ function turnloopLogs(projectDir: string): TurnloopLog[] {
   const dir = join(projectDir, SESSIONS_DIR);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl') && statSync(join(dir, name)).isFile())
-    .map((name) => summariseLog(join(dir, name)))
+    .filter((name) => name.endsWith('.jsonl'))
+    .flatMap((name) => unlessGone(() => (statSync(join(dir, name)).isFile() ? [summariseLog(join(dir, name))] : [])) ?? [])
     .sort((a, b) => b.lastActive - a.lastActive || a.file.localeCompare(b.file));
 }
 

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
-import { claudeConfigDir, projectFolderName } from '../../../src/claude/local-sessions.ts';
+import { claudeConfigDir, projectFolderName, unlessGone } from '../../../src/claude/local-sessions.ts';
 import { promptText } from '../../../src/claude/prompt-text.ts';
 import { formatSessionLog } from '../../../src/viz/session.ts';
 import { resolveConfig } from '../../../src/config/config.ts';
@@ -111,5 +111,16 @@ describe('turnloop sessions', () => {
     expect(projectFolderName('/tmp/a b.c')).toBe('-tmp-a-b-c');
     expect(promptText([{ type: 'text', text: '<local-command-stdout>x</local-command-stdout>' }])).toBeNull();
     expect(promptText('<command-message>x</command-message>\n<command-name>/clear</command-name>\n<command-args></command-args>')).toBe('/clear');
+  });
+});
+
+describe('a session file that goes away while it is listed', () => {
+  it('is skipped (ENOENT), and any other error still fails the listing', () => {
+    const gone = () => {
+      throw Object.assign(new Error('gone'), { code: 'ENOENT' });
+    };
+    expect(unlessGone(gone)).toBeUndefined();
+    expect(() => unlessGone(() => { throw Object.assign(new Error('denied'), { code: 'EACCES' }); })).toThrow('denied');
+    expect(unlessGone(() => 3)).toBe(3);
   });
 });
