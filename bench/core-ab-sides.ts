@@ -52,17 +52,22 @@ async function load(root: string, path: string): Promise<Record<string, AnyFn>> 
 export async function loadSide(name: Side['name'], root: string): Promise<Side> {
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error(`${root}/dist is missing: run \`npm run build\` there`);
   const { resolveConfig } = await load(root, 'config/config.js');
-  const { defineTool } = await load(root, 'effects/tools/index.js');
+  // Either layout: round 9's ranked folders (tools, drivers, runtime) or the one before it (effects/...).
+  const laidOut = existsSync(join(root, 'dist/drivers/run-loop.js'));
+  const { defineTool } = await load(root, laidOut ? 'tools/index.js' : 'effects/tools/index.js');
   const { createSessionRecorder } = await load(root, 'replay/session-recorder.js');
   const { parseSessionLogText } = await load(root, 'replay/parse-session-log.js');
   const { replay } = await load(root, 'replay/replay.js');
-  const runLoop = existsSync(join(root, 'dist/drivers/run-loop.js'))
-    ? (await load(root, 'effects/run-loop.js')).runLoopToEnd
-    : (await load(root, 'effects/query.js')).runQuery;
+  const runLoop = laidOut
+    ? (await load(root, 'drivers/run-loop.js')).runLoopToEnd
+    : existsSync(join(root, 'dist/effects/run-loop.js'))
+      ? (await load(root, 'effects/run-loop.js')).runLoopToEnd
+      : (await load(root, 'effects/query.js')).runQuery;
   const hasStepper = existsSync(join(root, 'dist/reducer/stepper.js'));
   const { createStepper } = hasStepper ? await load(root, 'reducer/stepper.js') : {};
   // A build that shares the chart's paths per machine folds as its replay does: over the shared paths.
-  const { sharedChartPaths } = existsSync(join(root, 'dist/runtime/chart-paths.js')) ? await load(root, 'effects/chart-paths.js') : {};
+  const chartPaths = ['runtime/chart-paths.js', 'effects/chart-paths.js'].find((path) => existsSync(join(root, 'dist', path)));
+  const { sharedChartPaths } = chartPaths ? await load(root, chartPaths) : {};
   const { initialState, step } = await load(root, 'reducer/step.js');
 
   const config = resolveConfig({ sessionId: 'bench', limits: { maxModelCalls: 1_000_000 } } as never) as LoopConfig;
