@@ -4,7 +4,7 @@
  * the page lets it go. Driven through `main()` as a user would, the page played by HTTP requests.
  */
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { portIsClosed } from '../../helpers/refusing-port.ts';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
@@ -54,17 +54,6 @@ function readStream(url: string, stopWhen?: RegExp): Promise<string> {
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-function portIsClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
   });
 }
 

@@ -3,8 +3,8 @@
  * and Server-Sent Events, held at breakpoints, stepped, aborted, and refused to strangers.
  */
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { pairingViolations, toolUseIds } from '../../property/checks.ts';
+import { portIsClosed } from '../../helpers/refusing-port.ts';
 import { describe, expect, it } from 'vitest';
 import { startInspector, type Inspector } from '../../../src/inspector/inspector.ts';
 import { parseScenario } from '../../../src/scenario/load-scenario.ts';
@@ -61,17 +61,6 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-function portIsClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 function modelRequests(api: FakeApi | null): number {
