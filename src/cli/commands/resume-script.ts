@@ -3,6 +3,8 @@
  * tool results; resuming serves the ones after them, so the run goes on as the script goes on (and does not get
  * reply 1 again). The script must begin with the replies the log holds: any other script is refused with one line
  * naming the first reply that differs, unless `--script-from-start` says the script holds only what comes next.
+ * A logged tool result used up a scripted one unless it is an error result in the runtime's own words (a call
+ * cancelled with a failed sibling or an abort before it started, bad input, a denial): that call never ran its tool.
  */
 import { UsageError } from '../cli-io.ts';
 import type { LoopEvent } from '../../data/events.ts';
@@ -11,6 +13,7 @@ import type { ScriptedTool } from '../../replay/scripted-deps.ts';
 
 type Answer = NonNullable<FakeScriptInput['model']>[number];
 type Block = { type: string; id?: string; text?: string; name?: string; input?: unknown };
+type LoggedResult = { content: string; isError: boolean };
 
 export interface ResumeScript {
   model: Answer[];
@@ -18,11 +21,20 @@ export interface ResumeScript {
   tools: ScriptedTool[];
 }
 
-/** The log's completed main-loop replies (the blocks of each, in order) and how many results each tool gave. */
-function loggedRun(events: readonly LoopEvent[]): { replies: Block[][]; errors: number; toolResults: Map<string, number>; compactions: number } {
+/** A logged tool_result's content as the script writes it (a string; text blocks joined). */
+function loggedResult(event: Extract<LoopEvent, { type: 'tool_result' }>): LoggedResult {
+  const content = event.message.message.content;
+  const block = (Array.isArray(content) ? content.find((b) => b.type === 'tool_result') : undefined) as { content?: unknown; is_error?: boolean } | undefined;
+  const inner = block?.content;
+  const text = typeof inner === 'string' ? inner : Array.isArray(inner) ? inner.map((b: { text?: string }) => b.text ?? '').join('') : '';
+  return { content: text, isError: block?.is_error === true };
+}
+
+/** The log's completed main-loop replies (the blocks of each, in order) and each tool's logged results, in order. */
+function loggedRun(events: readonly LoopEvent[]): { replies: Block[][]; errors: number; toolResults: Map<string, LoggedResult[]>; compactions: number } {
   const replies: Block[][] = [];
   const toolNames = new Map<string, string>();
-  const toolResults = new Map<string, number>();
+  const toolResults = new Map<string, LoggedResult[]>();
   let current: Block[] = [];
   let errors = 0;
   let compactions = 0;
@@ -40,7 +52,7 @@ function loggedRun(events: readonly LoopEvent[]): { replies: Block[][]; errors: 
       current = [];
     } else if (event.type === 'tool_result') {
       const name = toolNames.get(event.toolUseId);
-      if (name !== undefined) toolResults.set(name, (toolResults.get(name) ?? 0) + 1);
+      if (name !== undefined) toolResults.set(name, (toolResults.get(name) ?? []).concat(loggedResult(event)));
     } else if (event.type === 'autocompact_result' || event.type === 'reactive_compact_result') {
       compactions += 1;
     }
@@ -64,6 +76,25 @@ function describeReply(blocks: readonly Block[]): string {
 }
 
 /**
+ * How many of a tool's scripted `results` the logged ones used up. A result that is not an error came from the tool,
+ * so it took one. An error took one only when it is the scripted one (its content, or the message of a scripted
+ * `throw`): otherwise it is the runtime's own words for a call that never ran its tool (cancelled by a failed
+ * sibling or an abort before it started, bad input, a denial), which took none. Not told apart: a slow scripted
+ * call (`delayMs`) cancelled after it started, which took its result in the recorded run; resume serves that
+ * result again, to the next call.
+ */
+function resultsUsed(results: ReadonlyArray<ScriptedTool['results'][number] & { throw?: string }>, logged: readonly LoggedResult[]): number {
+  let used = 0;
+  for (const result of logged) {
+    const next = results[used];
+    if (next === undefined) break;
+    const isScripted = !result.isError || result.content === next.content || (next.throw !== undefined && result.content.includes(next.throw));
+    if (isScripted) used += 1;
+  }
+  return used;
+}
+
+/**
  * The part of `script` that comes after the log's `events`; throws a `UsageError` (exit 2) when the script does not
  * begin with the log's replies, or when where it continues cannot be known (the log holds API errors or compactions).
  */
@@ -81,6 +112,9 @@ export function continueScriptAfterLog(script: ResumeScript, events: readonly Lo
       throw refuse(`its model reply ${index + 1} (${answer.content ? describeReply(answer.content) : 'an error or raw SSE answer'}) is not the log's reply ${index + 1} (${describeReply(blocks)})`);
     }
   });
-  const tools = script.tools.map((tool) => ({ ...tool, results: expand(tool.results as Array<ScriptedTool['results'][number] & { repeat?: number }>).slice(logged.toolResults.get(tool.name) ?? 0) }));
+  const tools = script.tools.map((tool) => {
+    const results = expand(tool.results as Array<ScriptedTool['results'][number] & { repeat?: number }>);
+    return { ...tool, results: results.slice(resultsUsed(results, logged.toolResults.get(tool.name) ?? [])) };
+  });
   return { ...script, model: model.slice(logged.replies.length), tools };
 }

@@ -136,3 +136,56 @@ describe('turnloop resume --fake-api', () => {
     expect(readFileSync(run.path)).toEqual(before);
   });
 });
+
+describe('turnloop resume --fake-api after results the runtime wrote itself', () => {
+  /**
+   * A scenario whose first reply calls Bash (which fails) and Lookup: the failed Bash cancels its sibling before it
+   * starts, so that Lookup call gets the runtime's own error result and takes none of Lookup's scripted results.
+   * The next two Lookup calls get "first" and "second".
+   */
+  const scenario = {
+    name: 'a sibling cancelled, then two more calls',
+    params: { prompt: 'go' },
+    tools: [
+      { name: 'Bash', results: [{ content: 'exit 1: boom', isError: true }] },
+      { name: 'Lookup', results: [{ content: 'first' }, { content: 'second' }] },
+    ],
+    model: [
+      { content: [{ type: 'tool_use', id: 'toolu_b1', name: 'Bash', input: { command: 'false' } }, { type: 'tool_use', id: 'toolu_l1', name: 'Lookup', input: { q: 'a' } }], stop_reason: 'tool_use' },
+      { content: [{ type: 'tool_use', id: 'toolu_l2', name: 'Lookup', input: { q: 'b' } }], stop_reason: 'tool_use' },
+      { content: [{ type: 'tool_use', id: 'toolu_l3', name: 'Lookup', input: { q: 'c' } }], stop_reason: 'tool_use' },
+      { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' },
+    ],
+  };
+  const resultOf = (path: string, id: string) =>
+    readFileSync(path, 'utf8').split('\n').filter((line) => line.includes(`"type":"tool_result","toolUseId":"${id}"`)).map((line) => {
+      const event = JSON.parse(line).event;
+      return event.message.message.content[0].content as string;
+    });
+
+  it('serves the next call the scripted result the cancelled call never took', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turnloop-resume-synthetic-'));
+    const scenarioPath = join(dir, 'scenario.json');
+    const log = join(dir, 'run.jsonl');
+    writeFileSync(scenarioPath, JSON.stringify(scenario));
+    const io = () => {
+      let out = '';
+      return { io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (out += t) }, env: {}, cwd: dir }, out: () => out };
+    };
+    const simulated = io();
+    expect(await main(['simulate', scenarioPath, '--record', log], simulated.io), simulated.out()).toBe(0);
+    // What the recorded run gave each call: the cancelled one took nothing.
+    expect(resultOf(log, 'toolu_l1')[0]).toMatch(/^Cancelled: a sibling tool call \(Bash, toolu_b1\) failed/);
+    expect(resultOf(log, 'toolu_l2')).toEqual(['first']);
+    expect(resultOf(log, 'toolu_l3')).toEqual(['second']);
+    // Crash just before the third Lookup's result was written; resume serves the script from where the log ended.
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const thirdResult = lines.findIndex((line) => line.includes('"type":"tool_result","toolUseId":"toolu_l3"'));
+    crashAfter(log, (_line, i) => i === thirdResult - 1);
+    expect(resultOf(log, 'toolu_l3')).toEqual([]);
+    const resumed = io();
+    expect(await main(['resume', log, '--fake-api', scenarioPath], resumed.io), resumed.out()).toBe(0);
+    expect(resultOf(log, 'toolu_l3')).toEqual(['second']);
+    expect(replay(log).terminal).toEqual({ reason: 'completed' });
+  });
+});
