@@ -3,6 +3,9 @@
  * (docs/agent-sdk.md): `--flag=value` and `--flag value` both work. Flags turnloop does not implement are collected
  * (the caller names them once on stderr) and ignored: the SDK adds flags with every release, and refusing them
  * would break every upgrade. Bad values of the flags we do implement are a `HeadlessArgsError` (exit 2).
+ * As with the real executable (probed with claude 2.1.334): `--` ends the options, so `-p -- -h` sends the prompt
+ * `-h`; a flag's value is never an option (`--system-prompt -h` is a system prompt); the prompt is the first
+ * positional argument, and later ones are ignored (named among the ignored options).
  */
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
@@ -11,9 +14,11 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 export interface HeadlessArgs {
   outputFormat: OutputFormat;
   inputFormat: 'text' | 'stream-json';
-  /** `-p "<prompt>"` (the shell form) or the prompt given as a positional argument. */
+  /** `-p "<prompt>"` (the shell form): the first positional argument, as the real executable takes it. */
   prompt?: string;
   print: boolean;
+  /** `-h` or `--help` as an option (not after `--`, not the value of a flag): print the help, run nothing. */
+  help: boolean;
   verbose: boolean;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -116,13 +121,15 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const args: HeadlessArgs = {
     outputFormat: 'text', inputFormat: 'text', print: false, verbose: false, allowedTools: [], disallowedTools: [],
     forkSession: false, continueLatest: false, includePartialMessages: false, mcpConfigs: [], addDirs: [],
-    noSessionPersistence: false, ignored: [],
+    noSessionPersistence: false, help: false, ignored: [],
   };
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
     if (arg === '-p') { args.print = true; continue; }
-    if (!arg.startsWith('--') || arg === '--') { positionals.push(arg); continue; }
+    if (arg === '-h' || arg === '--help') { args.help = true; continue; }
+    if (!arg.startsWith('--')) { positionals.push(arg); continue; }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
@@ -139,7 +146,8 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
     }
     applyFlag(args, name, value ?? '');
   }
-  if (positionals.length > 0) args.prompt = positionals.join(' ');
+  if (positionals.length > 0) args.prompt = positionals[0];
+  args.ignored.push(...positionals.slice(1).map((extra) => `the extra argument '${extra}'`));
   return args;
 }
 

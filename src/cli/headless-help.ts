@@ -14,6 +14,9 @@ Model:
   (neither)                   the Anthropic API: ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for a proxy
   --model M                   the model
 
+The prompt is the first argument that is not an option, or stdin when there is none. After -- no argument is an
+option: turnloop -p -- -h sends the prompt "-h" (-h and --help elsewhere print this help).
+
 Input and output:
   --output-format FORMAT      text (default: the answer), json (the result object), stream-json (every message)
   --input-format FORMAT       text (default: the prompt argument or stdin), stream-json (the SDK's protocol)

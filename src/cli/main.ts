@@ -6,7 +6,7 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
-import { isHeadlessInvocation } from '../agent-sdk/headless-args.ts';
+import { isHeadlessInvocation, parseHeadlessArgs } from '../agent-sdk/headless-args.ts';
 import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
@@ -60,6 +60,10 @@ function headlessArgv(args: readonly string[], cwd: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
     const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = equals > 0 ? arg.slice(0, equals) : arg;
     const inline = equals > 0 ? arg.slice(equals + 1) : undefined;
@@ -85,13 +89,14 @@ export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<
   const [name, ...rest] = args;
   // Claude Code's headless command line (the Agent SDK, `claude -p` pipelines): before the subcommands.
   if (isHeadlessInvocation(args)) {
-    if (args.includes('--help') || args.includes('-h')) {
-      rawIo.stdout.write(HEADLESS_HELP);
-      return 0;
-    }
     let headless: string[];
     try {
       headless = headlessArgv(args, io.cwd);
+      // Help only when -h/--help is an option, as claude reads it: `-p -- -h` is the prompt "-h".
+      if (parseHeadlessArgs(headless).help) {
+        rawIo.stdout.write(HEADLESS_HELP);
+        return 0;
+      }
     } catch (error) {
       io.stderr.write(`turnloop: ${messageOf(error)}\n`);
       return EXIT_BAD_INPUT;

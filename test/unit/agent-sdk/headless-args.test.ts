@@ -26,6 +26,15 @@ describe('headless args', () => {
     expect(parseHeadlessArgs(['-p', 'fix the bug', '--output-format', 'json'])).toMatchObject({ print: true, prompt: 'fix the bug', outputFormat: 'json' });
   });
 
+  it('-h and --help are options only before --, and never a flag\'s value; the prompt is the first positional', () => {
+    expect(parseHeadlessArgs(['-p', '-h'])).toMatchObject({ help: true });
+    expect(parseHeadlessArgs(['-p', 'hi', '--help'])).toMatchObject({ help: true, prompt: 'hi' });
+    expect(parseHeadlessArgs(['-p', '--', '-h'])).toMatchObject({ help: false, prompt: '-h', ignored: [] });
+    expect(parseHeadlessArgs(['-p', '--', '--', 'x'])).toMatchObject({ help: false, prompt: '--', ignored: ["the extra argument 'x'"] });
+    expect(parseHeadlessArgs(['-p', '--system-prompt', '-h', 'hi'])).toMatchObject({ help: false, systemPrompt: '-h', prompt: 'hi' });
+    expect(parseHeadlessArgs(['-p', 'hello', 'world'])).toMatchObject({ prompt: 'hello', ignored: ["the extra argument 'world'"] });
+  });
+
   it('bad values name the flag and what it expects', () => {
     expect(() => parseHeadlessArgs(['--max-turns', '0'])).toThrow("--max-turns expects a positive integer, got '0'");
     expect(() => parseHeadlessArgs(['--output-format', 'yaml'])).toThrow('--output-format expects one of text, json, stream-json');

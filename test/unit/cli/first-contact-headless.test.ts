@@ -4,7 +4,7 @@
  * runs a shipped fake-API script offline, the missing-key message reads as written, and a path into a clone's
  * examples/ that is missing where the user stands says where the example is and which flag names it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,48 @@ describe('the headless mode is findable', () => {
       const parsed = parseHeadlessArgs(['-p', 'hi', `${flag}=${value}`]);
       expect(parsed.ignored, flag).toEqual([]);
     }
+  });
+});
+
+/** The prompt of the first request a `-p` run sent (its `--fake-api-log`, one request per line). */
+function sentPrompt(log: string): string {
+  const first = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]) as { body: { messages: Array<{ content: string | Array<{ text?: string }> }> } };
+  const content = first.body.messages[0].content;
+  return typeof content === 'string' ? content : content.at(-1)!.text!;
+}
+
+describe('-h is help only as an option, as claude reads it (probed with claude 2.1.334)', () => {
+  it.each([
+    [['-p', '--', '-h'], '-h', ''],
+    [['-p', '--', '--help', 'extra'], '--help', 'extra'],
+    [['-p', 'hi', '--', '-h'], 'hi', '-h'],
+    [['-p', '--system-prompt', '-h', 'hi'], 'hi', ''],
+  ])('turnloop %j sends the prompt %j', async (argv, prompt, extra) => {
+    const log = join(project, `requests-${Math.random().toString(36).slice(2)}.jsonl`);
+    const offline = ['--example', 'hello', '--fake-api-log', log, '--no-session-persistence'];
+    const { code, stdout, stderr } = await runCli([argv[0], ...offline, ...argv.slice(1)], { cwd: project });
+    expect(stdout).not.toContain('Usage:');
+    expect(code, stderr).toBe(0);
+    // claude drops the later positionals silently; turnloop names them once on stderr.
+    expect(stderr).toBe(extra ? `turnloop: ignoring options turnloop does not implement: the extra argument '${extra}'\n` : '');
+    expect(sentPrompt(log)).toBe(prompt);
+  });
+
+  it('a prompt of -h on stdin is a prompt', async () => {
+    const log = join(project, 'requests-stdin.jsonl');
+    const { Readable } = await import('node:stream');
+    const captured = (await import('./capture-io.ts')).captureIo({ cwd: project });
+    const { main } = await import('../../../src/cli/main.ts');
+    const code = await main(['-p', '--example', 'hello', '--fake-api-log', log, '--no-session-persistence'], { ...captured.io, stdin: Readable.from(['-h']) });
+    expect(code, captured.stderr()).toBe(0);
+    expect(sentPrompt(log)).toBe('-h');
+  });
+
+  it('-h after the prompt, or before a bad value, is still the help or the error', async () => {
+    expect((await runCli(['-p', 'hi', '-h'])).stdout).toBe(HEADLESS_HELP);
+    const bad = await runCli(['-p', '--max-turns', 'x', '-h']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-turns expects a positive integer, got 'x'");
   });
 });
 
