@@ -1,12 +1,12 @@
 /**
  * `--setting-sources` (the SDK's `settingSources`): which places the session reads its instructions and skills
- * from, as the real executable names them. `user`: the config directory (`CLAUDE_CONFIG_DIR`, else `~/.claude`);
- * `project`: the working directory's `CLAUDE.md`, `.claude/CLAUDE.md` and `.claude/skills/`; `local`:
+ * from, as the real executable names them. `user`: Claude Code's config directory (`claudeConfigDir`:
+ * `CLAUDE_CONFIG_DIR`, else `~/.claude`); `project`: the working directory's `CLAUDE.md`, `.claude/CLAUDE.md` and `.claude/skills/`; `local`:
  * `CLAUDE.local.md`. Without the flag, all three are read, as the real executable does when the SDK sends none; an
  * empty value reads none. What turnloop reads from them is memory files and skills (not settings.json: see
  * docs/agent-sdk-conformance.md). Pure.
  */
-import { join } from 'node:path';
+import { claudeConfigDir } from '../claude/config-dir.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 
 export const SETTING_SOURCES = ['user', 'project', 'local'] as const;
@@ -23,12 +23,6 @@ export function parseSettingSources(value: string | undefined): SettingSource[] 
   return [...new Set(names)] as SettingSource[];
 }
 
-/** The user source's directory, or undefined when the environment names no home. */
-export function userConfigDir(env: Record<string, string | undefined>): string | undefined {
-  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
-  return env.HOME ? join(env.HOME, '.claude') : undefined;
-}
-
 export interface SourcePlace {
   source: SettingSource;
   /** The directory a file of this source must stay inside (symlinks resolved). */
@@ -42,7 +36,7 @@ export interface SourcePlace {
 /** Where each selected source's files are, in the order the real executable lists them (user first). */
 export function sourcePlaces(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): SourcePlace[] {
   const places: SourcePlace[] = [];
-  const user = userConfigDir(env);
+  const user = claudeConfigDir(env, cwd);
   if (sources.includes('user') && user) places.push({ source: 'user', root: user, memoryFiles: ['CLAUDE.md'], skillsDir: 'skills' });
   if (sources.includes('project')) places.push({ source: 'project', root: cwd, memoryFiles: ['CLAUDE.md', '.claude/CLAUDE.md'], skillsDir: '.claude/skills' });
   if (sources.includes('local')) places.push({ source: 'local', root: cwd, memoryFiles: ['CLAUDE.local.md'] });

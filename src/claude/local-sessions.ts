@@ -1,12 +1,13 @@
 /**
  * The Claude Code sessions on this machine: `<config dir>/projects/<project>/<session id>.jsonl`, where the config
- * dir is `CLAUDE_CONFIG_DIR` or `~/.claude` and `<project>` is the working directory with every character other
+ * dir is `CLAUDE_CONFIG_DIR` or `~/.claude` (`claudeConfigDir`, config-dir.ts) and `<project>` is the working directory with every character other
  * than a letter or digit turned into `-` (how Claude Code names the folder). For each session: when it was last
  * written to, its first prompt as a person typed it, its model calls and its subagent transcripts. Reads files only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { claudeConfigDir } from './config-dir.ts';
 import { subagentFiles } from './session.ts';
 import { promptText } from './prompt-text.ts';
 
@@ -26,10 +27,9 @@ export interface LocalSession {
   subagents: number;
 }
 
-/** The Claude Code config dir: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeConfigDir(env: Record<string, string | undefined>): string {
-  const configured = env['CLAUDE_CONFIG_DIR'];
-  return configured && configured.trim() !== '' ? resolve(configured) : join(env['HOME'] || homedir(), '.claude');
+/** This process's Claude Code config dir (`claudeConfigDir`), the OS's home standing in for a missing `HOME`. */
+export function localClaudeConfigDir(env: Readonly<Record<string, string | undefined>>, cwd: string): string {
+  return claudeConfigDir(env, cwd, homedir()) as string;
 }
 
 /** The name Claude Code gives a working directory's folder under `projects/`. */
@@ -71,7 +71,7 @@ export function summariseSession(file: string, project: string): LocalSession {
  * The sessions of one project folder, or of every project, newest first.
  *
  * @example
- * listClaudeSessions(claudeConfigDir(process.env)).slice(0, 5).map((s) => s.firstPrompt);
+ * listClaudeSessions(localClaudeConfigDir(process.env, process.cwd())).slice(0, 5).map((s) => s.firstPrompt);
  */
 export function listClaudeSessions(configDir: string, project?: string): LocalSession[] {
   const projects = join(configDir, 'projects');

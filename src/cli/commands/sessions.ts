@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { claudeConfigDir, listClaudeSessions, projectFolderName, unlessGone, type LocalSession } from '../../claude/local-sessions.ts';
+import { listClaudeSessions, localClaudeConfigDir, projectFolderName, unlessGone, type LocalSession } from '../../claude/local-sessions.ts';
 import { promptText } from '../../claude/prompt-text.ts';
 import { SESSIONS_DIR } from '../../agent-sdk/session-store.ts';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cli-io.ts';
@@ -114,7 +114,7 @@ function limited<T>(items: T[], limit: number): { shown: T[]; more: number } {
 async function run(args: string[], io: CliIo): Promise<number> {
   const { values } = parseFlags('sessions', args, FLAGS);
   const limit = nonNegativeInteger('limit', values.limit) ?? 20;
-  const configDir = claudeConfigDir(io.env);
+  const configDir = localClaudeConfigDir(io.env, io.cwd);
   const folder = values.project === undefined ? undefined : projectFolder(configDir, values.project, io.cwd);
   // A folder name under projects/ is not a directory here: turnloop's logs are then the current directory's.
   const projectDir = values.project === undefined || (isFolderName(values.project) && folder === values.project) ? io.cwd : resolve(io.cwd, values.project);
@@ -127,7 +127,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const where = join(configDir, 'projects', folder ?? '');
   const out: string[] = [];
   if (claude.length === 0) {
-    out.push(`No Claude Code sessions under ${where}${io.env['CLAUDE_CONFIG_DIR'] ? '' : ' (set CLAUDE_CONFIG_DIR if Claude Code keeps them elsewhere)'}.`, '');
+    out.push(`No Claude Code sessions under ${where}${io.env['CLAUDE_CONFIG_DIR'] !== undefined ? '' : ' (set CLAUDE_CONFIG_DIR if Claude Code keeps them elsewhere)'}.`, '');
   } else {
     const { shown, more } = limited(claude, limit);
     out.push(`Claude Code sessions under ${where}, newest first (${claude.length}):`, '');

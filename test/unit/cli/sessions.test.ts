@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/cli-io.ts';
 import { main } from '../../../src/cli/main.ts';
-import { claudeConfigDir, projectFolderName, unlessGone } from '../../../src/claude/local-sessions.ts';
+import { claudeConfigDir } from '../../../src/claude/config-dir.ts';
+import { projectFolderName, unlessGone } from '../../../src/claude/local-sessions.ts';
 import { promptText } from '../../../src/claude/prompt-text.ts';
 import { formatSessionLog } from '../../../src/viz/session.ts';
 import { resolveConfig } from '../../../src/config/config.ts';
@@ -105,8 +106,8 @@ describe('turnloop sessions', () => {
   });
 
   it('finds the config dir from CLAUDE_CONFIG_DIR, else HOME/.claude; names project folders as Claude Code does', () => {
-    expect(claudeConfigDir({ CLAUDE_CONFIG_DIR: '/x/cfg', HOME: '/home/a' })).toBe('/x/cfg');
-    expect(claudeConfigDir({ HOME: '/home/a' })).toBe('/home/a/.claude');
+    expect(claudeConfigDir({ CLAUDE_CONFIG_DIR: '/x/cfg', HOME: '/home/a' }, '/work')).toBe('/x/cfg');
+    expect(claudeConfigDir({ HOME: '/home/a' }, '/work')).toBe('/home/a/.claude');
     expect(projectFolderName('/home/marco/projects/spotter')).toBe('-home-marco-projects-spotter');
     expect(projectFolderName('/tmp/a b.c')).toBe('-tmp-a-b-c');
     expect(promptText([{ type: 'text', text: '<local-command-stdout>x</local-command-stdout>' }])).toBeNull();
