@@ -74,9 +74,10 @@ export const RESULT_TABLE: Readonly<Record<Ending, ResultRow>> = {
     subtype: 'success', isError: false, payload: 'final text',
     seen: 'a UserPromptSubmit hook that blocks; the result is the warning\'s text, after a system/informational message',
   },
+  // No loop terminal was reached, so none is reported: claude's own crash result has no terminal_reason either.
   crashed: {
-    subtype: 'error_during_execution', isError: true, terminalReason: 'model_error', payload: 'errors',
-    errorText: 'the error', seen: 'turnloop only: the run itself threw (a bug or a broken dependency), never a model answer',
+    subtype: 'error_during_execution', isError: true, payload: 'errors', errorText: 'the error',
+    seen: 'the run itself threw (a bug or a broken dependency), never a model answer; claude\'s own (a corrupt .claude.json, probed) is the same, no terminal_reason',
   },
 };
 

@@ -60,8 +60,13 @@ describe('result message', () => {
     expect(resultMessage(summary({ reason: 'model_error', error: { message: 'the API failed', status: 500 } }))).toMatchObject({ result: 'the API failed', api_error_status: 500 });
   });
 
-  it('a crash of the run is error_during_execution with the error', () => {
-    expect(resultMessage(summary({ reason: 'model_error', error: { message: 'boom' } }, { crashed: 'boom' }))).toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: ['boom'] });
+  it('a crash of the run is error_during_execution with the error, and no terminal_reason: the loop reached none', () => {
+    // The session stands a model_error in for the terminal it never got; the result does not pass it on. claude's own
+    // crash result (probed: a corrupt .claude.json) is error_during_execution with errors and no terminal_reason.
+    const crashed = resultMessage(summary({ reason: 'model_error', error: { message: 'boom' } }, { crashed: 'boom' }));
+    expect(crashed).toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: ['boom'] });
+    expect(crashed).not.toHaveProperty('terminal_reason');
+    expect(crashed).not.toHaveProperty('result');
   });
 
   it('structured output: the accepted input is structured_output and its JSON text the result; tries run out → its own subtype', () => {
