@@ -2,13 +2,15 @@
  * `Write`: creates or overwrites a file of the root with `content` (Claude Code's Write tool, same input shape).
  * Missing parent directories are created. Invariant: nothing is written outside the root: the nearest existing
  * ancestor is confined (symlinks resolved), each created directory is confined again, and the file is opened with
- * O_NOFOLLOW, so a symlink at the path cannot redirect the write. Only regular files are written: anything else at
+ * O_NOFOLLOW, so a symlink at the path cannot redirect the write. A symlink at the path, wherever it points, is
+ * refused as Claude Code's Write refuses one (claude 2.1.334, probed): an error result that names the link's target
+ * to write instead, or says that the target is outside the root. Only regular files are written: anything else at
  * the path (a FIFO, a socket, a device, a directory) is an error result, and the open never blocks (O_NONBLOCK, as
  * Read's): a FIFO with no reader would otherwise hold a thread-pool thread and the run forever. Nothing is
  * truncated before what was opened is known to be a regular file. Not read-only, not concurrency-safe.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool.ts';
@@ -49,6 +51,15 @@ function notRegular(relative: string, kind: string) {
   return { content: `Error: ${relative} is ${kind}, not a regular file; only regular files can be written.`, isError: true };
 }
 
+/** A symlink at the path: the original's refusal, with where the link points (resolved lexically, never followed). */
+async function symlinkRefusal(link: string, relative: string, realRoot: string) {
+  const target = path.resolve(path.dirname(link), await readlink(link).catch(() => '?'));
+  const where = isInside(realRoot, target)
+    ? `Write to the link's target path instead: ${path.relative(realRoot, target).split(path.sep).join('/') || '.'}.`
+    : `Its target, ${target}, is outside the allowed directory.`;
+  return { content: `Refusing to write ${relative}: it is a symbolic link. ${where}`, isError: true };
+}
+
 export function createWriteTool(root: string): Tool<z.output<typeof writeInput>> {
   return defineTool({
     name: 'Write',
@@ -60,7 +71,7 @@ export function createWriteTool(root: string): Tool<z.output<typeof writeInput>>
       const realRoot = await realRootOf(root);
       const relative = path.relative(realRoot, target).split(path.sep).join('/');
       const there = await lstat(target).catch(() => null);
-      if (there?.isSymbolicLink()) throw new PathOutsideRootError(file_path);
+      if (there?.isSymbolicLink()) return symlinkRefusal(target, relative, realRoot);
       if (there && !there.isFile()) return notRegular(relative, fileKind(there));
       ctx.signal.throwIfAborted();
       let handle;

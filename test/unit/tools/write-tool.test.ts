@@ -1,5 +1,5 @@
 /** The Write tool: creates or replaces a file of the root, never writes outside it. */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,12 +30,35 @@ describe('Write tool', () => {
     expect(existsSync(join(outside, 'escape.txt'))).toBe(false);
   });
 
-  it('does not follow a symlink at the file path', async () => {
+  it('does not follow a symlink at the file path: refuses it as claude 2.1.334 does, saying where it points', async () => {
     const root = mkdtempSync(join(tmpdir(), 'write-tool-'));
     const outside = mkdtempSync(join(tmpdir(), 'write-outside-'));
     mkdirSync(join(root, 'd'));
     symlinkSync(join(outside, 'target.txt'), join(root, 'd', 'file.txt'));
-    await expect(createWriteTool(root).call({ file_path: 'd/file.txt', content: 'x' }, ctx)).rejects.toThrow(/outside/);
+    const out = (await createWriteTool(root).call({ file_path: 'd/file.txt', content: 'x' }, ctx)) as ToolCallResult;
+    expect(out).toEqual({ content: `Refusing to write d/file.txt: it is a symbolic link. Its target, ${join(outside, 'target.txt')}, is outside the allowed directory.`, isError: true });
     expect(existsSync(join(outside, 'target.txt'))).toBe(false);
+  });
+
+  it('a symlink to a file inside the root is refused with the target to write instead (not as outside the root)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'write-tool-'));
+    mkdirSync(join(root, 'd'));
+    writeFileSync(join(root, 'd', 'real.txt'), 'old');
+    symlinkSync('real.txt', join(root, 'd', 'link.txt'));
+    symlinkSync(join(root, 'd', 'missing.txt'), join(root, 'dangling.txt'));
+    const tool = createWriteTool(root);
+    expect(await tool.call({ file_path: 'd/link.txt', content: 'new' }, ctx)).toEqual({
+      content: "Refusing to write d/link.txt: it is a symbolic link. Write to the link's target path instead: d/real.txt.",
+      isError: true,
+    });
+    expect(await tool.call({ file_path: 'dangling.txt', content: 'new' }, ctx)).toEqual({
+      content: "Refusing to write dangling.txt: it is a symbolic link. Write to the link's target path instead: d/missing.txt.",
+      isError: true,
+    });
+    expect(readFileSync(join(root, 'd', 'real.txt'), 'utf8')).toBe('old');
+    expect(existsSync(join(root, 'd', 'missing.txt'))).toBe(false);
+    expect(lstatSync(join(root, 'd', 'link.txt')).isSymbolicLink()).toBe(true);
+    // The target named is the one to use.
+    expect(((await tool.call({ file_path: 'd/real.txt', content: 'new' }, ctx)) as ToolCallResult).content).toBe('The file d/real.txt has been updated.');
   });
 });
