@@ -68,7 +68,8 @@ describe('headless endings', () => {
 
   it('an interrupt during streaming ends the turn error_during_execution / aborted_streaming', async () => {
     const cwd = tempProject();
-    const slow = { model: [{ content: [{ type: 'text' as const, text: 'a long answer that streams slowly' }], eventDelayMs: 200 }] };
+    // The stream stalls after its first event (10 minutes between events): only the interrupt ends it, however slowly the run reacts.
+    const slow = { model: [{ content: [{ type: 'text' as const, text: 'a long answer that never finishes streaming' }], eventDelayMs: 600_000 }] };
     let sent = false;
     const run = await runHeadless([...SDK_ARGS, '--include-partial-messages', '--fake-api', writeScript(cwd, slow)], {
       cwd,

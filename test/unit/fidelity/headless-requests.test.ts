@@ -2,8 +2,8 @@
  * What an SDK session sends to the API, checked on the requests a fake API received (issue 39): the loop fixes
  * that test/agent-sdk/request-sequence.test.ts shows against the real executable, here without it.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
 import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../../../src/messages/message-factory.ts';
@@ -31,6 +31,28 @@ function turns(request: { messages: Array<{ role: string; content: Line[] }> }):
 
 const interrupt = { type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } };
 
+/**
+ * A reply whose stream stalls after its first event (10 minutes between events, far past any test's timeout): only
+ * the interrupt ends it, however slowly the run reacts, so the test waits on the interrupt, not on a delay.
+ */
+const stalledReply = { content: [{ type: 'text' as const, text: 'a long answer that never finishes streaming' }], eventDelayMs: 600_000 };
+
+/** Resolves once `file` exists (a file-system event, not a poll or a delay). */
+function appears(file: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(file), () => {
+      if (existsSync(file)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (existsSync(file)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
 describe('an SDK session sends what the original sends', () => {
   it('a failed Bash beside a Read: the Read runs and its content goes back (no sibling cancelled)', async () => {
     const cwd = tempProject();
@@ -49,9 +71,8 @@ describe('an SDK session sends what the original sends', () => {
 
   it('after an interrupt while streaming, the next request holds the interruption note before the new prompt', async () => {
     let sent = false;
-    const slow = { content: [{ type: 'text' as const, text: 'a long answer that streams slowly' }], eventDelayMs: 200 };
     const { requests } = await session(
-      { model: [slow, { content: [{ type: 'text', text: 'second answer' }] }] },
+      { model: [stalledReply, { content: [{ type: 'text', text: 'second answer' }] }] },
       {
         results: 2,
         args: ['--include-partial-messages'],
@@ -71,7 +92,8 @@ describe('an SDK session sends what the original sends', () => {
   it('after an interrupt during a tool, the next request holds its error result, the note and the new prompt in one user turn', async () => {
     const cwd = tempProject();
     let sent = false;
-    const call = { content: [{ type: 'tool_use' as const, id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 20' } }] };
+    // The command marks that it runs, then outlasts the test: the interrupt is sent once the mark appears.
+    const call = { content: [{ type: 'tool_use' as const, id: 'toolu_sleep', name: 'Bash', input: { command: 'touch running && sleep 20' } }] };
     const { requests } = await session(
       { model: [call, { content: [{ type: 'text', text: 'second answer' }] }] },
       {
@@ -81,7 +103,7 @@ describe('an SDK session sends what the original sends', () => {
         onLine: (line, send) => {
           if (line.type === 'assistant' && !sent) {
             sent = true;
-            setTimeout(() => send(interrupt), 300);
+            void appears(join(cwd, 'running')).then(() => send(interrupt));
           }
           if (line.type === 'result' && line.subtype === 'error_during_execution') send(userLine('Second question.'));
         },
