@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
-import type { AttachmentCollector, ModelCaller, StopHook } from '../data/deps.ts';
+import type { ModelCaller, StopHook } from '../data/deps.ts';
 import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
@@ -22,6 +22,7 @@ import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
+import type { SessionTasks } from './session-tasks.ts';
 import { SKILL_CONTEXT_NAME } from './skills.ts';
 import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
@@ -96,8 +97,8 @@ export interface SessionDeps {
   hooks(): SessionHooks;
   /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
-  /** Background subagents' notifications (Extension `backgroundAgentTool`), collected after each batch of tools. */
-  collectAttachments?: AttachmentCollector;
+  /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
+  tasks?: Pick<SessionTasks, 'isBackground'>;
 }
 
 export interface TurnOutcome {
@@ -170,8 +171,11 @@ export class HeadlessSession {
     };
   }
 
-  /** Runs one turn for `content` (after the program's UserPromptSubmit hooks, whose context comes as `extra`). */
-  async runTurn(content: string | UserContentBlock[], options: { uuid?: string; extraContext?: string } = {}): Promise<TurnOutcome> {
+  /**
+   * Runs one turn for `content` (after the program's UserPromptSubmit hooks, whose context comes as `extra`).
+   * `origin`: what started a turn that no user message did (a background task's notification), put on its result.
+   */
+  async runTurn(content: string | UserContentBlock[], options: { uuid?: string; extraContext?: string; origin?: JsonObject } = {}): Promise<TurnOutcome> {
     const { settings, deps } = this;
     const startedAt = Date.now();
     const controller = new AbortController();
@@ -212,11 +216,13 @@ export class HeadlessSession {
       }
     };
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
-    // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
+    // messages too only when the program asks (`forwardSubagentText`). A background one: its replies, not its
+    // prompt. Its usage counts either way.
     const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
       onStep: (step) => {
         const frame = this.frame(link.toolUseIds.at(-1) ?? null);
-        if (step.event === null) {
+        const background = link.toolUseIds.length === 1 && deps.tasks?.isBackground(link.toolUseIds[0]) === true;
+        if (step.event === null && !(background && !settings.forwardSubagentText?.())) {
           const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
           const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
           if (mapped) deps.write(mapped);
@@ -224,7 +230,7 @@ export class HeadlessSession {
         for (const effect of step.effects) {
           if (effect.type !== 'emit') continue;
           if (effect.message.type === 'assistant') countAssistant(effect.message);
-          if (!settings.forwardSubagentText?.()) continue;
+          if (!settings.forwardSubagentText?.() && !(background && effect.message.type === 'assistant')) continue;
           const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
           if (mapped) deps.write(mapped);
         }
@@ -282,7 +288,7 @@ export class HeadlessSession {
         querySource: 'sdk',
         signal: controller.signal,
         config,
-        deps: { callModel: deps.callModel, ...(deps.collectAttachments ? { collectAttachments: deps.collectAttachments } : {}) },
+        deps: { callModel: deps.callModel },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },
@@ -357,6 +363,7 @@ export class HeadlessSession {
       sessionId: settings.sessionId,
       uuid: randomUUID(),
     });
+    if (options.origin) result.origin = options.origin;
     return { result, isError: result.is_error === true };
   }
 }
