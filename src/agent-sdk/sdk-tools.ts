@@ -40,8 +40,8 @@ export interface SdkAgentDefinition {
 /**
  * Task as Claude Code has it: `subagent_type` picks one of the program's agents (its prompt, tools and model), or
  * the general-purpose agent when absent or `general-purpose`; an unknown type is an error result naming the known.
- * With `tasks`, each call is a task of the session (session-tasks.ts): a `run_in_background: true` call runs in the
- * background, any other is reported as a foreground task.
+ * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
+ * says `run_in_background: false` (then it is reported as a foreground task).
  */
 function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined): Tool {
   const inBackground = tasks ? { background: tasks } : {};
@@ -67,9 +67,10 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       }
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       const call = { toolUseId: ctx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
-      const background = input.run_in_background === true;
+      // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
+      const background = input.run_in_background !== false;
       tasks.describe(call, { background });
-      if (background) return agent.call(input, ctx) as Promise<ToolCallResult>;
+      if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
     },
   });

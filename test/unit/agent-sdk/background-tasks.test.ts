@@ -86,6 +86,25 @@ describe('subagent tasks of an SDK session', () => {
     expect(drawn.stdout + drawn.stderr).toContain('1 subagent run');
   });
 
+  it('a Task call that does not say run_in_background runs in the background, as claude 2.1.334 does; false keeps it in the foreground', async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        { content: [...task('toolu_unset', {}).content, ...task('toolu_fg', { run_in_background: false }).content] },
+        say('both asked'),
+        say('reported'),
+      ],
+      agentRuns: { [agentRunKey(['toolu_unset'])]: [say('unset: found it', 300)], [agentRunKey(['toolu_fg'])]: [say('fg: found it')] },
+    };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, results: 1 });
+    const started = Object.fromEntries(run.lines.filter((l) => l.subtype === 'task_started').map((l) => [l.tool_use_id, l.is_backgrounded]));
+    expect(started).toEqual({ toolu_unset: true, toolu_fg: false });
+    const answers = Object.fromEntries(run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content).map((b: Line) => [b.tool_use_id, String(b.content)]));
+    expect(answers.toolu_unset).toMatch(/^Async agent launched successfully\./);
+    expect(answers.toolu_fg).toBe('fg: found it');
+    expect(run.lines.filter((l) => l.type === 'result').map((r) => r.result)).toEqual(['both asked', 'reported']);
+  });
+
   it('stdin closed after the first result (a one-prompt query) still gets the notification turn and its result', async () => {
     const cwd = tempProject();
     const script = { model: [task('toolu_bg', { run_in_background: true }), say('noted'), say('reported')], agentRuns: { [agentRunKey(['toolu_bg'])]: [say('found it', 300)] } };

@@ -55,7 +55,7 @@ describe('headless sessions', () => {
     const cwd = tempProject();
     const script = {
       model: [
-        { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'look', prompt: 'find the thing', subagent_type: 'general-purpose' } }] },
+        { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'look', prompt: 'find the thing', subagent_type: 'general-purpose', run_in_background: false } }] },
         say('the subagent found it'),
       ],
       agentRuns: { [agentRunKey(['toolu_task'])]: [say('found it in src/')] },
@@ -89,7 +89,7 @@ describe('the program\'s agents', () => {
       model: [
         {
           content: [
-            { type: 'tool_use' as const, id: 'toolu_a', name: 'Task', input: { description: 'review', prompt: 'review src', subagent_type: 'reviewer' } },
+            { type: 'tool_use' as const, id: 'toolu_a', name: 'Task', input: { description: 'review', prompt: 'review src', subagent_type: 'reviewer', run_in_background: false } },
             { type: 'tool_use' as const, id: 'toolu_b', name: 'Task', input: { description: 'x', prompt: 'x', subagent_type: 'no-such-agent' } },
           ],
         },
