@@ -49,7 +49,9 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
   const schema = general.inputSchema;
   return defineTool({
     name: 'Task',
-    description: 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
+    description: tasks
+      ? 'Starts a subagent to do one self-contained task. It runs in the background unless run_in_background is false: the call returns at once and its report arrives later as a notification; with run_in_background false the call returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.'
+      : 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
     inputSchema: schema,
     isConcurrencySafe: () => true,
     interruptBehavior: 'cancel',
