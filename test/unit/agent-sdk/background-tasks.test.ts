@@ -5,10 +5,11 @@
  * child's `<task-notification>` starts a turn of its own with a second result. The session stays open until then,
  * whatever the program does with stdin, interrupts or maxTurns.
  */
+import { copyFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentRunKey } from '../../../src/config/wire.ts';
-import { replayTree } from '../../../src/replay/child-logs.ts';
+import { ChildAnswerMismatchError, replayTree } from '../../../src/replay/child-logs.ts';
 import { loadSessionTree } from '../../../src/viz/session-tree.ts';
 import { runCli } from '../cli/capture-io.ts';
 import { initialize, runHeadless, SDK_ARGS, tempProject, userLine, writeScript, type Line } from './headless-harness.ts';
@@ -96,13 +97,32 @@ describe('subagent tasks of an SDK session', () => {
       ],
       agentRuns: { [agentRunKey(['toolu_unset'])]: [say('unset: found it', 300)], [agentRunKey(['toolu_fg'])]: [say('fg: found it')] },
     };
-    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, results: 1 });
+    const sessions = join(cwd, '.turnloop/sessions');
+    let launchingTurnLog = '';
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      results: 1,
+      onLine(line) {
+        // The launching turn's log, as it is until the notification's turn replaces it.
+        if (line.type === 'result' && !launchingTurnLog) copyFileSync(join(sessions, `${line.session_id}.jsonl`), (launchingTurnLog = join(cwd, 'turn1.jsonl')));
+      },
+    });
     const started = Object.fromEntries(run.lines.filter((l) => l.subtype === 'task_started').map((l) => [l.tool_use_id, l.is_backgrounded]));
     expect(started).toEqual({ toolu_unset: true, toolu_fg: false });
     const answers = Object.fromEntries(run.lines.filter((l) => l.type === 'user' && l.parent_tool_use_id === null).flatMap((l) => l.message.content).map((b: Line) => [b.tool_use_id, String(b.content)]));
     expect(answers.toolu_unset).toMatch(/^Async agent launched successfully\./);
     expect(answers.toolu_fg).toBe('fg: found it');
     expect(run.lines.filter((l) => l.type === 'result').map((r) => r.result)).toEqual(['both asked', 'reported']);
+    // Each log replays with its children, each child checked against what its parent was told: the foreground
+    // report, and the background notification (not the launch text).
+    const log = join(sessions, `${run.lines.at(-1)!.session_id}.jsonl`);
+    cpSync(`${log.slice(0, -'.jsonl'.length)}.agents`, join(cwd, 'turn1.agents'), { recursive: true });
+    expect([...replayTree(launchingTurnLog).children.keys()].sort()).toEqual(['toolu_fg', 'toolu_unset']);
+    expect([...replayTree(log).children.keys()].sort()).toEqual(['toolu_fg', 'toolu_unset']);
+    // Another child's log in the place of the background one is refused (its answer is not the notification's).
+    const agents = `${log.slice(0, -'.jsonl'.length)}.agents`;
+    copyFileSync(join(agents, 'toolu_fg.jsonl'), join(agents, 'toolu_unset.jsonl'));
+    expect(() => replayTree(log)).toThrow(ChildAnswerMismatchError);
   });
 
   it('stdin closed after the first result (a one-prompt query) still gets the notification turn and its result', async () => {
