@@ -117,7 +117,8 @@ export class HeadlessSession {
   history: Message[];
   permissionMode: PermissionMode;
   model: string | undefined;
-  private current: { controller: AbortController; interrupted: boolean } | null = null;
+  /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
+  private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
   constructor(
     readonly settings: SessionSettings,
@@ -134,6 +135,7 @@ export class HeadlessSession {
     if (!this.current) return false;
     this.current.interrupted = true;
     this.current.controller.abort('user');
+    for (const stop of this.current.background.splice(0)) stop();
     return true;
   }
 
@@ -179,7 +181,8 @@ export class HeadlessSession {
     const { settings, deps } = this;
     const startedAt = Date.now();
     const controller = new AbortController();
-    this.current = { controller, interrupted: false };
+    const turn = { controller, interrupted: false, background: [] as Array<() => void> };
+    this.current = turn;
     const config = resolveConfig({
       sessionId: settings.sessionId,
       ...(this.model ? { model: this.model } : {}),
@@ -218,24 +221,31 @@ export class HeadlessSession {
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
     // messages too only when the program asks (`forwardSubagentText`). A background one: its replies, not its
     // prompt. Its usage counts either way.
-    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
-      onStep: (step) => {
-        const frame = this.frame(link.toolUseIds.at(-1) ?? null);
-        const background = link.toolUseIds.length === 1 && deps.tasks?.isBackground(link.toolUseIds[0]) === true;
-        if (step.event === null && !(background && !settings.forwardSubagentText?.())) {
-          const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
-          const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
-        }
-        for (const effect of step.effects) {
-          if (effect.type !== 'emit') continue;
-          if (effect.message.type === 'assistant') countAssistant(effect.message);
-          if (!settings.forwardSubagentText?.() && !(background && effect.message.type === 'assistant')) continue;
-          const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
-        }
-      },
-    });
+    // A background one is stopped by an interrupt of this turn only (its own signal is the Task call's, which has
+    // ended): its abort is kept with the turn.
+    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => (observed) => {
+      const background = link.toolUseIds.length === 1 && deps.tasks?.isBackground(link.toolUseIds[0]) === true;
+      if (background) turn.background.push(() => observed.abort('user'));
+      return {
+        onStep: (step) => {
+          const frame = this.frame(link.toolUseIds.at(-1) ?? null);
+          if (step.event === null && !(background && !settings.forwardSubagentText?.())) {
+            const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
+            const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
+            if (mapped) deps.write(mapped);
+          }
+          for (const effect of step.effects) {
+            if (effect.type !== 'emit') continue;
+            if (effect.message.type === 'assistant') countAssistant(effect.message);
+            // A background one's replies are shown, and the note of an interrupt that stopped it.
+            const shown = effect.message.type === 'assistant' || (effect.message.type === 'user' && isInterruptionNote(effect.message.message.content));
+            if (!settings.forwardSubagentText?.() && !(background && shown)) continue;
+            const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
+            if (mapped) deps.write(mapped);
+          }
+        },
+      };
+    };
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });

@@ -6,7 +6,8 @@
  *
  * A background child (`launch`) answers its call at once; when it ends, its `<task-notification>` is queued for
  * the session driver, which runs it as a turn of its own after the turn in progress (stream-json-driver.ts). The
- * driver does not finish while a background child runs, so the program always gets that turn's result.
+ * driver does not finish while a background child runs, so the program always gets that turn's result. An
+ * interrupt of the turn that launched it stops it (its signal is that turn's), and then no turn follows.
  */
 import { randomUUID } from 'node:crypto';
 import { backgroundLaunchText, outcomeOf, taskNotificationText, type BackgroundLauncher, type BackgroundLaunch, type BackgroundOutcome } from '../agents/background-agents.ts';
@@ -121,7 +122,7 @@ export class SessionTasks implements BackgroundLauncher {
     this.live.add(call.toolUseId);
     const task = this.begin(call, true);
     launch.result.then(
-      (result) => this.settle(task, this.outcome(task, result)),
+      (result) => (result.terminal.reason.startsWith('aborted') ? this.kill(task) : this.settle(task, this.outcome(task, result))),
       (error: unknown) => this.settle(task, this.outcome(task, { error })),
     );
     return backgroundLaunchText(call.toolUseId, this.deps.outputFile(call.toolUseId));
@@ -175,6 +176,18 @@ export class SessionTasks implements BackgroundLauncher {
     this.writeBackgroundSet();
     const text = taskNotificationText(task.toolUseId, task.description, outcome, this.deps.outputFile(task.toolUseId));
     this.notices.push({ toolUseId: task.toolUseId, runId: task.runId, content: [{ type: 'text', text }] });
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * A background child stopped by an interrupt of the turn that launched it: as the real executable, `killed`, a
+   * `stopped` notification naming the task, and no turn for it (the model is not told).
+   */
+  private kill(task: Task): void {
+    this.write({ type: 'system', subtype: 'task_updated', task_id: task.toolUseId, run_id: task.runId, patch: { status: 'killed', end_time: this.now() } });
+    this.write({ type: 'system', subtype: 'task_notification', task_id: task.toolUseId, run_id: task.runId, tool_use_id: task.toolUseId, status: 'stopped', output_file: this.deps.outputFile(task.toolUseId) ?? '', summary: task.description });
+    this.live.delete(task.toolUseId);
+    this.writeBackgroundSet();
     for (const listener of this.listeners) listener();
   }
 

@@ -7,6 +7,7 @@
  *   race: the compare takes the main thread, the task messages and the subagent's messages each in its own order.
  * - Every Task call (foreground too) is reported as `system/task_started`, `task_updated`, `task_notification`,
  *   and a background one also as `background_tasks_changed`; turnloop sends at least the fields claude sends.
+ * - An interrupt of the turn that launched a background subagent stops the subagent too, and no turn follows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
@@ -14,7 +15,7 @@ import { ENGINES, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun } from './harness/sdk-program.ts';
 import type { Shape } from './harness/message-shape.ts';
 import { EVERYWHERE } from './known-differences.ts';
-import { backgroundSubagent } from './programs/background-subagent.ts';
+import { backgroundSubagent, backgroundSubagentInterrupted } from './programs/background-subagent.ts';
 import { subagentTask } from './programs/subagent.ts';
 
 const LAUNCHED = /^Async agent launched successfully\. \(This tool result is internal metadata/;
@@ -56,7 +57,7 @@ function taskFields(messages: readonly SDKMessage[]): Record<string, string[]> {
 
 const runs = new Map<string, Record<EngineName, ProgramRun>>();
 beforeAll(async () => {
-  for (const program of [backgroundSubagent, subagentTask]) {
+  for (const program of [backgroundSubagent, backgroundSubagentInterrupted, subagentTask]) {
     const both = {} as Record<EngineName, ProgramRun>;
     for (const engine of ENGINES) both[engine] = await runProgram(program, engine);
     runs.set(program.name, both);
@@ -97,4 +98,27 @@ describe('turnloop against claude', () => {
     expect(Object.keys(turnloop).sort()).toEqual(Object.keys(claude).sort());
     for (const [subtype, keys] of Object.entries(claude)) expect(turnloop[subtype], subtype).toEqual(expect.arrayContaining(keys));
   });
+});
+
+describe.each<EngineName>(['claude', 'turnloop'])('an interrupt after a background Task call on %s', (engine) => {
+  it('stops the subagent with its turn: killed, a stopped notification, one result and no notification turn', () => {
+    const r = run(backgroundSubagentInterrupted.name, engine);
+    // The SDK throws on an error result (after yielding it); nothing else.
+    if (r.error !== undefined) expect(r.error).toMatch(/^Error: Claude Code returned an error result: /);
+    expect(r.observed).toEqual({ interruptAnswered: true });
+    const results = r.messages.filter((m) => m.type === 'result');
+    expect(results.map((m) => m.type === 'result' && [m.subtype, (m as { terminal_reason?: string }).terminal_reason])).toEqual([['error_during_execution', 'aborted_streaming']]);
+    const system = r.messages as Array<Record<string, any>>;
+    expect(system.find((m) => m.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
+    expect(system.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'Count files' });
+    expect(system.filter((m) => m.subtype === 'background_tasks_changed').map((m) => m.tasks.length)).toEqual([1, 0]);
+    expect(r.requests.some((q) => lastUserTexts(q.body).includes('<task-notification>'))).toBe(false);
+  });
+});
+
+it('an interrupt after a background Task call: turnloop sends what claude sends, the task messages and subagent messages each in its order', () => {
+  const pick = (engine: EngineName, keep: (shape: Shape) => boolean) => run(backgroundSubagentInterrupted.name, engine).shapes.filter((s) => !claudeOnly.has(s) && keep(s));
+  for (const keep of [(s: Shape) => !isTaskLine(s) && !isChildLine(s), isTaskLine, isChildLine]) {
+    expect(pick('turnloop', keep)).toEqual(pick('claude', keep));
+  }
 });

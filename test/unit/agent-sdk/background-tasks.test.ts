@@ -157,6 +157,25 @@ describe('subagent tasks of an SDK session', () => {
     expect(run.lines.filter((l) => l.type === 'result').map((r) => [r.subtype, r.terminal_reason])).toEqual([['success', 'completed'], ['error_during_execution', 'aborted_streaming']]);
   });
 
+  it('an interrupt of the launching turn stops its background subagent too: killed, a stopped notification, no turn for it', async () => {
+    const cwd = tempProject();
+    const slow = { content: [{ type: 'text' as const, text: 'late' }], delayMs: 1000 };
+    const script = { model: [task('toolu_bg', { run_in_background: true }), slow, say('never asked')], agentRuns: { [agentRunKey(['toolu_bg'])]: [slow] } };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      results: 1,
+      onLine(line, send) {
+        if (line.type === 'user' && line.parent_tool_use_id === null) setTimeout(() => send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } }), 100);
+      },
+    });
+    expect(run.code).toBe(1);
+    expect(run.lines.filter((l) => l.type === 'result').map((r) => r.terminal_reason)).toEqual(['aborted_streaming']);
+    expect(run.lines.find((l) => l.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
+    expect(run.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'Look around' });
+    expect(run.lines.filter((l) => l.subtype === 'background_tasks_changed').map((l) => l.tasks.length)).toEqual([1, 0]);
+    expect(run.lines.find((l) => l.type === 'user' && l.parent_tool_use_id === 'toolu_bg')?.message.content).toEqual([{ type: 'text', text: '[Request interrupted by user]' }]);
+  });
+
   it('turnloop -p runs the notification turn too: text prints each answer, json the last result', async () => {
     const cwd = tempProject();
     const script = () => writeScript(cwd, { model: [task('toolu_bg', { run_in_background: true }), say('noted'), say('reported')], agentRuns: { [agentRunKey(['toolu_bg'])]: [say('found it', 200)] } });
