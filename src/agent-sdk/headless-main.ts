@@ -21,7 +21,8 @@ import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
-import { createBackgroundAgents } from '../agents/background-agents.ts';
+import { childLogPath } from '../replay/child-logs.ts';
+import { SessionTasks } from './session-tasks.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
@@ -136,10 +137,15 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
     const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
-    // As the real executable: a Task call with run_in_background returns at once; the report follows as a notification.
-    const background = createBackgroundAgents();
+    // As the real executable: each Task call is a task; one with run_in_background returns at once, and its report
+    // starts a turn of its own when the child ends.
+    const tasks = new SessionTasks({
+      write: (message) => write(message),
+      sessionId,
+      outputFile: (toolUseId) => (args.noSessionPersistence ? undefined : childLogPath(sessionLogPath(io.cwd, sessionId), [toolUseId])),
+    });
     const selection = selectSdkTools({
-      background,
+      tasks,
       root: io.cwd,
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools: args.disallowedTools,
@@ -203,7 +209,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
           hooks,
           ...(structuredOutput ? { structuredOutput } : {}),
-          collectAttachments: background.collectAttachments,
+          tasks,
         },
         history,
       );
@@ -213,7 +219,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     if (!streaming) {
       const prompt = args.prompt ?? (await readAll(io.stdin));
       if (prompt.trim() === '') throw new HeadlessArgsError('-p expects a prompt (an argument, or text on stdin)');
-      return await runPrintMode(await sessionOnce(), prompt, args.outputFormat, io);
+      return await runPrintMode(await sessionOnce(), prompt, args.outputFormat, io, tasks);
     }
     if (args.outputFormat !== 'stream-json') throw new HeadlessArgsError('--input-format stream-json needs --output-format stream-json');
     const { lastResultIsError } = await driveStreamJson({
@@ -252,6 +258,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       session: sessionOnce,
       hookContext,
       hooks: () => hookRegistry,
+      tasks,
     });
     return lastResultIsError ? 1 : 0;
   } catch (error) {

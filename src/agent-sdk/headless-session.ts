@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
-import type { AttachmentCollector, ModelCaller, StopHook } from '../data/deps.ts';
+import type { ModelCaller, StopHook } from '../data/deps.ts';
 import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
@@ -22,6 +22,7 @@ import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
+import type { SessionTasks } from './session-tasks.ts';
 import { SKILL_CONTEXT_NAME } from './skills.ts';
 import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
@@ -96,8 +97,8 @@ export interface SessionDeps {
   hooks(): SessionHooks;
   /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
-  /** Background subagents' notifications (Extension `backgroundAgentTool`), collected after each batch of tools. */
-  collectAttachments?: AttachmentCollector;
+  /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
+  tasks?: Pick<SessionTasks, 'isBackground'>;
 }
 
 export interface TurnOutcome {
@@ -116,7 +117,8 @@ export class HeadlessSession {
   history: Message[];
   permissionMode: PermissionMode;
   model: string | undefined;
-  private current: { controller: AbortController; interrupted: boolean } | null = null;
+  /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
+  private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
   constructor(
     readonly settings: SessionSettings,
@@ -133,6 +135,7 @@ export class HeadlessSession {
     if (!this.current) return false;
     this.current.interrupted = true;
     this.current.controller.abort('user');
+    for (const stop of this.current.background.splice(0)) stop();
     return true;
   }
 
@@ -170,12 +173,16 @@ export class HeadlessSession {
     };
   }
 
-  /** Runs one turn for `content` (after the program's UserPromptSubmit hooks, whose context comes as `extra`). */
-  async runTurn(content: string | UserContentBlock[], options: { uuid?: string; extraContext?: string } = {}): Promise<TurnOutcome> {
+  /**
+   * Runs one turn for `content` (after the program's UserPromptSubmit hooks, whose context comes as `extra`).
+   * `origin`: what started a turn that no user message did (a background task's notification), put on its result.
+   */
+  async runTurn(content: string | UserContentBlock[], options: { uuid?: string; extraContext?: string; origin?: JsonObject } = {}): Promise<TurnOutcome> {
     const { settings, deps } = this;
     const startedAt = Date.now();
     const controller = new AbortController();
-    this.current = { controller, interrupted: false };
+    const turn = { controller, interrupted: false, background: [] as Array<() => void> };
+    this.current = turn;
     const config = resolveConfig({
       sessionId: settings.sessionId,
       ...(this.model ? { model: this.model } : {}),
@@ -212,24 +219,33 @@ export class HeadlessSession {
       }
     };
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
-    // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
-    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
-      onStep: (step) => {
-        const frame = this.frame(link.toolUseIds.at(-1) ?? null);
-        if (step.event === null) {
-          const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
-          const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
-        }
-        for (const effect of step.effects) {
-          if (effect.type !== 'emit') continue;
-          if (effect.message.type === 'assistant') countAssistant(effect.message);
-          if (!settings.forwardSubagentText?.()) continue;
-          const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
-        }
-      },
-    });
+    // messages too only when the program asks (`forwardSubagentText`). A background one: its replies, not its
+    // prompt. Its usage counts either way.
+    // A background one is stopped by an interrupt of this turn only (its own signal is the Task call's, which has
+    // ended): its abort is kept with the turn.
+    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => (observed) => {
+      const background = link.toolUseIds.length === 1 && deps.tasks?.isBackground(link.toolUseIds[0]) === true;
+      if (background) turn.background.push(() => observed.abort('user'));
+      return {
+        onStep: (step) => {
+          const frame = this.frame(link.toolUseIds.at(-1) ?? null);
+          if (step.event === null && !(background && !settings.forwardSubagentText?.())) {
+            const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
+            const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
+            if (mapped) deps.write(mapped);
+          }
+          for (const effect of step.effects) {
+            if (effect.type !== 'emit') continue;
+            if (effect.message.type === 'assistant') countAssistant(effect.message);
+            // A background one's replies are shown, and the note of an interrupt that stopped it.
+            const shown = effect.message.type === 'assistant' || (effect.message.type === 'user' && isInterruptionNote(effect.message.message.content));
+            if (!settings.forwardSubagentText?.() && !(background && shown)) continue;
+            const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
+            if (mapped) deps.write(mapped);
+          }
+        },
+      };
+    };
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
@@ -282,7 +298,7 @@ export class HeadlessSession {
         querySource: 'sdk',
         signal: controller.signal,
         config,
-        deps: { callModel: deps.callModel, ...(deps.collectAttachments ? { collectAttachments: deps.collectAttachments } : {}) },
+        deps: { callModel: deps.callModel },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },
@@ -357,6 +373,7 @@ export class HeadlessSession {
       sessionId: settings.sessionId,
       uuid: randomUUID(),
     });
+    if (options.origin) result.origin = options.origin;
     return { result, isError: result.is_error === true };
   }
 }

@@ -5,10 +5,10 @@
  * them (`default` or absent: all); a name in `--disallowedTools` without a pattern removes that tool, as Claude
  * Code removes it. A name we do not have is returned in `unknown` (reported in `init` and on stderr).
  */
-import type { BackgroundAgents } from '../agents/background-agents.ts';
 import { defineAgentTool } from '../agents/define-agent-tool.ts';
 import { resolveModelAlias } from '../config/config.ts';
-import { defineTool, type Tool, type ToolCallResult } from '../tools/define-tool.ts';
+import { defineTool, type Tool, type ToolCallResult, type ToolContext } from '../tools/define-tool.ts';
+import type { SessionTasks } from './session-tasks.ts';
 import { createBashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
@@ -40,33 +40,61 @@ export interface SdkAgentDefinition {
 /**
  * Task as Claude Code has it: `subagent_type` picks one of the program's agents (its prompt, tools and model), or
  * the general-purpose agent when absent or `general-purpose`; an unknown type is an error result naming the known.
+ * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
+ * says `run_in_background: false` (then it is reported as a foreground task).
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, background: BackgroundAgents | undefined): Tool {
-  const inBackground = background ? { background } : {};
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined): Tool {
+  const inBackground = tasks ? { background: tasks } : {};
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
   return defineTool({
     name: 'Task',
-    description: 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
+    description: tasks
+      ? 'Starts a subagent to do one self-contained task. It runs in the background unless run_in_background is false: the call returns at once and its report arrives later as a notification; with run_in_background false the call returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.'
+      : 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
     inputSchema: schema,
     isConcurrencySafe: () => true,
     interruptBehavior: 'cancel',
     call: (input, ctx): Promise<ToolCallResult> | ToolCallResult => {
-      const type = input.subagent_type;
-      if (type === undefined || type === 'general-purpose') return general.call(input, ctx) as Promise<ToolCallResult>;
-      const definition = agents()[type];
-      if (!definition) {
-        return { content: `Agent type '${type}' not found. Available agents: ${['general-purpose', ...Object.keys(agents())].join(', ')}`, isError: true };
+      const type = input.subagent_type ?? 'general-purpose';
+      let agent = general;
+      if (type !== 'general-purpose') {
+        const definition = agents()[type];
+        if (!definition) {
+          return { content: `Agent type '${type}' not found. Available agents: ${['general-purpose', ...Object.keys(agents())].join(', ')}`, isError: true };
+        }
+        const tools = definition.tools ? childTools.filter((tool) => definition.tools!.includes(tool.name)) : childTools;
+        const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
+        agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}), ...inBackground });
       }
-      const tools = definition.tools ? childTools.filter((tool) => definition.tools!.includes(tool.name)) : childTools;
-      const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
-      const agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}), ...inBackground });
-      return agent.call(input, ctx) as Promise<ToolCallResult>;
+      if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
+      const call = { toolUseId: ctx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
+      // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
+      const background = input.run_in_background !== false;
+      tasks.describe(call, { background });
+      if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
+      return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
     },
   });
 }
 
-export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** Runs `run_in_background` Task calls in the background (Extension `backgroundAgentTool`). */ background?: BackgroundAgents }): SdkToolSelection {
+/** The call's context with a `runChild` that reports the foreground child as a task: started, then ended. */
+function trackedForeground(ctx: ToolContext, tasks: SessionTasks, call: Parameters<SessionTasks['started']>[0]): ToolContext {
+  const runChild = ctx.runChild!;
+  return Object.assign(Object.create(ctx) as ToolContext, {
+    runChild: (request: Parameters<typeof runChild>[0]) => {
+      tasks.started(call);
+      const running = runChild(request);
+      running.then(
+        (result) => tasks.ended(call.toolUseId, result),
+        (error: unknown) => tasks.ended(call.toolUseId, { error }),
+      );
+      return running;
+    },
+  });
+}
+
+export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks }): SdkToolSelection {
   const { root } = options;
   const files: Record<string, Tool> = {
     Bash: createBashTool({ root }),
@@ -83,7 +111,7 @@ export function selectSdkTools(options: { root: string; tools?: readonly string[
   const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
   if (chosen.includes('Task') || chosen.includes('Agent')) {
-    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.background));
+    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks));
   }
   for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
   return { tools, unknown };

@@ -3,8 +3,9 @@
  * each running the next turn of the conversation in order; `interrupt`, `set_permission_mode` and `set_model` act
  * at once, even while a turn runs; `mcp_status` lists the MCP servers; any other control request is answered with
  * an error response (never left
- * unanswered); `control_response`s settle our own requests. The driver ends when stdin has closed and the last
- * queued turn has written its result.
+ * unanswered); `control_response`s settle our own requests. A background subagent's notification (session-tasks.ts)
+ * is queued as a turn of its own, in order with the user messages. The driver ends when stdin has closed, no
+ * background subagent is running, and the last queued turn has written its result.
  */
 import { resolveModelAlias } from '../config/config.ts';
 import type { UserContentBlock } from '../messages/types.ts';
@@ -14,6 +15,7 @@ import { readJsonLines, type JsonObject } from './json-lines.ts';
 import { isPermissionMode } from './permission-modes.ts';
 import { runPromptHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import { userContentOf, type HeadlessSession } from './headless-session.ts';
+import type { SessionTasks } from './session-tasks.ts';
 import { messageOf } from '../errors/message-of.ts';
 
 /** What `initialize` carried that the session needs. */
@@ -36,7 +38,12 @@ export interface StreamJsonDriverOptions {
   session(): Promise<HeadlessSession>;
   hookContext(): HookContext;
   hooks(): HookRegistry;
+  /** The session's background subagents: their notifications become turns, and the driver waits for them. */
+  tasks?: Pick<SessionTasks, 'running' | 'takeNotice' | 'onNotice'>;
 }
+
+/** A queued turn: a user message from stdin, or a finished background subagent's notification. */
+type QueuedTurn = { kind: 'user'; message: JsonObject } | { kind: 'notice'; notice: NonNullable<ReturnType<SessionTasks['takeNotice']>> };
 
 const INITIALIZE_RESPONSE = {
   commands: [],
@@ -54,7 +61,7 @@ function textOf(content: string | UserContentBlock[]): string {
 /** Runs the protocol to its end; resolves with whether the last result was an error. */
 export async function driveStreamJson(options: StreamJsonDriverOptions): Promise<{ lastResultIsError: boolean }> {
   const { write, warn, channel } = options;
-  const queue: JsonObject[] = [];
+  const queue: QueuedTurn[] = [];
   let wake: (() => void) | null = null;
   let inputClosed = false;
   let initializing: Promise<void> = Promise.resolve();
@@ -115,7 +122,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
         case 'update_environment_variables':
           return;
         case 'user':
-          queue.push(message);
+          queue.push({ kind: 'user', message });
           notify();
           return;
         default:
@@ -131,16 +138,33 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     notify();
   });
 
+  const tasks = options.tasks;
+  tasks?.onNotice(() => {
+    for (let notice = tasks.takeNotice(); notice; notice = tasks.takeNotice()) queue.push({ kind: 'notice', notice });
+    notify();
+  });
+
   let lastResultIsError = false;
   while (true) {
-    const next = queue.shift();
-    if (!next) {
-      if (inputClosed) break;
+    const queued = queue.shift();
+    if (!queued) {
+      // As the real executable: a background subagent still running keeps the session open for its notification.
+      if (inputClosed && (tasks?.running ?? 0) === 0) break;
       await new Promise<void>((resolve) => (wake = resolve));
       continue;
     }
     await initializing;
     const session = await options.session();
+    if (queued.kind === 'notice') {
+      // Its own turn, with no UserPromptSubmit hook (no user wrote it); the result names what started it.
+      running = session;
+      const outcome = await session.runTurn(queued.notice.content, { origin: { kind: 'task-notification', producer: 'session-task', runId: queued.notice.runId } });
+      running = null;
+      write(outcome.result);
+      lastResultIsError = outcome.isError;
+      continue;
+    }
+    const next = queued.message;
     const content = userContentOf((next.message as JsonObject | undefined)?.content);
     const promptHooks = await runPromptHooks(options.hooks(), options.hookContext(), textOf(content));
     if (promptHooks.blocked) {

@@ -1,13 +1,13 @@
 /**
- * Background subagents (Extension `backgroundAgentTool`): an agent tool given `background` runs a call that asks
- * for `run_in_background: true` without waiting for it. The call's result says the agent was launched; the
- * child's report reaches the parent loop as a `<task-notification>` user message, through the attachments the loop
- * collects after the tool results (docs/loop.md §4.14), so it arrives as an `attachments_collected` event: recorded
- * in the session log and replayed from it.
- *
- * Deterministic by construction: the collection after the batch that launched a child waits for that child, so
- * the notification is always in the next request, whatever the timing. (The real executable delivers it whenever
- * the child ends, possibly several turns later or as a new turn after the result; that timing is not reproduced.)
+ * Background subagents: an agent tool given `background` runs a call that asks for `run_in_background: true`
+ * without waiting for it. The call's result says the agent was launched; the child's report reaches the parent as a
+ * `<task-notification>` user message. Two deliveries:
+ * - `createBackgroundAgents()` (Extension `backgroundAgentTool`, for a `query()` run, which has no next turn): the
+ *   notification comes through the attachments the loop collects after the tool results (docs/loop.md §4.14), as
+ *   an `attachments_collected` event, recorded in the session log and replayed from it. The collection after the
+ *   batch that launched a child waits for that child, so the notification is always in the next request.
+ * - An SDK session (`src/agent-sdk/session-tasks.ts`) does as the real executable: the turn ends, and the
+ *   notification starts a turn of its own when the child ends.
  */
 import type { AttachmentCollector } from '../data/deps.ts';
 import type { ChildRunResult } from '../tools/child-runs.ts';
@@ -22,29 +22,58 @@ export interface BackgroundLaunch {
   result: Promise<ChildRunResult>;
 }
 
-export interface BackgroundAgents {
+/** What an agent tool needs to run a call in the background. */
+export interface BackgroundLauncher {
   /** Registers a started child and gives the call's result text. */
   launch(launch: BackgroundLaunch): string;
+}
+
+export interface BackgroundAgents extends BackgroundLauncher {
   /** Pass as `query({ deps: { collectAttachments } })`: waits for the children launched so far, gives their notifications. */
   collectAttachments: AttachmentCollector;
   /** Children launched whose notification has not been collected yet. */
   readonly pending: number;
 }
 
-/** The launched call's result, as Claude Code 2.1.334 words it (its agentId is the call's tool_use id here; the lines
- * about SendMessage and the output file are left out: turnloop has neither). */
-export function backgroundLaunchText(toolUseId: string): string {
+const LAUNCHED = 'Async agent launched successfully.';
+
+/**
+ * The launched call's result, as Claude Code 2.1.334 words it (its agentId is the call's tool_use id here; the
+ * SendMessage hint is left out: turnloop has no SendMessage). `outputFile`: the child's transcript (its session log).
+ */
+export function backgroundLaunchText(toolUseId: string, outputFile?: string): string {
   return [
-    'Async agent launched successfully. (This tool result is internal metadata — never quote or paste any part of it, including the agentId below, into a user-facing reply.)',
+    `${LAUNCHED} (This tool result is internal metadata — never quote or paste any part of it, including the agentId below, into a user-facing reply.)`,
     `agentId: ${toolUseId} (internal ID - do not mention to user.)`,
     'The agent is working in the background. You will be notified automatically when it completes. You know nothing about its results until that notification arrives — do not report, assume, or predict them; continue other work or respond to the user in the meantime.',
     "Do not duplicate this agent's work — avoid working with the same files or topics it is using.",
+    ...(outputFile
+      ? [
+          `output_file: ${outputFile}`,
+          "Do NOT Read or tail this file via the shell tool — it is the full subagent JSONL transcript and reading it will overflow your context. If the user asks for progress, say the agent is still running; you'll get a completion notification.",
+        ]
+      : []),
   ].join('\n');
 }
 
-/** The notification a finished background child sends its parent, as Claude Code 2.1.334 sends it (without its
- * output-file, note and usage lines). A failed child's status word was not observed: `failed` is turnloop's. */
-export function taskNotificationText(toolUseId: string, description: string, outcome: { status: 'completed' | 'failed'; text: string }): string {
+/** Whether a tool result's text is a background launch (not the child's report). */
+export function isBackgroundLaunchText(text: string): boolean {
+  return text.startsWith(LAUNCHED);
+}
+
+/** What a finished child reports: its status, its answer (or what went wrong) and, optionally, its size and time. */
+export interface BackgroundOutcome {
+  status: 'completed' | 'failed';
+  text: string;
+  usage?: { totalTokens: number; toolUses: number; durationMs: number };
+}
+
+/**
+ * The notification a finished background child sends its parent, as Claude Code 2.1.334 sends it (without its note
+ * about resuming the agent, which turnloop cannot). A failed child's status word was not observed: `failed` is
+ * turnloop's.
+ */
+export function taskNotificationText(toolUseId: string, description: string, outcome: BackgroundOutcome, outputFile?: string): string {
   const verb = outcome.status === 'completed' ? 'finished' : 'failed';
   return [
     '<system-reminder>',
@@ -56,9 +85,11 @@ export function taskNotificationText(toolUseId: string, description: string, out
     '<task-notification>',
     `<task-id>${toolUseId}</task-id>`,
     `<tool-use-id>${toolUseId}</tool-use-id>`,
+    ...(outputFile ? [`<output-file>${outputFile}</output-file>`] : []),
     `<status>${outcome.status}</status>`,
     `<summary>Agent "${description}" ${verb}</summary>`,
     `<result>${outcome.text}</result>`,
+    ...(outcome.usage ? [`<usage><subagent_tokens>${outcome.usage.totalTokens}</subagent_tokens><tool_uses>${outcome.usage.toolUses}</tool_uses><duration_ms>${outcome.usage.durationMs}</duration_ms></usage>`] : []),
     '</task-notification>',
     '</system-reminder>',
   ].join('\n');
@@ -93,7 +124,8 @@ export function createBackgroundAgents(): BackgroundAgents {
   };
 }
 
-function outcomeOf(result: ChildRunResult): { status: 'completed' | 'failed'; text: string } {
+/** A child's ending as its notification reports it. */
+export function outcomeOf(result: ChildRunResult): BackgroundOutcome {
   const { terminal, finalText } = result;
   const ok = terminal.reason === 'completed' && !terminal.apiError && finalText !== null;
   return ok ? { status: 'completed', text: finalText } : { status: 'failed', text: finalText ?? `it ended with ${terminal.reason}` };

@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { ConfigOverrides } from '../config/config.ts';
 import type { ChildRunRequest, ChildRunResult } from '../tools/child-runs.ts';
-import type { BackgroundAgents } from './background-agents.ts';
+import type { BackgroundLauncher } from './background-agents.ts';
 import { defineTool, type Tool, type ToolCallResult } from '../tools/define-tool.ts';
 
 export interface AgentToolSpec {
@@ -39,10 +39,11 @@ export interface AgentToolSpec {
   concurrencySafe?: boolean;
   /**
    * Opt-in (Extension `backgroundAgentTool`): a call with `run_in_background: true` starts the agent and returns at
-   * once; its report reaches the loop as a notification through these background agents' `collectAttachments`,
-   * which the run must be given (`query({ deps: { collectAttachments } })`). Absent: every call runs to its end.
+   * once with the launcher's text; its report reaches the loop as a notification (`createBackgroundAgents()`: through
+   * its `collectAttachments`, which the run must be given, `query({ deps: { collectAttachments } })`). Absent: every
+   * call runs to its end.
    */
-  background?: BackgroundAgents;
+  background?: BackgroundLauncher;
 }
 
 const agentFields = {

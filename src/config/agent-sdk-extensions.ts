@@ -40,8 +40,8 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
   },
   {
     id: 'sdkNoProgressMessages',
-    original: 'Also writes progress notes: `system/thinking_tokens` (an estimate of the thinking streamed) for replies with thinking, `system/api_retry` before each retry it waits for, and `system/task_started`, `task_updated`, `task_notification` around a subagent.',
-    turnloop: 'Writes none of them; a subagent shows as its prompt inside the Task call (and its messages with `forwardSubagentText`), and its answer as the Task\'s tool_result.',
+    original: 'Also writes progress notes: `system/thinking_tokens` (an estimate of the thinking streamed) for replies with thinking, and `system/api_retry` before each retry it waits for.',
+    turnloop: 'Writes neither. (A subagent\'s task messages are written as claude writes them: src/agent-sdk/session-tasks.ts.)',
     why: 'They carry estimates and timings, not the conversation; the session log and its subagent logs hold every step.',
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/headless-protocol.test.ts', name: 'without it writes no stream_event, and never writes our own items (request markers, attachments)' },

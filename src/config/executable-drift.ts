@@ -67,13 +67,6 @@ export const EXECUTABLE_DRIFT: readonly ExecutableDrift[] = [
     situation: 'a refusal',
   },
   {
-    id: 'backgroundSubagentsByDefault',
-    original: 'A Task call runs its subagent to the end; the subagent\'s report is the call\'s result, and the turn goes on from it.',
-    executable: 'A Task call that does not set `run_in_background` runs in the background: its result says the agent was launched, the turn ends, and the subagent\'s notification starts another turn (a second result).',
-    releases,
-    situation: 'a Task call without run_in_background',
-  },
-  {
     id: 'partialBlockOnInterrupt',
     original: 'A block the stream never completed produces no message (docs/loop.md §1): after an interrupt mid-text the next request has no assistant turn for it.',
     executable: 'The streamed part of the interrupted text block becomes an assistant message, sent in the next request before the interruption note.',

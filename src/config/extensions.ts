@@ -149,8 +149,8 @@ export const EXTENSIONS: readonly Extension[] = [
   {
     id: 'backgroundAgentTool',
     original: 'A subagent call runs its child to the end; the child\'s report is the call\'s result (docs/loop.md §7.2).',
-    turnloop: 'Opt-in (`defineAgentTool({ background })`, given to the SDK Task tool): a call with `run_in_background: true` returns at once with the launch text of Claude Code 2.1.334, and the child\'s report reaches the parent as a `<task-notification>` user message among the attachments collected after that batch (the collection waits for the child, so it is always in the next request; the real executable delivers it whenever the child ends, often as a new turn after the result).',
-    why: 'The real executable runs such calls in the background; delivering the report through `attachments_collected` keeps it an event of the log, so the run replays.',
+    turnloop: 'Opt-in (`defineAgentTool({ background })`): a call with `run_in_background: true` returns at once with the launch text of Claude Code 2.1.334. In an SDK session the headless Task tool does as that executable does: a call runs in the background unless its input says `run_in_background: false`, the turn ends with its result, and the child\'s `<task-notification>` starts a turn of its own when the child ends (a second result). In a `query()` run, which has no next turn, `createBackgroundAgents()` delivers it among the attachments collected after that batch, waiting for the child, so it is always in the next request.',
+    why: 'The real executable runs such calls in the background. A notification turn is recorded like any turn (its prompt is the notification); in a `query()` run, delivering it through `attachments_collected` keeps it an event of the log, so the run replays.',
     configSwitch: null,
     test: { file: 'test/unit/agents/background-agents.test.ts', name: 'runs a run_in_background call in the background: launch text at once, the report as a notification, recorded and replayed' },
   },

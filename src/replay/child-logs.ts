@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { notifiedToolUseId } from '../agents/background-agents.ts';
+import { isBackgroundLaunchText, notifiedToolUseId } from '../agents/background-agents.ts';
 import type { RunObserverFactory } from '../runtime/query-options.ts';
 import { finalTextOf, type ChildLink } from '../tools/child-runs.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
@@ -82,7 +82,7 @@ export interface TreeReplayResult extends ReplayResult {
 
 /** For each tool call `log` answered: the index of its first `tool_result` event. */
 export function answeringEvents(log: string): Map<string, number> {
-  return new Map([...recordedAnswers(log)].map(([id, answer]) => [id, answer.index]));
+  return new Map([...recordedAnswers(log, { earlierTurns: false })].map(([id, answer]) => [id, answer.index]));
 }
 
 /** The text of a recorded tool_result block's content (a string, or its text blocks joined). */
@@ -92,11 +92,37 @@ function resultText(content: unknown): string {
   return content.flatMap((block: { type?: unknown; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
 }
 
-/** For each tool call `log` answered: its first `tool_result` event's index and the result's text. */
-function recordedAnswers(log: string): Map<string, { index: number; text: string }> {
+/** A user message's tool_result blocks and its texts (a notification is text). */
+function answersIn(content: unknown): Array<{ toolUseId: string; text: string }> {
+  if (typeof content === 'string') {
+    const id = notifiedToolUseId(content);
+    return id === null ? [] : [{ toolUseId: id, text: content }];
+  }
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: { type?: unknown; tool_use_id?: unknown; content?: unknown; text?: unknown }) => {
+    if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string') return [{ toolUseId: block.tool_use_id, text: resultText(block.content) }];
+    const id = block?.type === 'text' && typeof block.text === 'string' ? notifiedToolUseId(block.text) : null;
+    return id === null ? [] : [{ toolUseId: id, text: block.text as string }];
+  });
+}
+
+/**
+ * For each tool call `log` answered: its first `tool_result` event's index and the result's text. A background
+ * agent's report is the notification its parent was sent, not the call's (launch) result: collected as an
+ * attachment (a `query()` run), or in the conversation the run started from (an SDK session's notification turn,
+ * index 0). With `earlierTurns`, answers in that conversation count too (a later turn's log holds the earlier turns
+ * there, and their children beside it).
+ */
+function recordedAnswers(log: string, options: { earlierTurns: boolean }): Map<string, { index: number; text: string }> {
   const answered = new Map<string, { index: number; text: string }>();
-  for (const { event, index } of loadSessionLog(log).events) {
-    // A background agent's report is the notification its parent collected, not the call's (launch) result.
+  const parsed = loadSessionLog(log);
+  const keep = (toolUseId: string, index: number, text: string) => {
+    if (!isBackgroundLaunchText(text)) answered.set(toolUseId, { index, text });
+  };
+  for (const message of options.earlierTurns ? (parsed.header.params.messages ?? []) : []) {
+    if (message.type === 'user') for (const { toolUseId, text } of answersIn(message.message.content)) keep(toolUseId, 0, text);
+  }
+  for (const { event, index } of parsed.events) {
     if (event.type === 'attachments_collected') {
       for (const message of event.attachments) {
         const text = message.type === 'user' ? resultText(message.message.content) : '';
@@ -107,7 +133,7 @@ function recordedAnswers(log: string): Map<string, { index: number; text: string
     if (event.type !== 'tool_result' || answered.has(event.toolUseId)) continue;
     const content = event.message.message.content;
     const block = Array.isArray(content) ? content.find((b) => b.type === 'tool_result' && (b as { tool_use_id?: string }).tool_use_id === event.toolUseId) : undefined;
-    answered.set(event.toolUseId, { index, text: block ? resultText((block as { content?: unknown }).content) : typeof content === 'string' ? content : '' });
+    keep(event.toolUseId, index, block ? resultText((block as { content?: unknown }).content) : typeof content === 'string' ? content : '');
   }
   return answered;
 }
@@ -150,7 +176,7 @@ export function replayChildren(log: string, options: ReplayOptions = {}, path: A
   const children = new Map<string, TreeReplayResult>();
   const files = childLogFiles(log);
   // The parent's log is read once for all its children (not once per child).
-  const answered = files.length > 0 ? recordedAnswers(log) : new Map<string, { index: number; text: string }>();
+  const answered = files.length > 0 ? recordedAnswers(log, { earlierTurns: true }) : new Map<string, { index: number; text: string }>();
   for (const { toolUseId, file } of files) {
     const answer = answered.get(toolUseId);
     const step = { parentEvent: answer?.index ?? -1, toolUseId };

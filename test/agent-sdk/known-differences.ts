@@ -25,13 +25,6 @@ export const EVERYWHERE: readonly KnownDifference[] = [
 
 /** Differences of one program, by its name. */
 export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
-  'a subagent (Task)': [
-    {
-      onlyIn: 'claude',
-      lines: ['system task_started', 'system task_updated', 'system task_notification'],
-      why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
-    },
-  ],
   'fallbackModel after overloads': [
     {
       onlyIn: 'claude',
@@ -44,13 +37,6 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       onlyIn: 'claude',
       lines: ['system permission_denied'],
       why: 'claude also announces a denial as a system message before its tool_result; turnloop reports it in the tool_result and permission_denials only',
-    },
-  ],
-  'the agents option': [
-    {
-      onlyIn: 'claude',
-      lines: ['system task_started', 'system task_updated', 'system task_notification'],
-      why: 'as for the subagent program: no task messages in turnloop (Extension sdkNoProgressMessages)',
     },
   ],
 };

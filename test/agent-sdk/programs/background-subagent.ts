@@ -22,3 +22,36 @@ export const backgroundSubagent: SdkProgram = {
     await drain(query({ prompt: 'Ask a background subagent to count files.', options }), seen);
   },
 };
+
+/**
+ * An interrupt while the turn that launched a background subagent is still waiting for the model: the interrupt
+ * stops the subagent too (task `killed`, notification `stopped`), and no notification turn follows.
+ */
+export const backgroundSubagentInterrupted: SdkProgram = {
+  name: 'an interrupt after a background Task call',
+  // Both the main loop's next request and the subagent's are slow, so the interrupt finds both waiting.
+  script: () => ({
+    model: [
+      toolCall('toolu_task_bg', 'Task', { description: 'Count files', prompt: 'Say how many files there are.', subagent_type: 'general-purpose', run_in_background: true }),
+      { ...text('Done.'), delayMs: 1500 },
+      { ...text('Done.'), delayMs: 1500 },
+      text('Done.'),
+    ],
+  }),
+  async run({ options, observed }, seen) {
+    let endInput: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (endInput = resolve));
+    async function* input() {
+      yield { type: 'user' as const, message: { role: 'user' as const, content: 'Ask a background subagent to count files.' }, parent_tool_use_id: null, session_id: '' };
+      await ended;
+    }
+    const messages = query({ prompt: input(), options });
+    for await (const message of messages) {
+      seen.push(message);
+      if (message.type === 'user' && JSON.stringify(message.message.content).includes('Async agent launched')) {
+        setTimeout(() => void messages.interrupt().then(() => (observed.interruptAnswered = true)), 300);
+      }
+      if (message.type === 'result') endInput();
+    }
+  },
+};

@@ -1,0 +1,206 @@
+/**
+ * The subagents of one SDK session as the real executable (Claude Code 2.1.334) reports them: each Task call is a
+ * task with `system/task_started` (before the child's first message), `system/task_updated` (its status when it
+ * ends) and `system/task_notification` (the report's summary); a background one also changes the set that
+ * `system/background_tasks_changed` carries, before it starts and after it ends.
+ *
+ * A background child (`launch`) answers its call at once; when it ends, its `<task-notification>` is queued for
+ * the session driver, which runs it as a turn of its own after the turn in progress (stream-json-driver.ts). The
+ * driver does not finish while a background child runs, so the program always gets that turn's result. An
+ * interrupt of the turn that launched it stops it (its signal is that turn's), and then no turn follows.
+ */
+import { randomUUID } from 'node:crypto';
+import { backgroundLaunchText, outcomeOf, taskNotificationText, type BackgroundLauncher, type BackgroundLaunch, type BackgroundOutcome } from '../agents/background-agents.ts';
+import type { ChildRunResult } from '../tools/child-runs.ts';
+import type { QueryItem } from '../messages/types.ts';
+import { messageOf } from '../errors/message-of.ts';
+import type { JsonObject } from './json-lines.ts';
+
+/** What a Task call asked for, known before its child starts. */
+export interface TaskCall {
+  toolUseId: string;
+  description: string;
+  subagentType: string;
+  prompt: string;
+}
+
+/** A finished background child's notification: the next turn's prompt. */
+export interface TaskNotice {
+  toolUseId: string;
+  runId: string;
+  /** The user message's content (one text block, as the real executable sends it). */
+  content: Array<{ type: 'text'; text: string }>;
+}
+
+interface Task extends TaskCall {
+  runId: string;
+  background: boolean;
+  startedAt: number;
+}
+
+export interface SessionTasksDeps {
+  write(message: JsonObject): void;
+  sessionId: string;
+  /** The child's transcript (its session log beside the session's), or undefined when nothing is persisted. */
+  outputFile(toolUseId: string): string | undefined;
+  now?: () => number;
+}
+
+/** The size and time a notification reports: the child's last context (input, cache and output tokens) and its tool calls. */
+function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<BackgroundOutcome['usage']> {
+  let totalTokens = 0;
+  let toolUses = 0;
+  for (const item of items) {
+    if (item.type !== 'assistant') continue;
+    const u = item.message.usage;
+    if (u) totalTokens = u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+    toolUses += item.message.content.filter((b) => b.type === 'tool_use').length;
+  }
+  return { totalTokens, toolUses, durationMs };
+}
+
+export class SessionTasks implements BackgroundLauncher {
+  private readonly calls = new Map<string, TaskCall>();
+  private readonly backgroundCalls = new Set<string>();
+  private readonly tasks = new Map<string, Task>();
+  private readonly live = new Set<string>();
+  private readonly notices: TaskNotice[] = [];
+  private listeners: Array<() => void> = [];
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SessionTasksDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Background children that have not ended yet. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** The next queued notification, oldest first. */
+  takeNotice(): TaskNotice | undefined {
+    return this.notices.shift();
+  }
+
+  /** Calls `listener` whenever a notification is queued; the function returned stops that. */
+  onNotice(listener: () => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Whether the child of this call runs in the background (its messages are shown as the real executable shows them). */
+  isBackground(toolUseId: string | undefined): boolean {
+    return toolUseId !== undefined && this.backgroundCalls.has(toolUseId);
+  }
+
+  /**
+   * Remembers a Task call's input before its child starts (the background launch carries only the description),
+   * and whether it runs in the background (its child's first step comes before its launch).
+   */
+  describe(call: TaskCall, options: { background: boolean }): void {
+    this.calls.set(call.toolUseId, call);
+    if (options.background) this.backgroundCalls.add(call.toolUseId);
+  }
+
+  /** A foreground child starts: `task_started`. */
+  started(call: TaskCall): void {
+    this.begin(call, false);
+  }
+
+  /** A foreground child ended (or its run failed): `task_updated`, `task_notification`. */
+  ended(toolUseId: string, result: ChildRunResult | { error: unknown }): void {
+    const task = this.tasks.get(toolUseId);
+    if (!task) return;
+    this.finish(task, this.outcome(task, result));
+  }
+
+  /** A background child started: it answers its call at once; its end queues a notification. */
+  launch(launch: BackgroundLaunch): string {
+    const call = this.calls.get(launch.toolUseId) ?? { toolUseId: launch.toolUseId, description: launch.description, subagentType: 'general-purpose', prompt: '' };
+    this.live.add(call.toolUseId);
+    const task = this.begin(call, true);
+    launch.result.then(
+      (result) => (result.terminal.reason.startsWith('aborted') ? this.kill(task) : this.settle(task, this.outcome(task, result))),
+      (error: unknown) => this.settle(task, this.outcome(task, { error })),
+    );
+    return backgroundLaunchText(call.toolUseId, this.deps.outputFile(call.toolUseId));
+  }
+
+  private outcome(task: Task, result: ChildRunResult | { error: unknown }): BackgroundOutcome {
+    if ('error' in result) return { status: 'failed', text: messageOf(result.error) };
+    return { ...outcomeOf(result), usage: usageOf(result.items, this.now() - task.startedAt) };
+  }
+
+  private begin(call: TaskCall, background: boolean): Task {
+    const task: Task = { ...call, runId: randomUUID(), background, startedAt: this.now() };
+    this.tasks.set(call.toolUseId, task);
+    if (background) this.writeBackgroundSet();
+    this.write({
+      type: 'system',
+      subtype: 'task_started',
+      task_id: task.toolUseId,
+      run_id: task.runId,
+      tool_use_id: task.toolUseId,
+      description: task.description,
+      subagent_type: task.subagentType,
+      is_backgrounded: background,
+      spawn_depth: 1,
+      task_type: 'local_agent',
+      prompt: task.prompt,
+    });
+    return task;
+  }
+
+  private finish(task: Task, outcome: BackgroundOutcome): void {
+    const outputFile = this.deps.outputFile(task.toolUseId);
+    this.write({ type: 'system', subtype: 'task_updated', task_id: task.toolUseId, run_id: task.runId, patch: { status: outcome.status, end_time: this.now(), ...(outcome.status === 'failed' ? { error: outcome.text } : {}) } });
+    this.write({
+      type: 'system',
+      subtype: 'task_notification',
+      task_id: task.toolUseId,
+      run_id: task.runId,
+      tool_use_id: task.toolUseId,
+      status: outcome.status,
+      output_file: outputFile ?? '',
+      summary: outcome.text,
+      ...(task.background ? { summary_is_report: true } : {}),
+      ...(outcome.usage ? { usage: { total_tokens: outcome.usage.totalTokens, tool_uses: outcome.usage.toolUses, duration_ms: outcome.usage.durationMs } } : {}),
+    });
+  }
+
+  private settle(task: Task, outcome: BackgroundOutcome): void {
+    this.finish(task, outcome);
+    this.live.delete(task.toolUseId);
+    this.writeBackgroundSet();
+    const text = taskNotificationText(task.toolUseId, task.description, outcome, this.deps.outputFile(task.toolUseId));
+    this.notices.push({ toolUseId: task.toolUseId, runId: task.runId, content: [{ type: 'text', text }] });
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * A background child stopped by an interrupt of the turn that launched it: as the real executable, `killed`, a
+   * `stopped` notification naming the task, and no turn for it (the model is not told).
+   */
+  private kill(task: Task): void {
+    this.write({ type: 'system', subtype: 'task_updated', task_id: task.toolUseId, run_id: task.runId, patch: { status: 'killed', end_time: this.now() } });
+    this.write({ type: 'system', subtype: 'task_notification', task_id: task.toolUseId, run_id: task.runId, tool_use_id: task.toolUseId, status: 'stopped', output_file: this.deps.outputFile(task.toolUseId) ?? '', summary: task.description });
+    this.live.delete(task.toolUseId);
+    this.writeBackgroundSet();
+    for (const listener of this.listeners) listener();
+  }
+
+  private writeBackgroundSet(): void {
+    const tasks = [...this.live].map((id) => this.tasks.get(id) ?? { toolUseId: id, runId: '', subagentType: 'general-purpose', description: '' });
+    this.write({
+      type: 'system',
+      subtype: 'background_tasks_changed',
+      tasks: tasks.map((t) => ({ task_id: t.toolUseId, run_id: t.runId, task_type: 'local_agent', subagent_type: t.subagentType, description: t.description })),
+    });
+  }
+
+  private write(message: JsonObject): void {
+    this.deps.write({ ...message, uuid: randomUUID(), session_id: this.deps.sessionId });
+  }
+}
