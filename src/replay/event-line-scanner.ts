@@ -82,7 +82,7 @@ export function scanEventLine(text: string, start: number, end: number, out: Eve
   const eventStart = LINE_START.lastIndex;
   // `at` is the last member but the hash: its start is the last `,"at":{"v":"` (its value holds no quote).
   const eventEnd = text.lastIndexOf(AT_MEMBER, end);
-  if (eventEnd < eventStart) return false;
+  if (eventEnd <= eventStart) return false;
   LINE_END.lastIndex = eventEnd;
   if (!LINE_END.test(text) || LINE_END.lastIndex !== end) return false;
   const hashed = text.charCodeAt(end - 2) === QUOTE;
