@@ -8,14 +8,16 @@
  * - With verification on (the default unless overrides are given), the first step whose hash differs throws
  *   `ReplayDivergenceError` at that index; nothing after it is trusted.
  * - A log from a different statechart is refused with `MachineVersionMismatchError` unless `allowVersionSkew`.
+ * - The text of a version-2 or -3 log is parsed and folded in one pass (`replayLogText`); whatever that pass does
+ *   not take on or finds wrong is parsed then folded, so results and errors are always those of the second way.
  */
+import { readFileSync } from 'node:fs';
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
 import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { LoopState } from '../data/state.ts';
-import { readFileSync } from 'node:fs';
 import { isLoopEvent } from '../data/event-check.ts';
 import { createStepMemo, initialStateWithMemo, stepWithMemo, type StepMemo } from '../reducer/stepper.ts';
 import type { StepResult } from '../reducer/step.ts';
@@ -121,15 +123,15 @@ function unhashedLineError(line: SessionEventLine, chainHash: string, state: Loo
 }
 
 /** Versions 2 and 3: the header's digest matches the initial state and its bytes hash to its `initialHash`. */
-function checkHeader(header: SessionHeader, raw: string, state: LoopState): void {
+function checkHeader(header: SessionHeader, version: 2 | 3, raw: string, state: LoopState): void {
   const hash = header.initialHash;
   checkDigest(0, header, state, hash);
   const prefix = hashedPrefix(raw, 'initialHash');
-  const recomputed = prefix === null ? '' : headerHash(header.version as 2 | 3, prefix);
+  const recomputed = prefix === null ? '' : headerHash(version, prefix);
   if (recomputed !== hash) throw new ReplayDivergenceError(0, { hash, at: header.at }, { hash: recomputed, at: controlDigest(state) }, "the header's bytes do not match its hash: it was edited");
 }
 
-/** What every fold of a log starts from: the checks of its header, the config, and the initial step. */
+/** What every fold of a log starts from: the machine's fingerprint checked, the config, the memo, the initial step. */
 function beginFold(header: SessionHeader, options: ReplayOptions): { verify: boolean; config: LoopConfig; redact: Redactor; memo: StepMemo; started: StepResult } {
   checkMachineVersion(header, options.allowVersionSkew);
   const verify = options.verify ?? options.config === undefined;
@@ -168,7 +170,7 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
     return;
   }
   let hash = header.initialHash;
-  if (verify) checkHeader(header, rawLine(log, 0), state);
+  if (verify) checkHeader(header, header.version, rawLine(log, 0), state);
   yield { index: 0, event: null, state, effects: started.effects, hash };
   // Version 3: the lines of a commit group before its hashed last line, as read, each with its newline, and
   // their folded steps, held until the group's hash vouches for them (time travel stops early: it must never be
@@ -270,7 +272,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   if (header.version === 1 || !raw) return null;
   const { verify, config, memo, started } = beginFold(header, options);
   let state = started.state;
-  if (verify) checkHeader(header, raw.header, state);
+  if (verify) checkHeader(header, header.version, raw.header, state);
   const emitted: Message[] = [];
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
