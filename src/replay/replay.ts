@@ -8,18 +8,24 @@
  * - With verification on (the default unless overrides are given), the first step whose hash differs throws
  *   `ReplayDivergenceError` at that index; nothing after it is trusted.
  * - A log from a different statechart is refused with `MachineVersionMismatchError` unless `allowVersionSkew`.
+ * - The text of a version-2 or -3 log is parsed and folded in one pass (`replayLogText`); whatever that pass does
+ *   not take on or finds wrong is parsed then folded, so results and errors are always those of the second way.
  */
+import { readFileSync } from 'node:fs';
 import { resolveConfig, type ConfigOverrides, type LoopConfig } from '../config/config.ts';
 import type { Message } from '../messages/types.ts';
 import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { LoopState } from '../data/state.ts';
-import { createStepper } from '../reducer/stepper.ts';
+import { isLoopEvent } from '../data/event-check.ts';
+import { createStepMemo, initialStateWithMemo, stepWithMemo, type StepMemo } from '../reducer/stepper.ts';
+import type { StepResult } from '../reducer/step.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
-import { loadSessionLog, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
+import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
+import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { MAX_GROUP_LINES, type SessionEventLine, type SessionHeader, type StateDigest } from './session-log-schema.ts';
 import { eventHashOf, headerHash, initialHashOf } from './session-recorder.ts';
@@ -116,6 +122,27 @@ function unhashedLineError(line: SessionEventLine, chainHash: string, state: Loo
   return new ReplayDivergenceError(line.index, { hash: '', at: line.at }, { hash: chainHash, at: controlDigest(state) }, why);
 }
 
+/** Versions 2 and 3: the header's digest matches the initial state and its bytes hash to its `initialHash`. */
+function checkHeader(header: SessionHeader, version: 2 | 3, raw: string, state: LoopState): void {
+  const hash = header.initialHash;
+  checkDigest(0, header, state, hash);
+  const prefix = hashedPrefix(raw, 'initialHash');
+  const recomputed = prefix === null ? '' : headerHash(version, prefix);
+  if (recomputed !== hash) throw new ReplayDivergenceError(0, { hash, at: header.at }, { hash: recomputed, at: controlDigest(state) }, "the header's bytes do not match its hash: it was edited");
+}
+
+/** What every fold of a log starts from: the machine's fingerprint checked, the config, the memo, the initial step. */
+function beginFold(header: SessionHeader, options: ReplayOptions): { verify: boolean; config: LoopConfig; redact: Redactor; memo: StepMemo; started: StepResult } {
+  checkMachineVersion(header, options.allowVersionSkew);
+  const verify = options.verify ?? options.config === undefined;
+  const config = replayConfig(header, options.config);
+  const redact = redactorOf(header);
+  // A memo of the chart's paths: a log repeats the same few paths thousands of times, and every replay and run in
+  // the process shares them (`chart-paths.ts`), so only the first asks xstate.
+  const memo = createStepMemo(sharedChartPaths());
+  return { verify, config, redact, memo, started: initialStateWithMemo(memo, header.params, config) };
+}
+
 /** The text of a logged line: as read, or (a log built in memory) its JSON, which is what the recorder wrote. */
 function rawLine(log: ParsedSessionLog, index: number): string {
   if (index === 0) return log.raw?.header ?? JSON.stringify(log.header);
@@ -127,21 +154,14 @@ function rawLine(log: ParsedSessionLog, index: number): string {
  */
 export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = {}): Generator<FoldedStep> {
   const { header } = log;
-  checkMachineVersion(header, options.allowVersionSkew);
-  const verify = options.verify ?? options.config === undefined;
-  const config = replayConfig(header, options.config);
-  const redact = redactorOf(header);
-  // A memo of the chart's paths: a log repeats the same few paths thousands of times, and every replay and run in
-  // the process shares them (`chart-paths.ts`), so only the first asks xstate.
-  const stepper = createStepper({ memo: true, paths: sharedChartPaths() });
-  const started = stepper.initialState(header.params, config);
+  const { verify, config, redact, memo, started } = beginFold(header, options);
   let state = started.state;
   if (header.version === 1) {
     let hash = initialHashOf(header.config, header.params, state, started.effects, redact);
     if (verify && hash !== header.initialHash) diverged(0, { hash: header.initialHash, at: header.at }, state, hash);
     yield { index: 0, event: null, state, effects: started.effects, hash };
     for (const line of log.events) {
-      const result = stepper.step(state, line.event, config);
+      const result = stepWithMemo(memo, state, line.event, config);
       state = result.state;
       hash = eventHashOf(hash, JSON.stringify(line.event), state, result.effects, redact);
       if (verify && hash !== line.hash) diverged(line.index, { hash: line.hash ?? '', at: line.at }, state, hash);
@@ -150,12 +170,7 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
     return;
   }
   let hash = header.initialHash;
-  if (verify) {
-    checkDigest(0, header, state, hash);
-    const prefix = hashedPrefix(rawLine(log, 0), 'initialHash');
-    const recomputed = prefix === null ? '' : headerHash(header.version, prefix);
-    if (recomputed !== hash) throw new ReplayDivergenceError(0, { hash, at: header.at }, { hash: recomputed, at: controlDigest(state) }, "the header's bytes do not match its hash: it was edited");
-  }
+  if (verify) checkHeader(header, header.version, rawLine(log, 0), state);
   yield { index: 0, event: null, state, effects: started.effects, hash };
   // Version 3: the lines of a commit group before its hashed last line, as read, each with its newline, and
   // their folded steps, held until the group's hash vouches for them (time travel stops early: it must never be
@@ -164,7 +179,7 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
   let held: FoldedStep[] = [];
   for (let i = 0; i < log.events.length; i++) {
     const line = log.events[i];
-    const result = stepper.step(state, line.event, config);
+    const result = stepWithMemo(memo, state, line.event, config);
     state = result.state;
     // A step inside a version-3 group carries the chain's hash so far (the one before its group).
     const folded: FoldedStep = { index: line.index, event: line.event, state, effects: result.effects, hash };
@@ -204,22 +219,115 @@ export function* foldSessionLog(log: ParsedSessionLog, options: ReplayOptions = 
  * const { terminal, emitted } = replay('session.jsonl');
  */
 export function replay(source: SessionLogSource, options: ReplayOptions = {}): ReplayResult {
-  const log = loadSessionLog(source);
+  if (typeof source !== 'string' && !('text' in source)) return replayParsed(source, options);
+  const text = typeof source === 'string' ? readFileSync(source, 'utf8') : source.text;
+  return replayLogText(text, options) ?? replayParsed(parseSessionLogText(text, typeof source === 'string' ? source : source.file), options);
+}
+
+/** Parsed first, then folded (`foldSessionLog`): every log, every version, and every error worded. */
+function replayParsed(log: ParsedSessionLog, options: ReplayOptions): ReplayResult {
   const emitted: Message[] = [];
   let last: FoldedStep | null = null;
   let steps = 0;
   for (const folded of foldSessionLog(log, options)) {
-    for (const effect of folded.effects) if (effect.type === 'emit') emitted.push(effect.message);
+    collectEmitted(folded.effects, emitted);
     last = folded;
     steps += 1;
   }
-  const finalState = (last as FoldedStep).state;
-  return {
-    header: log.header,
-    finalState,
-    emitted,
-    terminal: finalState.status === 'done' ? finalState.context.terminal : null,
-    steps,
-    truncated: log.truncated,
+  return resultOf(log.header, (last as FoldedStep).state, emitted, steps, log.truncated);
+}
+
+function collectEmitted(effects: readonly Effect[], emitted: Message[]): void {
+  for (const effect of effects) if (effect.type === 'emit') emitted.push(effect.message);
+}
+
+function resultOf(header: SessionHeader, finalState: LoopState, emitted: Message[], steps: number, truncated: ParsedSessionLog['truncated']): ReplayResult {
+  return { header, finalState, emitted, terminal: finalState.status === 'done' ? finalState.context.terminal : null, steps, truncated };
+}
+
+/**
+ * `replay()` of the text of a version-2 or -3 log in one pass: each line's envelope read by hand
+ * (`event-line-scanner.ts`), its event parsed, checked (`isLoopEvent`) and folded at once, the digest and the
+ * hashes checked against the text itself. No line object is built, and an event the state does not keep dies
+ * with its step instead of living as long as the whole parsed log.
+ *
+ * The same checks as parsing then folding, in the same cases, with the same result. Null at the first thing it
+ * does not take on (another layout or spelling, a blank line, version 1, a log cut inside a group) or that fails
+ * (any check, any error): the caller then parses and folds the slow way, which reads what this does not, and
+ * words the error. A test holds the two equal on valid, malformed and tampered logs.
+ */
+export function replayLogText(text: string, options: ReplayOptions = {}): ReplayResult | null {
+  try {
+    return foldLogText(text, options);
+  } catch {
+    return null;
+  }
+}
+
+function foldLogText(text: string, options: ReplayOptions): ReplayResult | null {
+  const headerEnd = text.indexOf('\n');
+  if (headerEnd < 0) return null;
+  // The header line, through the parser itself (one line: the schema's checks and its errors).
+  const { header, raw } = parseSessionLogText(text.slice(0, headerEnd + 1));
+  if (header.version === 1 || !raw) return null;
+  const { verify, config, memo, started } = beginFold(header, options);
+  let state = started.state;
+  if (verify) checkHeader(header, header.version, raw.header, state);
+  const emitted: Message[] = [];
+  collectEmitted(started.effects, emitted);
+  const fields = eventLineFields();
+  const valueText = stateValueTexts();
+  let hash = header.initialHash;
+  let groupStart = headerEnd + 1;
+  let unhashed = 0;
+  let steps = 1;
+  for (let start = headerEnd + 1; start < text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
+    const event: unknown = JSON.parse(text.slice(fields.eventStart, fields.eventEnd));
+    if (!isLoopEvent(event)) return null;
+    const hashed = fields.hashStart >= 0;
+    // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
+    if (hashed) unhashed = 0;
+    else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
+    const result = stepWithMemo(memo, state, event, config);
+    state = result.state;
+    collectEmitted(result.effects, emitted);
+    if (verify) {
+      if (!digestMatches(text, fields, state, valueText)) return null;
+      if (hashed) {
+        // The group's lines, each with its newline, then this one up to its hash: the text between, as read.
+        hash = lineHash(hash, text.slice(groupStart, fields.hashedEnd));
+        if (!text.startsWith(hash, fields.hashStart)) return null;
+      }
+    }
+    if (hashed) groupStart = end + 1;
+    steps += 1;
+    start = end + 1;
+  }
+  // Lines after the last hash: the parser drops them and says so in `truncated`.
+  if (unhashed > 0) return null;
+  return resultOf(header, state, emitted, steps, null);
+}
+
+/** `stateValueString`, remembered for the last value object (consecutive steps mostly share the chart's frozen one). */
+function stateValueTexts(): (value: LoopState['value']) => string {
+  let lastValue: LoopState['value'] | null = null;
+  let lastText = '';
+  return (value) => {
+    if (value !== lastValue) {
+      lastText = stateValueString(value);
+      lastValue = value;
+    }
+    return lastText;
   };
+}
+
+/** `checkDigest` against the line's text: the recorded `at` is the digest of the replayed state. */
+function digestMatches(text: string, fields: EventLineFields, state: LoopState, valueText: (value: LoopState['value']) => string): boolean {
+  const c = state.context;
+  if (fields.turn !== c.turnCount || fields.msgs !== c.messages.length || fields.seq !== c.seq) return false;
+  const value = valueText(state.value);
+  return fields.valueEnd - fields.valueStart === value.length && text.startsWith(value, fields.valueStart);
 }
