@@ -141,6 +141,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const selection = selectSdkTools({
       background,
       root: io.cwd,
+      additionalDirectories: args.addDirs.map((dir) => resolve(io.cwd, dir)),
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools: args.disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
