@@ -65,3 +65,44 @@ export function comparableShapes(program: string, engine: EngineName, shapes: re
   const drop = new Set(differences.filter((d) => d.onlyIn === engine).flatMap((d) => d.lines));
   return shapes.filter((line) => !drop.has(line));
 }
+
+/**
+ * What the public programs (public-programs.test.ts) print differently on the two engines: exact printed lines
+ * that only one engine's run prints. The suite drops exactly these before comparing, and fails when one is no
+ * longer printed (a fixed difference must leave the list). Each is a row of docs/agent-sdk-conformance.md.
+ */
+export interface PrintedDifference {
+  onlyIn: EngineName;
+  printed: readonly string[];
+  why: string;
+}
+
+export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = {
+  'public: streaming input chat with an interrupt, then another message': [
+    {
+      onlyIn: 'claude',
+      printed: ['claude: Once upon a time'],
+      why: 'claude sends the streamed part of the interrupted text block as an assistant message (`aborted: true`); turnloop follows the original loop, where an unfinished block produces no message (drift `partialBlockOnInterrupt`, docs/fidelity.md)',
+    },
+  ],
+  'public: SDK MCP tools, an allowedTools Bash rule and env': [
+    {
+      onlyIn: 'claude',
+      printed: ["error: A variable in this command can't be checked before it runs"],
+      why: "claude words each denial by its reason (here a variable its rule checker cannot see through); turnloop words every denial one way (Extension `sdkPermissionDenialText`); the reasons also come as `system/permission_denied` messages, 38msg's area",
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['error: Permission to use Bash was denied: the call needs approval and the program gave no canUseTool'],
+      why: 'the same denial in turnloop\'s words (see the claude line above)',
+    },
+  ],
+};
+
+/** The printed lines of one public program that only `engine` prints (each must still be printed). */
+export function printedDifferenceLines(program: string, engine: EngineName): string[] {
+  return (PUBLIC_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.printed);
+}
+
+/** Files only turnloop writes in the working directory: its session logs and its subagents' (`<id>.agents/`) (Extension `sdkSessionLog`). */
+export const TURNLOOP_ONLY_FILES = /^\.turnloop\/sessions\//;
