@@ -74,6 +74,10 @@ export function comparableShapes(program: string, engine: EngineName, shapes: re
 export interface PrintedDifference {
   onlyIn: EngineName;
   printed: readonly string[];
+  /** Files (paths under the working directory) only this engine writes. */
+  files?: readonly string[];
+  /** When the program's return value differs: what this engine's run returns. */
+  returned?: unknown;
   why: string;
 }
 
@@ -83,6 +87,33 @@ export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = 
       onlyIn: 'claude',
       printed: ['claude: Once upon a time'],
       why: 'claude sends the streamed part of the interrupted text block as an assistant message (`aborted: true`); turnloop follows the original loop, where an unfinished block produces no message (drift `partialBlockOnInterrupt`, docs/fidelity.md)',
+    },
+  ],
+  'public: hooks on the session life cycle, with regex matchers': [
+    {
+      onlyIn: 'claude',
+      printed: ['subagent start general-purpose', 'subagent stop', 'after Agent'],
+      why: "claude runs SubagentStart and SubagentStop hooks around a subagent, and names the subagent tool `Agent` in hook inputs; turnloop runs neither hook and names it `Task` (subagents and the Task/Agent tool: 38bg's area)",
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['after Task'],
+      why: 'the same PostToolUse call, with the tool named `Task` (see the claude lines above)',
+    },
+  ],
+  'public: canUseTool answering "always allow" with updatedPermissions': [
+    {
+      onlyIn: 'claude',
+      printed: ['prompt #1: Bash (with suggestions)', 'asked 1 time(s)'],
+      files: ['.claude/settings.local.json'],
+      returned: 1,
+      why: 'claude offers `suggestions` with a Bash prompt (a rule for the exact command in localSettings, the folder as a session directory, acceptEdits for the session) and applies the ones the program returns as `updatedPermissions`: it writes the rule to .claude/settings.local.json and does not ask again. turnloop sends no suggestions and ignores `updatedPermissions`, so it asks for each call (not implemented: docs/agent-sdk-conformance.md)',
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['prompt #1: Bash (no suggestions)', 'prompt #2: Bash (no suggestions)', 'asked 2 time(s)'],
+      returned: 2,
+      why: 'the same prompts without suggestions, and the program\'s own session rule (`Bash(mkdir:*)`) not applied (see the claude entry)',
     },
   ],
   'public: SDK MCP tools, an allowedTools Bash rule and env': [
@@ -102,6 +133,17 @@ export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = 
 /** The printed lines of one public program that only `engine` prints (each must still be printed). */
 export function printedDifferenceLines(program: string, engine: EngineName): string[] {
   return (PUBLIC_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.printed);
+}
+
+/** The files of one public program that only `engine` writes (each must still be written). */
+export function fileDifferences(program: string, engine: EngineName): string[] {
+  return (PUBLIC_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.files ?? []);
+}
+
+/** What `engine`'s run of a public program returns, when that is a listed difference. */
+export function returnedDifference(program: string, engine: EngineName): { returned: unknown } | undefined {
+  const listed = (PUBLIC_DIFFERENCES[program] ?? []).find((d) => d.onlyIn === engine && 'returned' in d);
+  return listed ? { returned: listed.returned } : undefined;
 }
 
 /** Files only turnloop writes in the working directory: its session logs and its subagents' (`<id>.agents/`) (Extension `sdkSessionLog`). */

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun } from './harness/sdk-program.ts';
-import { PUBLIC_DIFFERENCES, TURNLOOP_ONLY_FILES, printedDifferenceLines } from './known-differences.ts';
+import { PUBLIC_DIFFERENCES, TURNLOOP_ONLY_FILES, fileDifferences, printedDifferenceLines, returnedDifference } from './known-differences.ts';
 import { PUBLIC_PROGRAMS } from './programs/public-index.ts';
 import { asSdkProgram } from './programs/public-runner.ts';
 
@@ -93,6 +93,22 @@ const FACTS: Record<string, (seen: Observed, run: ProgramRun) => void> = {
     ]);
     expect(seen.files).toMatchObject({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
   },
+  'public: hooks on the session life cycle, with regex matchers': (seen, run) => {
+    // The Read|Glob matcher leaves the Task call out; the failed Read is PostToolUseFailure's, not PostToolUse's.
+    expect(seen.printed.filter((line) => !/subagent|after (Agent|Task)/.test(line))).toEqual(['prompt', 'before Glob', 'after Glob', 'before Read', 'failed Read', 'stop']);
+    expect(seen.returned).toBe('One thing to do: ship it.');
+    expect(JSON.stringify(run.requests[0]?.body)).toContain('The team ships on Fridays.');
+  },
+  'public: canUseTool answering "always allow" with updatedPermissions': (seen) => {
+    expect(seen.printed[0]).toMatch(/^prompt #1: Bash/);
+    expect(seen.printed).toContain('success, 3 turns');
+    expect(seen.printed).toContain('folders: debug=true release=true');
+  },
+  'public: setPermissionMode and status calls between streamed messages': (seen) => {
+    // After setPermissionMode('acceptEdits') the Write runs without asking the (denying) canUseTool.
+    expect(seen.printed).toEqual(['result 1: success', 'mcp servers: 0', 'commands listed: true', 'result 2: success', 'canUseTool asked 0 time(s)']);
+    expect(seen.files).toMatchObject({ 'plan.md': '# Plan\n1. ship\n' });
+  },
 };
 
 /**
@@ -102,8 +118,10 @@ const FACTS: Record<string, (seen: Observed, run: ProgramRun) => void> = {
 function comparable(name: string, engine: EngineName, run: ProgramRun): Observed {
   const seen = observedOf(run);
   const drop = new Set(printedDifferenceLines(name, engine));
-  const files = Object.fromEntries(Object.entries(seen.files).filter(([path]) => engine === 'claude' || !TURNLOOP_ONLY_FILES.test(path)));
-  return { ...seen, printed: seen.printed.filter((line) => !drop.has(line)), files };
+  const onlyHere = new Set(fileDifferences(name, engine));
+  const files = Object.fromEntries(Object.entries(seen.files).filter(([path]) => !onlyHere.has(path) && (engine === 'claude' || !TURNLOOP_ONLY_FILES.test(path))));
+  const returned = returnedDifference(name, engine) ? { returned: '(a listed difference)' } : {};
+  return { ...seen, printed: seen.printed.filter((line) => !drop.has(line)), files, ...returned };
 }
 
 const runs = new Map<string, Partial<Record<EngineName, ProgramRun>>>();
@@ -141,6 +159,10 @@ describe.each(PUBLIC_PROGRAMS.map((program) => [program.name, program] as const)
     for (const engine of ENGINES) {
       const printed = both[engine] ? observedOf(both[engine]).printed : [];
       expect(printedDifferenceLines(name, engine).filter((line) => !printed.includes(line)), `${engine} no longer prints these`).toEqual([]);
+      const files = both[engine] ? observedOf(both[engine]).files : {};
+      expect(fileDifferences(name, engine).filter((path) => !(path in files)), `${engine} no longer writes these`).toEqual([]);
+      const returned = returnedDifference(name, engine);
+      if (returned && both[engine]) expect(observedOf(both[engine]).returned, `${engine} returns something else now`).toEqual(returned.returned);
     }
     const turnloopFiles = Object.keys(both.turnloop ? observedOf(both.turnloop).files : {});
     expect(turnloopFiles.some((path) => TURNLOOP_ONLY_FILES.test(path))).toBe(true);
