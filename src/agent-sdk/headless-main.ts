@@ -30,7 +30,7 @@ import { thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
-import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
+import { driveStreamJson, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
 export interface HeadlessIo {
@@ -224,6 +224,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       channel,
       async onInitialize(request) {
         initialize = request;
+        const unread = unreadInitializeFields(request);
+        if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
         hookRegistry = request.hooks ?? {};
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {
