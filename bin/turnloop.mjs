@@ -23,4 +23,8 @@ const { exitQuietlyOnClosedStdout } = await import(cli('cli-io'));
 const { main } = await import(cli('main'));
 
 exitQuietlyOnClosedStdout();
+// Ended from outside (an Agent SDK program's abort sends SIGTERM): exit through 'exit' so its listeners kill what
+// the run started (Bash commands' process groups, MCP servers) instead of leaving them running.
+process.once('SIGTERM', () => process.exit(143));
+process.once('SIGHUP', () => process.exit(129));
 process.exitCode = await main(process.argv.slice(2));

@@ -31,7 +31,7 @@ import { thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
-import { driveStreamJson, type InitializeRequest } from './stream-json-driver.ts';
+import { driveStreamJson, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
 export interface HeadlessIo {
@@ -147,6 +147,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const selection = selectSdkTools({
       tasks,
       root: io.cwd,
+      additionalDirectories: args.addDirs.map((dir) => resolve(io.cwd, dir)),
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools: args.disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
@@ -229,6 +230,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       channel,
       async onInitialize(request) {
         initialize = request;
+        const unread = unreadInitializeFields(request);
+        if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
         hookRegistry = request.hooks ?? {};
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {

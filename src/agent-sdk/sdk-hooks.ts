@@ -2,7 +2,7 @@
  * The SDK program's hooks (registered by `initialize` as callback ids per event and matcher) as our hooks: each
  * matching callback is a `hook_callback` control request, and its answer maps onto our hook results:
  * PreToolUse `permissionDecision` / `updatedInput` / `additionalContext` / `decision: 'block'`; PostToolUse
- * `additionalContext` / `decision: 'block'`; Stop `decision: 'block'`; `continue: false` ends the loop with
+ * (PostToolUseFailure for a call that failed) `additionalContext` / `decision: 'block'`; Stop `decision: 'block'`; `continue: false` ends the loop with
  * `stopReason`. UserPromptSubmit runs before a turn (see `runPromptHooks`). A failing callback is reported on
  * stderr and changes nothing (the SDK's `onFailure: 'continue'`).
  */
@@ -89,7 +89,10 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
 
 export function sdkPostToolHook(hooks: HookRegistry, context: HookContext): PostToolHook {
   return async ({ toolName, input, toolUseId, result, signal }) => {
-    const answers = await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
+    // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a response.
+    const answers = result.isError === true
+      ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false }, context, toolUseId, signal)
+      : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
     const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
     const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
     const stop = answers.find((a) => a.continue === false);

@@ -12,6 +12,8 @@ import type { SessionTasks } from './session-tasks.ts';
 import { createBashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
+import { isInside } from '../tools/builtin/confine-path.ts';
+import { isAbsolute, resolve } from 'node:path';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
@@ -94,15 +96,42 @@ function trackedForeground(ctx: ToolContext, tasks: SessionTasks, call: Paramete
   });
 }
 
-export function selectSdkTools(options: { root: string; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks }): SdkToolSelection {
+/**
+ * A file tool that works in the working directory and in each `--add-dir` (the SDK's `additionalDirectories`), as
+ * the real executable's do: a call whose absolute path lies in an added directory goes to an instance confined to
+ * that directory, everything else to the working directory's. Each instance keeps its own confinement
+ * (confine-path.ts), so a symlink still cannot lead out of the directory the call was given.
+ */
+function inDirectories(make: (root: string) => Tool, root: string, added: readonly string[]): Tool {
+  const main = make(root);
+  if (added.length === 0) return main;
+  const others = added.map((dir) => ({ dir, tool: make(dir) }));
+  const pick = (input: unknown): Tool => {
+    const fields = (input ?? {}) as { file_path?: unknown; path?: unknown };
+    const requested = typeof fields.file_path === 'string' ? fields.file_path : fields.path;
+    if (typeof requested !== 'string' || !isAbsolute(requested) || isInside(root, resolve(requested))) return main;
+    return others.find(({ dir }) => isInside(dir, resolve(requested)))?.tool ?? main;
+  };
+  return {
+    ...main,
+    isConcurrencySafe: (input) => pick(input).isConcurrencySafe(input),
+    isReadOnly: (input) => pick(input).isReadOnly(input),
+    validateInput: (input, ctx) => pick(input).validateInput(input, ctx),
+    checkPermissions: (input, ctx) => pick(input).checkPermissions(input, ctx),
+    call: (input, ctx) => pick(input).call(input, ctx),
+  };
+}
+
+export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks }): SdkToolSelection {
   const { root } = options;
+  const added = options.additionalDirectories ?? [];
   const files: Record<string, Tool> = {
     Bash: createBashTool({ root }),
-    Glob: createGlobTool(root),
-    Grep: createGrepTool(root),
-    Read: createReadTool(root),
-    Edit: createEditTool(root),
-    Write: createWriteTool(root),
+    Glob: inDirectories(createGlobTool, root, added),
+    Grep: inDirectories(createGrepTool, root, added),
+    Read: inDirectories(createReadTool, root, added),
+    Edit: inDirectories(createEditTool, root, added),
+    Write: inDirectories(createWriteTool as (root: string) => Tool, root, added),
   };
   const removed = new Set(options.disallowedTools.filter((rule) => !rule.includes('(')));
   const asked = options.tools === undefined || options.tools.includes('default') ? [...BUILTIN_TOOL_NAMES] : [...options.tools];

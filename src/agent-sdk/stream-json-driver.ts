@@ -27,6 +27,21 @@ export interface InitializeRequest {
   agents?: Record<string, unknown>;
 }
 
+/**
+ * The `initialize` fields turnloop reads, or that repeat what it reads elsewhere (the schema and the disallowed
+ * tools also come as flags; the SDK servers' manifests describe servers the bridge asks itself). The SDK sends a
+ * field only when the program set the option behind it, so any other field present is an option turnloop ignores:
+ * `unreadInitializeFields` names them, and the caller says so on stderr (nothing ignored silently).
+ */
+const INITIALIZE_FIELDS_READ = new Set([
+  'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'jsonSchema', 'systemPrompt',
+  'appendSystemPrompt', 'agents', 'forwardSubagentText', 'mcpServers', 'disallowedTools',
+]);
+
+export function unreadInitializeFields(request: object): string[] {
+  return Object.entries(request).filter(([key, value]) => value !== undefined && value !== null && !INITIALIZE_FIELDS_READ.has(key)).map(([key]) => key);
+}
+
 export interface StreamJsonDriverOptions {
   input: NodeJS.ReadableStream;
   write(message: JsonObject): void;

@@ -56,7 +56,7 @@ export async function parseJsonSchema(text: string): Promise<{ schema: Record<st
   }
   return {
     schema: object,
-    validate: (value) => (check(value) ? undefined : (check.errors ?? []).map((e) => `root${e.instancePath}: ${e.message ?? 'is invalid'}`).join(', ')),
+    validate: (value) => (check(value) ? undefined : (check.errors ?? []).map((e) => `${e.instancePath || 'root'}: ${e.message ?? 'is invalid'}`).join(', ')),
   };
 }
 

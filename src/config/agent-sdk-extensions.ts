@@ -70,4 +70,12 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/skills.test.ts', name: 'the skill body reaches the model in the next request' },
   },
+  {
+    id: 'sdkJsonSchemaDraft2020',
+    original: 'claude 2.1.334 checks an `outputFormat` schema as draft-07 and refuses one whose `$schema` names draft 2020-12 (what zod 4\'s `toJSONSchema` writes by default): the process exits 1 with "--json-schema is not a valid JSON Schema: no schema with key or ref ...".',
+    turnloop: 'A schema whose `$schema` names draft 2020-12 is read and checked by that draft; any other is checked as draft-07, as claude does.',
+    why: 'The SDK\'s structured-output guide builds schemas with zod; refusing its default output would break the program on a valid schema.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/structured-output-errors.test.ts', name: 'a schema that declares draft 2020-12 (what zod 4 toJSONSchema writes by default) is accepted and checked by that draft' },
+  },
 ];

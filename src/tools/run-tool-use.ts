@@ -177,10 +177,11 @@ async function runPipeline(
   const out: PipelineResult = { content: '', isError: false, extra: [], preventContinuation: false };
   const fail = (text: string): PipelineResult => ({ ...out, content: text, isError: true });
   let stage = 'input validation';
+  let input: unknown = toolUse.input;
   try {
     const parsed = tool.inputSchema.safeParse(toolUse.input);
     if (!parsed.success) return fail(invalidInputText(tool.name, parsed.error));
-    let input: unknown = parsed.data;
+    input = parsed.data;
     const valid = await tool.validateInput(input, ctx);
     if (!valid.ok) return fail(`Error: ${valid.message}`);
 
@@ -238,7 +239,21 @@ async function runPipeline(
       out.extra.push(warning(deps, `A post-tool hook of ${tool.name} failed: ${errorText(error)}`));
       return out;
     }
-    return fail(stage === 'call' ? `Error: ${errorText(error)}` : `Error: ${stage} failed: ${errorText(error)}`);
+    if (stage !== 'call') return fail(`Error: ${stage} failed: ${errorText(error)}`);
+    // A tool that threw: the post-tool hooks still hear of it, with its error result (Claude Code's
+    // PostToolUseFailure hooks); what they add goes with the result, a hook that fails is a warning.
+    const failed = fail(`Error: ${errorText(error)}`);
+    const postHooks = deps.postToolHooks ?? [];
+    if (postHooks.length === 0 || ctx.signal.aborted) return failed;
+    try {
+      const post = await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result: { content: failed.content, isError: true }, newId: deps.newId });
+      failed.extra.push(...post.messages);
+      if (post.preventContinuation) failed.preventContinuation = true;
+      failed.stopReason ??= post.stopReason;
+    } catch (hookError) {
+      failed.extra.push(warning(deps, `A post-tool hook of ${tool.name} failed: ${errorText(hookError)}`));
+    }
+    return failed;
   }
 }
 

@@ -51,3 +51,86 @@ export function comparableShapes(program: string, engine: EngineName, shapes: re
   const drop = new Set(differences.filter((d) => d.onlyIn === engine).flatMap((d) => d.lines));
   return shapes.filter((line) => !drop.has(line));
 }
+
+/**
+ * What the public programs (public-programs.test.ts) print differently on the two engines: exact printed lines
+ * that only one engine's run prints. The suite drops exactly these before comparing, and fails when one is no
+ * longer printed (a fixed difference must leave the list). Each is a row of docs/agent-sdk-conformance.md.
+ */
+export interface PrintedDifference {
+  onlyIn: EngineName;
+  printed: readonly string[];
+  /** Files (paths under the working directory) only this engine writes. */
+  files?: readonly string[];
+  /** When the program's return value differs: what this engine's run returns. */
+  returned?: unknown;
+  why: string;
+}
+
+export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = {
+  'public: streaming input chat with an interrupt, then another message': [
+    {
+      onlyIn: 'claude',
+      printed: ['claude: Once upon a time'],
+      why: 'claude sends the streamed part of the interrupted text block as an assistant message (`aborted: true`); turnloop follows the original loop, where an unfinished block produces no message (drift `partialBlockOnInterrupt`, docs/fidelity.md)',
+    },
+  ],
+  'public: hooks on the session life cycle, with regex matchers': [
+    {
+      onlyIn: 'claude',
+      printed: ['subagent start general-purpose', 'subagent stop', 'after Agent'],
+      why: "claude runs SubagentStart and SubagentStop hooks around a subagent, and names the subagent tool `Agent` in hook inputs; turnloop runs neither hook and names it `Task` (subagents and the Task/Agent tool: 38bg's area)",
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['after Task'],
+      why: 'the same PostToolUse call, with the tool named `Task` (see the claude lines above)',
+    },
+  ],
+  'public: canUseTool answering "always allow" with updatedPermissions': [
+    {
+      onlyIn: 'claude',
+      printed: ['prompt #1: Bash (with suggestions)', 'asked 1 time(s)'],
+      files: ['.claude/settings.local.json'],
+      returned: 1,
+      why: 'claude offers `suggestions` with a Bash prompt (a rule for the exact command in localSettings, the folder as a session directory, acceptEdits for the session) and applies the ones the program returns as `updatedPermissions`: it writes the rule to .claude/settings.local.json and does not ask again. turnloop sends no suggestions and ignores `updatedPermissions`, so it asks for each call (not implemented: docs/agent-sdk-conformance.md)',
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['prompt #1: Bash (no suggestions)', 'prompt #2: Bash (no suggestions)', 'asked 2 time(s)'],
+      returned: 2,
+      why: 'the same prompts without suggestions, and the program\'s own session rule (`Bash(mkdir:*)`) not applied (see the claude entry)',
+    },
+  ],
+  'public: SDK MCP tools, an allowedTools Bash rule and env': [
+    {
+      onlyIn: 'claude',
+      printed: ["error: A variable in this command can't be checked before it runs"],
+      why: "claude words each denial by its reason (here a variable its rule checker cannot see through); turnloop words every denial one way (Extension `sdkPermissionDenialText`); the reasons also come as `system/permission_denied` messages, 38msg's area",
+    },
+    {
+      onlyIn: 'turnloop',
+      printed: ['error: Permission to use Bash was denied: the call needs approval and the program gave no canUseTool'],
+      why: 'the same denial in turnloop\'s words (see the claude line above)',
+    },
+  ],
+};
+
+/** The printed lines of one public program that only `engine` prints (each must still be printed). */
+export function printedDifferenceLines(program: string, engine: EngineName): string[] {
+  return (PUBLIC_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.printed);
+}
+
+/** The files of one public program that only `engine` writes (each must still be written). */
+export function fileDifferences(program: string, engine: EngineName): string[] {
+  return (PUBLIC_DIFFERENCES[program] ?? []).filter((d) => d.onlyIn === engine).flatMap((d) => d.files ?? []);
+}
+
+/** What `engine`'s run of a public program returns, when that is a listed difference. */
+export function returnedDifference(program: string, engine: EngineName): { returned: unknown } | undefined {
+  const listed = (PUBLIC_DIFFERENCES[program] ?? []).find((d) => d.onlyIn === engine && 'returned' in d);
+  return listed ? { returned: listed.returned } : undefined;
+}
+
+/** Files only turnloop writes in the working directory: its session logs and its subagents' (`<id>.agents/`) (Extension `sdkSessionLog`). */
+export const TURNLOOP_ONLY_FILES = /^\.turnloop\/sessions\//;

@@ -6,6 +6,8 @@
  *   grandchild may still hold open;
  * - output is capped (`maxOutputChars`): what floods past the cap is read and dropped, so the pipe never blocks
  *   the command and memory stays bounded.
+ * - a command still running when this process exits (an SDK program's abort ends the executable with SIGTERM) has
+ *   its group killed at exit, as the real executable kills its commands: nothing the agent started outlives it.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
  * siblings, docs/loop.md §7.5).
  */
@@ -32,6 +34,24 @@ export interface BashToolOptions {
   shell?: string;
 }
 
+/** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killRunningAtExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgid of runningGroups) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  });
+}
+
 interface Finished {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -44,6 +64,11 @@ interface Finished {
 function runCommand(command: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.shell, ['-c', command], { cwd: options.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pgid = child.pid;
+    if (pgid !== undefined) {
+      killRunningAtExit();
+      runningGroups.add(pgid);
+    }
     let output = '';
     let truncated = 0;
     let timedOut = false;
@@ -74,6 +99,7 @@ function runCommand(command: string, options: Required<BashToolOptions>, timeout
       signal.removeEventListener('abort', onAbort);
       // Whatever is left of the group (a backgrounded grandchild) goes too; the pipes are not waited for.
       killGroup();
+      if (pgid !== undefined) runningGroups.delete(pgid);
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({ code, signal: exitSignal, output, truncated, timedOut, aborted });
@@ -93,6 +119,7 @@ function runCommand(command: string, options: Required<BashToolOptions>, timeout
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      if (pgid !== undefined) runningGroups.delete(pgid);
       reject(error);
     });
     child.once('exit', (code, exitSignal) => {

@@ -47,7 +47,7 @@ describe('structured output', () => {
     const schema = JSON.stringify({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] });
     const script = writeScript(cwd, { model: [call('t1', { s: `${'a'.repeat(40)}!` }), call('t2', { s: 'aaa' })] });
     const run = await runHeadless([...SDK_ARGS, '--json-schema', schema, '--fake-api', script], { cwd });
-    expect(toolResults(run.lines)[0]).toMatchObject({ is_error: true, content: 'Output does not match required schema: root/s: must match pattern "^(a+)+$"' });
+    expect(toolResults(run.lines)[0]).toMatchObject({ is_error: true, content: 'Output does not match required schema: /s: must match pattern "^(a+)+$"' });
     expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', structured_output: { s: 'aaa' } });
   });
 
