@@ -12,7 +12,7 @@ import type { AttachmentCollector, ModelCaller, StopHook } from '../data/deps.ts
 import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
-import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
+import type { AssistantMessage, Message, QueryItem, UserContentBlock } from '../messages/types.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { ThinkingParam } from '../data/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
@@ -32,6 +32,15 @@ import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/mes
 function stopReasonOf(event: unknown): string | undefined {
   const delta = event as { type?: unknown; delta?: { stop_reason?: unknown } } | null;
   return delta?.type === 'message_delta' && typeof delta.delta?.stop_reason === 'string' ? delta.delta.stop_reason : undefined;
+}
+
+/**
+ * Where claude's budget check can stop a turn: after a reply is complete (`message_stop`), and after each message of
+ * the main thread that is not part of a reply (a tool_result, a note). Never between a reply's blocks.
+ */
+function endsBudgetCheckInterval(item: QueryItem): boolean {
+  if (item.type === 'stream_event') return (item.event as { type?: unknown } | null)?.type === 'message_stop';
+  return item.type === 'user';
 }
 
 function isInterruptionNote(content: unknown): boolean {
@@ -204,13 +213,11 @@ export class HeadlessSession {
     const interruptionNotes: Message[] = [];
     // The last request's stop reason as the API streamed it: an empty reply has one but no assistant message.
     let streamedStopReason: string | undefined;
-    const countAssistant = (message: AssistantMessage) => {
-      usage.add(message);
-      if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
-        budgetExceeded = { maxBudgetUsd: settings.maxBudgetUsd };
-        controller.abort('budget');
-      }
-    };
+    const countAssistant = (message: AssistantMessage) => usage.add(message);
+    // As claude checks `maxBudgetUsd`: in its SDK layer, after each message the loop yields, once a reply is complete
+    // (its cost is counted at the reply's end). Past the budget it stops pulling from the loop: the reply is kept,
+    // its tools never run, no further request is made. The loop itself has no such check (docs/agent-sdk.md).
+    const budgetSpent = () => settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd;
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
     // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
     const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => () => ({
@@ -320,9 +327,20 @@ export class HeadlessSession {
             numTurns += 1;
           }
         }
+        if (settings.maxBudgetUsd !== undefined && endsBudgetCheckInterval(item) && budgetSpent()) {
+          budgetExceeded = { maxBudgetUsd: settings.maxBudgetUsd };
+          break;
+        }
         next = await generator.next();
       }
-      terminal = next.value;
+      if (next.done) {
+        terminal = next.value;
+      } else {
+        // Stopped for the budget. Closing the generator runs the loop's cleanup (the recording) and takes no step.
+        await generator.return(undefined as never);
+        const maxCostUsd = settings.maxBudgetUsd ?? 0;
+        terminal = { reason: 'max_budget_usd', costUsd: usage.costUsd, maxCostUsd, message: `Reached maximum budget ($${maxCostUsd})` };
+      }
     } catch (error) {
       crashed = messageOf(error);
       terminal = { reason: 'model_error', error: { message: crashed } };

@@ -157,6 +157,18 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.requests).toEqual([]);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 0 });
   },
+  'maxBudgetUsd reached on a reply that calls a tool': (run) => {
+    expect(run.requests).toHaveLength(1);
+    expect(run.unusedAnswers).toBe(1);
+    expect(lastResult(run)).toMatchObject({
+      subtype: 'error_max_budget_usd',
+      is_error: true,
+      terminal_reason: 'budget_exhausted',
+      num_turns: 1,
+      errors: ['Reached maximum budget ($0.0001)'],
+    });
+    expect(run.messages.filter((m) => m.type === 'user')).toEqual([]);
+  },
   'structured output after a plain answer': (run) => {
     expect(run.observed).toEqual({ structuredOutput: { n: 1 } });
     const reminder = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('You MUST call the StructuredOutput tool'));

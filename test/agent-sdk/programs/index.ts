@@ -11,6 +11,7 @@ import { hookStopsDeniedCall } from './hook-stop-denied.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
+import { maxBudgetOnToolCall } from './msg-budget.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { promptHookBlocks } from './prompt-hook-blocks.ts';
@@ -52,4 +53,5 @@ export const PROGRAMS: readonly SdkProgram[] = [
   agentsOption,
   fallbackModel,
   promptHookBlocks,
+  maxBudgetOnToolCall,
 ];
