@@ -26,7 +26,7 @@ import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
 import { resolveModelAlias } from '../config/config.ts';
-import { thinkingParam } from './request-options.ts';
+import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
@@ -119,6 +119,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     }
     // A bad --thinking value is bad input: refuse it before anything starts.
     thinkingParam(args, args.model ?? '');
+    effortParam(args.effort, '');
     const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
     const identity = sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
@@ -177,6 +178,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
           ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
+          ...(args.effort !== undefined ? { effort: (model: string) => effortParam(args.effort, model) } : {}),
           permissionMode: mode as PermissionMode,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),

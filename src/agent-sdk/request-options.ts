@@ -3,10 +3,11 @@
  * `--thinking adaptive` → `thinking: {type: 'adaptive'}`, `--thinking disabled` → `{type: 'disabled'}`;
  * `--max-thinking-tokens N` (the SDK's `thinking: {type: 'enabled', budgetTokens}` or `maxThinkingTokens`) →
  * `{type: 'adaptive'}` on a model that thinks adaptively (claude ignores the budget there), else `{type: 'enabled',
- * budget_tokens: N}`; `--task-budget N` → `output_config.task_budget` on every request (the loop's `taskBudget`).
+ * budget_tokens: N}`; `--task-budget N` → `output_config.task_budget` on every request (the loop's `taskBudget`);
+ * `--effort L` → `output_config.effort` on a model that takes effort (the loop's `effort`; `effortParam`).
  * Model aliases resolve through the model table (src/config/config.ts). Pure.
  */
-import type { ThinkingParam } from '../data/state.ts';
+import { EFFORT_LEVELS, type EffortLevel, type ThinkingParam } from '../data/state.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 
 /** Families that take adaptive thinking (claude sends it for claude-sonnet-4-6 whatever budget is given). */
@@ -20,4 +21,21 @@ export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: 
   if (options.thinking === 'adaptive' || options.thinking === 'enabled') return { type: 'adaptive' };
   if (options.thinking !== undefined) throw new HeadlessArgsError(`--thinking expects one of adaptive, enabled, disabled, got '${options.thinking}'`);
   return undefined;
+}
+
+/**
+ * The effort claude 2.1.334 sends for a model (probed offline): models before Opus 4.5 and Sonnet 4.6 (Haiku 4.5,
+ * Sonnet 4.5...) get none, whatever is asked; the 5.5 family takes every level; the others take every level but
+ * `xhigh`, sent as `high`. Without `--effort` claude sends its default (`high`, `medium` on the 5.5 family); turnloop
+ * sends none then (the API's default applies: Extension `sdkThinkingOnlyWhenAsked`).
+ */
+const EFFORT_FAMILIES = ['claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
+const XHIGH_FAMILIES = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
+
+export function effortParam(effort: string | undefined, model: string): EffortLevel | undefined {
+  if (effort === undefined) return undefined;
+  if (!(EFFORT_LEVELS as readonly string[]).includes(effort)) throw new HeadlessArgsError(`--effort expects one of ${EFFORT_LEVELS.join(', ')}, got '${effort}'`);
+  if (!EFFORT_FAMILIES.some((family) => model.includes(family))) return undefined;
+  if (effort === 'xhigh' && !XHIGH_FAMILIES.some((family) => model.includes(family))) return 'high';
+  return effort as EffortLevel;
 }

@@ -10,6 +10,7 @@
  * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
  * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
+ * - `effort` is sent as `output_config.effort`, beside a task budget.
  * - Prompt caching (`options.promptCaching`, absent = none) marks the last system block and the last block of the
  *   last N messages with `cache_control` (never a thinking block, which cannot carry one), at most 4 in all. The
  *   marked turns are copies put in place of the originals in the message list (a converter lets the caller
@@ -17,7 +18,7 @@
  */
 import type { PromptCachingConfig } from '../config/config.ts';
 import type { ModelRequest } from '../data/effects.ts';
-import type { ThinkingParam } from '../data/state.ts';
+import type { EffortLevel, ThinkingParam } from '../data/state.ts';
 import type { ToolDefinitionForModel } from '../data/deps.ts';
 import type { ApiMessageConverter, HistoryRevision } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
@@ -38,7 +39,7 @@ export interface ApiRequestBody {
   system?: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>;
   tools?: ToolDefinitionForModel[];
   thinking?: ThinkingParam;
-  output_config?: { task_budget: { type: 'tokens'; total: number; remaining?: number } };
+  output_config?: { effort?: EffortLevel; task_budget?: { type: 'tokens'; total: number; remaining?: number } };
   stream: true;
 }
 
@@ -54,6 +55,7 @@ export function buildApiRequest(
     agentRun?: readonly string[];
     tools: readonly ToolDefinitionForModel[];
     thinking?: ThinkingParam;
+    effort?: EffortLevel;
     promptCaching?: PromptCachingConfig;
     /** A caller's converter that remembers its last conversion (`incremental-api-messages.ts`): O(new messages). */
     toMessages?: ApiMessageConverter;
@@ -82,9 +84,10 @@ export function buildApiRequest(
   const headers: Record<string, string> = { [QUERY_SOURCE_HEADER]: options.querySource };
   if (options.agentRun && options.agentRun.length > 0) headers[AGENT_RUN_HEADER] = agentRunKey(options.agentRun);
   const betas: string[] = [];
+  if (options.effort) body.output_config = { effort: options.effort };
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;
-    body.output_config = { task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
+    body.output_config = { ...body.output_config, task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
     betas.push(TASK_BUDGET_BETA);
   }
   if (options.thinking?.type === 'enabled') betas.push(INTERLEAVED_THINKING_BETA);
