@@ -127,11 +127,11 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     let callModel;
     if (fakeScript !== undefined) {
       fake = await startFakeAnthropicApi(fakeScript);
-      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL });
+      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL, onRetry: (notice) => session?.reportRetry(notice) });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
-      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
+      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}), onRetry: (notice) => session?.reportRetry(notice) });
     }
     const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);

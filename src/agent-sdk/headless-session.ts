@@ -20,6 +20,8 @@ import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
+import { apiRetryMessage, permissionDeniedMessage, ThinkingEstimate } from './progress-messages.ts';
+import type { ModelRetryNotice } from '../model/anthropic-model-caller.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import { SKILL_CONTEXT_NAME } from './skills.ts';
@@ -151,6 +153,15 @@ export class HeadlessSession {
     return { sessionId: this.settings.sessionId, parentToolUseId, newUuid: randomUUID };
   }
 
+  private progressFrame() {
+    return { sessionId: this.settings.sessionId, uuid: randomUUID() };
+  }
+
+  /** A retried request (the model caller's `onRetry`): `system/api_retry`, as claude reports each wait. */
+  reportRetry(notice: ModelRetryNotice): void {
+    this.deps.write(apiRetryMessage(notice, this.progressFrame()));
+  }
+
   initMessage(): JsonObject {
     const { settings } = this;
     return {
@@ -220,6 +231,7 @@ export class HeadlessSession {
     // As claude checks `maxBudgetUsd`: in its SDK layer, after each message the loop yields, once a reply is complete
     // (its cost is counted at the reply's end). Past the budget it stops pulling from the loop: the reply is kept,
     // its tools never run, no further request is made. The loop itself has no such check (docs/agent-sdk.md).
+    const thinkingEstimate = new ThinkingEstimate();
     const budgetSpent = () => settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd;
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
     // messages too only when the program asks (`forwardSubagentText`). Its usage counts either way.
@@ -263,6 +275,8 @@ export class HeadlessSession {
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
           onDenial: (denial) => denials.push(denial),
+          // Written at once: the call's error tool_result follows it.
+          onUnaskedDenial: (denial) => deps.write(permissionDeniedMessage(denial, this.progressFrame())),
           cwd: settings.cwd,
         }),
         preToolHooks: [
@@ -308,6 +322,7 @@ export class HeadlessSession {
         const item = next.value;
         if (item.type === 'attachment' && item.attachment.type === 'context' && item.attachment.name === SKILL_CONTEXT_NAME) skillBodies.push(item.attachment.content);
         if (item.type === 'request_start') {
+          thinkingEstimate.reset();
           streamedStopReason = undefined;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
@@ -319,6 +334,8 @@ export class HeadlessSession {
           countAssistant(item);
         } else if (item.type === 'stream_event') {
           streamedStopReason = stopReasonOf(item.event) ?? streamedStopReason;
+          const thinkingTokens = thinkingEstimate.add(item.event, this.progressFrame());
+          if (thinkingTokens) deps.write(thinkingTokens);
         } else if (item.type === 'user' && isInterruptionNote(item.message.content)) {
           interruptionNotes.push(item);
         }
