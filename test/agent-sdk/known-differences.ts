@@ -15,13 +15,7 @@ export interface KnownDifference {
 }
 
 /** Differences seen in every program where the situation arises. */
-export const EVERYWHERE: readonly KnownDifference[] = [
-  {
-    onlyIn: 'claude',
-    lines: ['system thinking_tokens'],
-    why: 'claude reports an estimate of the thinking tokens streamed so far (thinking-token-count beta) before a reply with thinking; turnloop does not estimate them (Extension sdkNoProgressMessages)',
-  },
-];
+export const EVERYWHERE: readonly KnownDifference[] = [];
 
 /** Differences of one program, by its name. */
 export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
@@ -30,20 +24,6 @@ export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
       onlyIn: 'claude',
       lines: ['system task_started', 'system task_updated', 'system task_notification'],
       why: "claude tracks a subagent as a task (started, updated, notification with the report's summary); turnloop sends no task messages (Extension sdkNoProgressMessages)",
-    },
-  ],
-  'fallbackModel after overloads': [
-    {
-      onlyIn: 'claude',
-      lines: ['system api_retry'],
-      why: 'claude reports each retry it waits for (attempt, delay, status); turnloop retries without telling the program (Extension sdkNoProgressMessages)',
-    },
-  ],
-  'a PreToolUse hook that stops a denied call': [
-    {
-      onlyIn: 'claude',
-      lines: ['system permission_denied'],
-      why: 'claude also announces a denial as a system message before its tool_result; turnloop reports it in the tool_result and permission_denials only',
     },
   ],
   'the agents option': [

@@ -11,7 +11,10 @@ import { hookStopsDeniedCall } from './hook-stop-denied.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
+import { apiRetries } from './msg-api-retry.ts';
 import { maxBudgetOnToolCall } from './msg-budget.ts';
+import { deniedWithoutAsking } from './msg-permission-denied.ts';
+import { thinkingTokens } from './msg-thinking-tokens.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { promptHookBlocks } from './prompt-hook-blocks.ts';
@@ -54,4 +57,7 @@ export const PROGRAMS: readonly SdkProgram[] = [
   fallbackModel,
   promptHookBlocks,
   maxBudgetOnToolCall,
+  thinkingTokens,
+  apiRetries,
+  deniedWithoutAsking,
 ];
