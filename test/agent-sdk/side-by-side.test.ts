@@ -173,6 +173,10 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.observed).toEqual({ estimates: [[4, 4], [8, 4], [12, 4], [16, 4], [20, 4], [24, 4], [25, 1]] });
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 1 });
   },
+  'a reply whose thinking is mostly hidden': (run) => {
+    // 400 base64 characters of signature are 300 bytes: 75 tokens.
+    expect(run.observed).toEqual({ estimates: [[1, 1], [75, 74]] });
+  },
   'a request retried after a 529 and a 500': (run) => {
     expect(run.observed).toEqual({
       retries: [

@@ -14,7 +14,7 @@ import { maxTurnsWithToolCall } from './max-turns.ts';
 import { apiRetries } from './msg-api-retry.ts';
 import { maxBudgetOnToolCall } from './msg-budget.ts';
 import { deniedWithoutAsking } from './msg-permission-denied.ts';
-import { thinkingTokens } from './msg-thinking-tokens.ts';
+import { hiddenThinkingTokens, thinkingTokens } from './msg-thinking-tokens.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { promptHookBlocks } from './prompt-hook-blocks.ts';
@@ -58,6 +58,7 @@ export const PROGRAMS: readonly SdkProgram[] = [
   promptHookBlocks,
   maxBudgetOnToolCall,
   thinkingTokens,
+  hiddenThinkingTokens,
   apiRetries,
   deniedWithoutAsking,
 ];

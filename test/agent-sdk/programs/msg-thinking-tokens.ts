@@ -13,3 +13,13 @@ export const thinkingTokens: SdkProgram = {
     observed.estimates = seen.flatMap((m) => (m.type === 'system' && m.subtype === 'thinking_tokens' ? [[m.estimated_tokens, m.estimated_tokens_delta]] : []));
   },
 };
+
+/** One visible character of thinking and a long signature (the thinking the API did not show): the estimate follows the signature. */
+export const hiddenThinkingTokens: SdkProgram = {
+  name: 'a reply whose thinking is mostly hidden',
+  script: () => ({ model: [{ content: [{ type: 'thinking', thinking: 'x', signature: 's'.repeat(400) }, { type: 'text', text: 'Thought it through.' }] }] }),
+  async run({ options, observed }, seen) {
+    await drain(query({ prompt: 'Think it over.', options }), seen);
+    observed.estimates = seen.flatMap((m) => (m.type === 'system' && m.subtype === 'thinking_tokens' ? [[m.estimated_tokens, m.estimated_tokens_delta]] : []));
+  },
+};

@@ -4,7 +4,7 @@
  * error tool_result of a call denied without asking.
  */
 import { describe, expect, it } from 'vitest';
-import { runHeadless, SDK_ARGS, type Line, types, writeScript, tempProject } from './headless-harness.ts';
+import { initialize, runHeadless, SDK_ARGS, type Line, types, userLine, writeScript, tempProject } from './headless-harness.ts';
 
 const BASH_THEN_DONE = {
   model: [
@@ -68,6 +68,15 @@ describe('system/thinking_tokens', () => {
       'system/thinking_tokens', 'assistant', 'assistant', 'result',
     ]);
     expect(system(run.lines, 'thinking_tokens').map((l) => [l.estimated_tokens, l.estimated_tokens_delta])).toEqual([[4, 4], [8, 4], [10, 2], [2, 2]]);
+  });
+
+  it("a block's signature raises the estimate to its decoded bytes, four a token, when that is more (claude 2.1.334, probed)", async () => {
+    const cwd = tempProject();
+    const reply = (thinking: string, signature: string) => ({ content: [{ type: 'thinking' as const, thinking, signature }, { type: 'text' as const, text: 'ok' }] });
+    // 400 base64 characters are 300 bytes: 75 tokens. A short signature under the streamed estimate adds no message.
+    const script = { model: [reply('x', 's'.repeat(400)), reply('Thinking it over.', 'sig-offline')] };
+    const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, results: 2, opening: [initialize(), userLine('one'), userLine('two')] });
+    expect(system(run.lines, 'thinking_tokens').map((l) => [l.estimated_tokens, l.estimated_tokens_delta])).toEqual([[1, 1], [75, 74], [4, 4], [5, 1]]);
   });
 
   it('none for a reply without thinking', async () => {
