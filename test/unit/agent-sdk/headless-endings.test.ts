@@ -169,6 +169,16 @@ describe('headless endings: budget, hooks after tools, modes', () => {
     expect(existsSync(join(cwd, 'spent.txt'))).toBe(false);
   });
 
+  it('a session stopped by the budget can be resumed by a later process (its log ends in a terminal)', async () => {
+    const cwd = tempProject();
+    const first = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+    expect(first.lines.at(-1)).toMatchObject({ subtype: 'error_max_budget_usd' });
+    const id = first.lines.at(-1)?.session_id;
+    const second = await runHeadless([...SDK_ARGS, '--resume', id, '--fake-api', writeScript(cwd, { model: [{ content: [{ type: 'text' as const, text: 'resumed' }] }] }, 'two.json')], { cwd });
+    expect(second.stderr).toBe('');
+    expect(second.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'resumed', session_id: id });
+  });
+
   it('a session stopped by the budget answers its next message with the unanswered call repaired, not a refused request', async () => {
     const cwd = tempProject();
     const script = {
