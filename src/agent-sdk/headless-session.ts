@@ -12,7 +12,8 @@ import type { AttachmentCollector, ModelCaller, StopHook } from '../data/deps.ts
 import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
-import type { AssistantMessage, Message, QueryItem, UserContentBlock } from '../messages/types.ts';
+import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
+import { endsBudgetCheckInterval } from './turn-budget.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { EffortLevel, ThinkingParam } from '../data/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
@@ -34,15 +35,6 @@ import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/mes
 function stopReasonOf(event: unknown): string | undefined {
   const delta = event as { type?: unknown; delta?: { stop_reason?: unknown } } | null;
   return delta?.type === 'message_delta' && typeof delta.delta?.stop_reason === 'string' ? delta.delta.stop_reason : undefined;
-}
-
-/**
- * Where claude's budget check can stop a turn: after a reply is complete (`message_stop`), and after each message of
- * the main thread that is not part of a reply (a tool_result, a note). Never between a reply's blocks.
- */
-function endsBudgetCheckInterval(item: QueryItem): boolean {
-  if (item.type === 'stream_event') return (item.event as { type?: unknown } | null)?.type === 'message_stop';
-  return item.type === 'user';
 }
 
 function isInterruptionNote(content: unknown): boolean {
