@@ -25,8 +25,8 @@ export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: 
 
 /**
  * The effort claude 2.1.334 sends for a model (probed offline): models before Opus 4.5 and Sonnet 4.6 (Haiku 4.5,
- * Sonnet 4.5...) get none, whatever is asked; the 5.5 family takes every level; the others take every level but
- * `xhigh`, sent as `high`. Without `--effort` claude sends its default (`high`, `medium` on the 5.5 family); turnloop
+ * Sonnet 4.5...) get none, whatever is asked; the 5.5 family takes every level (`xhigh` probed on Opus 5.5 only);
+ * the others take every level but `xhigh`, sent as `high`. Without `--effort` claude sends its default (`high`, `medium` on the 5.5 family); turnloop
  * sends none then (the API's default applies: Extension `sdkThinkingOnlyWhenAsked`).
  */
 const EFFORT_FAMILIES = ['claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
