@@ -119,7 +119,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     }
     // A bad --thinking value is bad input: refuse it before anything starts.
     thinkingParam(args, args.model ?? '');
-    effortParam(args.effort, '');
+    const effort = effortParam(args.effort);
     const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
     const identity = sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
@@ -178,7 +178,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
           ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
-          ...(args.effort !== undefined ? { effort: (model: string) => effortParam(args.effort, model) } : {}),
+          ...(effort ? { effort } : {}),
           permissionMode: mode as PermissionMode,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),

@@ -15,7 +15,8 @@ import type { Tool } from '../tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import { endsBudgetCheckInterval } from './turn-budget.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import type { EffortLevel, ThinkingParam } from '../data/state.ts';
+import type { ThinkingParam } from '../data/state.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
@@ -51,8 +52,8 @@ export interface SessionSettings {
   thinking?: (model: string) => ThinkingParam | undefined;
   /** `--task-budget`: `output_config.task_budget.total` on every request. */
   taskBudget?: number;
-  /** The request's `output_config.effort` for a model (request-options.ts). */
-  effort?: (model: string) => EffortLevel | undefined;
+  /** `--effort`: `output_config.effort` on every request whose model takes it (src/config/model-effort.ts). */
+  effort?: EffortLevel;
   permissionMode: PermissionMode;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -199,7 +200,6 @@ export class HeadlessSession {
       features: { streamingToolExecution: false },
     });
     const thinking = settings.thinking?.(config.model);
-    const effort = settings.effort?.(config.model);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
@@ -294,7 +294,7 @@ export class HeadlessSession {
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
         ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
         ...(thinking ? { thinking } : {}),
-        ...(effort ? { effort } : {}),
+        ...(settings.effort ? { effort: settings.effort } : {}),
         ...(settings.taskBudget !== undefined ? { taskBudget: { total: settings.taskBudget } } : {}),
         querySource: 'sdk',
         signal: controller.signal,

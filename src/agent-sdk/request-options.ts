@@ -7,7 +7,8 @@
  * `--effort L` → `output_config.effort` on a model that takes effort (the loop's `effort`; `effortParam`).
  * Model aliases resolve through the model table (src/config/config.ts). Pure.
  */
-import { EFFORT_LEVELS, type EffortLevel, type ThinkingParam } from '../data/state.ts';
+import type { ThinkingParam } from '../data/state.ts';
+import { EFFORT_LEVELS, type EffortLevel } from '../config/model-effort.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 
 /** Families that take adaptive thinking (claude sends it for claude-sonnet-4-6 whatever budget is given). */
@@ -24,18 +25,13 @@ export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: 
 }
 
 /**
- * The effort claude 2.1.334 sends for a model (probed offline): models before Opus 4.5 and Sonnet 4.6 (Haiku 4.5,
- * Sonnet 4.5...) get none, whatever is asked; the 5.5 family takes every level (`xhigh` probed on Opus 5.5 only);
- * the others take every level but `xhigh`, sent as `high`. Without `--effort` claude sends its default (`high`, `medium` on the 5.5 family); turnloop
- * sends none then (the API's default applies: Extension `sdkThinkingOnlyWhenAsked`).
+ * `--effort`: a level of `EFFORT_LEVELS`, else bad input. Each request carries it as its model takes it
+ * (src/config/model-effort.ts: none on a model without effort, also after a fallback to one). Without `--effort`
+ * claude sends its default (`high`, `medium` on the 5.5 family); turnloop sends none then (the API's default
+ * applies: Extension `sdkThinkingOnlyWhenAsked`).
  */
-const EFFORT_FAMILIES = ['claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
-const XHIGH_FAMILIES = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5'];
-
-export function effortParam(effort: string | undefined, model: string): EffortLevel | undefined {
+export function effortParam(effort: string | undefined): EffortLevel | undefined {
   if (effort === undefined) return undefined;
   if (!(EFFORT_LEVELS as readonly string[]).includes(effort)) throw new HeadlessArgsError(`--effort expects one of ${EFFORT_LEVELS.join(', ')}, got '${effort}'`);
-  if (!EFFORT_FAMILIES.some((family) => model.includes(family))) return undefined;
-  if (effort === 'xhigh' && !XHIGH_FAMILIES.some((family) => model.includes(family))) return 'high';
   return effort as EffortLevel;
 }

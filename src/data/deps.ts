@@ -6,7 +6,8 @@ import type { PromptCachingConfig, RetryPolicy } from '../config/config.ts';
 import type { AssistantMessage, Message, UserMessage } from '../messages/types.ts';
 import type { CompactionInput, ContextLayerInput, ContextLayerOutcome, IdGenerator } from './context-layers.ts';
 import type { ModelRequest } from './effects.ts';
-import type { EffortLevel, ThinkingParam } from './state.ts';
+import type { ThinkingParam } from './state.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 import type { EventOf, LoopEvent, MessageEdit } from './events.ts';
 
 /** Time, injectable so that backoff delays and idle gaps run instantly in tests. */

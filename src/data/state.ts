@@ -4,12 +4,10 @@
  */
 import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Continue, Terminal } from './outcomes.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 
 /** Extended thinking, sent as the request's `thinking` param (docs/loop.md §10). */
 export type ThinkingParam = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
-/** How much effort the model puts into a reply (the API's `output_config.effort`). */
-export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type EffortLevel = (typeof EFFORT_LEVELS)[number];
 
 /** The JSON part of the parameters of one loop run (functions live with the interpreter). */
 export interface LoopParams {
@@ -28,7 +26,7 @@ export interface LoopParams {
   tokenBudget?: number;
   /** Extended thinking for every main-loop request (the forked compactor does not think). */
   thinking?: ThinkingParam;
-  /** `output_config.effort` on every main-loop request (absent: none is sent, the API's default applies). */
+  /** `output_config.effort` on every main-loop request whose model takes it (absent: none, the API's default applies). */
   effort?: EffortLevel;
   /** Prefix of every id the run derives; defaults to the config's session id. */
   runId?: string;

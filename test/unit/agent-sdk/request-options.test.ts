@@ -64,6 +64,17 @@ describe('request options', () => {
     expect(await effortOf([])).toBeUndefined();
   });
 
+  it('--effort follows the request to a fallback model: none on one without effort (claude 2.1.334 sends none there)', async () => {
+    const { run, bodies } = await requestsOf(['--effort', 'low', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], { model: [{ status: 529 }, { status: 529 }, { status: 529 }, ANSWER] });
+    expect(bodies.map((b) => [b.model, b.output_config])).toEqual([
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-haiku-4-5', undefined],
+    ]);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success' });
+  });
+
   it('a bad --effort value is exit 2 with what was expected', async () => {
     const run = await runHeadless([...SDK_ARGS, '--effort', 'huge', '--fake-api', 'none.json']);
     expect(run.code).toBe(2);
