@@ -46,6 +46,8 @@ export interface HeadlessArgs {
   maxThinkingTokens?: number;
   /** `--task-budget`: tokens, sent as `output_config.task_budget` on every request. */
   taskBudget?: number;
+  /** `--effort`: the level asked for (checked by request-options.ts). */
+  effort?: string;
   /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
   settingSources?: string;
   /** turnloop's own: a file that receives, at exit, the requests the fake API answered (JSON lines). */
@@ -89,6 +91,7 @@ const IMPLEMENTED = new Set([
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
   'dangerously-skip-permissions', 'fake-api-log', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
+  'effort',
 ]);
 
 /** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
@@ -181,6 +184,7 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'thinking': args.thinking = value; break;
     case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
     case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;
+    case 'effort': args.effort = value; break;
     case 'verbose': args.verbose = true; break;
     case 'print': args.print = true; break;
     case 'dangerously-skip-permissions': args.permissionMode = 'bypassPermissions'; break;

@@ -27,7 +27,7 @@ import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
 import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessionLogPath, type SessionClaim } from './session-store.ts';
 import { resolveModelAlias } from '../config/config.ts';
-import { thinkingParam } from './request-options.ts';
+import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
@@ -120,6 +120,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     }
     // A bad --thinking value is bad input: refuse it before anything starts.
     thinkingParam(args, args.model ?? '');
+    const effort = effortParam(args.effort);
     const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
     const identity = sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
@@ -127,11 +128,11 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     let callModel;
     if (fakeScript !== undefined) {
       fake = await startFakeAnthropicApi(fakeScript);
-      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL });
+      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL, onRetry: (notice) => session?.reportRetry(notice) });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
-      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}) });
+      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}), onRetry: (notice) => session?.reportRetry(notice) });
     }
     const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
@@ -184,6 +185,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
           ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
+          ...(effort ? { effort } : {}),
           permissionMode: mode as PermissionMode,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),

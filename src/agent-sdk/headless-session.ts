@@ -13,13 +13,17 @@ import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
+import { endsBudgetCheckInterval } from './turn-budget.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { ThinkingParam } from '../data/state.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
+import { apiRetryMessage, permissionDeniedMessage, ThinkingEstimate } from './progress-messages.ts';
+import type { ModelRetryNotice } from '../model/anthropic-model-caller.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
 import type { SessionTasks } from './session-tasks.ts';
@@ -49,6 +53,8 @@ export interface SessionSettings {
   thinking?: (model: string) => ThinkingParam | undefined;
   /** `--task-budget`: `output_config.task_budget.total` on every request. */
   taskBudget?: number;
+  /** `--effort`: `output_config.effort` on every request whose model takes it (src/config/model-effort.ts). */
+  effort?: EffortLevel;
   permissionMode: PermissionMode;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -143,6 +149,15 @@ export class HeadlessSession {
     return { sessionId: this.settings.sessionId, parentToolUseId, newUuid: randomUUID };
   }
 
+  private progressFrame() {
+    return { sessionId: this.settings.sessionId, uuid: randomUUID() };
+  }
+
+  /** A retried request (the model caller's `onRetry`): `system/api_retry`, as claude reports each wait. */
+  reportRetry(notice: ModelRetryNotice): void {
+    this.deps.write(apiRetryMessage(notice, this.progressFrame()));
+  }
+
   initMessage(): JsonObject {
     const { settings } = this;
     return {
@@ -211,13 +226,12 @@ export class HeadlessSession {
     const interruptionNotes: Message[] = [];
     // The last request's stop reason as the API streamed it: an empty reply has one but no assistant message.
     let streamedStopReason: string | undefined;
-    const countAssistant = (message: AssistantMessage) => {
-      usage.add(message);
-      if (settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd && !budgetExceeded) {
-        budgetExceeded = { maxBudgetUsd: settings.maxBudgetUsd };
-        controller.abort('budget');
-      }
-    };
+    const countAssistant = (message: AssistantMessage) => usage.add(message);
+    // As claude checks `maxBudgetUsd`: in its SDK layer, after each message the loop yields, once a reply is complete
+    // (its cost is counted at the reply's end). Past the budget it stops pulling from the loop: the reply is kept,
+    // its tools never run, no further request is made. The loop itself has no such check (docs/agent-sdk.md).
+    const thinkingEstimate = new ThinkingEstimate();
+    const budgetSpent = () => settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd;
     // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
     // messages too only when the program asks (`forwardSubagentText`). A background one: its replies, not its
     // prompt. Its usage counts either way.
@@ -269,6 +283,8 @@ export class HeadlessSession {
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
           onDenial: (denial) => denials.push(denial),
+          // Written at once: the call's error tool_result follows it.
+          onUnaskedDenial: (denial) => deps.write(permissionDeniedMessage(denial, this.progressFrame())),
           cwd: settings.cwd,
         }),
         preToolHooks: [
@@ -294,6 +310,7 @@ export class HeadlessSession {
         ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
         ...(settings.fallbackModel ? { fallbackModel: settings.fallbackModel } : {}),
         ...(thinking ? { thinking } : {}),
+        ...(settings.effort ? { effort: settings.effort } : {}),
         ...(settings.taskBudget !== undefined ? { taskBudget: { total: settings.taskBudget } } : {}),
         querySource: 'sdk',
         signal: controller.signal,
@@ -313,6 +330,7 @@ export class HeadlessSession {
         const item = next.value;
         if (item.type === 'attachment' && item.attachment.type === 'context' && item.attachment.name === SKILL_CONTEXT_NAME) skillBodies.push(item.attachment.content);
         if (item.type === 'request_start') {
+          thinkingEstimate.reset();
           streamedStopReason = undefined;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
@@ -324,6 +342,8 @@ export class HeadlessSession {
           countAssistant(item);
         } else if (item.type === 'stream_event') {
           streamedStopReason = stopReasonOf(item.event) ?? streamedStopReason;
+          const thinkingTokens = thinkingEstimate.add(item.event, this.progressFrame());
+          if (thinkingTokens) deps.write(thinkingTokens);
         } else if (item.type === 'user' && isInterruptionNote(item.message.content)) {
           interruptionNotes.push(item);
         }
@@ -336,9 +356,20 @@ export class HeadlessSession {
             numTurns += 1;
           }
         }
+        if (settings.maxBudgetUsd !== undefined && endsBudgetCheckInterval(item) && budgetSpent()) {
+          budgetExceeded = { maxBudgetUsd: settings.maxBudgetUsd };
+          break;
+        }
         next = await generator.next();
       }
-      terminal = next.value;
+      if (next.done) {
+        terminal = next.value;
+      } else {
+        // Stopped for the budget. Closing the generator runs the loop's cleanup (the recording) and takes no step.
+        await generator.return(undefined as never);
+        const maxCostUsd = settings.maxBudgetUsd ?? 0;
+        terminal = { reason: 'max_budget_usd', costUsd: usage.costUsd, maxCostUsd, message: `Reached maximum budget ($${maxCostUsd})` };
+      }
     } catch (error) {
       crashed = messageOf(error);
       terminal = { reason: 'model_error', error: { message: crashed } };

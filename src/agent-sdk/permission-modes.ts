@@ -5,7 +5,8 @@
  * commands (mkdir, touch, rm, mv, cp...) inside the working directory, `dontAsk` denies what no rule allowed;
  * otherwise a read-only call is allowed and any other call is asked about: through a `can_use_tool` control request
  * when the program gave `canUseTool` (`--permission-prompt-tool stdio`), else denied. Every denial is recorded for
- * the result's `permission_denials`.
+ * the result's `permission_denials`; one decided without asking anyone (a rule, the mode, no `canUseTool`) is also
+ * announced, as claude announces it with `system/permission_denied` (a deny of the program or of a hook is not).
  */
 import type { CanUseTool } from '../tools/call-deps.ts';
 import type { PermissionResult, Tool } from '../tools/define-tool.ts';
@@ -15,6 +16,7 @@ import { messageOf } from '../errors/message-of.ts';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
+import { permissionDeniedText } from '../tools/permission.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
 import { parseShellCommand } from './shell-commands.ts';
 
@@ -79,9 +81,23 @@ export interface SdkPermissionOptions {
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
   /** Receives every denial. */
   onDenial(denial: PermissionDenial): void;
+  /** Receives each denial decided without asking (no rule allowed the call and nobody could be asked, or a deny rule). */
+  onUnaskedDenial?(denial: UnaskedDenial): void;
   /** What relative paths in calls and rules are relative to (the tools' root); default the process's. */
   cwd?: string;
 }
+
+/** A denial no one was asked about: what claude's `system/permission_denied` carries. */
+export interface UnaskedDenial {
+  tool_name: string;
+  tool_use_id: string;
+  /** The text of the error tool_result. */
+  message: string;
+  /** What decided: `rule` (a disallowed-tools rule) or `mode` (plan, dontAsk); absent: nobody could be asked. */
+  decision_reason_type?: 'rule' | 'mode';
+}
+
+type Decision = PermissionResult & { unasked?: { reason?: 'rule' | 'mode' } };
 
 function asRecord(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
@@ -90,22 +106,23 @@ function asRecord(input: unknown): Record<string, unknown> {
 /** Our `canUseTool` for an SDK run. */
 export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
   const cwd = options.cwd ?? process.cwd();
-  const decide = async (tool: Tool, input: unknown, toolUseId: string, signal: AbortSignal, hookAllowed: boolean): Promise<PermissionResult> => {
+  const decide = async (tool: Tool, input: unknown, toolUseId: string, signal: AbortSignal, hookAllowed: boolean): Promise<Decision> => {
     const fields = asRecord(input);
     const command = commandParser(fields);
     const denied = await firstCoveringRule('deny', options.disallowedTools, tool.name, fields, { cwd }, command);
-    if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})` };
+    if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})`, unasked: { reason: 'rule' } };
     if (hookAllowed || (await firstCoveringRule('allow', options.allowedTools, tool.name, fields, { cwd }, command)) !== undefined) return { behavior: 'allow' };
     const mode = options.mode();
     if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
-    if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run' };
+    if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run', unasked: { reason: 'mode' } };
     if (readOnly) return { behavior: 'allow' };
     if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && (await isFilesystemCommand(fields.command, cwd))))) {
       return { behavior: 'allow' };
     }
     if (mode === 'dontAsk' || !options.ask) {
-      return { behavior: 'deny', message: mode === 'dontAsk' ? 'dontAsk mode: calls that no rule allows are denied' : 'the call needs approval and the program gave no canUseTool' };
+      if (mode === 'dontAsk') return { behavior: 'deny', message: 'dontAsk mode: calls that no rule allows are denied', unasked: { reason: 'mode' } };
+      return { behavior: 'deny', message: 'the call needs approval and the program gave no canUseTool', unasked: {} };
     }
     const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: asRecord(input), tool_use_id: toolUseId }, signal);
     if (answer.behavior === 'allow') {
@@ -114,13 +131,18 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : 'The program denied this call' };
   };
   return async (tool, input, ctx) => {
-    let result: PermissionResult;
+    let decision: Decision;
     try {
-      result = await decide(tool, input, ctx.toolUseId, ctx.signal, ctx.hookDecision === 'allow');
+      decision = await decide(tool, input, ctx.toolUseId, ctx.signal, ctx.hookDecision === 'allow');
     } catch (error) {
-      result = { behavior: 'deny', message: messageOf(error) };
+      decision = { behavior: 'deny', message: messageOf(error) };
     }
-    if (result.behavior === 'deny') options.onDenial({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: asRecord(input) });
+    const { unasked, ...result } = decision;
+    if (result.behavior !== 'deny') return result;
+    options.onDenial({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: asRecord(input) });
+    if (unasked) {
+      options.onUnaskedDenial?.({ tool_name: tool.name, tool_use_id: ctx.toolUseId, message: permissionDeniedText(tool.name, result.message), ...(unasked.reason ? { decision_reason_type: unasked.reason } : {}) });
+    }
     return result;
   };
 }

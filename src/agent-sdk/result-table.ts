@@ -51,7 +51,7 @@ export const RESULT_TABLE: Readonly<Record<Ending, ResultRow>> = {
   },
   max_budget_usd: {
     subtype: 'error_max_budget_usd', isError: true, terminalReason: 'budget_exhausted', payload: 'errors',
-    errorText: 'Reached maximum budget ($X)', seen: 'maxBudgetUsd below one reply\'s cost (probe: claude keeps the reply and runs no tool; turnloop stops it while it streams)',
+    errorText: 'Reached maximum budget ($X)', seen: 'maxBudgetUsd below one reply\'s cost: the whole reply kept, its tools not run, no further request, 1 turn (suite program)',
   },
   structured_output_retries: {
     subtype: 'error_max_structured_output_retries', isError: true, terminalReason: 'structured_output_retry_exhausted', payload: 'errors',

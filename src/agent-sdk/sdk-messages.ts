@@ -7,6 +7,7 @@
 import type { AssistantMessage, QueryItem, UserMessage } from '../messages/types.ts';
 import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/message-factory.ts';
 import type { JsonObject } from './json-lines.ts';
+import { sdkErrorOfStatus } from './progress-messages.ts';
 
 export interface MessageFrame {
   sessionId: string;
@@ -24,11 +25,7 @@ function assistantError(message: AssistantMessage): string | undefined {
   if (!error) return undefined;
   if (error.kind === 'max_output_tokens') return 'max_output_tokens';
   if (error.kind === 'invalid_request' || error.kind === 'prompt_too_long' || error.kind === 'media_size') return 'invalid_request';
-  if (error.status === 401 || error.errorType === 'authentication_error') return 'authentication_failed';
-  if (error.status === 429 || error.errorType === 'rate_limit_error') return 'rate_limit';
-  if (error.status === 529 || error.errorType === 'overloaded_error') return 'overloaded';
-  if (error.status !== undefined && error.status >= 500) return 'server_error';
-  return 'unknown';
+  return sdkErrorOfStatus(error.status, error.errorType);
 }
 
 function assistantFrame(item: AssistantMessage, frame: MessageFrame): JsonObject {

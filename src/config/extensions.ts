@@ -156,7 +156,7 @@ export const EXTENSIONS: readonly Extension[] = [
   },
   {
     id: 'maxBudgetUsd',
-    original: 'No spend cap in the loop: a run costs what its model calls cost (the Agent SDK checks a budget only between turns).',
+    original: 'No spend cap in the loop: a run costs what its model calls cost. (The SDK\'s `maxBudgetUsd` is checked outside the loop, by claude\'s SDK layer, once a reply is complete: the turn ends with that reply and its tools do not run; turnloop\'s headless mode does the same, src/agent-sdk/headless-session.ts.)',
     turnloop: 'With `limits.maxCostUsd` > 0 (default 0, off): before a model call whose worst case (the largest prompt billed as cache writes and the largest `max_tokens`, docs/bounds.md) could take the spend so far past the cap, a `cap_reached` warning and the Terminal `max_budget_usd {costUsd, maxCostUsd}`, every tool_use answered. `turnloop run --max-budget-usd`.',
     why: 'A hard ceiling on the main loop spend, known before the run and never passed, not learned from an invoice.',
     configSwitch: 'limits.maxCostUsd',

@@ -7,6 +7,7 @@ import type { AssistantMessage, Message, UserMessage } from '../messages/types.t
 import type { CompactionInput, ContextLayerInput, ContextLayerOutcome, IdGenerator } from './context-layers.ts';
 import type { ModelRequest } from './effects.ts';
 import type { ThinkingParam } from './state.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 import type { EventOf, LoopEvent, MessageEdit } from './events.ts';
 
 /** Time, injectable so that backoff delays and idle gaps run instantly in tests. */
@@ -42,6 +43,8 @@ export interface ModelCallOptions {
   newId: IdGenerator;
   /** The run's `thinking` param. */
   thinking?: ThinkingParam;
+  /** The run's `effort` param: `output_config.effort`. */
+  effort?: EffortLevel;
   /** Where to put `cache_control` breakpoints; absent: none. */
   promptCaching?: PromptCachingConfig;
   /**

@@ -4,6 +4,7 @@
  */
 import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Continue, Terminal } from './outcomes.ts';
+import type { EffortLevel } from '../config/model-effort.ts';
 
 /** Extended thinking, sent as the request's `thinking` param (docs/loop.md §10). */
 export type ThinkingParam = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
@@ -25,6 +26,8 @@ export interface LoopParams {
   tokenBudget?: number;
   /** Extended thinking for every main-loop request (the forked compactor does not think). */
   thinking?: ThinkingParam;
+  /** `output_config.effort` on every main-loop request whose model takes it (absent: none, the API's default applies). */
+  effort?: EffortLevel;
   /** Prefix of every id the run derives; defaults to the config's session id. */
   runId?: string;
   /** When the run started (ms since epoch), from the interpreter's clock. */

@@ -10,6 +10,8 @@
  * - A task budget is sent as `output_config.task_budget = {type: 'tokens', total, remaining?}` together with the
  *   `task-budgets-2026-03-13` beta header.
  * - `thinking` is sent as given; `enabled` adds the interleaved-thinking beta header (thinking between tool calls).
+ * - `effort` is sent as `output_config.effort`, beside a task budget, as the request's model takes it (none on a model
+ *   without effort, `xhigh` as `high` where it is not offered: src/config/model-effort.ts).
  * - Prompt caching (`options.promptCaching`, absent = none) marks the last system block and the last block of the
  *   last N messages with `cache_control` (never a thinking block, which cannot carry one), at most 4 in all. The
  *   marked turns are copies put in place of the originals in the message list (a converter lets the caller
@@ -22,6 +24,7 @@ import type { ToolDefinitionForModel } from '../data/deps.ts';
 import type { ApiMessageConverter, HistoryRevision } from './incremental-api-messages.ts';
 import { toApiMessages, type ApiMessageParam } from './to-api-messages.ts';
 import { AGENT_RUN_HEADER, agentRunKey, QUERY_SOURCE_HEADER } from '../config/wire.ts';
+import { effortForModel, type EffortLevel } from '../config/model-effort.ts';
 
 export { QUERY_SOURCE_HEADER };
 export const TASK_BUDGET_BETA = 'task-budgets-2026-03-13';
@@ -38,7 +41,7 @@ export interface ApiRequestBody {
   system?: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>;
   tools?: ToolDefinitionForModel[];
   thinking?: ThinkingParam;
-  output_config?: { task_budget: { type: 'tokens'; total: number; remaining?: number } };
+  output_config?: { effort?: EffortLevel; task_budget?: { type: 'tokens'; total: number; remaining?: number } };
   stream: true;
 }
 
@@ -54,6 +57,7 @@ export function buildApiRequest(
     agentRun?: readonly string[];
     tools: readonly ToolDefinitionForModel[];
     thinking?: ThinkingParam;
+    effort?: EffortLevel;
     promptCaching?: PromptCachingConfig;
     /** A caller's converter that remembers its last conversion (`incremental-api-messages.ts`): O(new messages). */
     toMessages?: ApiMessageConverter;
@@ -82,9 +86,11 @@ export function buildApiRequest(
   const headers: Record<string, string> = { [QUERY_SOURCE_HEADER]: options.querySource };
   if (options.agentRun && options.agentRun.length > 0) headers[AGENT_RUN_HEADER] = agentRunKey(options.agentRun);
   const betas: string[] = [];
+  const effort = options.effort && effortForModel(options.effort, request.model);
+  if (effort) body.output_config = { effort };
   if (request.task_budget) {
     const { total, remaining } = request.task_budget;
-    body.output_config = { task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
+    body.output_config = { ...body.output_config, task_budget: remaining === undefined ? { type: 'tokens', total } : { type: 'tokens', total, remaining } };
     betas.push(TASK_BUDGET_BETA);
   }
   if (options.thinking?.type === 'enabled') betas.push(INTERLEAVED_THINKING_BETA);

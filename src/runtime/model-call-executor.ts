@@ -21,11 +21,11 @@ import { recordableModelEvent } from './recordable-model-output.ts';
 export async function* executeModelCall(
   effect: EffectOf<'call_model'>,
   env: ExecutorEnv,
-  params: Pick<LoopParams, 'fallbackModel' | 'thinking'>,
+  params: Pick<LoopParams, 'fallbackModel' | 'thinking' | 'effort'>,
   run: { readonly done: boolean },
 ): AsyncGenerator<ExecutorOutput> {
   const { signal, deps, tools } = env;
-  const { fallbackModel, thinking } = params;
+  const { fallbackModel, thinking, effort } = params;
   // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
   // caller that never reads the signal (a scripted model) costs no AbortSignal.
   const controller = new LazyAbortController();
@@ -45,6 +45,7 @@ export async function* executeModelCall(
       newId: deps.newId,
       runToken: env.runToken,
       ...(thinking ? { thinking } : {}),
+      ...(effort ? { effort } : {}),
       ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
     });
     for await (const item of stream) {

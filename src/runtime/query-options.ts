@@ -177,7 +177,7 @@ export type RunLoopOptions = LoopOptions & InternalLoopOptions;
  */
 export const LOOP_PARAM_KEYS = [
   'systemPrompt', 'userContext', 'systemContext', 'querySource', 'fallbackModel', 'maxTurns', 'maxOutputTokensOverride',
-  'taskBudget', 'tokenBudget', 'thinking', 'runId',
+  'taskBudget', 'tokenBudget', 'thinking', 'effort', 'runId',
 ] as const satisfies ReadonlyArray<keyof LoopParamOptions>;
 
 type UnlistedParamKeys = Exclude<keyof LoopParamOptions, (typeof LOOP_PARAM_KEYS)[number]>;

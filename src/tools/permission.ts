@@ -19,9 +19,14 @@ export interface PermissionRequest {
   canUseTool?: CanUseTool;
 }
 
-function denied(toolName: string, reason: string | undefined): PermissionOutcome {
+/** The text of a denied call's error tool_result. */
+export function permissionDeniedText(toolName: string, reason: string | undefined): string {
   const why = reason?.trim() ? reason.trim() : 'no reason was given';
-  return { allowed: false, message: `Permission to use ${toolName} was denied: ${why}` };
+  return `Permission to use ${toolName} was denied: ${why}`;
+}
+
+function denied(toolName: string, reason: string | undefined): PermissionOutcome {
+  return { allowed: false, message: permissionDeniedText(toolName, reason) };
 }
 
 export async function decidePermission(request: PermissionRequest): Promise<PermissionOutcome> {

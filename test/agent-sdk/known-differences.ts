@@ -15,30 +15,10 @@ export interface KnownDifference {
 }
 
 /** Differences seen in every program where the situation arises. */
-export const EVERYWHERE: readonly KnownDifference[] = [
-  {
-    onlyIn: 'claude',
-    lines: ['system thinking_tokens'],
-    why: 'claude reports an estimate of the thinking tokens streamed so far (thinking-token-count beta) before a reply with thinking; turnloop does not estimate them (Extension sdkNoProgressMessages)',
-  },
-];
+export const EVERYWHERE: readonly KnownDifference[] = [];
 
 /** Differences of one program, by its name. */
 export const KNOWN_DIFFERENCES: Record<string, readonly KnownDifference[]> = {
-  'fallbackModel after overloads': [
-    {
-      onlyIn: 'claude',
-      lines: ['system api_retry'],
-      why: 'claude reports each retry it waits for (attempt, delay, status); turnloop retries without telling the program (Extension sdkNoProgressMessages)',
-    },
-  ],
-  'a PreToolUse hook that stops a denied call': [
-    {
-      onlyIn: 'claude',
-      lines: ['system permission_denied'],
-      why: 'claude also announces a denial as a system message before its tool_result; turnloop reports it in the tool_result and permission_denials only',
-    },
-  ],
 };
 
 /** The lines of one program's differences that `engine` sends (each must still be seen, or the entry is stale). */

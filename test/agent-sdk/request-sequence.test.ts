@@ -143,13 +143,12 @@ const DRIFT_TRANSFORMS: Record<string, (requests: SentRequest[]) => SentRequest[
  * implemented the compare fails and the entry must go (and any drift the compare then shows be named).
  */
 const AGENT_SDK_GAPS: Record<string, (requests: SentRequest[]) => SentRequest[]> = {
-  // `effort`: claude sends it as `output_config.effort`, and its `thinking` carries a `display` turnloop does not
-  // send (docs/agent-sdk-conformance.md lists `effort` as ignored). thinking and taskBudget themselves match.
-  sdkEffortIgnored: (requests) =>
+  // claude's `thinking` carries a `display` turnloop does not send (docs/agent-sdk-conformance.md, "Still ignored").
+  // thinking, effort and taskBudget themselves match.
+  sdkThinkingDisplay: (requests) =>
     requests.map((r) => {
-      const { effort: _effort, ...config } = (r.output_config ?? {}) as Record<string, unknown>;
       const { display: _display, ...thinking } = (r.thinking ?? {}) as Record<string, unknown>;
-      return { ...r, output_config: r.output_config === null ? null : config, thinking: r.thinking === null ? null : thinking };
+      return { ...r, thinking: r.thinking === null ? null : thinking };
     }),
 };
 
@@ -185,7 +184,7 @@ const SITUATIONS: readonly Situation[] = [
   },
   // The background subagent and the main loop ask the model at once: which request comes first is a race.
   { program: fidelityTaskDefaultBackground, drift: ALWAYS, unordered: true },
-  { program: fidelitySdkRequestOptions, drift: ['sessionContextReminders', 'sdkEffortIgnored'] },
+  { program: fidelitySdkRequestOptions, drift: ['sessionContextReminders', 'sdkThinkingDisplay'] },
   { program: fidelityFallbackModel, drift: ALWAYS },
 ];
 

@@ -157,6 +157,42 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.requests).toEqual([]);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 0 });
   },
+  'maxBudgetUsd reached on a reply that calls a tool': (run) => {
+    expect(run.requests).toHaveLength(1);
+    expect(run.unusedAnswers).toBe(1);
+    expect(lastResult(run)).toMatchObject({
+      subtype: 'error_max_budget_usd',
+      is_error: true,
+      terminal_reason: 'budget_exhausted',
+      num_turns: 1,
+      errors: ['Reached maximum budget ($0.0001)'],
+    });
+    expect(run.messages.filter((m) => m.type === 'user')).toEqual([]);
+  },
+  'a reply with long thinking': (run) => {
+    expect(run.observed).toEqual({ estimates: [[4, 4], [8, 4], [12, 4], [16, 4], [20, 4], [24, 4], [25, 1]] });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 1 });
+  },
+  'a reply whose thinking is mostly hidden': (run) => {
+    // 400 base64 characters of signature are 300 bytes: 75 tokens.
+    expect(run.observed).toEqual({ estimates: [[1, 1], [75, 74]] });
+  },
+  'a request retried after a 529 and a 500': (run) => {
+    expect(run.observed).toEqual({
+      retries: [
+        { attempt: 1, max_retries: 10, error_status: 529, error: 'overloaded' },
+        { attempt: 2, max_retries: 10, error_status: 500, error: 'server_error' },
+      ],
+    });
+    expect(run.requests).toHaveLength(3);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 1 });
+  },
+  'a call denied without asking': (run) => {
+    expect(run.observed).toEqual({ denied: { tool_name: 'Bash', tool_use_id: 'toolu_bash_1', sameText: true } });
+    expect(toolResult(run.messages, 'toolu_bash_1')).toMatchObject({ is_error: true });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 2 });
+    expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);
+  },
   'structured output after a plain answer': (run) => {
     expect(run.observed).toEqual({ structuredOutput: { n: 1 } });
     const reminder = run.messages.find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('You MUST call the StructuredOutput tool'));
@@ -240,6 +276,7 @@ describe('bypassPermissions as root', () => {
     expect(run.observed).toEqual({ fileCreated: true });
     expect(run.shapes).toEqual([
       'system init',
+      'system thinking_tokens',
       'assistant [thinking, tool_use Bash#0]',
       'user [tool_result#0]',
       'assistant [text]',

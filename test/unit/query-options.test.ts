@@ -95,7 +95,7 @@ describe('the run params allow-list', () => {
 
   it('lists every LoopParams key the caller sets (the type checker holds the list complete)', () => {
     expect([...LOOP_PARAM_KEYS].sort()).toEqual(
-      ['fallbackModel', 'maxOutputTokensOverride', 'maxTurns', 'querySource', 'runId', 'systemContext', 'systemPrompt', 'taskBudget', 'thinking', 'tokenBudget', 'userContext'],
+      ['effort', 'fallbackModel', 'maxOutputTokensOverride', 'maxTurns', 'querySource', 'runId', 'systemContext', 'systemPrompt', 'taskBudget', 'thinking', 'tokenBudget', 'userContext'],
     );
   });
 });

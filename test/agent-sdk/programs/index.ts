@@ -11,6 +11,10 @@ import { hookStopsDeniedCall } from './hook-stop-denied.ts';
 import { interruptMidAnswer } from './interrupt.ts';
 import { interruptDuringTool } from './interrupt-during-tool.ts';
 import { maxTurnsWithToolCall } from './max-turns.ts';
+import { apiRetries } from './msg-api-retry.ts';
+import { maxBudgetOnToolCall } from './msg-budget.ts';
+import { deniedWithoutAsking } from './msg-permission-denied.ts';
+import { hiddenThinkingTokens, thinkingTokens } from './msg-thinking-tokens.ts';
 import { partialMessages } from './partial-messages.ts';
 import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { promptHookBlocks } from './prompt-hook-blocks.ts';
@@ -52,4 +56,9 @@ export const PROGRAMS: readonly SdkProgram[] = [
   agentsOption,
   fallbackModel,
   promptHookBlocks,
+  maxBudgetOnToolCall,
+  thinkingTokens,
+  hiddenThinkingTokens,
+  apiRetries,
+  deniedWithoutAsking,
 ];

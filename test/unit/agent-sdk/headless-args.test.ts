@@ -18,8 +18,8 @@ describe('headless args', () => {
   });
 
   it('collects flags it does not implement, with their values, without refusing them', () => {
-    const args = parseHeadlessArgs(['--output-format', 'stream-json', '--betas', 'context-1m', '--effort=high', '--await-initialize', '--future-flag', 'x']);
-    expect(args.ignored).toEqual(['--betas context-1m', '--effort high', '--await-initialize', '--future-flag x']);
+    const args = parseHeadlessArgs(['--output-format', 'stream-json', '--betas', 'context-1m', '--thinking-display=summarized', '--await-initialize', '--future-flag', 'x']);
+    expect(args.ignored).toEqual(['--betas context-1m', '--thinking-display summarized', '--await-initialize', '--future-flag x']);
   });
 
   it('the shell form takes the prompt as a positional', () => {

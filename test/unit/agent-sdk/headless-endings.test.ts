@@ -1,5 +1,5 @@
 /** How turns end in the headless mode: permissions, maxTurns, API errors, interrupts, hooks; exit codes. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initialize, runHeadless, SDK_ARGS, type Line, types, userLine, writeScript, tempProject } from './headless-harness.ts';
@@ -154,12 +154,50 @@ describe('headless endings', () => {
 });
 
 describe('headless endings: budget, hooks after tools, modes', () => {
-  it('--max-budget-usd stops the turn once its cost reaches the cap: error_max_budget_usd, exit 1', async () => {
+  it('--max-budget-usd reached by a reply that calls a tool: the whole reply kept, the tool not run, no other request, 1 turn (claude 2.1.334)', async () => {
     const cwd = tempProject();
-    const run = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+    const script = {
+      model: [
+        { content: [{ type: 'text' as const, text: 'Creating it.' }, { type: 'tool_use' as const, id: 'toolu_1', name: 'Bash', input: { command: 'touch spent.txt' } }] },
+        { content: [{ type: 'text' as const, text: 'never sent' }] },
+      ],
+    };
+    const run = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, script)], { cwd });
     expect(run.code).toBe(1);
-    expect(run.lines.at(-1)).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, errors: ['Reached maximum budget ($0.000001)'] });
-    expect(run.lines.filter((l) => l.type === 'assistant')).toHaveLength(1);
+    expect(types(run.lines)).toEqual(['control_response', 'system/init', 'assistant', 'assistant', 'result']);
+    expect(run.lines.filter((l) => l.type === 'assistant').map((l) => l.message.content[0].type)).toEqual(['text', 'tool_use']);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, terminal_reason: 'budget_exhausted', num_turns: 1, errors: ['Reached maximum budget ($0.000001)'] });
+    expect(existsSync(join(cwd, 'spent.txt'))).toBe(false);
+  });
+
+  it('a session stopped by the budget can be resumed by a later process (its log ends in a terminal)', async () => {
+    const cwd = tempProject();
+    const first = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, BASH_THEN_DONE)], { cwd });
+    expect(first.lines.at(-1)).toMatchObject({ subtype: 'error_max_budget_usd' });
+    const id = first.lines.at(-1)?.session_id;
+    const second = await runHeadless([...SDK_ARGS, '--resume', id, '--fake-api', writeScript(cwd, { model: [{ content: [{ type: 'text' as const, text: 'resumed' }] }] }, 'two.json')], { cwd });
+    expect(second.stderr).toBe('');
+    expect(second.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'resumed', session_id: id });
+  });
+
+  it('a session stopped by the budget answers its next message with the unanswered call repaired, not a refused request', async () => {
+    const cwd = tempProject();
+    const script = {
+      model: [
+        { content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'Bash', input: { command: 'touch spent.txt' } }] },
+        { content: [{ type: 'text' as const, text: 'second answer' }] },
+      ],
+    };
+    const run = await runHeadless([...SDK_ARGS, '--max-budget-usd', '0.000001', '--permission-mode', 'bypassPermissions', '--fake-api', writeScript(cwd, script)], {
+      cwd,
+      results: 2,
+      opening: [initialize(), userLine('first'), userLine('second')],
+    });
+    const results = run.lines.filter((l) => l.type === 'result');
+    expect(results.map((r) => r.subtype)).toEqual(['error_max_budget_usd', 'error_max_budget_usd']);
+    // The second turn's request was sent and answered (the fake API refuses an unanswered tool_use).
+    expect(run.lines.filter((l) => l.type === 'assistant').at(-1)?.message.content).toEqual([{ type: 'text', text: 'second answer' }]);
+    expect(existsSync(join(cwd, 'spent.txt'))).toBe(false);
   });
 
   it('PostToolUse additionalContext reaches the model; a Stop hook that blocks continues the loop with its reason', async () => {

@@ -47,6 +47,41 @@ describe('request options', () => {
     expect((await requestsOf([])).bodies[0]).not.toHaveProperty('thinking');
   });
 
+  it('--effort is output_config.effort as claude 2.1.334 sends it per model, beside a task budget', async () => {
+    const effortOf = async (args: string[]) => {
+      const { bodies } = await requestsOf(args);
+      await api?.close();
+      return bodies[0].output_config;
+    };
+    expect(await effortOf(['--effort', 'low', '--model', 'claude-sonnet-4-6'])).toEqual({ effort: 'low' });
+    expect(await effortOf(['--effort', 'max', '--model', 'claude-sonnet-4-6'])).toEqual({ effort: 'max' });
+    // xhigh only on the 5.5 family; the 4.x models that take effort get high.
+    expect(await effortOf(['--effort', 'xhigh', '--model', 'claude-opus-4-6'])).toEqual({ effort: 'high' });
+    expect(await effortOf(['--effort', 'xhigh', '--model', 'opus'])).toEqual({ effort: 'xhigh' });
+    // Models without effort get none.
+    expect(await effortOf(['--effort', 'low', '--model', 'claude-haiku-4-5'])).toBeUndefined();
+    expect(await effortOf(['--effort', 'low', '--task-budget', '50000'])).toEqual({ effort: 'low', task_budget: { type: 'tokens', total: 50_000 } });
+    expect(await effortOf([])).toBeUndefined();
+  });
+
+  it('--effort follows the request to a fallback model: none on one without effort (claude 2.1.334 sends none there)', async () => {
+    const { run, bodies } = await requestsOf(['--effort', 'low', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], { model: [{ status: 529 }, { status: 529 }, { status: 529 }, ANSWER] });
+    expect(bodies.map((b) => [b.model, b.output_config])).toEqual([
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-sonnet-4-6', { effort: 'low' }],
+      ['claude-haiku-4-5', undefined],
+    ]);
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success' });
+  });
+
+  it('a bad --effort value is exit 2 with what was expected', async () => {
+    const run = await runHeadless([...SDK_ARGS, '--effort', 'huge', '--fake-api', 'none.json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--effort expects one of low, medium, high, xhigh, max, got 'huge'");
+    expect(run.stderr).not.toContain('ignoring');
+  });
+
   it('a bad --thinking value is exit 2 with what was expected', async () => {
     const run = await runHeadless([...SDK_ARGS, '--thinking', 'lots', '--fake-api', 'none.json']);
     expect(run.code).toBe(2);

@@ -98,7 +98,7 @@ describe('turn usage', () => {
   it('sums usage per model and prices it with the published table', () => {
     const usage = new TurnUsage(() => ({ contextWindow: 200_000, maxOutputTokens: 32_000 }));
     const message = (model: string, input: number, output: number): AssistantMessage => ({
-      type: 'assistant', uuid: model + input, message: { id: 'm', role: 'assistant', model, content: [], stop_reason: 'end_turn', usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: 100 } },
+      type: 'assistant', uuid: model + input, message: { id: `msg_${model}_${input}`, role: 'assistant', model, content: [], stop_reason: 'end_turn', usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: 100 } },
     });
     usage.add(message('claude-sonnet-4-6', 1_000, 100));
     usage.add(message('claude-sonnet-4-6', 2_000, 200));
@@ -111,5 +111,19 @@ describe('turn usage', () => {
     expect(usage.modelUsage['claude-haiku-4-5']).toMatchObject({ inputTokens: 500, outputTokens: 50, cacheReadInputTokens: 100, contextWindow: 200_000 });
     expect(usage.costUsd).toBeCloseTo(sonnet + haiku, 12);
     expect(costOfUsage({ input_tokens: 1e6, output_tokens: 0 }, priceOf('claude-sonnet-4-6')!)).toBe(3);
+  });
+
+  it('counts a reply streamed as one message per block once, with the usage of its latest block', () => {
+    const usage = new TurnUsage(() => ({ contextWindow: 200_000, maxOutputTokens: 32_000 }));
+    const block = (id: string, output: number): AssistantMessage => ({
+      type: 'assistant', uuid: `${id}-${output}`, message: { id, role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: output, cache_creation_input_tokens: 1_000 } },
+    });
+    // Reply 1: a thinking block (message_start's usage), then its tool_use (the final usage); reply 2: one block.
+    usage.add(block('msg_1', 1));
+    usage.add(block('msg_1', 20));
+    usage.add(block('msg_2', 5));
+    expect(usage.usage).toEqual({ input_tokens: 20, output_tokens: 25, cache_creation_input_tokens: 2_000, cache_read_input_tokens: 0 });
+    expect(usage.modelUsage['claude-sonnet-4-6']).toMatchObject({ inputTokens: 20, outputTokens: 25, cacheCreationInputTokens: 2_000 });
+    expect(usage.costUsd).toBeCloseTo((20 * 3 + 25 * 15 + 2_000 * 3.75) / 1e6, 12);
   });
 });
