@@ -1,13 +1,65 @@
 // `npm run build`: a clean dist/ (no files left from moved sources), the compiled sources with their type
-// declarations, and the runtime assets the compiled code reads (the viewer's CSS and JS).
+// declarations, the runtime assets the compiled code reads (the viewer's CSS and JS), and the headless mode's
+// one-file bundle with its V8 code cache (src/cli/bundle-loader.ts: what bin/turnloop.mjs runs for `turnloop -p`).
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist`, { recursive: true, force: true });
 const tsc = `${dirname(createRequire(import.meta.url).resolve('typescript/package.json'))}/bin/tsc`;
 execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], { stdio: 'inherit' });
 cpSync(`${root}src/viz/viewer`, `${root}dist/viz/viewer`, { recursive: true });
+
+const { HEADLESS_BUNDLE, loadBundle, codeCachePath } = await import(`${root}dist/cli/bundle-loader.js`);
+const bundleFile = `${root}dist/cli/${HEADLESS_BUNDLE}`;
+await build({
+  entryPoints: [`${root}dist/cli/headless-entry.js`],
+  outfile: bundleFile,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // The packages left outside load through require() (all of them have a CommonJS build): V8 drops a script's
+  // import() callback when it runs from a code cache in Node 20, and Node's own callback is still experimental.
+  supported: { 'dynamic-import': false },
+  // Left to Node's loader: packages that find files next to themselves (WASM), load only for some runs, or are
+  // optional peers a program installs itself.
+  external: [
+    're2-wasm',
+    '@vscode/tree-sitter-wasm',
+    'ajv',
+    'ajv/*',
+    'yaml',
+    '@modelcontextprotocol/sdk',
+    '@modelcontextprotocol/sdk/*',
+    '@dbos-inc/*',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+    'pg',
+  ],
+  // The bundle sits in dist/cli/, where headless-entry.js is: paths the sources build from their own URL
+  // (examples/, package.json) stay right. Files deeper in dist/ only use theirs to resolve packages.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
+
+// The code cache: compiled after one offline `-p` turn (the shipped hello script), so it holds what such a run
+// compiles. Its name carries this Node's V8 version; another V8 never reads it.
+const cwd = mkdtempSync(join(tmpdir(), 'turnloop-build-'));
+try {
+  const loaded = loadBundle(bundleFile, 'make-cache');
+  const sink = { write: () => true };
+  const code = await loaded.exports.headlessMain(['-p', 'Say hello', '--example', 'hello', '--no-session-persistence'], { stdout: sink, stderr: process.stderr, env: {}, cwd });
+  if (code !== 0) throw new Error(`build: the headless bundle's warm-up run ended with exit code ${code}`);
+  const cache = loaded.createCache();
+  if (cache) writeFileSync(codeCachePath(bundleFile), cache);
+} finally {
+  rmSync(cwd, { recursive: true, force: true });
+}
