@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -50,14 +51,24 @@ await build({
   logLevel: 'warning',
 });
 
-// The code cache: compiled after one offline `-p` turn (the shipped hello script), so it holds what such a run
-// compiles. Its name carries this Node's V8 version; another V8 never reads it.
+// The code cache: compiled after two offline runs on the shipped hello script, `-p` and the Agent SDK's stream-json
+// session, so it holds what such runs compile. Its name carries this Node's V8 version; another V8 never reads it.
 const cwd = mkdtempSync(join(tmpdir(), 'turnloop-build-'));
 try {
   const loaded = loadBundle(bundleFile, 'make-cache');
-  const sink = { write: () => true };
-  const code = await loaded.exports.headlessMain(['-p', 'Say hello', '--example', 'hello', '--no-session-persistence'], { stdout: sink, stderr: process.stderr, env: {}, cwd });
-  if (code !== 0) throw new Error(`build: the headless bundle's warm-up run ended with exit code ${code}`);
+  const io = { stdout: { write: () => true }, stderr: process.stderr, env: {}, cwd };
+  const sdkSession = [
+    { type: 'control_request', request_id: 'req_1', request: { subtype: 'initialize' } },
+    { type: 'user', message: { role: 'user', content: 'Say hello' }, parent_tool_use_id: null, session_id: '' },
+  ].map((line) => `${JSON.stringify(line)}\n`);
+  const warmUps = [
+    [['-p', 'Say hello'], Readable.from([])],
+    [['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'], Readable.from(sdkSession)],
+  ];
+  for (const [args, stdin] of warmUps) {
+    const code = await loaded.exports.headlessMain([...args, '--example', 'hello', '--no-session-persistence'], { ...io, stdin });
+    if (code !== 0) throw new Error(`build: the headless bundle's warm-up run ${args.join(' ')} ended with exit code ${code}`);
+  }
   const cache = loaded.createCache();
   if (cache) writeFileSync(codeCachePath(bundleFile), cache);
 } finally {
