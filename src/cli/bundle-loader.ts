@@ -8,6 +8,11 @@
  *   another Node does not even read it.
  * - Nothing is written at run time. Without a cache for this V8, Node's own compile cache (node:module
  *   `enableCompileCache`, Node 22+, in Node's cache directory) is used where Node has it; else a plain `require()`.
+ * - V8's WASM tiering budget is 10x its default (1,800,000) in a process that loads the bundle. Otherwise a one-turn
+ *   run has V8 recompile the fetch HTTP parser's WASM (undici's llhttp) with its optimizing tier in the background,
+ *   and the process waits for that compile before it exits (about 70 ms of CPU). Code that stays hot in a long
+ *   session (RE2 over a big tree) still tiers up within its first pass. V8 counts its flags in the cache's check,
+ *   so the build sets the same budget (through this function) before it makes the cache.
  * - The bundle runs as CommonJS would (`exports`, `require`, `module`, `__filename`, `__dirname`); it has no
  *   `import()` (the build turns those of the packages left outside it into `require()`).
  */
@@ -15,10 +20,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as nodeModule from 'node:module';
 import { dirname } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 
 /** The headless mode's bundle, in dist/cli/ (next to the compiled headless-entry.js it is built from). */
 export const HEADLESS_BUNDLE = 'headless-bundle.cjs';
+
+/** Ten times V8's default (see the invariants above). */
+export const WASM_TIERING_BUDGET = 18_000_000;
 
 /** The cache next to a bundle for the running V8 (`build.mjs` writes it under the same name). */
 export function codeCachePath(bundleFile: string, v8Version = process.versions.v8): string {
@@ -38,6 +47,7 @@ export interface LoadedBundle<T> {
  * compiles without one, for `createCache()` after a representative run.
  */
 export function loadBundle<T>(bundleFile: string, mode: 'run' | 'make-cache' = 'run'): LoadedBundle<T> {
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   const requireHere = createRequire(bundleFile);
   const cacheFile = codeCachePath(bundleFile);
   const cachedData = mode === 'run' && existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
