@@ -14,7 +14,7 @@ const fromDist = existsSync(new URL('../dist/cli/main.js', import.meta.url));
 /** The headless bundle's entry when this is a headless command line and the build made the bundle; else null. */
 async function headlessBundle() {
   if (!fromDist) return null;
-  const { isHeadlessInvocation } = await import('../dist/agent-sdk/headless-args.js');
+  const { isHeadlessInvocation } = await import('../dist/agent-sdk/headless-invocation.js');
   if (!isHeadlessInvocation(argv)) return null;
   const { HEADLESS_BUNDLE, loadBundle } = await import('../dist/cli/bundle-loader.js');
   const bundle = fileURLToPath(new URL(`../dist/cli/${HEADLESS_BUNDLE}`, import.meta.url));

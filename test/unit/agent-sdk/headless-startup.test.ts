@@ -6,7 +6,7 @@
  * (`--json-schema` compiles its schema on ajv) shows the hook sees such modules, so the check can fail.
  *
  * The installed CLI (bin/turnloop.mjs on the built dist/) runs a headless command line from the one-file bundle
- * `npm run build` makes (src/cli/bundle-loader.ts): such a run loads four small modules of dist/ and the bundle, no
+ * `npm run build` makes (src/cli/bundle-loader.ts): such a run loads two small modules of dist/ and the bundle, no
  * package from node_modules, and the bundle runs from the code cache the build made for this Node.
  */
 import { spawnSync } from 'node:child_process';
@@ -109,7 +109,7 @@ describe('headless start-up', () => {
 describe('headless start-up of the built CLI (bin/turnloop.mjs on dist/)', () => {
   const bundle = join(repo, 'dist/cli/headless-bundle.cjs');
   /** What bin/ may load of dist/ before the bundle: the check of the command line and the bundle's loader. */
-  const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/agent-sdk/headless-args.js', 'dist/errors/turnloop-error.js', 'dist/errors/error-codes.js', 'dist/cli/bundle-loader.js'];
+  const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/agent-sdk/headless-invocation.js', 'dist/cli/bundle-loader.js'];
 
   it('a one-turn `-p` run loads the bundle and no other module of dist/ or node_modules', () => {
     expect(existsSync(bundle), 'run `npm run build` (npm test does it)').toBe(true);
