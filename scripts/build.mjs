@@ -2,7 +2,7 @@
 // declarations, the runtime assets the compiled code reads (the viewer's CSS and JS), and the headless mode's
 // one-file bundle with its V8 code cache (src/cli/bundle-loader.ts: what bin/turnloop.mjs runs for `turnloop -p`).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,9 @@ cpSync(`${root}src/viz/viewer`, `${root}dist/viz/viewer`, { recursive: true });
 
 const { HEADLESS_BUNDLE, loadBundle, codeCachePath } = await import(`${root}dist/cli/bundle-loader.js`);
 const bundleFile = `${root}dist/cli/${HEADLESS_BUNDLE}`;
-await build({
+const bundled = await build({
+  absWorkingDir: root,
+  metafile: true,
   entryPoints: [`${root}dist/cli/headless-entry.js`],
   outfile: bundleFile,
   bundle: true,
@@ -47,9 +49,25 @@ await build({
   // The bundle sits in dist/cli/, where headless-entry.js is: paths the sources build from their own URL
   // (examples/, package.json) stay right. Files deeper in dist/ only use theirs to resolve packages.
   define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: `/* turnloop's headless mode in one file; the packages bundled in it and their licenses: ${HEADLESS_BUNDLE.replace(/\.cjs$/, '.licenses.txt')} */\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 });
+
+// The third-party packages now inside the bundle, each with its license text, beside it (the bundle copies their code).
+const packageDirs = new Set();
+for (const input of Object.keys(bundled.metafile.inputs)) {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) continue;
+  const rest = input.slice(at + 'node_modules/'.length).split('/');
+  packageDirs.add(input.slice(0, at) + 'node_modules/' + rest.slice(0, rest[0].startsWith('@') ? 2 : 1).join('/'));
+}
+const notices = [...packageDirs].sort().map((dir) => {
+  const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+  const files = readdirSync(join(root, dir)).filter((name) => /^(licen[cs]e|copying|notice)/i.test(name)).sort();
+  const texts = files.map((name) => readFileSync(join(root, dir, name), 'utf8').trim());
+  return [`${pkg.name} ${pkg.version} (${pkg.license ?? 'see its license text'})`, ...texts].join('\n\n');
+});
+writeFileSync(bundleFile.replace(/\.cjs$/, '.licenses.txt'), `${notices.join(`\n\n${'-'.repeat(80)}\n\n`)}\n`);
 
 // The code cache: compiled after two offline runs on the shipped hello script, `-p` and the Agent SDK's stream-json
 // session, so it holds what such runs compile. Its name carries this Node's V8 version; another V8 never reads it.

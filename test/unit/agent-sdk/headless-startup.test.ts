@@ -147,4 +147,14 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
     const outside = ['node_modules/re2-wasm/', 'node_modules/@vscode/tree-sitter-wasm/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/'];
     expect(outside.filter((prefix) => inputs.some((path) => path.startsWith(prefix)))).toEqual([]);
   });
+
+  it('names every package it copies, with its license text, in the notice beside it', () => {
+    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const innermost = (path: string) => path.slice(path.lastIndexOf('node_modules/'));
+    const packages = new Set(inputs.filter((path) => path.includes('node_modules/')).map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(innermost(path))![1]));
+    const notice = readFileSync(bundle.replace(/\.cjs$/, '.licenses.txt'), 'utf8');
+    expect(packages.size).toBeGreaterThan(3);
+    for (const name of packages) expect(notice, name).toMatch(new RegExp(`^${name.replace(/[./]/g, '\\$&')} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+    expect(notice).toContain('Permission is hereby granted, free of charge');
+  });
 });
