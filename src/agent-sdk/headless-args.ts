@@ -94,12 +94,7 @@ const IMPLEMENTED = new Set([
   'effort',
 ]);
 
-/** Whether `argv` asks for the headless mode (checked before the normal subcommand dispatch). */
-export function isHeadlessInvocation(argv: readonly string[]): boolean {
-  const first = argv.find((arg) => arg !== '--debug');
-  if (first === undefined) return false;
-  return first === '-p' || first === '--print' || /^--(output-format|input-format)(=|$)/.test(first);
-}
+export { isHeadlessInvocation } from './headless-invocation.ts';
 
 function toolList(value: string): string[] {
   // `--allowedTools "Read,Bash(git:*)"` or space-separated; a pattern's parentheses may hold commas of their own.

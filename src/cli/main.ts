@@ -6,15 +6,11 @@
  */
 import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { commands, type CommandEntry } from './commands/index.ts';
-import { isHeadlessInvocation, parseHeadlessArgs } from '../agent-sdk/headless-args.ts';
+import { isHeadlessInvocation } from '../agent-sdk/headless-args.ts';
 import { didYouMean } from '../errors/did-you-mean.ts';
 import { redactingIo } from './redacting-io.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { examplePath, shippedExampleHint } from './examples.ts';
-import { HEADLESS_HELP } from './headless-help.ts';
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);
@@ -51,59 +47,14 @@ async function showHelp(entry: CommandEntry, io: CliIo): Promise<number> {
 
 const findCommand = (name: string) => commands.find((c) => c.name === name);
 
-/**
- * turnloop's own flags of the headless mode, resolved before Claude Code's parser sees the line: `--example NAME`
- * becomes `--fake-api <the shipped script>`; a `--fake-api` path into a clone's examples/ that is missing here
- * says where the example is.
- */
-function headlessArgv(args: readonly string[], cwd: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      out.push(...args.slice(i));
-      break;
-    }
-    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = equals > 0 ? arg.slice(0, equals) : arg;
-    const inline = equals > 0 ? arg.slice(equals + 1) : undefined;
-    if (flag !== '--example' && flag !== '--fake-api') {
-      out.push(arg);
-      continue;
-    }
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new UsageError(`${flag} expects a value`);
-    if (flag === '--fake-api' && !existsSync(resolve(cwd, value))) {
-      const hint = shippedExampleHint(value);
-      if (hint) throw new UsageError(`--fake-api: ${value}: no such file${hint}`);
-    }
-    out.push('--fake-api', flag === '--example' ? examplePath('agent-sdk', value) : value);
-  }
-  return out;
-}
-
 export async function main(argv: string[], rawIo: CliIo = processIo()): Promise<number> {
-  const io = redactingIo(rawIo);
   const debug = argv.includes('--debug');
   const args = argv.filter((arg) => arg !== '--debug');
+  // Claude Code's headless command line (the Agent SDK, `claude -p` pipelines): before the subcommands. bin/ runs the
+  // same entry from its one-file bundle; here (a library caller, a clone without dist/) it loads as modules.
+  if (isHeadlessInvocation(args)) return (await import('./headless-entry.ts')).headlessMain(argv, rawIo);
+  const io = redactingIo(rawIo);
   const [name, ...rest] = args;
-  // Claude Code's headless command line (the Agent SDK, `claude -p` pipelines): before the subcommands.
-  if (isHeadlessInvocation(args)) {
-    let headless: string[];
-    try {
-      headless = headlessArgv(args, io.cwd);
-      // Help only when -h/--help is an option, as claude reads it: `-p -- -h` is the prompt "-h".
-      if (parseHeadlessArgs(headless).help) {
-        rawIo.stdout.write(HEADLESS_HELP);
-        return 0;
-      }
-    } catch (error) {
-      io.stderr.write(`turnloop: ${messageOf(error)}\n`);
-      return EXIT_BAD_INPUT;
-    }
-    const { runHeadlessCli } = await import('../agent-sdk/headless-main.ts');
-    return runHeadlessCli(headless, { ...io, stdin: rawIo.stdin ?? process.stdin });
-  }
   if (name === '--version' || name === '-v' || name === '-V') {
     io.stdout.write(`${packageVersion()}\n`);
     return 0;

@@ -4,7 +4,8 @@
  * loopback-only namespace of run-offline.sh). Prints a markdown block for docs/benchmarks.md.
  *
  * The script: three Read calls, then a text answer (four model turns, one tool per turn). Each run has a fresh
- * process, fake API, working directory and config directory, as an SDK test would.
+ * process, fake API, working directory and config directory, as an SDK test would. Beside it, the shell form: a
+ * one-turn `-p` (one text reply) from spawn to exit, without the SDK.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { ENGINES, engineOptions, makeRunDirs, type EngineName } from './harness/engines.ts';
 import { startFakeAnthropicApi } from './harness/fake-api.ts';
 import { assertLoopbackOnly } from './harness/offline-guard.ts';
+import { runPrintMode } from './harness/print-mode.ts';
 import { text, toolCall } from './programs/script-parts.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -22,6 +24,8 @@ interface Sample {
   firstAssistantMs: number;
   perTurnMs: number;
   totalMs: number;
+  /** `-p` with one text reply, spawn to exit (a separate process and fake API). */
+  printMs: number;
 }
 
 async function measure(engine: EngineName): Promise<Sample> {
@@ -46,10 +50,16 @@ async function measure(engine: EngineName): Promise<Sample> {
       }
     }
     if (turns !== TOOL_TURNS + 1) throw new Error(`${engine}: expected ${TOOL_TURNS + 1} turns, got ${turns}`);
-    return { firstMessageMs: firstMessage, firstAssistantMs: firstAssistant, perTurnMs: (result - firstAssistant) / TOOL_TURNS, totalMs: result };
+    return { firstMessageMs: firstMessage, firstAssistantMs: firstAssistant, perTurnMs: (result - firstAssistant) / TOOL_TURNS, totalMs: result, printMs: await measurePrint(engine) };
   } finally {
     await api.close();
   }
+}
+
+async function measurePrint(engine: EngineName): Promise<number> {
+  const run = await runPrintMode(engine, { model: [text('Hello.')] }, 'Say hello', 'text');
+  if (run.exitCode !== 0 || run.stdout.trim() !== 'Hello.') throw new Error(`${engine} -p: exit ${run.exitCode}, stdout ${JSON.stringify(run.stdout)}, stderr ${run.stderr}`);
+  return run.wallMs;
 }
 
 const median = (values: number[]) => {
@@ -86,4 +96,5 @@ ${loadavg()[0].toFixed(2)} at the end. Medians, with the range of the runs in br
 ${row('query() to the first SDK message (system/init)', 'firstMessageMs')}
 ${row('query() to the first assistant message', 'firstAssistantMs')}
 ${row('per model turn after the first (tool + request + reply)', 'perTurnMs')}
-${row('query() to the result', 'totalMs')}`);
+${row('query() to the result', 'totalMs')}
+${row('`-p` with one text reply, spawn to exit (no SDK)', 'printMs')}`);

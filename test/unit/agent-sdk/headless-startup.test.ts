@@ -4,6 +4,10 @@
  * runtime, the viewer or OpenTelemetry's SDK. Guarded by what is loaded (a loader hook in a child process that logs
  * every module URL), not by timing; the figures are in docs/benchmarks.md. A run that does need one of them
  * (`--json-schema` compiles its schema on ajv) shows the hook sees such modules, so the check can fail.
+ *
+ * The installed CLI (bin/turnloop.mjs on the built dist/) runs a headless command line from the one-file bundle
+ * `npm run build` makes (src/cli/bundle-loader.ts): such a run loads two small modules of dist/ and the bundle, no
+ * package from node_modules, and the bundle runs from the code cache the build made for this Node.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -52,20 +56,25 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 const ONE_TEXT_REPLY: FakeScriptInput = { model: [{ content: [{ type: 'text', text: 'hello' }] }] };
 
-function loadedBy(args: string[], reply = ONE_TEXT_REPLY): { modules: string[]; stdout: string; status: number | null } {
+/** The modules a headless run loads: through `main()` on the sources (tsx), or through the bin on the built dist/. */
+function loadedBy(args: string[], reply = ONE_TEXT_REPLY, via: 'sources' | 'bin' = 'sources'): { modules: string[]; stdout: string; status: number | null } {
   const cwd = tempProject();
   dirs.push(cwd);
   const log = join(cwd, 'modules.log');
   const script = writeScript(cwd, reply);
-  const run = `const { main } = await import(${JSON.stringify(mainUrl)}); process.exitCode = await main(${JSON.stringify([...args, '--fake-api', script])});`;
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(registerHook)}`, '--input-type=module', '-e', run], {
-    cwd: repo,
+  const argv = [...args, '--fake-api', script];
+  const run = `const { main } = await import(${JSON.stringify(mainUrl)}); process.exitCode = await main(${JSON.stringify(argv)});`;
+  const hookFlag = ['--import', `data:text/javascript,${encodeURIComponent(registerHook)}`];
+  const command = via === 'bin' ? [...hookFlag, join(repo, 'bin/turnloop.mjs'), ...argv] : ['--import', 'tsx', ...hookFlag, '--input-type=module', '-e', run];
+  const child = spawnSync(process.execPath, command, {
+    cwd: via === 'bin' ? cwd : repo,
     env: { ...process.env, TURNLOOP_MODULE_LOG: log },
     encoding: 'utf8',
     input: '',
     timeout: 60_000,
   });
   if (!existsSync(log)) throw new Error(`the child logged nothing: ${child.stderr}`);
+  expect(child.stderr).toBe('');
   return { modules: readFileSync(log, 'utf8').split('\n').filter(Boolean), stdout: child.stdout, status: child.status };
 }
 
@@ -95,4 +104,57 @@ describe('headless start-up', () => {
     expect(status).toBe(0);
     expect(modules.some((entry) => entry.startsWith('require:') && entry.includes('tree-sitter'))).toBe(true);
   }, 90_000);
+});
+
+describe('headless start-up of the built CLI (bin/turnloop.mjs on dist/)', () => {
+  const bundle = join(repo, 'dist/cli/headless-bundle.cjs');
+  /** What bin/ may load of dist/ before the bundle: the check of the command line and the bundle's loader. */
+  const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/agent-sdk/headless-invocation.js', 'dist/cli/bundle-loader.js'];
+
+  it('a one-turn `-p` run loads the bundle and no other module of dist/ or node_modules', () => {
+    expect(existsSync(bundle), 'run `npm run build` (npm test does it)').toBe(true);
+    const { modules, stdout, status } = loadedBy(['-p', 'hi'], ONE_TEXT_REPLY, 'bin');
+    expect(status).toBe(0);
+    expect(stdout).toBe('hello\n');
+    const files = modules.map((entry) => entry.replace(/^require:/, '')).filter((entry) => !entry.startsWith('node:'));
+    expect(files.map((file) => fileURLToPath(new URL(file, 'file:///')).slice(repo.length)).sort()).toEqual([...BEFORE_THE_BUNDLE].sort());
+  }, 90_000);
+
+  it('the same run of a Bash call loads the shell parser from node_modules, so the check above can fail', () => {
+    const bash: FakeScriptInput = {
+      model: [
+        { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo hi' } }] },
+        { content: [{ type: 'text', text: 'done' }] },
+      ],
+    };
+    const { modules, status } = loadedBy(['-p', 'hi', '--allowedTools', 'Bash(echo:*)'], bash, 'bin');
+    expect(status).toBe(0);
+    expect(modules.some((entry) => entry.startsWith('require:') && entry.includes('/node_modules/@vscode/tree-sitter-wasm/'))).toBe(true);
+  }, 90_000);
+
+  it('the bundle runs from the code cache the build made for this Node (V8 accepts it)', () => {
+    const code = `const { loadBundle } = await import(${JSON.stringify(new URL('dist/cli/bundle-loader.js', `file://${repo}`).href)});
+console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stdout.trim()).toBe('cached');
+  }, 90_000);
+
+  it('the bundle leaves out what loads on demand from node_modules (WASM packages, ajv, yaml, the MCP SDK)', () => {
+    // esbuild heads each module it bundles with a comment naming its path.
+    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    expect(inputs).toContain('dist/agent-sdk/headless-main.js');
+    expect(inputs.some((path) => path.startsWith('node_modules/@anthropic-ai/sdk/'))).toBe(true);
+    const outside = ['node_modules/re2-wasm/', 'node_modules/@vscode/tree-sitter-wasm/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/'];
+    expect(outside.filter((prefix) => inputs.some((path) => path.startsWith(prefix)))).toEqual([]);
+  });
+
+  it('names every package it copies, with its license text, in the notice beside it', () => {
+    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const innermost = (path: string) => path.slice(path.lastIndexOf('node_modules/'));
+    const packages = new Set(inputs.filter((path) => path.includes('node_modules/')).map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(innermost(path))![1]));
+    const notice = readFileSync(bundle.replace(/\.cjs$/, '.licenses.txt'), 'utf8');
+    expect(packages.size).toBeGreaterThan(3);
+    for (const name of packages) expect(notice, name).toMatch(new RegExp(`^${name.replace(/[./]/g, '\\$&')} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+    expect(notice).toContain('Permission is hereby granted, free of charge');
+  });
 });

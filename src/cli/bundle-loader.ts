@@ -1,0 +1,71 @@
+/**
+ * Loads the headless mode's one-file bundle (`npm run build` writes it: scripts/build.mjs) with V8's code cache, so
+ * a `turnloop -p` start-up neither walks hundreds of module files nor compiles the functions it runs.
+ *
+ * Invariants:
+ * - The cache is data V8 checks itself (its version, flags and the source): a cache it rejects costs nothing but
+ *   the compile it would have done anyway. The cache file's name carries the V8 version it was made with, so
+ *   another Node does not even read it.
+ * - Nothing is written at run time. Without a cache for this V8, Node's own compile cache (node:module
+ *   `enableCompileCache`, Node 22+, in Node's cache directory) is used where Node has it; else a plain `require()`.
+ * - V8's WASM tiering budget is 10x its default (1,800,000) in a process that loads the bundle. Otherwise a one-turn
+ *   run has V8 recompile the fetch HTTP parser's WASM (undici's llhttp) with its optimizing tier in the background,
+ *   and the process waits for that compile before it exits (about 70 ms of CPU). Code that stays hot in a long
+ *   session (RE2 over a big tree) still tiers up within its first pass. V8 counts its flags in the cache's check,
+ *   so the build sets the same budget (through this function) before it makes the cache.
+ * - The bundle runs as CommonJS would (`exports`, `require`, `module`, `__filename`, `__dirname`); it has no
+ *   `import()` (the build turns those of the packages left outside it into `require()`).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
+import { dirname } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import vm from 'node:vm';
+
+/** The headless mode's bundle, in dist/cli/ (next to the compiled headless-entry.js it is built from). */
+export const HEADLESS_BUNDLE = 'headless-bundle.cjs';
+
+/** Ten times V8's default (see the invariants above). */
+export const WASM_TIERING_BUDGET = 18_000_000;
+
+/** The cache next to a bundle for the running V8 (`build.mjs` writes it under the same name). */
+export function codeCachePath(bundleFile: string, v8Version = process.versions.v8): string {
+  return `${bundleFile.replace(/\.cjs$/, '')}.v8-${v8Version.replace(/[^0-9A-Za-z.-]/g, '_')}.cache`;
+}
+
+export interface LoadedBundle<T> {
+  exports: T;
+  /** How it was loaded: with its cache (`cached`), with a cache V8 refused (`rejected`), compiled, or required. */
+  via: 'cached' | 'rejected' | 'compiled' | 'required';
+  /** The code cache of everything compiled so far (for `build.mjs` after a representative run); null if required. */
+  createCache(): Buffer | null;
+}
+
+/**
+ * Runs `bundleFile` (CommonJS); its exports. `run` uses the cache made for this V8 when there is one; `make-cache`
+ * compiles without one, for `createCache()` after a representative run.
+ */
+export function loadBundle<T>(bundleFile: string, mode: 'run' | 'make-cache' = 'run'): LoadedBundle<T> {
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  const requireHere = createRequire(bundleFile);
+  const cacheFile = codeCachePath(bundleFile);
+  const cachedData = mode === 'run' && existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
+  if (mode === 'run' && cachedData === undefined) {
+    (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+    return { exports: requireHere(bundleFile) as T, via: 'required', createCache: () => null };
+  }
+  const source = readFileSync(bundleFile, 'utf8');
+  // One line of wrapper, so the bundle's line numbers in a stack trace stay right.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundleFile,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const module = { exports: {} as T };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireHere, module, bundleFile, dirname(bundleFile));
+  return {
+    exports: module.exports,
+    via: cachedData === undefined ? 'compiled' : script.cachedDataRejected ? 'rejected' : 'cached',
+    createCache: () => script.createCachedData(),
+  };
+}
