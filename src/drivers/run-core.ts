@@ -211,12 +211,38 @@ export async function* driveRun(start: () => RunCore | Promise<RunCore>): AsyncG
       if (!(await run.advance())) break;
     }
     for (const item of run.takeItems()) yield item;
-    if (run.terminal === null) throw new TurnloopError('NO_TERMINAL', 'the loop ran out of work without reaching a terminal (a bug: the reducer always ends a run in a terminal)');
-    await run.finish();
-    return run.terminal;
+    return await finished(run);
   } finally {
     await run.shutdown('closed');
   }
+}
+
+/**
+ * `driveRun` collected: the same steps, the items gathered instead of yielded one by one (each yield of an async
+ * generator and the consumer's `next()` are several promise hops per item, a few per turn: `runLoopToEnd`, the
+ * root's `runQuery()`, child runs and forks need none of them). Nothing else differs: every event still comes
+ * through the run's one queue in the order its producers put it.
+ */
+export async function driveRunToEnd(start: () => RunCore | Promise<RunCore>): Promise<{ items: QueryItem[]; terminal: Terminal }> {
+  const run = await start();
+  const items: QueryItem[] = [];
+  try {
+    while (true) {
+      for (const item of run.takeItems()) items.push(item);
+      if (run.done) break;
+      if (!(await run.advance())) break;
+    }
+    for (const item of run.takeItems()) items.push(item);
+    return { items, terminal: await finished(run) };
+  } finally {
+    await run.shutdown('closed');
+  }
+}
+
+async function finished(run: RunCore): Promise<Terminal> {
+  if (run.terminal === null) throw new TurnloopError('NO_TERMINAL', 'the loop ran out of work without reaching a terminal (a bug: the reducer always ends a run in a terminal)');
+  await run.finish();
+  return run.terminal;
 }
 
 export type { RunView };

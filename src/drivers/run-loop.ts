@@ -18,19 +18,21 @@ import type { Terminal } from '../data/outcomes.ts';
 import { Interpreter } from './interpreter.ts';
 import type { RunLoopOptions } from '../runtime/query-options.ts';
 import { resolveRun, runParamsOf, watchRun } from './resolve-run.ts';
-import { driveRun } from './run-core.ts';
+import { driveRun, driveRunToEnd } from './run-core.ts';
 
 export function runLoop(options: RunLoopOptions): AsyncGenerator<QueryItem, Terminal, undefined> {
-  return driveRun(() => {
-    const resolved = resolveRun(options, runLoopToEnd);
-    const params = runParamsOf(options, resolved);
-    return new Interpreter(options, resolved, watchRun(options, resolved.config, params), params);
-  });
+  return driveRun(() => interpreterOf(options));
 }
 
-/** Runs `runLoop()` to its end and collects what it yielded. */
+/** Runs `runLoop()` to its end and collects what it yielded (the same run, without a generator in between). */
 export function runLoopToEnd(options: RunLoopOptions): Promise<{ items: QueryItem[]; terminal: Terminal }> {
-  return collectToEnd(runLoop(options));
+  return driveRunToEnd(() => interpreterOf(options));
+}
+
+function interpreterOf(options: RunLoopOptions): Interpreter {
+  const resolved = resolveRun(options, runLoopToEnd);
+  const params = runParamsOf(options, resolved);
+  return new Interpreter(options, resolved, watchRun(options, resolved.config, params), params);
 }
 
 /** Drains a run's generator (the loop's or a driver's): the items it yielded and the terminal it returned. */

@@ -60,9 +60,9 @@ export function openLogWriter(
   let held = '';
   let scheduled: ReturnType<typeof setImmediate> | null = null;
   let failed = false;
+  // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
+  // a new one on the next turn's first line cost more than the empty commit it saves.
   const commit = () => {
-    if (scheduled) clearImmediate(scheduled);
-    scheduled = null;
     holding.delete(commit);
     const text = held + (options.pull?.() ?? '');
     held = '';
@@ -75,11 +75,14 @@ export function openLogWriter(
       options.onError(asError(caught));
     }
   };
+  const onImmediate = () => {
+    scheduled = null;
+    commit();
+  };
   const touch = () => {
     if (options.fsync) return commit();
-    if (scheduled) return;
-    scheduled = setImmediate(commit);
     flushOnExit(commit);
+    if (scheduled === null) scheduled = setImmediate(onImmediate);
   };
   return {
     write(text) {
@@ -91,6 +94,8 @@ export function openLogWriter(
     commit,
     close() {
       commit();
+      if (scheduled !== null) clearImmediate(scheduled);
+      scheduled = null;
       closeSync(fd);
     },
   };

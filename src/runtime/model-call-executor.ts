@@ -7,12 +7,45 @@
  * run's signal is aborted or the run is over.
  */
 import type { EffectOf } from '../data/effects.ts';
+import type { ModelCallOptions } from '../data/deps.ts';
 import type { LoopParams } from '../data/state.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
 import { messageOf } from '../errors/message-of.ts';
 import type { ExecutorEnv, ExecutorOutput } from './executor-kinds.ts';
 import { LazyAbortController } from '../tools/lazy-abort-controller.ts';
 import { recordableModelEvent } from './recordable-model-output.ts';
+
+/**
+ * The caller's options. The optional members are assigned, not spread into the literal: a spread beside the
+ * `signal` getter sent V8 down its generic object-building path, the largest single cost of this executor per call
+ * in a profile of short runs. Same members, same order.
+ */
+function callOptionsOf(
+  controller: LazyAbortController,
+  effect: EffectOf<'call_model'>,
+  env: ExecutorEnv,
+  fallbackModel: LoopParams['fallbackModel'],
+  thinking: LoopParams['thinking'],
+  effort: LoopParams['effort'],
+): ModelCallOptions {
+  const { deps, config } = env;
+  const options: ModelCallOptions = {
+    get signal() {
+      return controller.signal;
+    },
+    querySource: effect.querySource,
+    fallbackModel,
+    tools: env.tools.definitions(),
+    retry: config.retry,
+    clock: deps.clock,
+    newId: deps.newId,
+    runToken: env.runToken,
+  };
+  if (thinking) options.thinking = thinking;
+  if (effort) options.effort = effort;
+  if (config.promptCaching) options.promptCaching = config.promptCaching;
+  return options;
+}
 
 /**
  * One model call: its stream events (items) and its events, in the order the caller produced them. Ends early,
@@ -33,21 +66,7 @@ export async function* executeModelCall(
   if (signal.aborted) return;
   const detach = onAbort(signal, stop);
   try {
-    const stream = deps.callModel(effect.request, {
-      get signal() {
-        return controller.signal;
-      },
-      querySource: effect.querySource,
-      fallbackModel,
-      tools: tools.definitions(),
-      retry: env.config.retry,
-      clock: deps.clock,
-      newId: deps.newId,
-      runToken: env.runToken,
-      ...(thinking ? { thinking } : {}),
-      ...(effort ? { effort } : {}),
-      ...(env.config.promptCaching ? { promptCaching: env.config.promptCaching } : {}),
-    });
+    const stream = deps.callModel(effect.request, callOptionsOf(controller, effect, env, fallbackModel, thinking, effort));
     for await (const item of stream) {
       if (controller.aborted || run.done) return;
       if (item.kind === 'stream_event') {

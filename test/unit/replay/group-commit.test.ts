@@ -65,6 +65,24 @@ describe('group commit', () => {
     recorder.close();
   });
 
+  it('holds a line made after a commit no longer than the next turn of the event loop, whatever was scheduled before', async () => {
+    const steps = await recordedSteps();
+    const path = tempLogPath();
+    const recorder = createSessionRecorder(path, { config });
+    recorder(steps[0]);
+    // A quiet step schedules the writer's turn-end commit; the model call's step commits before that turn comes.
+    const call = steps.findIndex((s, i) => i > 1 && s.effects.some((e) => e.type === 'call_model') && steps[i - 1].effects.every((e) => e.type !== 'call_model'));
+    for (let i = 1; i <= call; i++) recorder(steps[i]);
+    expect(lineCount(path)).toBe(call + 1);
+    // A line after that commit is held, and goes out by the next turn of the event loop.
+    recorder(steps[call + 1]);
+    expect(steps[call + 1].effects.some((e) => e.type === 'call_model' || e.type === 'terminated')).toBe(false);
+    expect(lineCount(path)).toBe(call + 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lineCount(path)).toBe(call + 2);
+    recorder.close();
+  });
+
   it('a step that cannot be serialised stops recording there; the lines queued before it still go out, once', async () => {
     const steps = await recordedSteps();
     const path = tempLogPath();
