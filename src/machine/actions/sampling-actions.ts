@@ -73,15 +73,30 @@ function shouldWithhold(context: MachineContext, message: AssistantMessage): boo
   }
 }
 
+/**
+ * `{ ...kept, ...added }`, without the copy when nothing is kept (the first reply of an iteration): then the event's
+ * own flags, which are plain JSON data like the message the iteration keeps from the same event. Their keys are
+ * tool-use ids, new every turn, so a copy defined each one as a new shape (a tenth of a memoized fold).
+ */
+function mergedFlags(kept: Record<string, boolean>, added: Record<string, boolean> | undefined): Record<string, boolean> {
+  if (added !== undefined && Object.getPrototypeOf(added) === Object.prototype && hasNoKeys(kept)) return added;
+  return { ...kept, ...added };
+}
+
+function hasNoKeys(flags: Record<string, boolean>): boolean {
+  for (const _ in flags) return false;
+  return Object.getOwnPropertySymbols(flags).length === 0;
+}
+
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
   const out = openOutbox(context);
   const iter = { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] };
   const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
   if (toolUses.length > 0) {
-    iter.toolUses = [...iter.toolUses, ...toolUses];
+    iter.toolUses = iter.toolUses.length === 0 ? toolUses : iter.toolUses.concat(toolUses);
     iter.needsFollowUp = true;
-    iter.concurrencySafe = { ...iter.concurrencySafe, ...concurrencySafe };
+    iter.concurrencySafe = mergedFlags(iter.concurrencySafe, concurrencySafe);
   }
   if (shouldWithhold(context, message)) iter.withheld = message;
   else out.emit(message);
