@@ -9,7 +9,7 @@ import { userContextMessageOf } from '../context-conversions.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../messages/message-factory.ts';
 import { usageCostUsd } from '../../rules/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
-import { openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -73,15 +73,31 @@ function shouldWithhold(context: MachineContext, message: AssistantMessage): boo
   }
 }
 
+/**
+ * `{ ...kept, ...added }`, without the copy when nothing is kept (the first reply of an iteration): then the event's
+ * own flags, which are plain JSON data like the message the iteration keeps from the same event. Their keys are
+ * tool-use ids, new every turn, so a copy defined each one as a new shape (a tenth of a memoized fold).
+ */
+function mergedFlags(kept: Record<string, boolean>, added: Record<string, boolean> | undefined): Record<string, boolean> {
+  if (added !== undefined && Object.getPrototypeOf(added) === Object.prototype && hasNoKeys(kept)) return added;
+  return { ...kept, ...added };
+}
+
+function hasNoKeys(flags: Record<string, boolean>): boolean {
+  for (const _ in flags) return false;
+  return Object.getOwnPropertySymbols(flags).length === 0;
+}
+
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
   const out = openOutbox(context);
-  const iter = { ...context.iter, assistantMessages: [...context.iter.assistantMessages, message] };
+  const iter = copyIteration(context.iter);
+  iter.assistantMessages = [...context.iter.assistantMessages, message];
   const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
   if (toolUses.length > 0) {
-    iter.toolUses = [...iter.toolUses, ...toolUses];
+    iter.toolUses = iter.toolUses.length === 0 ? toolUses : iter.toolUses.concat(toolUses);
     iter.needsFollowUp = true;
-    iter.concurrencySafe = { ...iter.concurrencySafe, ...concurrencySafe };
+    iter.concurrencySafe = mergedFlags(iter.concurrencySafe, concurrencySafe);
   }
   if (shouldWithhold(context, message)) iter.withheld = message;
   else out.emit(message);
@@ -97,8 +113,10 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
 export const recordUsage: ActionFn = (context, event) => {
   const { usage } = event as EventOf<'model_done'>;
   if (!usage) return {};
+  const iter = copyIteration(context.iter);
+  iter.usage = usage;
   return {
-    iter: { ...context.iter, usage },
+    iter,
     lastUsage: usage,
     // The original anchors the count at the response's first block: its later blocks are estimated on top of the
     // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.

@@ -12,7 +12,7 @@ import {
   userMessage,
 } from '../../messages/message-factory.ts';
 import { partitionToolCalls } from '../../rules/tool-batching.ts';
-import { openOutbox, type Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { copyIteration, openOutbox, type Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 
 /**
@@ -57,14 +57,13 @@ export const recordToolResult: ActionFn = (context, event) => {
   const extra = result.extra ?? [];
   const out = openOutbox(context).emit(...extra, result.message);
   const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
+  const iter = copyIteration(context.iter);
+  iter.toolResults = [...context.iter.toolResults, ...carried];
+  iter.answeredToolUseIds = [...context.iter.answeredToolUseIds, result.toolUseId];
+  iter.preventContinuation = context.iter.preventContinuation || result.preventContinuation === true;
   return out.patchWith({
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
-    iter: {
-      ...context.iter,
-      toolResults: [...context.iter.toolResults, ...carried],
-      answeredToolUseIds: [...context.iter.answeredToolUseIds, result.toolUseId],
-      preventContinuation: context.iter.preventContinuation || result.preventContinuation === true,
-    },
+    iter,
   });
 };
 
