@@ -18,6 +18,7 @@ import type { ThinkingParam } from '../data/state.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
+import { SessionPermissions } from './permission-updates.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
@@ -117,6 +118,8 @@ export class HeadlessSession {
   history: Message[];
   permissionMode: PermissionMode;
   model: string | undefined;
+  /** The rules and mode the program's "always allow" answers added (`updatedPermissions`), kept across turns. */
+  readonly permissions: SessionPermissions;
   /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
   private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
@@ -128,6 +131,7 @@ export class HeadlessSession {
     this.history = history;
     this.permissionMode = settings.permissionMode;
     this.model = settings.model;
+    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => (this.permissionMode = mode) });
   }
 
   /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */
@@ -268,6 +272,7 @@ export class HeadlessSession {
           allowedTools: settings.allowedTools,
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
+          session: this.permissions,
           onDenial: (denial) => denials.push(denial),
           cwd: settings.cwd,
         }),

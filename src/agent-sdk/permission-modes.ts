@@ -77,10 +77,19 @@ export interface SdkPermissionOptions {
   disallowedTools: readonly string[];
   /** Asks the program (`can_use_tool`); absent: calls that need asking are denied. */
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+  /** The session's own rules and its "always allow" updates (permission-updates.ts). */
+  session?: SessionRules;
   /** Receives every denial. */
   onDenial(denial: PermissionDenial): void;
   /** What relative paths in calls and rules are relative to (the tools' root); default the process's. */
   cwd?: string;
+}
+
+/** What a session added (`updatedPermissions`): rules checked after the flags', suggestions, and the updates to apply. */
+export interface SessionRules {
+  rules: Readonly<Record<'allow' | 'deny' | 'ask', readonly string[]>>;
+  suggest(toolName: string, input: Record<string, unknown>): Promise<JsonObject[]>;
+  apply(updates: unknown): void;
 }
 
 function asRecord(input: unknown): Record<string, unknown> {
@@ -93,9 +102,11 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
   const decide = async (tool: Tool, input: unknown, toolUseId: string, signal: AbortSignal, hookAllowed: boolean): Promise<PermissionResult> => {
     const fields = asRecord(input);
     const command = commandParser(fields);
-    const denied = await firstCoveringRule('deny', options.disallowedTools, tool.name, fields, { cwd }, command);
+    const rules = options.session?.rules;
+    const denied = await firstCoveringRule('deny', [...options.disallowedTools, ...(rules?.deny ?? [])], tool.name, fields, { cwd }, command);
     if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})` };
-    if (hookAllowed || (await firstCoveringRule('allow', options.allowedTools, tool.name, fields, { cwd }, command)) !== undefined) return { behavior: 'allow' };
+    const askRule = rules && (await firstCoveringRule('allow', rules.ask, tool.name, fields, { cwd }, command)) !== undefined;
+    if (hookAllowed || (!askRule && (await firstCoveringRule('allow', [...options.allowedTools, ...(rules?.allow ?? [])], tool.name, fields, { cwd }, command)) !== undefined)) return { behavior: 'allow' };
     const mode = options.mode();
     if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
@@ -107,8 +118,11 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     if (mode === 'dontAsk' || !options.ask) {
       return { behavior: 'deny', message: mode === 'dontAsk' ? 'dontAsk mode: calls that no rule allows are denied' : 'the call needs approval and the program gave no canUseTool' };
     }
-    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: asRecord(input), tool_use_id: toolUseId }, signal);
+    const suggestions = (await options.session?.suggest(tool.name, fields)) ?? [];
+    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: fields, ...(suggestions.length ? { permission_suggestions: suggestions } : {}), tool_use_id: toolUseId }, signal);
     if (answer.behavior === 'allow') {
+      // An "always allow": a malformed or refused update throws (the call is denied with its text).
+      if (answer.updatedPermissions !== undefined) options.session?.apply(answer.updatedPermissions);
       return answer.updatedInput === undefined ? { behavior: 'allow' } : { behavior: 'allow', updatedInput: answer.updatedInput };
     }
     return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : 'The program denied this call' };
