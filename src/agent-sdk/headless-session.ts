@@ -19,6 +19,7 @@ import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { SessionPermissions } from './permission-updates.ts';
+import { SETTING_SOURCES, type SettingSource } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
@@ -51,6 +52,8 @@ export interface SessionSettings {
   /** `--task-budget`: `output_config.task_budget.total` on every request. */
   taskBudget?: number;
   permissionMode: PermissionMode;
+  /** `--setting-sources`: which settings files' permission updates apply in the session (permission-updates.ts); default all. */
+  settingSources?: readonly SettingSource[];
   maxTurns?: number;
   maxBudgetUsd?: number;
   allowedTools: readonly string[];
@@ -131,7 +134,7 @@ export class HeadlessSession {
     this.history = history;
     this.permissionMode = settings.permissionMode;
     this.model = settings.model;
-    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => (this.permissionMode = mode) });
+    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => (this.permissionMode = mode), settingSources: settings.settingSources ?? SETTING_SOURCES });
   }
 
   /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */

@@ -9,7 +9,11 @@
  *   the field (the call is then denied with that text, so the SDK is never left waiting).
  * - Only the project's files are written: `localSettings` is `.claude/settings.local.json`, `projectSettings`
  *   `.claude/settings.json`, each reached without following a symlink; `userSettings` (outside the project) is
- *   refused. Every destination also takes effect for the rest of the session, as in Claude Code.
+ *   refused.
+ * - As Claude Code (seen on 2.1.334): an update takes effect for the rest of the session when its destination is
+ *   `session` or `cliArg`, or a settings file whose setting source the session reads (`localSettings`: `local`,
+ *   `projectSettings`: `project`); a file of a source not read is written and not applied (the SDK's default,
+ *   `settingSources: []`, so an "always allow" for localSettings asks again until the next run that reads it).
  */
 import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +21,7 @@ import { TurnloopError } from '../errors/turnloop-error.ts';
 import { isFilesystemCommand, isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { parseShellCommand } from './shell-commands.ts';
 import type { JsonObject } from './json-lines.ts';
+import type { SettingSource } from './setting-sources.ts';
 
 export const PERMISSION_DESTINATIONS = ['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'] as const;
 export type PermissionDestination = (typeof PERMISSION_DESTINATIONS)[number];
@@ -95,6 +100,9 @@ export function ruleString(rule: PermissionRuleValue): string {
   return rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`;
 }
 
+/** The setting source whose files a destination writes (a destination absent here applies to the session alone). */
+const SOURCE_OF: Partial<Record<PermissionDestination, SettingSource>> = { localSettings: 'local', projectSettings: 'project', userSettings: 'user' };
+
 const SETTINGS_FILES: Partial<Record<PermissionDestination, string>> = { localSettings: 'settings.local.json', projectSettings: 'settings.json' };
 
 /** `.claude/<file>` under the real `cwd`, `.claude` created when missing and refused when it is a symlink or not a directory. */
@@ -152,7 +160,7 @@ function writeSettings(cwd: string, destination: PermissionDestination, updates:
 export class SessionPermissions {
   readonly rules: Record<RuleBehavior, string[]> = { allow: [], deny: [], ask: [] };
 
-  constructor(private readonly options: { cwd: string; setMode(mode: PermissionMode): void }) {}
+  constructor(private readonly options: { cwd: string; setMode(mode: PermissionMode): void; /** The sources the session reads (`--setting-sources`). */ settingSources: readonly SettingSource[] }) {}
 
   /** What a `can_use_tool` request for this call suggests (`permissionSuggestions`). */
   suggest(toolName: string, input: Record<string, unknown>): Promise<JsonObject[]> {
@@ -170,6 +178,8 @@ export class SessionPermissions {
     }
     for (const destination of new Set(updates.map((u) => u.destination))) writeSettings(this.options.cwd, destination, updates.filter((u) => u.destination === destination));
     for (const update of updates) {
+      const source = SOURCE_OF[update.destination];
+      if (source !== undefined && !this.options.settingSources.includes(source)) continue;
       if (update.type === 'setMode') this.options.setMode(update.mode);
       else if ('rules' in update) {
         const rules = update.rules.map(ruleString);

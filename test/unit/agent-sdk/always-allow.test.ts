@@ -63,6 +63,14 @@ describe('updatedPermissions', () => {
     expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one)', 'Bash(echo two)'] } });
   });
 
+  it("as claude: a settings file of a source the session does not read is written, not applied (the SDK's default settingSources: [])", async () => {
+    const cwd = tempProject();
+    const program = alwaysAllow((request) => request.permission_suggestions.filter((s: Line) => s.type === 'addRules'));
+    await runHeadless([...ARGS, '--setting-sources', '', '--fake-api', writeScript(cwd, { model: [bash('toolu_1', 'echo one'), bash('toolu_2', 'echo one'), done] })], { cwd, onLine: program.onLine });
+    expect(program.asked.map((r) => r.tool_use_id)).toEqual(['toolu_1', 'toolu_2']);
+    expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one)'] } });
+  });
+
   it('a session rule goes through the Bash rule matcher: `mkdir:*` covers the next mkdir, not a command chained to it', async () => {
     const cwd = tempProject();
     const program = alwaysAllow(() => [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'mkdir:*' }], behavior: 'allow', destination: 'session' }]);
