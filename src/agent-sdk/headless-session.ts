@@ -134,7 +134,13 @@ export class HeadlessSession {
     this.history = history;
     this.permissionMode = settings.permissionMode;
     this.model = settings.model;
-    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => (this.permissionMode = mode), settingSources: settings.settingSources ?? SETTING_SOURCES });
+    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => this.setModeFromProgram(mode), settingSources: settings.settingSources ?? SETTING_SOURCES });
+  }
+
+  /** A `setMode` the program's `updatedPermissions` applied: announced as claude announces it, a `system/status` with the mode. */
+  private setModeFromProgram(mode: PermissionMode): void {
+    this.permissionMode = mode;
+    this.deps.write({ type: 'system', subtype: 'status', status: null, permissionMode: mode, uuid: randomUUID(), session_id: this.settings.sessionId });
   }
 
   /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */
