@@ -91,11 +91,12 @@ describe('updatedPermissions', () => {
     expect(results[1]).toMatchObject({ is_error: true });
     expect(existsSync(join(cwd, 'made.txt'))).toBe(true);
     // As claude: the mode change is announced once, between the call's assistant message and its tool_result.
-    const status = run.lines.findIndex((l) => l.type === 'system' && l.subtype === 'status');
-    expect(run.lines[status]).toMatchObject({ status: null, permissionMode: 'acceptEdits' });
-    expect(run.lines.filter((l) => l.subtype === 'status')).toHaveLength(1);
-    expect(run.lines[status - 1]).toMatchObject({ type: 'assistant' });
-    expect(run.lines[status + 1]).toMatchObject({ type: 'user', message: { content: [{ tool_use_id: 'toolu_1' }] } });
+    const messages = run.lines.filter((l) => l.type !== 'control_request' && l.type !== 'control_response');
+    const status = messages.findIndex((l) => l.type === 'system' && l.subtype === 'status');
+    expect(messages[status]).toMatchObject({ status: null, permissionMode: 'acceptEdits' });
+    expect(messages.filter((l) => l.subtype === 'status')).toHaveLength(1);
+    expect(messages[status - 1]).toMatchObject({ type: 'assistant' });
+    expect(messages[status + 1]).toMatchObject({ type: 'user', message: { content: [{ tool_use_id: 'toolu_1' }] } });
     expect(run.lines.at(-1)).toMatchObject({ permission_denials: [{ tool_use_id: 'toolu_2' }] });
   });
 
