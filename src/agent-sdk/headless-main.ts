@@ -135,7 +135,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}), onRetry: (notice) => session?.reportRetry(notice) });
     }
     const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
-    const loaded = await loadSources(parseSettingSources(args.settingSources), io.cwd, io.env, warn);
+    const settingSources = parseSettingSources(args.settingSources);
+    const loaded = await loadSources(settingSources, io.cwd, io.env, warn);
     const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
     // As the real executable: each Task call is a task; one with run_in_background returns at once, and its report
@@ -187,6 +188,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
           ...(effort ? { effort } : {}),
           permissionMode: mode as PermissionMode,
+          settingSources,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
           allowedTools: args.allowedTools,

@@ -20,6 +20,8 @@ import type { EffortLevel } from '../config/model-effort.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
+import { SessionPermissions } from './permission-updates.ts';
+import { SETTING_SOURCES, type SettingSource } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { apiRetryMessage, permissionDeniedMessage, ThinkingEstimate } from './progress-messages.ts';
@@ -56,6 +58,8 @@ export interface SessionSettings {
   /** `--effort`: `output_config.effort` on every request whose model takes it (src/config/model-effort.ts). */
   effort?: EffortLevel;
   permissionMode: PermissionMode;
+  /** `--setting-sources`: which settings files' permission updates apply in the session (permission-updates.ts); default all. */
+  settingSources?: readonly SettingSource[];
   maxTurns?: number;
   maxBudgetUsd?: number;
   allowedTools: readonly string[];
@@ -123,6 +127,8 @@ export class HeadlessSession {
   history: Message[];
   permissionMode: PermissionMode;
   model: string | undefined;
+  /** The rules and mode the program's "always allow" answers added (`updatedPermissions`), kept across turns. */
+  readonly permissions: SessionPermissions;
   /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
   private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
@@ -134,6 +140,13 @@ export class HeadlessSession {
     this.history = history;
     this.permissionMode = settings.permissionMode;
     this.model = settings.model;
+    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => this.setModeFromProgram(mode), settingSources: settings.settingSources ?? SETTING_SOURCES });
+  }
+
+  /** A `setMode` the program's `updatedPermissions` applied: announced as claude announces it, a `system/status` with the mode. */
+  private setModeFromProgram(mode: PermissionMode): void {
+    this.permissionMode = mode;
+    this.deps.write({ type: 'system', subtype: 'status', status: null, permissionMode: mode, uuid: randomUUID(), session_id: this.settings.sessionId });
   }
 
   /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */
@@ -282,6 +295,7 @@ export class HeadlessSession {
           allowedTools: settings.allowedTools,
           disallowedTools: settings.disallowedTools,
           ...(deps.ask ? { ask: deps.ask } : {}),
+          session: this.permissions,
           onDenial: (denial) => denials.push(denial),
           // Written at once: the call's error tool_result follows it.
           onUnaskedDenial: (denial) => deps.write(permissionDeniedMessage(denial, this.progressFrame())),

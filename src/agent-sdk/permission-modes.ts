@@ -79,6 +79,8 @@ export interface SdkPermissionOptions {
   disallowedTools: readonly string[];
   /** Asks the program (`can_use_tool`); absent: calls that need asking are denied. */
   ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+  /** The session's own rules and its "always allow" updates (permission-updates.ts). */
+  session?: SessionRules;
   /** Receives every denial. */
   onDenial(denial: PermissionDenial): void;
   /** Receives each denial decided without asking (no rule allowed the call and nobody could be asked, or a deny rule). */
@@ -99,6 +101,13 @@ export interface UnaskedDenial {
 
 type Decision = PermissionResult & { unasked?: { reason?: 'rule' | 'mode' } };
 
+/** What a session added (`updatedPermissions`): rules checked after the flags', suggestions, and the updates to apply. */
+export interface SessionRules {
+  rules: Readonly<Record<'allow' | 'deny' | 'ask', readonly string[]>>;
+  suggest(toolName: string, input: Record<string, unknown>): Promise<JsonObject[]>;
+  apply(updates: unknown): void;
+}
+
 function asRecord(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }
@@ -109,9 +118,11 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
   const decide = async (tool: Tool, input: unknown, toolUseId: string, signal: AbortSignal, hookAllowed: boolean): Promise<Decision> => {
     const fields = asRecord(input);
     const command = commandParser(fields);
-    const denied = await firstCoveringRule('deny', options.disallowedTools, tool.name, fields, { cwd }, command);
+    const rules = options.session?.rules;
+    const denied = await firstCoveringRule('deny', [...options.disallowedTools, ...(rules?.deny ?? [])], tool.name, fields, { cwd }, command);
     if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})`, unasked: { reason: 'rule' } };
-    if (hookAllowed || (await firstCoveringRule('allow', options.allowedTools, tool.name, fields, { cwd }, command)) !== undefined) return { behavior: 'allow' };
+    const askRule = rules && (await firstCoveringRule('allow', rules.ask, tool.name, fields, { cwd }, command)) !== undefined;
+    if (hookAllowed || (!askRule && (await firstCoveringRule('allow', [...options.allowedTools, ...(rules?.allow ?? [])], tool.name, fields, { cwd }, command)) !== undefined)) return { behavior: 'allow' };
     const mode = options.mode();
     if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
@@ -124,8 +135,11 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
       if (mode === 'dontAsk') return { behavior: 'deny', message: 'dontAsk mode: calls that no rule allows are denied', unasked: { reason: 'mode' } };
       return { behavior: 'deny', message: 'the call needs approval and the program gave no canUseTool', unasked: {} };
     }
-    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: asRecord(input), tool_use_id: toolUseId }, signal);
+    const suggestions = (await options.session?.suggest(tool.name, fields)) ?? [];
+    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: fields, ...(suggestions.length ? { permission_suggestions: suggestions } : {}), tool_use_id: toolUseId }, signal);
     if (answer.behavior === 'allow') {
+      // An "always allow": a malformed or refused update throws (the call is denied with its text).
+      if (answer.updatedPermissions !== undefined) options.session?.apply(answer.updatedPermissions);
       return answer.updatedInput === undefined ? { behavior: 'allow' } : { behavior: 'allow', updatedInput: answer.updatedInput };
     }
     return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : 'The program denied this call' };

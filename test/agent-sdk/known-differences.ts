@@ -67,21 +67,6 @@ export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = 
       why: 'the same PostToolUse call, with the tool named `Task` (see the claude lines above)',
     },
   ],
-  'public: canUseTool answering "always allow" with updatedPermissions': [
-    {
-      onlyIn: 'claude',
-      printed: ['prompt #1: Bash (with suggestions)', 'asked 1 time(s)'],
-      files: ['.claude/settings.local.json'],
-      returned: 1,
-      why: 'claude offers `suggestions` with a Bash prompt (a rule for the exact command in localSettings, the folder as a session directory, acceptEdits for the session) and applies the ones the program returns as `updatedPermissions`: it writes the rule to .claude/settings.local.json and does not ask again. turnloop sends no suggestions and ignores `updatedPermissions`, so it asks for each call (not implemented: docs/agent-sdk-conformance.md)',
-    },
-    {
-      onlyIn: 'turnloop',
-      printed: ['prompt #1: Bash (no suggestions)', 'prompt #2: Bash (no suggestions)', 'asked 2 time(s)'],
-      returned: 2,
-      why: 'the same prompts without suggestions, and the program\'s own session rule (`Bash(mkdir:*)`) not applied (see the claude entry)',
-    },
-  ],
   'public: SDK MCP tools, an allowedTools Bash rule and env': [
     {
       onlyIn: 'claude',

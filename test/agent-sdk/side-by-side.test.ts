@@ -35,6 +35,21 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(denied).toMatchObject({ is_error: true });
     expect(JSON.stringify(denied?.content)).toContain('The user refused this command.');
   },
+  'canUseTool answering with updatedPermissions (always allow)': (run) => {
+    // Seen on claude 2.1.334: the exact command's rule suggested for localSettings, written there and (the suite's
+    // settingSources being []) not applied, so the same command is asked for again; acceptEdits for the session applied.
+    const rule = { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch notes.txt' }], behavior: 'allow', destination: 'localSettings' };
+    expect(run.observed).toEqual({
+      asked: ['Bash', 'Bash', 'Write'],
+      bashRuleSuggested: [rule, rule],
+      writeSuggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+      settingsLocal: { permissions: { allow: ['Bash(touch notes.txt)'] } },
+      plan: 'two\n',
+      notes: true,
+    });
+    expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'status')).toMatchObject([{ status: null, permissionMode: 'acceptEdits' }]);
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 5, permission_denials: [] });
+  },
   'acceptEdits mode and disallowedTools': (run) => {
     expect(run.observed).toEqual({ asked: ['Bash'], edited: true, touched: true, commandRan: false, globOffered: false, writeOffered: true });
     expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);

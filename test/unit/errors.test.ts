@@ -33,6 +33,8 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   McpServerNameError: ['__proto__', 'servers.json'],
   SessionInUseError: ['session s is in use by process 42'],
   SessionStoreOutsideError: ['/w/.turnloop', 'it is a symbolic link'],
+  PermissionUpdateError: ['[0].destination: expected one of userSettings, projectSettings, localSettings, session, cliArg'],
+  SettingsOutsideProjectError: ['/w/.claude', 'it is a symbolic link'],
   WitnessTooLargeError: ['the bound is 200,000 main-loop model calls'],
   DuplicateToolUseError: ['toolu_1'],
   DuplicateToolNameError: ['Read'],

@@ -2,6 +2,7 @@
 import type { SdkProgram } from '../harness/sdk-program.ts';
 import { acceptEditsMode } from './accept-edits.ts';
 import { agentsOption } from './agents-option.ts';
+import { alwaysAllow } from './always-allow.ts';
 import { apiErrorEnding } from './api-error.ts';
 import { canUseToolAllowAndDeny } from './can-use-tool.ts';
 import { hookEvents } from './hook-events.ts';
@@ -61,4 +62,5 @@ export const PROGRAMS: readonly SdkProgram[] = [
   hiddenThinkingTokens,
   apiRetries,
   deniedWithoutAsking,
+  alwaysAllow,
 ];
