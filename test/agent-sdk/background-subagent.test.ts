@@ -47,7 +47,7 @@ function lastUserTexts(body: unknown): string {
 /** The fields of each task message subtype, in the order first seen (claude's timestamps left out). */
 function taskFields(messages: readonly SDKMessage[]): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
-  for (const m of messages as Array<Record<string, unknown>>) {
+  for (const m of messages as readonly Record<string, unknown>[]) {
     if (m.type !== 'system' || !TASK_SUBTYPES.includes(m.subtype as string)) continue;
     const keys = Object.keys(m).filter((k) => k !== 'written_at');
     fields[m.subtype as string] = [...new Set([...(fields[m.subtype as string] ?? []), ...keys])].sort();
