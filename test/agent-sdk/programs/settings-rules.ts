@@ -1,7 +1,9 @@
 /**
  * Permission rules read from settings files: an allow rule in `.claude/settings.local.json` and a deny rule in
  * `.claude/settings.json`, read by the sources `settingSources` names. With `['local', 'project']` the allowed
- * command runs unasked and the denied one is refused unasked; with `[]` (the SDK's default) both are asked.
+ * command runs unasked and the denied one is refused unasked; with `['local']` only the deny rule's file is left
+ * out. A bad file (invalid JSON, a rule that is not a string) is reported after `system/init` and left out, as
+ * claude 2.1.334 does (the whole file, or the entry alone).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +45,8 @@ function settingsRulesProgram(name: string, settingSources: SettingSource[], fil
       );
       observed.allowedWritten = existsSync(join(dirs.cwd, 'allowed.txt'));
       observed.goneRemoved = !existsSync(join(dirs.cwd, 'gone.txt'));
+      const warning = seen.find((m) => m.type === 'system' && m.subtype === 'informational') as { tag?: string; level?: string; content?: string } | undefined;
+      observed.warning = warning ? { tag: warning.tag, level: warning.level, namesFile: warning.content?.includes(join(dirs.cwd, '.claude', 'settings.local.json')) } : null;
       const result = seen.find((m) => m.type === 'result') as { permission_denials?: Array<{ tool_name: string }> } | undefined;
       observed.denials = result?.permission_denials?.map((d) => d.tool_name) ?? null;
     },
@@ -52,12 +56,6 @@ function settingsRulesProgram(name: string, settingSources: SettingSource[], fil
 const RULES = { local: JSON.stringify({ permissions: { allow: ['Bash(touch allowed.txt)'] } }), project: JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }) };
 
 export const settingsRulesRead = settingsRulesProgram('permission rules from the settings files of settingSources', ['local', 'project'], RULES);
-export const settingsRulesNotRead = settingsRulesProgram('settings files of sources not given are not read', [], RULES);
-export const settingsRulesLocalOnly = settingsRulesProgram('only local', ['local'], RULES);
-export const settingsRulesUser = settingsRulesProgram('user settings', ['user'], { user: RULES.project });
-export const settingsBadJson = settingsRulesProgram('invalid json', ['local', 'project'], { local: '{ "permissions": ', project: RULES.project });
-export const settingsBadPermissions = settingsRulesProgram('permissions not an object', ['local', 'project'], { local: JSON.stringify({ permissions: ['Bash'] }), project: RULES.project });
-export const settingsBadRule = settingsRulesProgram('a rule not a string', ['local', 'project'], { local: JSON.stringify({ permissions: { allow: [42, 'Bash(touch allowed.txt)'] } }), project: RULES.project });
-export const settingsBadList = settingsRulesProgram('allow not an array', ['local', 'project'], { local: JSON.stringify({ permissions: { allow: 'Bash(touch allowed.txt)' } }), project: RULES.project });
-export const settingsAsk = settingsRulesProgram('ask beats allow', ['local', 'project'], { local: RULES.local, project: JSON.stringify({ permissions: { ask: ['Bash(touch:*)'] } }) });
-export const settingsModeDefault = settingsRulesProgram('defaultMode', ['project'], { project: JSON.stringify({ permissions: { defaultMode: 'acceptEdits' } }) });
+export const settingsRulesLocalOnly = settingsRulesProgram('settingSources local: the project settings file is not read', ['local'], RULES);
+export const settingsFileInvalid = settingsRulesProgram('a settings file that is not valid JSON is left out with a warning', ['local', 'project'], { local: '{ "permissions": ', project: RULES.project });
+export const settingsRuleNotString = settingsRulesProgram('a settings rule that is not a string is skipped with a warning', ['local', 'project'], { local: JSON.stringify({ permissions: { allow: [42, 'Bash(touch allowed.txt)'] } }), project: RULES.project });
