@@ -139,7 +139,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const loaded = await loadSources(settingSources, io.cwd, io.env, warn);
     // The settings files' permission rules apply as the flags' do; their defaultMode when no --permission-mode is given.
     const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env);
-    for (const line of settingsProblemLines(fromSettings.problems)) warn(`settings: ${line}`);
+    for (const line of [...settingsProblemLines(fromSettings.problems), ...fromSettings.ignored]) warn(`settings: ${line}`);
     const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
     const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
     const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];

@@ -36,7 +36,13 @@ export interface SettingsPermissions {
   rules: Record<(typeof RULE_LISTS)[number], string[]>;
   defaultMode?: PermissionMode;
   problems: SettingsProblem[];
+  /** What the files read hold that turnloop does not apply (`hooks`, `env`, `permissions.additionalDirectories`...), one line per file. */
+  ignored: string[];
 }
+
+/** The keys turnloop applies; `$schema` only names the file's schema. */
+const READ_KEYS = new Set(['permissions', '$schema']);
+const READ_PERMISSION_KEYS = new Set([...RULE_LISTS, 'defaultMode']);
 
 /** The settings file of each selected source, user first (the order claude merges them in). */
 export function settingsFiles(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): Array<{ source: SettingSource; dir: string; file: string }> {
@@ -74,7 +80,7 @@ function readSettingsText(source: SettingSource, dir: string, path: string): { t
 
 /** Reads and merges the permission settings of the given sources; never throws on a bad file (see the problems). */
 export function readSettingsPermissions(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): SettingsPermissions {
-  const merged: SettingsPermissions = { rules: { allow: [], deny: [], ask: [] }, problems: [] };
+  const merged: SettingsPermissions = { rules: { allow: [], deny: [], ask: [] }, problems: [], ignored: [] };
   for (const { source, dir, file } of settingsFiles(sources, cwd, env)) {
     const path = join(dir, file);
     const fileProblem = (problem: string, field?: string) => merged.problems.push({ path, problem, scope: 'file', ...(field ? { field } : {}) });
@@ -96,6 +102,8 @@ export function readSettingsPermissions(sources: readonly SettingSource[], cwd: 
       continue;
     }
     const { permissions } = parsed;
+    const ignored = [...Object.keys(parsed).filter((key) => !READ_KEYS.has(key)), ...(isRecord(permissions) ? Object.keys(permissions).filter((key) => !READ_PERMISSION_KEYS.has(key)).map((key) => `permissions.${key}`) : [])];
+    if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions.allow, deny, ask and defaultMode; ignoring ${ignored.join(', ')}`);
     if (permissions === undefined) continue;
     if (!isRecord(permissions)) {
       fileProblem(`expected an object, got ${kindOf(permissions)}`, 'permissions');
