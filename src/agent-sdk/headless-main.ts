@@ -29,6 +29,7 @@ import { claimSession, isSafeSessionId, latestSessionId, loadConversation, sessi
 import { resolveModelAlias } from '../config/config.ts';
 import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
+import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
@@ -113,8 +114,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const args = parseHeadlessArgs(argv);
     fakeApiLog = args.fakeApiLog === undefined ? undefined : resolve(io.cwd, args.fakeApiLog);
     if (args.ignored.length > 0) warn(`ignoring options turnloop does not implement: ${args.ignored.join(', ')}`);
-    const mode = args.permissionMode ?? 'default';
-    if (!isPermissionMode(mode)) throw new HeadlessArgsError(`--permission-mode expects one of default, acceptEdits, plan, bypassPermissions, dontAsk, got '${mode}'`);
+    if (args.permissionMode !== undefined && !isPermissionMode(args.permissionMode)) throw new HeadlessArgsError(`--permission-mode expects one of default, acceptEdits, plan, bypassPermissions, dontAsk, got '${args.permissionMode}'`);
     if (args.permissionPromptTool !== undefined && args.permissionPromptTool !== 'stdio') {
       warn(`--permission-prompt-tool ${args.permissionPromptTool}: only 'stdio' is supported; calls that need asking are denied`);
     }
@@ -137,6 +137,12 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     const settingSources = parseSettingSources(args.settingSources);
     const loaded = await loadSources(settingSources, io.cwd, io.env, warn);
+    // The settings files' permission rules apply as the flags' do; their defaultMode when no --permission-mode is given.
+    const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env);
+    for (const line of [...settingsProblemLines(fromSettings.problems), ...fromSettings.ignored]) warn(`settings: ${line}`);
+    const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
+    const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
+    const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];
     const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
     // As the real executable: each Task call is a task; one with run_in_background returns at once, and its report
@@ -151,7 +157,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       root: io.cwd,
       additionalDirectories: args.addDirs.map((dir) => resolve(io.cwd, dir)),
       ...(args.tools ? { tools: args.tools } : {}),
-      disallowedTools: args.disallowedTools,
+      disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
     });
     for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
@@ -191,8 +197,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           settingSources,
           ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}),
           ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
-          allowedTools: args.allowedTools,
-          disallowedTools: args.disallowedTools,
+          allowedTools,
+          disallowedTools,
+          askRules: fromSettings.rules.ask,
+          settingsProblems: fromSettings.problems,
           partialMessages: args.includePartialMessages,
           quickRetries: fake !== null,
           forwardSubagentText: () => (initialize as { forwardSubagentText?: unknown }).forwardSubagentText === true,

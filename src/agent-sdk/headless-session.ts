@@ -21,6 +21,7 @@ import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { SessionPermissions } from './permission-updates.ts';
+import { settingsProblemsMessage, type SettingsProblem } from './settings-permissions.ts';
 import { SETTING_SOURCES, type SettingSource } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
@@ -64,6 +65,10 @@ export interface SessionSettings {
   maxBudgetUsd?: number;
   allowedTools: readonly string[];
   disallowedTools: readonly string[];
+  /** `permissions.ask` of the settings files read (settings-permissions.ts): asked even when an allow rule covers the call. */
+  askRules?: readonly string[];
+  /** What was wrong with the settings files read: reported once, after the first `system/init`. */
+  settingsProblems?: readonly SettingsProblem[];
   partialMessages: boolean;
   /** The session log, or undefined with `--no-session-persistence`. */
   logPath?: string;
@@ -129,6 +134,7 @@ export class HeadlessSession {
   model: string | undefined;
   /** The rules and mode the program's "always allow" answers added (`updatedPermissions`), kept across turns. */
   readonly permissions: SessionPermissions;
+  private settingsReported = false;
   /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
   private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
@@ -140,7 +146,7 @@ export class HeadlessSession {
     this.history = history;
     this.permissionMode = settings.permissionMode;
     this.model = settings.model;
-    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => this.setModeFromProgram(mode), settingSources: settings.settingSources ?? SETTING_SOURCES });
+    this.permissions = new SessionPermissions({ cwd: settings.cwd, setMode: (mode) => this.setModeFromProgram(mode), settingSources: settings.settingSources ?? SETTING_SOURCES, askRules: settings.askRules ?? [] });
   }
 
   /** A `setMode` the program's `updatedPermissions` applied: announced as claude announces it, a `system/status` with the mode. */
@@ -283,6 +289,11 @@ export class HeadlessSession {
     const hooks = deps.hooks();
     deps.structuredOutput?.beginTurn();
     deps.write(this.initMessage());
+    if (!this.settingsReported) {
+      this.settingsReported = true;
+      const warning = settingsProblemsMessage(settings.settingsProblems ?? [], settings.sessionId);
+      if (warning) deps.write(warning);
+    }
     let terminal: Terminal;
     let crashed: string | undefined;
     try {

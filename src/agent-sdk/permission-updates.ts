@@ -160,7 +160,9 @@ function writeSettings(cwd: string, destination: PermissionDestination, updates:
 export class SessionPermissions {
   readonly rules: Record<RuleBehavior, string[]> = { allow: [], deny: [], ask: [] };
 
-  constructor(private readonly options: { cwd: string; setMode(mode: PermissionMode): void; /** The sources the session reads (`--setting-sources`). */ settingSources: readonly SettingSource[] }) {}
+  constructor(private readonly options: { cwd: string; setMode(mode: PermissionMode): void; /** The sources the session reads (`--setting-sources`). */ settingSources: readonly SettingSource[]; /** The settings files' `permissions.ask` (settings-permissions.ts). */ askRules?: readonly string[] }) {
+    this.rules.ask.push(...(options.askRules ?? []));
+  }
 
   /** What a `can_use_tool` request for this call suggests (`permissionSuggestions`). */
   suggest(toolName: string, input: Record<string, unknown>): Promise<JsonObject[]> {

@@ -3,8 +3,8 @@
  * from, as the real executable names them. `user`: Claude Code's config directory (`claudeConfigDir`:
  * `CLAUDE_CONFIG_DIR`, else `~/.claude`); `project`: the working directory's `CLAUDE.md`, `.claude/CLAUDE.md` and `.claude/skills/`; `local`:
  * `CLAUDE.local.md`. Without the flag, all three are read, as the real executable does when the SDK sends none; an
- * empty value reads none. What turnloop reads from them is memory files and skills (not settings.json: see
- * docs/agent-sdk-conformance.md). Pure.
+ * empty value reads none. What turnloop reads from them is memory files and skills (skills.ts) and the permission
+ * settings of each source's settings file (settings-permissions.ts). Pure.
  */
 import { claudeConfigDir } from '../claude/config-dir.ts';
 import { HeadlessArgsError } from './headless-args.ts';

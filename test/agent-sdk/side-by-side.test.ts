@@ -50,6 +50,22 @@ const FACTS: Record<string, (run: ProgramRun) => void> = {
     expect(run.messages.filter((m) => m.type === 'system' && m.subtype === 'status')).toMatchObject([{ status: null, permissionMode: 'acceptEdits' }]);
     expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false, num_turns: 5, permission_denials: [] });
   },
+  // Seen on claude 2.1.334: rules of the settings files of settingSources apply as the flags' rules do (a deny rule
+  // refuses unasked: a permission_denials entry); a file of a source not given is not read; a bad file is left out
+  // (the whole file, or the bad entry alone) and named in a system/informational warning after system/init.
+  'permission rules from the settings files of settingSources': (run) => {
+    expect(run.observed).toEqual({ asked: [], allowedWritten: true, goneRemoved: false, denials: ['Bash'], warning: null });
+  },
+  'settingSources local: the project settings file is not read': (run) => {
+    expect(run.observed).toEqual({ asked: ['rm -f gone.txt'], allowedWritten: true, goneRemoved: true, denials: [], warning: null });
+  },
+  'a settings file that is not valid JSON is left out with a warning': (run) => {
+    expect(run.observed).toEqual({ asked: ['touch allowed.txt'], allowedWritten: true, goneRemoved: false, denials: ['Bash'], warning: { tag: 'settings_not_in_effect', level: 'warning', namesFile: true } });
+    expect(lastResult(run)).toMatchObject({ subtype: 'success', is_error: false });
+  },
+  'a settings rule that is not a string is skipped with a warning': (run) => {
+    expect(run.observed).toEqual({ asked: [], allowedWritten: true, goneRemoved: false, denials: ['Bash'], warning: { tag: 'settings_not_in_effect', level: 'warning', namesFile: true } });
+  },
   'acceptEdits mode and disallowedTools': (run) => {
     expect(run.observed).toEqual({ asked: ['Bash'], edited: true, touched: true, commandRan: false, globOffered: false, writeOffered: true });
     expect(lastResult(run)?.permission_denials.map((d) => d.tool_name)).toEqual(['Bash']);

@@ -21,6 +21,7 @@ import { preToolUseHookDenies } from './pre-tool-use-hook.ts';
 import { promptHookBlocks } from './prompt-hook-blocks.ts';
 import { resumeFinishedSession } from './resume.ts';
 import { projectSkill } from './skills.ts';
+import { settingsFileInvalid, settingsRuleNotString, settingsRulesLocalOnly, settingsRulesRead } from './settings-rules.ts';
 import { sdkMcpServerTool } from './sdk-mcp-tool.ts';
 import { stopHookStops } from './stop-hook-stops.ts';
 import { streamingInputTwoTurns } from './streaming-input.ts';
@@ -63,4 +64,8 @@ export const PROGRAMS: readonly SdkProgram[] = [
   apiRetries,
   deniedWithoutAsking,
   alwaysAllow,
+  settingsRulesRead,
+  settingsRulesLocalOnly,
+  settingsFileInvalid,
+  settingsRuleNotString,
 ];

@@ -1,0 +1,145 @@
+/**
+ * Permission rules read from the settings files of the sources `--setting-sources` names, as claude 2.1.334 reads
+ * them (probed offline, docs/agent-sdk-conformance.md): `user` is `settings.json` in the config directory
+ * (config-dir.ts), `project` `.claude/settings.json`, `local` `.claude/settings.local.json`, all under the working
+ * directory. `permissions.allow|deny|ask` of every file read are merged (user, project, local) and apply as
+ * `--allowedTools` / `--disallowedTools` rules do (permission-rules.ts); `permissions.defaultMode` is the mode when
+ * no `--permission-mode` is given, the last file that sets it winning.
+ *
+ * Invariants:
+ * - A file that is not valid JSON, not an object, or whose `permissions` (or one of its lists) has the wrong type
+ *   is not read at all; an entry of a list that is not a string is skipped and the rest kept. Either way the
+ *   session starts and each problem is reported, naming the file and what was wrong (`settingsProblemsMessage`).
+ * - Nothing is read outside the project or the config directory: a symlinked `.claude` or settings file is
+ *   refused (as permission-updates.ts refuses to write through one) and reported as a problem.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { claudeConfigDir } from '../claude/config-dir.ts';
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from './permission-modes.ts';
+import type { JsonObject } from './json-lines.ts';
+import type { SettingSource } from './setting-sources.ts';
+
+const RULE_LISTS = ['allow', 'deny', 'ask'] as const;
+
+export interface SettingsProblem {
+  path: string;
+  /** Where in the file (`permissions.allow`), when the problem is inside it. */
+  field?: string;
+  problem: string;
+  /** `file`: nothing in the file applies; `entry`: the entry was skipped, the rest applies. */
+  scope: 'file' | 'entry';
+}
+
+export interface SettingsPermissions {
+  rules: Record<(typeof RULE_LISTS)[number], string[]>;
+  defaultMode?: PermissionMode;
+  problems: SettingsProblem[];
+  /** What the files read hold that turnloop does not apply (`hooks`, `env`, `permissions.additionalDirectories`...), one line per file. */
+  ignored: string[];
+}
+
+/** The keys turnloop applies; `$schema` only names the file's schema. */
+const READ_KEYS = new Set(['permissions', '$schema']);
+const READ_PERMISSION_KEYS = new Set([...RULE_LISTS, 'defaultMode']);
+
+/** The settings file of each selected source, user first (the order claude merges them in). */
+export function settingsFiles(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): Array<{ source: SettingSource; dir: string; file: string }> {
+  const files: Array<{ source: SettingSource; dir: string; file: string }> = [];
+  const user = claudeConfigDir(env, cwd);
+  if (sources.includes('user') && user) files.push({ source: 'user', dir: user, file: 'settings.json' });
+  if (sources.includes('project')) files.push({ source: 'project', dir: join(cwd, '.claude'), file: 'settings.json' });
+  if (sources.includes('local')) files.push({ source: 'local', dir: join(cwd, '.claude'), file: 'settings.local.json' });
+  return files;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+
+/** The file's text, or why it may not be read; undefined when it does not exist. */
+function readSettingsText(source: SettingSource, dir: string, path: string): { text: string } | { problem: string } | undefined {
+  // The project's `.claude` must be a directory of the project, not a link elsewhere; the config dir is the user's own.
+  if (source !== 'user') {
+    const dirStats = lstatSync(dir, { throwIfNoEntry: false });
+    if (!dirStats || !dirStats.isDirectory()) return dirStats?.isSymbolicLink() ? { problem: `${dir} is a symbolic link; settings are read inside the project only` } : undefined;
+  }
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats) return undefined;
+  if (stats.isSymbolicLink()) return { problem: 'it is a symbolic link; settings files are read only as regular files' };
+  if (!stats.isFile()) return { problem: 'it is not a regular file' };
+  try {
+    return { text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
+/** Reads and merges the permission settings of the given sources; never throws on a bad file (see the problems). */
+export function readSettingsPermissions(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): SettingsPermissions {
+  const merged: SettingsPermissions = { rules: { allow: [], deny: [], ask: [] }, problems: [], ignored: [] };
+  for (const { source, dir, file } of settingsFiles(sources, cwd, env)) {
+    const path = join(dir, file);
+    const fileProblem = (problem: string, field?: string) => merged.problems.push({ path, problem, scope: 'file', ...(field ? { field } : {}) });
+    const read = readSettingsText(source, dir, path);
+    if (read === undefined) continue;
+    if ('problem' in read) {
+      fileProblem(read.problem);
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(read.text);
+    } catch (error) {
+      fileProblem(`not valid JSON (${(error as Error).message})`);
+      continue;
+    }
+    if (!isRecord(parsed)) {
+      fileProblem(`expected a JSON object, got ${kindOf(parsed)}`);
+      continue;
+    }
+    const { permissions } = parsed;
+    const ignored = [...Object.keys(parsed).filter((key) => !READ_KEYS.has(key)), ...(isRecord(permissions) ? Object.keys(permissions).filter((key) => !READ_PERMISSION_KEYS.has(key)).map((key) => `permissions.${key}`) : [])];
+    if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions.allow, deny, ask and defaultMode; ignoring ${ignored.join(', ')}`);
+    if (permissions === undefined) continue;
+    if (!isRecord(permissions)) {
+      fileProblem(`expected an object, got ${kindOf(permissions)}`, 'permissions');
+      continue;
+    }
+    const badList = RULE_LISTS.find((key) => permissions[key] !== undefined && !Array.isArray(permissions[key]));
+    if (badList) {
+      fileProblem(`expected an array of rule strings, got ${kindOf(permissions[badList])}`, `permissions.${badList}`);
+      continue;
+    }
+    if (permissions.defaultMode !== undefined && !isPermissionMode(permissions.defaultMode)) {
+      fileProblem(`expected one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(permissions.defaultMode)}`, 'permissions.defaultMode');
+      continue;
+    }
+    for (const key of RULE_LISTS) {
+      for (const [i, rule] of ((permissions[key] as unknown[] | undefined) ?? []).entries()) {
+        if (typeof rule !== 'string') merged.problems.push({ path, field: `permissions.${key}[${i}]`, problem: `expected a rule string, got ${JSON.stringify(rule)}; skipped`, scope: 'entry' });
+        else if (!merged.rules[key].includes(rule)) merged.rules[key].push(rule);
+      }
+    }
+    if (permissions.defaultMode !== undefined) merged.defaultMode = permissions.defaultMode as PermissionMode;
+  }
+  return merged;
+}
+
+/** One line per problem: the file, the field, what was wrong. */
+export function settingsProblemLines(problems: readonly SettingsProblem[]): string[] {
+  return problems.map((p) => `${p.path}${p.field ? ` (${p.field})` : ''}: ${p.problem}${p.scope === 'file' ? '; nothing in this file is in effect' : ''}`);
+}
+
+/**
+ * The warning claude sends after `system/init` when settings did not load (`system/informational`, tag
+ * `settings_not_in_effect`, level `warning`); undefined when there is no problem.
+ */
+export function settingsProblemsMessage(problems: readonly SettingsProblem[], sessionId: string): JsonObject | undefined {
+  if (problems.length === 0) return undefined;
+  const content = `Settings with problems (fix them and start again):\n${settingsProblemLines(problems).map((line) => `  ${line}`).join('\n')}`;
+  return { type: 'system', subtype: 'informational', tag: 'settings_not_in_effect', content, level: 'warning', uuid: randomUUID(), session_id: sessionId };
+}
