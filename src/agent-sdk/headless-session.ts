@@ -242,14 +242,16 @@ export class HeadlessSession {
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
     messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
-    // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
-    if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
     const hooks = deps.hooks();
     deps.structuredOutput?.beginTurn();
     deps.write(this.initMessage());
     let terminal: Terminal;
     let crashed: string | undefined;
     try {
+      // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
+      // Inside the try: a log another process holds fails this turn with a result, as any crash does; thrown, it
+      // ended the session without one while the program waited.
+      if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
       const generator = query({
         messages,
         systemPrompt: settings.systemPrompt,
