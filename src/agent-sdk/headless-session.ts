@@ -31,6 +31,8 @@ import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { isInterruptionNote, subagentMessages } from './subagent-messages.ts';
+import { userContentProblem } from './user-content.ts';
+import { HeadlessArgsError } from './headless-args.ts';
 
 /** The stop reason a `message_delta` stream event carries, if it is one. */
 function stopReasonOf(event: unknown): string | undefined {
@@ -102,16 +104,11 @@ export interface SessionDeps {
   tasks?: Pick<SessionTasks, 'isBackground'>;
 }
 
+export { userContentOf } from './user-content.ts';
+
 export interface TurnOutcome {
   result: JsonObject;
   isError: boolean;
-}
-
-/** A user message's content as our history holds it. */
-export function userContentOf(content: unknown): string | UserContentBlock[] {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content as UserContentBlock[];
-  return String(content ?? '');
 }
 
 export class HeadlessSession {
@@ -248,6 +245,8 @@ export class HeadlessSession {
     let terminal: Terminal;
     let crashed: string | undefined;
     try {
+      const problem = userContentProblem(content);
+      if (problem !== undefined) throw new HeadlessArgsError(problem);
       // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
       // Inside the try: a log another process holds fails this turn with a result, as any crash does; thrown, it
       // ended the session without one while the program waited.

@@ -1,5 +1,5 @@
 /**
- * A turn whose set-up fails (here: its session log is held by another process, so it cannot be replaced) still
+ * A turn that cannot start (its session log is held by another process, or its prompt is malformed) still
  * ends with a result, and the session goes on: before, the error ended the whole session without a result for
  * that message, while the SDK program, which keeps stdin open, waited for one (the process never exited).
  */
@@ -43,4 +43,24 @@ it('a turn whose session log another process holds ends with an error result, an
   expect(resultLines[1].errors.join(' ')).toContain('one writer per log');
   expect(resultLines[2].result).toBe('third');
   expect(run.code).toBe(0);
+});
+
+it('a user message whose content is not content blocks gets an error result naming it, and the next message runs', async () => {
+  const cwd = tempProject();
+  let results = 0;
+  const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [say('fine')] })], {
+    cwd,
+    results: 2,
+    opening: [initialize(), userLine([null])],
+    onLine(line, send) {
+      if (line.type === 'result' && ++results === 1) send(userLine('now a real one'));
+    },
+  });
+  const resultLines = run.lines.filter((l) => l.type === 'result');
+  expect(resultLines.map((l) => [l.subtype, l.is_error])).toEqual([
+    ['error_during_execution', true],
+    ['success', false],
+  ]);
+  expect(resultLines[0].errors).toEqual(["a user message's content must be a string or content blocks (objects with a string type); block 0 is null"]);
+  expect(resultLines[1].result).toBe('fine');
 });
