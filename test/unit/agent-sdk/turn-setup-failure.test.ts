@@ -1,5 +1,5 @@
 /**
- * A turn that cannot start (its session log is held by another process, or its prompt is malformed) still
+ * A turn that cannot start (its session log is held by another process, its prompt or the hooks of initialize are malformed) still
  * ends with a result, and the session goes on: before, the error ended the whole session without a result for
  * that message, while the SDK program, which keeps stdin open, waited for one (the process never exited).
  */
@@ -63,4 +63,15 @@ it('a user message whose content is not content blocks gets an error result nami
   ]);
   expect(resultLines[0].errors).toEqual(["a user message's content must be a string or content blocks (objects with a string type); block 0 is null"]);
   expect(resultLines[1].result).toBe('fine');
+});
+
+it('an initialize whose hooks are not a hook registry is refused with the reason, and the turn still runs', async () => {
+  const cwd = tempProject();
+  const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, { model: [say('fine')] })], {
+    cwd,
+    opening: [initialize({ hooks: { UserPromptSubmit: 'oops' } }), userLine('hi')],
+  });
+  const response = run.lines.find((l) => l.type === 'control_response');
+  expect(response?.response).toMatchObject({ subtype: 'error', request_id: 'init-1', error: 'initialize: hooks.UserPromptSubmit must be an array of matchers, got "oops"' });
+  expect(run.lines.filter((l) => l.type === 'result').map((l) => [l.subtype, l.result])).toEqual([['success', 'fine']]);
 });
