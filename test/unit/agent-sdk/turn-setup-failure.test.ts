@@ -1,7 +1,8 @@
 /**
- * A turn that cannot start (its session log is held by another process, its prompt or the hooks of initialize are malformed) still
- * ends with a result, and the session goes on: before, the error ended the whole session without a result for
- * that message, while the SDK program, which keeps stdin open, waited for one (the process never exited).
+ * A turn that cannot start (its session log is held by another process, its prompt is malformed, the hooks sent
+ * in initialize are malformed) still ends with a result, and the session goes on: before, the error ended the
+ * whole session without a result for that message, while the SDK program, which keeps stdin open, waited for one
+ * (the process never exited).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
