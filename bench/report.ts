@@ -513,8 +513,8 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
  * The blocks other scripts keep in the doc, kept as they are: "Package" (`npm run bench:package`,
  * scripts/measure-package.ts), "First contact" (scripts/measure-clone.sh, written by hand from its output),
  * "Round 5" to "Round 8" (figures of other scripts of those rounds, each naming its script), the viewer's round-9
- * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`) and round 10's replay note
- * (`bench/replay-probe.ts` and `bench/core-ab.ts` A/B figures).
+ * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`) and round 10's replay and query
+ * notes (A/B figures of other scripts, each naming its script).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');

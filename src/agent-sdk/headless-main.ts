@@ -19,7 +19,7 @@ import { HeadlessSession, type SessionHooks } from './headless-session.ts';
 import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
-import { sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { hookRegistryProblem, sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { childLogPath } from '../replay/child-logs.ts';
 import { SessionTasks } from './session-tasks.ts';
@@ -244,6 +244,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         initialize = request;
         const unread = unreadInitializeFields(request);
         if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
+        const hooksProblem = hookRegistryProblem(request.hooks);
+        if (hooksProblem) throw new HeadlessArgsError(`initialize: ${hooksProblem}`);
         hookRegistry = request.hooks ?? {};
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {

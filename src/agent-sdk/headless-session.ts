@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
 import type { ModelCaller, StopHook } from '../data/deps.ts';
-import type { RunObserverFactory } from '../runtime/query-options.ts';
 import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
@@ -34,16 +33,14 @@ import { SKILL_CONTEXT_NAME } from './skills.ts';
 import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
-import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/message-factory.ts';
+import { isInterruptionNote, subagentMessages } from './subagent-messages.ts';
+import { userContentProblem } from './user-content.ts';
+import { HeadlessArgsError } from './headless-args.ts';
 
 /** The stop reason a `message_delta` stream event carries, if it is one. */
 function stopReasonOf(event: unknown): string | undefined {
   const delta = event as { type?: unknown; delta?: { stop_reason?: unknown } } | null;
   return delta?.type === 'message_delta' && typeof delta.delta?.stop_reason === 'string' ? delta.delta.stop_reason : undefined;
-}
-
-function isInterruptionNote(content: unknown): boolean {
-  return content === INTERRUPTED_TEXT || content === INTERRUPTED_DURING_TOOLS_TEXT;
 }
 
 export interface SessionSettings {
@@ -116,16 +113,11 @@ export interface SessionDeps {
   tasks?: Pick<SessionTasks, 'isBackground'>;
 }
 
+export { userContentOf } from './user-content.ts';
+
 export interface TurnOutcome {
   result: JsonObject;
   isError: boolean;
-}
-
-/** A user message's content as our history holds it. */
-export function userContentOf(content: unknown): string | UserContentBlock[] {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content as UserContentBlock[];
-  return String(content ?? '');
 }
 
 export class HeadlessSession {
@@ -251,41 +243,21 @@ export class HeadlessSession {
     // its tools never run, no further request is made. The loop itself has no such check (docs/agent-sdk.md).
     const thinkingEstimate = new ThinkingEstimate();
     const budgetSpent = () => settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd;
-    // A subagent, as the real executable shows it: its prompt as a user message inside the Task call; its own
-    // messages too only when the program asks (`forwardSubagentText`). A background one: its replies, not its
-    // prompt. Its usage counts either way.
-    // A background one is stopped by an interrupt of this turn only (its own signal is the Task call's, which has
-    // ended): its abort is kept with the turn.
-    const forwardChild: (link: { toolUseIds: string[] }) => RunObserverFactory = (link) => (observed) => {
-      const background = link.toolUseIds.length === 1 && deps.tasks?.isBackground(link.toolUseIds[0]) === true;
-      if (background) turn.background.push(() => observed.abort('user'));
-      return {
-        onStep: (step) => {
-          const frame = this.frame(link.toolUseIds.at(-1) ?? null);
-          if (step.event === null && !(background && !settings.forwardSubagentText?.())) {
-            const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
-            const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
-            if (mapped) deps.write(mapped);
-          }
-          for (const effect of step.effects) {
-            if (effect.type !== 'emit') continue;
-            if (effect.message.type === 'assistant') countAssistant(effect.message);
-            // A background one's replies are shown, and the note of an interrupt that stopped it.
-            const shown = effect.message.type === 'assistant' || (effect.message.type === 'user' && isInterruptionNote(effect.message.message.content));
-            if (!settings.forwardSubagentText?.() && !(background && shown)) continue;
-            const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
-            if (mapped) deps.write(mapped);
-          }
-        },
-      };
-    };
+    // What the program is shown of each subagent (subagent-messages.ts); a background one launched by this turn is
+    // stopped by an interrupt of this turn only.
+    const forwardChild = subagentMessages({
+      isBackground: (toolUseId) => deps.tasks?.isBackground(toolUseId) === true,
+      forwardText: () => settings.forwardSubagentText?.() === true,
+      frame: (parent) => this.frame(parent),
+      write: (message) => deps.write(message),
+      countAssistant,
+      onBackground: (abort) => turn.background.push(abort),
+    });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
     messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
-    // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
-    if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
     const hooks = deps.hooks();
     deps.structuredOutput?.beginTurn();
     deps.write(this.initMessage());
@@ -297,6 +269,12 @@ export class HeadlessSession {
     let terminal: Terminal;
     let crashed: string | undefined;
     try {
+      const problem = userContentProblem(content);
+      if (problem !== undefined) throw new HeadlessArgsError(problem);
+      // The new run's params carry the whole conversation: its log replaces the previous turn's (session-store.ts).
+      // Inside the try: a log another process holds fails this turn with a result, as any crash does; thrown, it
+      // ended the session without one while the program waited.
+      if (settings.logPath) startTurnLog(settings.cwd, settings.logPath);
       const generator = query({
         messages,
         systemPrompt: settings.systemPrompt,

@@ -16,11 +16,9 @@ type Io = { stdout: { write(text: string): unknown }; stderr: { write(text: stri
 export async function runPrintMode(session: HeadlessSession, prompt: string, format: OutputFormat, io: Io, tasks?: Pick<SessionTasks, 'running' | 'takeNotice' | 'onNotice'>): Promise<number> {
   let outcome = await session.runTurn(prompt);
   if (format !== 'json') printResult(outcome, format, io, false);
-  let turns = 1;
   for (let notice = await nextNotice(tasks); notice; notice = await nextNotice(tasks)) {
     outcome = await session.runTurn(notice.content, { origin: { kind: 'task-notification', producer: 'session-task', runId: notice.runId } });
-    if (format !== 'json') printResult(outcome, format, io, turns > 0);
-    turns += 1;
+    if (format !== 'json') printResult(outcome, format, io, true);
   }
   if (format === 'json') printResult(outcome, format, io, false);
   return outcome.isError ? 1 : 0;

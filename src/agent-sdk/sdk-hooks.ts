@@ -19,6 +19,24 @@ export interface HookMatcher {
 
 export type HookRegistry = Partial<Record<string, HookMatcher[]>>;
 
+/**
+ * Why the `hooks` of an `initialize` request are not a registry (events, each with its matchers), or undefined when
+ * they are: the session refuses such an `initialize` with that reason instead of failing at the first hook.
+ */
+export function hookRegistryProblem(hooks: unknown): string | undefined {
+  if (hooks === undefined || hooks === null) return undefined;
+  if (typeof hooks !== 'object' || Array.isArray(hooks)) return `hooks must be an object keyed by hook event, got ${JSON.stringify(hooks)}`;
+  for (const [event, matchers] of Object.entries(hooks)) {
+    if (!Array.isArray(matchers)) return `hooks.${event} must be an array of matchers, got ${JSON.stringify(matchers)}`;
+    for (const [i, m] of (matchers as unknown[]).entries()) {
+      const { matcher, hookCallbackIds } = (m ?? {}) as { matcher?: unknown; hookCallbackIds?: unknown };
+      const ok = typeof m === 'object' && m !== null && (matcher == null || typeof matcher === 'string') && Array.isArray(hookCallbackIds) && hookCallbackIds.every((id) => typeof id === 'string');
+      if (!ok) return `hooks.${event}[${i}] must be { matcher?: string, hookCallbackIds: string[] }, got ${JSON.stringify(m)}`;
+    }
+  }
+  return undefined;
+}
+
 export interface HookContext {
   ask(request: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
   /** The fields every hook input carries: session_id, transcript_path, cwd, permission_mode. */
@@ -27,8 +45,8 @@ export interface HookContext {
 }
 
 /** Claude Code's matcher: absent, empty or `*` match all; else a tool name, `A|B`, or a regular expression. */
-export function matcherMatches(matcher: string | undefined, toolName: string): boolean {
-  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+export function matcherMatches(matcher: string | null | undefined, toolName: string): boolean {
+  if (matcher == null || matcher === '' || matcher === '*') return true;
   if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(toolName);
   try {
     return new RegExp(`^(?:${matcher})$`).test(toolName);

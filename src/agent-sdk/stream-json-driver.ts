@@ -70,7 +70,8 @@ const INITIALIZE_RESPONSE = {
 };
 
 function textOf(content: string | UserContentBlock[]): string {
-  return typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  // `b?.`: a malformed block is refused by the turn (userContentProblem), with a result; it must not throw here.
+  return typeof content === 'string' ? content : content.flatMap((b) => (b?.type === 'text' ? [b.text] : [])).join('\n');
 }
 
 /** Runs the protocol to its end; resolves with whether the last result was an error. */

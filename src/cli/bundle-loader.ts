@@ -6,8 +6,9 @@
  * - The cache is data V8 checks itself (its version, flags and the source): a cache it rejects costs nothing but
  *   the compile it would have done anyway. The cache file's name carries the V8 version it was made with, so
  *   another Node does not even read it.
- * - Nothing is written at run time. Without a cache for this V8, Node's own compile cache (node:module
- *   `enableCompileCache`, Node 22+, in Node's cache directory) is used where Node has it; else a plain `require()`.
+ * - Nothing is written beside the bundle at run time. Without a cache for this V8, Node's own compile cache
+ *   (node:module `enableCompileCache`, Node 22+) is used where Node has it, and Node writes that one in its own
+ *   cache directory ($NODE_COMPILE_CACHE, else node-compile-cache in the OS temp directory); else a plain `require()`.
  * - V8's WASM tiering budget is 10x its default (1,800,000) in a process that loads the bundle. Otherwise a one-turn
  *   run has V8 recompile the fetch HTTP parser's WASM (undici's llhttp) with its optimizing tier in the background,
  *   and the process waits for that compile before it exits (about 70 ms of CPU). Code that stays hot in a long

@@ -38,6 +38,7 @@ export interface PreToolHookResult {
 export interface PostToolHookInput extends ToolContext {
   toolName: string;
   input: unknown;
+  /** What the call gave; for a tool that threw, its error result (`isError`: Claude Code's PostToolUseFailure). */
   result: ToolCallResult;
   newId: IdGenerator;
 }

@@ -1,0 +1,55 @@
+/**
+ * What an SDK session shows of a subagent's run, as the real executable shows it: a foreground one's prompt as a
+ * user message inside the Task call, and its own messages too only when the program asks (`forwardSubagentText`);
+ * a background one's replies (and the note of an interrupt that stopped it), its prompt only when asked. Its usage
+ * counts either way.
+ */
+import type { RunObserverFactory } from '../runtime/query-options.ts';
+import type { AssistantMessage } from '../messages/types.ts';
+import { INTERRUPTED_DURING_TOOLS_TEXT, INTERRUPTED_TEXT } from '../messages/message-factory.ts';
+import type { JsonObject } from './json-lines.ts';
+import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
+
+export function isInterruptionNote(content: unknown): boolean {
+  return content === INTERRUPTED_TEXT || content === INTERRUPTED_DURING_TOOLS_TEXT;
+}
+
+export interface SubagentMessageDeps {
+  /** Whether the Task call runs its child in the background (session-tasks.ts). */
+  isBackground(toolUseId: string): boolean;
+  /** The program's `forwardSubagentText`. */
+  forwardText(): boolean;
+  frame(parentToolUseId: string | null): MessageFrame;
+  write(message: JsonObject): void;
+  /** Counts a child's reply into the turn's usage. */
+  countAssistant(message: AssistantMessage): void;
+  /** Keeps a background child's abort with the turn that launched it (an interrupt of that turn stops it). */
+  onBackground(abort: () => void): void;
+}
+
+/** The observer of each child run (`childObservers`) that writes what the program is shown of it. */
+export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds: string[] }) => RunObserverFactory {
+  return (link) => (observed) => {
+    const background = link.toolUseIds.length === 1 && deps.isBackground(link.toolUseIds[0]);
+    // Its own signal is the Task call's, which has ended: the abort is kept with the turn.
+    if (background) deps.onBackground(() => observed.abort('user'));
+    return {
+      onStep: (step) => {
+        const frame = deps.frame(link.toolUseIds.at(-1) ?? null);
+        if (step.event === null && !(background && !deps.forwardText())) {
+          const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
+          const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
+          if (mapped) deps.write(mapped);
+        }
+        for (const effect of step.effects) {
+          if (effect.type !== 'emit') continue;
+          if (effect.message.type === 'assistant') deps.countAssistant(effect.message);
+          const shown = effect.message.type === 'assistant' || (effect.message.type === 'user' && isInterruptionNote(effect.message.message.content));
+          if (!deps.forwardText() && !(background && shown)) continue;
+          const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
+          if (mapped) deps.write(mapped);
+        }
+      },
+    };
+  };
+}
