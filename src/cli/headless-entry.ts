@@ -63,5 +63,12 @@ export async function headlessMain(argv: string[], rawIo: CliIo = processIo()): 
     io.stderr.write(`turnloop: ${messageOf(error)}\n`);
     return EXIT_BAD_INPUT;
   }
-  return runHeadlessCli(headless, { ...io, stdin: rawIo.stdin ?? process.stdin });
+  const stdin = rawIo.stdin ?? process.stdin;
+  try {
+    return await runHeadlessCli(headless, { ...io, stdin });
+  } finally {
+    // A run that ended on an error the session could not answer must still end the process: the Agent SDK keeps
+    // stdin open, and a stdin still being read would keep the process (and so the program waiting on it) alive.
+    (stdin as { destroy?: () => void }).destroy?.();
+  }
 }
