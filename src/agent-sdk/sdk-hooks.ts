@@ -44,12 +44,20 @@ export interface HookContext {
   warn(text: string): void;
 }
 
+/**
+ * The subagent tool's names: claude 2.1.334 offers it as `Agent` and still takes `Task`; turnloop's is `Task`. A
+ * matcher naming either matches it, so a program's `Agent` hook fires on turnloop too.
+ */
+const SUBAGENT_TOOL_NAMES: readonly string[] = ['Task', 'Agent'];
+
 /** Claude Code's matcher: absent, empty or `*` match all; else a tool name, `A|B`, or a regular expression. */
 export function matcherMatches(matcher: string | null | undefined, toolName: string): boolean {
   if (matcher == null || matcher === '' || matcher === '*') return true;
-  if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(toolName);
+  const names = SUBAGENT_TOOL_NAMES.includes(toolName) ? SUBAGENT_TOOL_NAMES : [toolName];
+  if (/^[\w|]+$/.test(matcher)) return matcher.split('|').some((name) => names.includes(name));
   try {
-    return new RegExp(`^(?:${matcher})$`).test(toolName);
+    const pattern = new RegExp(`^(?:${matcher})$`);
+    return names.some((name) => pattern.test(name));
   } catch {
     return false;
   }
