@@ -172,3 +172,36 @@ export async function runPromptHooks(hooks: HookRegistry, context: HookContext, 
     ...(additionalContext ? { additionalContext } : {}),
   };
 }
+
+/** A subagent as its SubagentStart and SubagentStop hooks see it. */
+export interface SubagentOfHooks {
+  /** turnloop's agent id is the Task call's tool_use id (as in the launched call's `agentId`). */
+  agentId: string;
+  agentType: string;
+}
+
+export interface SubagentHooks {
+  started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<void>;
+  stopped(agent: SubagentOfHooks, lastAssistantMessage: string | null, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
+ * Claude Code matches them. Their outputs change nothing here (see docs/agent-sdk-conformance.md).
+ */
+export function sdkSubagentHooks(hooks: HookRegistry, context: HookContext, /** The subagent's log ('' when the session keeps none). */ transcriptPath: (agentId: string) => string): SubagentHooks {
+  return {
+    async started({ agentId, agentType }, signal) {
+      await callHooks(hooks, 'SubagentStart', agentType, { agent_id: agentId, agent_type: agentType }, context, undefined, signal);
+    },
+    async stopped({ agentId, agentType }, last, signal) {
+      await callHooks(hooks, 'SubagentStop', agentType, {
+        stop_hook_active: false,
+        agent_id: agentId,
+        agent_transcript_path: transcriptPath(agentId),
+        agent_type: agentType,
+        ...(last !== null ? { last_assistant_message: last } : {}),
+      }, context, undefined, signal);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** SubagentStart and SubagentStop hooks around a Task call's subagent, as claude 2.1.334 runs them for an SDK program. */
+import { expect, it } from 'vitest';
+import { initialize, runHeadless, SDK_ARGS, tempProject, userLine, writeScript, type Line } from './headless-harness.ts';
+
+function taskScript(background: boolean) {
+  return {
+    model: [
+      { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'Summarize', prompt: 'Say hi.', subagent_type: 'general-purpose', run_in_background: background } }] },
+      { content: [{ type: 'text' as const, text: 'hi from the subagent' }] },
+      { content: [{ type: 'text' as const, text: 'done' }] },
+      { content: [{ type: 'text' as const, text: 'noted' }] },
+    ],
+  };
+}
+
+async function runWithSubagentHooks(background: boolean, matcher?: string) {
+  const cwd = tempProject();
+  const inputs: Line[] = [];
+  const on = (id: string) => [{ ...(matcher ? { matcher } : {}), hookCallbackIds: [id] }];
+  const run = await runHeadless([...SDK_ARGS, '--allowedTools', 'Task', '--fake-api', writeScript(cwd, taskScript(background))], {
+    cwd,
+    opening: [initialize({ hooks: { SubagentStart: on('start'), SubagentStop: on('stop'), PostToolUse: [{ hookCallbackIds: ['post'] }] } }), userLine('delegate')],
+    onLine: (line: Line, send) => {
+      if (line.type !== 'control_request' || line.request.subtype !== 'hook_callback') return;
+      inputs.push(line.request.input);
+      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: {} } });
+    },
+  });
+  return { run, inputs };
+}
+
+it('a foreground subagent: SubagentStart before it runs, SubagentStop with its answer, both before the Task call\'s PostToolUse', async () => {
+  const { run, inputs } = await runWithSubagentHooks(false);
+  expect(inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
+  expect(inputs[0]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', session_id: expect.any(String), cwd: expect.any(String) });
+  expect(inputs[1]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'hi from the subagent' });
+  expect(inputs[1].agent_transcript_path).toMatch(/toolu_task/);
+  expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
+});
+
+it('a background subagent runs both hooks too', async () => {
+  const { inputs } = await runWithSubagentHooks(true);
+  const events = inputs.map((i) => i.hook_event_name);
+  expect(events).toContain('SubagentStart');
+  expect(events).toContain('SubagentStop');
+  expect(events.indexOf('SubagentStart')).toBeLessThan(events.indexOf('SubagentStop'));
+});
+
+it('a matcher is matched against the agent type', async () => {
+  const other = await runWithSubagentHooks(false, 'Explore');
+  expect(other.inputs.map((i) => i.hook_event_name)).toEqual(['PostToolUse']);
+  const same = await runWithSubagentHooks(false, 'general-purpose');
+  expect(same.inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
+});
