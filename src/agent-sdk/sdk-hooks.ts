@@ -181,18 +181,22 @@ export interface SubagentOfHooks {
 }
 
 export interface SubagentHooks {
-  started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<void>;
+  /** The hooks' `additionalContext`, joined, for the subagent's first message. */
+  started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<{ additionalContext?: string }>;
   stopped(agent: SubagentOfHooks, lastAssistantMessage: string | null, signal?: AbortSignal): Promise<void>;
 }
 
 /**
  * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
- * Claude Code matches them. Their outputs change nothing here (see docs/agent-sdk-conformance.md).
+ * claude 2.1.334 matches them. SubagentStart's `additionalContext` reaches the subagent; SubagentStop's outputs change
+ * nothing yet (see docs/agent-sdk-conformance.md).
  */
 export function sdkSubagentHooks(hooks: HookRegistry, context: HookContext, /** The subagent's log ('' when the session keeps none). */ transcriptPath: (agentId: string) => string): SubagentHooks {
   return {
     async started({ agentId, agentType }, signal) {
-      await callHooks(hooks, 'SubagentStart', agentType, { agent_id: agentId, agent_type: agentType }, context, undefined, signal);
+      const answers = await callHooks(hooks, 'SubagentStart', agentType, { agent_id: agentId, agent_type: agentType }, context, undefined, signal);
+      const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
+      return additionalContext ? { additionalContext } : {};
     },
     async stopped({ agentId, agentType }, last, signal) {
       await callHooks(hooks, 'SubagentStop', agentType, {

@@ -83,7 +83,8 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
 }
 
 /**
- * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child and its
+ * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
+ * `additionalContext` opens its prompt) and its
  * SubagentStop hooks once the child has answered (foreground and background alike).
  */
 function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentHooks | undefined): ToolContext {
@@ -92,8 +93,10 @@ function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentH
   const agent = { agentId: ctx.toolUseId, agentType };
   return Object.assign(Object.create(ctx) as ToolContext, {
     runChild: async (request: Parameters<typeof runChild>[0]) => {
-      await hooks.started(agent, ctx.signal);
-      const result = await runChild(request);
+      const { additionalContext } = await hooks.started(agent, ctx.signal);
+      // As claude 2.1.334: the context opens the subagent's first message, as a system reminder.
+      const prompt = additionalContext ? `<system-reminder>\nSubagentStart hook additional context: ${additionalContext}\n</system-reminder>\n${request.prompt}` : request.prompt;
+      const result = await runChild({ ...request, prompt });
       // No signal: a background child outlives its call, whose signal may end with it.
       await hooks.stopped(agent, result.finalText);
       return result;

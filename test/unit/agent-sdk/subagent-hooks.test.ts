@@ -1,4 +1,6 @@
 /** SubagentStart and SubagentStop hooks around a Task call's subagent, as claude 2.1.334 runs them for an SDK program. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { initialize, runHeadless, SDK_ARGS, tempProject, userLine, writeScript, type Line } from './headless-harness.ts';
 
@@ -13,7 +15,7 @@ function taskScript(background: boolean) {
   };
 }
 
-async function runWithSubagentHooks(background: boolean, matcher?: string) {
+async function runWithSubagentHooks(background: boolean, matcher?: string, startAnswer: Line = {}) {
   const cwd = tempProject();
   const inputs: Line[] = [];
   const on = (id: string) => [{ ...(matcher ? { matcher } : {}), hookCallbackIds: [id] }];
@@ -23,7 +25,8 @@ async function runWithSubagentHooks(background: boolean, matcher?: string) {
     onLine: (line: Line, send) => {
       if (line.type !== 'control_request' || line.request.subtype !== 'hook_callback') return;
       inputs.push(line.request.input);
-      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: {} } });
+      const answer = line.request.input.hook_event_name === 'SubagentStart' ? startAnswer : {};
+      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: answer } });
     },
   });
   return { run, inputs };
@@ -51,4 +54,12 @@ it('a matcher is matched against the agent type', async () => {
   expect(other.inputs.map((i) => i.hook_event_name)).toEqual(['PostToolUse']);
   const same = await runWithSubagentHooks(false, 'general-purpose');
   expect(same.inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
+});
+
+it("SubagentStart's additionalContext opens the subagent's first message, as a system reminder", async () => {
+  const { run } = await runWithSubagentHooks(false, undefined, { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'Answer in French.' } });
+  const sessions = join(run.cwd, '.turnloop', 'sessions');
+  const agents = readdirSync(sessions).find((name) => name.endsWith('.agents'))!;
+  const header = JSON.parse(readFileSync(join(sessions, agents, 'toolu_task.jsonl'), 'utf8').split('\n')[0]);
+  expect(header.params.messages[0].message.content).toBe('<system-reminder>\nSubagentStart hook additional context: Answer in French.\n</system-reminder>\nSay hi.');
 });
