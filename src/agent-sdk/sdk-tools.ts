@@ -85,7 +85,7 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
 /**
  * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
  * `additionalContext` opens its prompt) and its
- * SubagentStop hooks once the child has answered (foreground and background alike).
+ * SubagentStop hooks as the child's Stop hooks (foreground and background alike).
  */
 function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentHooks | undefined): ToolContext {
   const runChild = ctx.runChild;
@@ -96,10 +96,7 @@ function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentH
       const { additionalContext } = await hooks.started(agent, ctx.signal);
       // As claude 2.1.334: the context opens the subagent's first message, as a system reminder.
       const prompt = additionalContext ? `<system-reminder>\nSubagentStart hook additional context: ${additionalContext}\n</system-reminder>\n${request.prompt}` : request.prompt;
-      const result = await runChild({ ...request, prompt });
-      // No signal: a background child outlives its call, whose signal may end with it.
-      await hooks.stopped(agent, result.finalText);
-      return result;
+      return runChild({ ...request, prompt, stopHooks: [...(request.stopHooks ?? []), hooks.stopHook(agent)] });
     },
   });
 }

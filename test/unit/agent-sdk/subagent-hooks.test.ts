@@ -63,3 +63,31 @@ it("SubagentStart's additionalContext opens the subagent's first message, as a s
   const header = JSON.parse(readFileSync(join(sessions, agents, 'toolu_task.jsonl'), 'utf8').split('\n')[0]);
   expect(header.params.messages[0].message.content).toBe('<system-reminder>\nSubagentStart hook additional context: Answer in French.\n</system-reminder>\nSay hi.');
 });
+
+it("a SubagentStop decision: 'block' keeps the subagent going with the reason; the hook runs again with stop_hook_active", async () => {
+  const cwd = tempProject();
+  const inputs: Line[] = [];
+  const script = {
+    model: [
+      { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'Summarize', prompt: 'Say hi.', subagent_type: 'general-purpose', run_in_background: false } }] },
+      { content: [{ type: 'text' as const, text: 'first try' }] },
+      { content: [{ type: 'text' as const, text: 'second try' }] },
+      { content: [{ type: 'text' as const, text: 'done' }] },
+    ],
+  };
+  const run = await runHeadless([...SDK_ARGS, '--allowedTools', 'Task', '--fake-api', writeScript(cwd, script)], {
+    cwd,
+    opening: [initialize({ hooks: { SubagentStop: [{ hookCallbackIds: ['stop'] }] } }), userLine('delegate')],
+    onLine: (line: Line, send) => {
+      if (line.type !== 'control_request' || line.request.subtype !== 'hook_callback') return;
+      inputs.push(line.request.input);
+      const answer = inputs.length === 1 ? { decision: 'block', reason: 'Check the file again.' } : {};
+      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: answer } });
+    },
+  });
+  expect(inputs.map((i) => [i.stop_hook_active, i.last_assistant_message])).toEqual([[false, 'first try'], [true, 'second try']]);
+  const sessions = join(run.cwd, '.turnloop', 'sessions');
+  const agents = readdirSync(sessions).find((name) => name.endsWith('.agents'))!;
+  expect(readFileSync(join(sessions, agents, 'toolu_task.jsonl'), 'utf8')).toContain('Check the file again.');
+  expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
+});
