@@ -19,7 +19,7 @@ import { HeadlessSession, type SessionHooks } from './headless-session.ts';
 import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
-import { hookRegistryProblem, sdkPostToolHook, sdkPreToolHook, sdkStopHook, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { hookRegistryProblem, sdkPostToolHook, sdkPreToolHook, sdkStopHook, sdkSubagentHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { childLogPath } from '../replay/child-logs.ts';
 import { SessionTasks } from './session-tasks.ts';
@@ -159,6 +159,9 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
+      subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop
+        ? sdkSubagentHooks(hookRegistry, hookContext(), (agentId) => (args.noSessionPersistence ? '' : childLogPath(sessionLogPath(io.cwd, sessionId), [agentId])))
+        : undefined),
     });
     for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
 

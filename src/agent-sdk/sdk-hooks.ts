@@ -172,3 +172,44 @@ export async function runPromptHooks(hooks: HookRegistry, context: HookContext, 
     ...(additionalContext ? { additionalContext } : {}),
   };
 }
+
+/** A subagent as its SubagentStart and SubagentStop hooks see it. */
+export interface SubagentOfHooks {
+  /** turnloop's agent id is the Task call's tool_use id (as in the launched call's `agentId`). */
+  agentId: string;
+  agentType: string;
+}
+
+export interface SubagentHooks {
+  /** The hooks' `additionalContext`, joined, for the subagent's first message. */
+  started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<{ additionalContext?: string }>;
+  /** The subagent's Stop hook: a `decision: 'block'` keeps it going with the reason. */
+  stopHook(agent: SubagentOfHooks): StopHook;
+}
+
+/**
+ * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
+ * claude 2.1.334 matches them. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
+ * Stop hook, so its `decision: 'block'` keeps the subagent going with the reason.
+ */
+export function sdkSubagentHooks(hooks: HookRegistry, context: HookContext, /** The subagent's log ('' when the session keeps none). */ transcriptPath: (agentId: string) => string): SubagentHooks {
+  return {
+    async started({ agentId, agentType }, signal) {
+      const answers = await callHooks(hooks, 'SubagentStart', agentType, { agent_id: agentId, agent_type: agentType }, context, undefined, signal);
+      const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
+      return additionalContext ? { additionalContext } : {};
+    },
+    stopHook: ({ agentId, agentType }) => async ({ messages, stopHookActive, signal }) => {
+      const last = lastAssistantText(messages);
+      const answers = await callHooks(hooks, 'SubagentStop', agentType, {
+        stop_hook_active: stopHookActive,
+        agent_id: agentId,
+        agent_transcript_path: transcriptPath(agentId),
+        agent_type: agentType,
+        ...(last !== undefined ? { last_assistant_message: last } : {}),
+      }, context, undefined, signal);
+      const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a SubagentStop hook' : undefined)));
+      return blockingError ? { blockingError } : {};
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { defineAgentTool } from '../agents/define-agent-tool.ts';
 import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult, type ToolContext } from '../tools/define-tool.ts';
 import type { SessionTasks } from './session-tasks.ts';
+import type { SubagentHooks } from './sdk-hooks.ts';
 import { createBashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
@@ -45,7 +46,7 @@ export interface SdkAgentDefinition {
  * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
  * says `run_in_background: false` (then it is reported as a foreground task).
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined): Tool {
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined): Tool {
   const inBackground = tasks ? { background: tasks } : {};
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
@@ -57,7 +58,7 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
     inputSchema: schema,
     isConcurrencySafe: () => true,
     interruptBehavior: 'cancel',
-    call: (input, ctx): Promise<ToolCallResult> | ToolCallResult => {
+    call: (input, outerCtx): Promise<ToolCallResult> | ToolCallResult => {
       const type = input.subagent_type ?? 'general-purpose';
       let agent = general;
       if (type !== 'general-purpose') {
@@ -69,6 +70,7 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
         const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
         agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}), ...inBackground });
       }
+      const ctx = withSubagentHooks(outerCtx, type, subagentHooks());
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       const call = { toolUseId: ctx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
       // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
@@ -76,6 +78,25 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       tasks.describe(call, { background });
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
+    },
+  });
+}
+
+/**
+ * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
+ * `additionalContext` opens its prompt) and its
+ * SubagentStop hooks as the child's Stop hooks (foreground and background alike).
+ */
+function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentHooks | undefined): ToolContext {
+  const runChild = ctx.runChild;
+  if (!hooks || !runChild) return ctx;
+  const agent = { agentId: ctx.toolUseId, agentType };
+  return Object.assign(Object.create(ctx) as ToolContext, {
+    runChild: async (request: Parameters<typeof runChild>[0]) => {
+      const { additionalContext } = await hooks.started(agent, ctx.signal);
+      // As claude 2.1.334: the context opens the subagent's first message, as a system reminder.
+      const prompt = additionalContext ? `<system-reminder>\nSubagentStart hook additional context: ${additionalContext}\n</system-reminder>\n${request.prompt}` : request.prompt;
+      return runChild({ ...request, prompt, stopHooks: [...(request.stopHooks ?? []), hooks.stopHook(agent)] });
     },
   });
 }
@@ -122,7 +143,7 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
   };
 }
 
-export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks }): SdkToolSelection {
+export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
   const { root } = options;
   const added = options.additionalDirectories ?? [];
   const files: Record<string, Tool> = {
@@ -140,7 +161,7 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
   if (chosen.includes('Task') || chosen.includes('Agent')) {
-    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks));
+    tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
   for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
   return { tools, unknown };

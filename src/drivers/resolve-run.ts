@@ -167,6 +167,7 @@ function childRunnerOf(options: RunLoopOptions, deps: QueryDeps, runChild: RunTo
       prompt: request.prompt,
       ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+      ...(request.stopHooks ? { stopHooks: request.stopHooks } : {}),
       tools: request.tools ?? [],
       querySource: `agent:${request.agent}`,
       signal: call.signal,

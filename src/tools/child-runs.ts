@@ -12,7 +12,7 @@ import type { ConfigOverrides } from '../config/config.ts';
 import type { AssistantMessage, QueryItem } from '../messages/types.ts';
 import { apiErrorMessage } from '../messages/message-factory.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import type { ModelCaller } from '../data/deps.ts';
+import type { ModelCaller, StopHook } from '../data/deps.ts';
 import type { Tool } from './define-tool.ts';
 
 /** What a subagent tool asks its parent to run. */
@@ -26,6 +26,8 @@ export interface ChildRunRequest {
   maxTurns?: number;
   /** Config of the child (e.g. `{ model }`); the parent's config is not inherited. */
   config?: ConfigOverrides;
+  /** The child's own Stop hooks (an SDK program's SubagentStop hooks); the parent's are not inherited. */
+  stopHooks?: StopHook[];
 }
 
 export interface ChildRunResult {

@@ -58,8 +58,8 @@ export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = 
   'public: hooks on the session life cycle, with regex matchers': [
     {
       onlyIn: 'claude',
-      printed: ['subagent start general-purpose', 'subagent stop', 'after Agent'],
-      why: "claude runs SubagentStart and SubagentStop hooks around a subagent, and names the subagent tool `Agent` in hook inputs; turnloop runs neither hook and names it `Task` (subagents and the Task/Agent tool: 38bg's area)",
+      printed: ['after Agent'],
+      why: "claude names the subagent tool `Agent` in hook inputs; turnloop names it `Task` (subagents and the Task/Agent tool: 38bg's area)",
     },
     {
       onlyIn: 'turnloop',

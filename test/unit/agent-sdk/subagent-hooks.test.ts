@@ -1,0 +1,93 @@
+/** SubagentStart and SubagentStop hooks around a Task call's subagent, as claude 2.1.334 runs them for an SDK program. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { initialize, runHeadless, SDK_ARGS, tempProject, userLine, writeScript, type Line } from './headless-harness.ts';
+
+function taskScript(background: boolean) {
+  return {
+    model: [
+      { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'Summarize', prompt: 'Say hi.', subagent_type: 'general-purpose', run_in_background: background } }] },
+      { content: [{ type: 'text' as const, text: 'hi from the subagent' }] },
+      { content: [{ type: 'text' as const, text: 'done' }] },
+      { content: [{ type: 'text' as const, text: 'noted' }] },
+    ],
+  };
+}
+
+async function runWithSubagentHooks(background: boolean, matcher?: string, startAnswer: Line = {}) {
+  const cwd = tempProject();
+  const inputs: Line[] = [];
+  const on = (id: string) => [{ ...(matcher ? { matcher } : {}), hookCallbackIds: [id] }];
+  const run = await runHeadless([...SDK_ARGS, '--allowedTools', 'Task', '--fake-api', writeScript(cwd, taskScript(background))], {
+    cwd,
+    opening: [initialize({ hooks: { SubagentStart: on('start'), SubagentStop: on('stop'), PostToolUse: [{ hookCallbackIds: ['post'] }] } }), userLine('delegate')],
+    onLine: (line: Line, send) => {
+      if (line.type !== 'control_request' || line.request.subtype !== 'hook_callback') return;
+      inputs.push(line.request.input);
+      const answer = line.request.input.hook_event_name === 'SubagentStart' ? startAnswer : {};
+      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: answer } });
+    },
+  });
+  return { run, inputs };
+}
+
+it('a foreground subagent: SubagentStart before it runs, SubagentStop with its answer, both before the Task call\'s PostToolUse', async () => {
+  const { run, inputs } = await runWithSubagentHooks(false);
+  expect(inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
+  expect(inputs[0]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', session_id: expect.any(String), cwd: expect.any(String) });
+  expect(inputs[1]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'hi from the subagent' });
+  expect(inputs[1].agent_transcript_path).toMatch(/toolu_task/);
+  expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
+});
+
+it('a background subagent runs both hooks too', async () => {
+  const { inputs } = await runWithSubagentHooks(true);
+  const events = inputs.map((i) => i.hook_event_name);
+  expect(events).toContain('SubagentStart');
+  expect(events).toContain('SubagentStop');
+  expect(events.indexOf('SubagentStart')).toBeLessThan(events.indexOf('SubagentStop'));
+});
+
+it('a matcher is matched against the agent type', async () => {
+  const other = await runWithSubagentHooks(false, 'Explore');
+  expect(other.inputs.map((i) => i.hook_event_name)).toEqual(['PostToolUse']);
+  const same = await runWithSubagentHooks(false, 'general-purpose');
+  expect(same.inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
+});
+
+it("SubagentStart's additionalContext opens the subagent's first message, as a system reminder", async () => {
+  const { run } = await runWithSubagentHooks(false, undefined, { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'Answer in French.' } });
+  const sessions = join(run.cwd, '.turnloop', 'sessions');
+  const agents = readdirSync(sessions).find((name) => name.endsWith('.agents'))!;
+  const header = JSON.parse(readFileSync(join(sessions, agents, 'toolu_task.jsonl'), 'utf8').split('\n')[0]);
+  expect(header.params.messages[0].message.content).toBe('<system-reminder>\nSubagentStart hook additional context: Answer in French.\n</system-reminder>\nSay hi.');
+});
+
+it("a SubagentStop decision: 'block' keeps the subagent going with the reason; the hook runs again with stop_hook_active", async () => {
+  const cwd = tempProject();
+  const inputs: Line[] = [];
+  const script = {
+    model: [
+      { content: [{ type: 'tool_use' as const, id: 'toolu_task', name: 'Task', input: { description: 'Summarize', prompt: 'Say hi.', subagent_type: 'general-purpose', run_in_background: false } }] },
+      { content: [{ type: 'text' as const, text: 'first try' }] },
+      { content: [{ type: 'text' as const, text: 'second try' }] },
+      { content: [{ type: 'text' as const, text: 'done' }] },
+    ],
+  };
+  const run = await runHeadless([...SDK_ARGS, '--allowedTools', 'Task', '--fake-api', writeScript(cwd, script)], {
+    cwd,
+    opening: [initialize({ hooks: { SubagentStop: [{ hookCallbackIds: ['stop'] }] } }), userLine('delegate')],
+    onLine: (line: Line, send) => {
+      if (line.type !== 'control_request' || line.request.subtype !== 'hook_callback') return;
+      inputs.push(line.request.input);
+      const answer = inputs.length === 1 ? { decision: 'block', reason: 'Check the file again.' } : {};
+      send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: answer } });
+    },
+  });
+  expect(inputs.map((i) => [i.stop_hook_active, i.last_assistant_message])).toEqual([[false, 'first try'], [true, 'second try']]);
+  const sessions = join(run.cwd, '.turnloop', 'sessions');
+  const agents = readdirSync(sessions).find((name) => name.endsWith('.agents'))!;
+  expect(readFileSync(join(sessions, agents, 'toolu_task.jsonl'), 'utf8')).toContain('Check the file again.');
+  expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
+});
