@@ -84,8 +84,8 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
 
 /**
  * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
- * `additionalContext` opens its prompt) and its
- * SubagentStop hooks as the child's Stop hooks (foreground and background alike).
+ * `additionalContext` opens its prompt) and its SubagentStop hooks as the child's Stop hooks (foreground and
+ * background alike).
  */
 function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentHooks | undefined): ToolContext {
   const runChild = ctx.runChild;
