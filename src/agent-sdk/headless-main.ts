@@ -15,7 +15,8 @@ import { parseFakeScript, startFakeAnthropicApi, type FakeApi, type FakeScriptIn
 import type { Message } from '../messages/types.ts';
 import { ControlChannel } from './control-channel.ts';
 import { HeadlessArgsError, parseHeadlessArgs, type HeadlessArgs } from './headless-args.ts';
-import { HeadlessSession, type SessionHooks } from './headless-session.ts';
+import { HeadlessSession } from './headless-session.ts';
+import type { SessionHooks } from './session-settings.ts';
 import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';

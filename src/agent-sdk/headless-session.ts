@@ -8,34 +8,30 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
-import type { ModelCaller, StopHook } from '../data/deps.ts';
-import type { PostToolHook, PreToolHook } from '../tools/call-deps.ts';
-import type { Tool } from '../tools/define-tool.ts';
+import type { PreToolHook } from '../tools/call-deps.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import { endsBudgetCheckInterval } from './turn-budget.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import type { ThinkingParam } from '../data/state.ts';
-import type { EffortLevel } from '../config/model-effort.ts';
 import { recordChildrenBeside } from '../replay/child-logs.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { SessionPermissions } from './permission-updates.ts';
-import { settingsProblemsMessage, type SettingsProblem } from './settings-permissions.ts';
-import { SETTING_SOURCES, type SettingSource } from './setting-sources.ts';
+import { settingsProblemsMessage } from './settings-permissions.ts';
+import { SETTING_SOURCES } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
 import { apiRetryMessage, permissionDeniedMessage, ThinkingEstimate } from './progress-messages.ts';
 import type { ModelRetryNotice } from '../model/anthropic-model-caller.ts';
 import { conversationOf, startTurnLog } from './session-store.ts';
 import { TurnUsage } from './turn-usage.ts';
-import type { SessionTasks } from './session-tasks.ts';
 import { SKILL_CONTEXT_NAME } from './skills.ts';
-import { STRUCTURED_OUTPUT_REMINDER, type StructuredOutput } from './structured-output.ts';
+import { STRUCTURED_OUTPUT_REMINDER } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { isInterruptionNote, subagentMessages } from './subagent-messages.ts';
 import { userContentProblem } from './user-content.ts';
 import { HeadlessArgsError } from './headless-args.ts';
+import type { SessionDeps, SessionSettings, TurnOutcome } from './session-settings.ts';
 
 /** The stop reason a `message_delta` stream event carries, if it is one. */
 function stopReasonOf(event: unknown): string | undefined {
@@ -43,82 +39,7 @@ function stopReasonOf(event: unknown): string | undefined {
   return delta?.type === 'message_delta' && typeof delta.delta?.stop_reason === 'string' ? delta.delta.stop_reason : undefined;
 }
 
-export interface SessionSettings {
-  sessionId: string;
-  cwd: string;
-  model?: string;
-  /** `--fallback-model`: used after repeated overloads (the loop's `fallbackModel`). */
-  fallbackModel?: string;
-  /** The request's `thinking` for a model (request-options.ts). */
-  thinking?: (model: string) => ThinkingParam | undefined;
-  /** `--task-budget`: `output_config.task_budget.total` on every request. */
-  taskBudget?: number;
-  /** `--effort`: `output_config.effort` on every request whose model takes it (src/config/model-effort.ts). */
-  effort?: EffortLevel;
-  permissionMode: PermissionMode;
-  /** `--setting-sources`: which settings files' permission updates apply in the session (permission-updates.ts); default all. */
-  settingSources?: readonly SettingSource[];
-  maxTurns?: number;
-  maxBudgetUsd?: number;
-  allowedTools: readonly string[];
-  disallowedTools: readonly string[];
-  /** `permissions.ask` of the settings files read (settings-permissions.ts): asked even when an allow rule covers the call. */
-  askRules?: readonly string[];
-  /** What was wrong with the settings files read: reported once, after the first `system/init`. */
-  settingsProblems?: readonly SettingsProblem[];
-  partialMessages: boolean;
-  /** The session log, or undefined with `--no-session-persistence`. */
-  logPath?: string;
-  systemPrompt: string[];
-  /** Tool names asked for that turnloop does not have (listed in `init`). */
-  unknownTools: readonly string[];
-  /**
-   * Offline (a fake-API script): retries back off in milliseconds, not seconds, so a script that runs out (the fake
-   * API then answers 500) ends the turn in about a second instead of minutes of backoff.
-   */
-  quickRetries?: boolean;
-  /** Whether a subagent's own messages are written too (the `initialize` request's `forwardSubagentText`). */
-  forwardSubagentText?: () => boolean;
-  /** Read at each turn's `init` (servers connect during `initialize`). */
-  mcpServers(): ReadonlyArray<{ name: string; status: string }>;
-  /** The agents a Task call can start (built-in and the program's), for `init`. */
-  agents(): readonly string[];
-  /** The skills of the setting sources, for `init`. */
-  skills: readonly string[];
-  /** Where the API key came from, as the real executable names it (`ANTHROPIC_API_KEY`, or `none` offline). */
-  apiKeySource: string;
-  /** `--add-dir` directories. */
-  additionalDirectories: readonly string[];
-  /** Memory files and the skill list, given to the model before the session's first prompt. */
-  startContext?: string;
-}
-
-export interface SessionHooks {
-  preToolHooks: PreToolHook[];
-  postToolHooks: PostToolHook[];
-  stopHooks: StopHook[];
-}
-
-export interface SessionDeps {
-  callModel: ModelCaller;
-  tools(): readonly Tool[];
-  write(message: JsonObject): void;
-  warn(text: string): void;
-  /** Asks the program whether a call may run (`can_use_tool`); absent: such calls are denied. */
-  ask?: (request: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
-  hooks(): SessionHooks;
-  /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
-  structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
-  /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
-  tasks?: Pick<SessionTasks, 'isBackground'>;
-}
-
 export { userContentOf } from './user-content.ts';
-
-export interface TurnOutcome {
-  result: JsonObject;
-  isError: boolean;
-}
 
 export class HeadlessSession {
   history: Message[];

@@ -8,7 +8,8 @@
  * result (the last).
  */
 import type { OutputFormat } from './headless-args.ts';
-import type { HeadlessSession, TurnOutcome } from './headless-session.ts';
+import type { HeadlessSession } from './headless-session.ts';
+import type { TurnOutcome } from './session-settings.ts';
 import type { SessionTasks } from './session-tasks.ts';
 
 type Io = { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown } };
