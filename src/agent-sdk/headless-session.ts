@@ -29,6 +29,7 @@ import { STRUCTURED_OUTPUT_REMINDER } from './structured-output.ts';
 import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { isInterruptionNote, subagentMessages } from './subagent-messages.ts';
+import { PartialReply } from './partial-reply.ts';
 import { userContentProblem } from './user-content.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { SessionDeps, SessionSettings, TurnOutcome } from './session-settings.ts';
@@ -163,6 +164,7 @@ export class HeadlessSession {
     // (its cost is counted at the reply's end). Past the budget it stops pulling from the loop: the reply is kept,
     // its tools never run, no further request is made. The loop itself has no such check (docs/agent-sdk.md).
     const thinkingEstimate = new ThinkingEstimate();
+    const partialReply = new PartialReply();
     const budgetSpent = () => settings.maxBudgetUsd !== undefined && usage.costUsd >= settings.maxBudgetUsd;
     // What the program is shown of each subagent (subagent-messages.ts); a background one launched by this turn is
     // stopped by an interrupt of this turn only.
@@ -255,20 +257,31 @@ export class HeadlessSession {
         if (item.type === 'attachment' && item.attachment.type === 'context' && item.attachment.name === SKILL_CONTEXT_NAME) skillBodies.push(item.attachment.content);
         if (item.type === 'request_start') {
           thinkingEstimate.reset();
+          partialReply.reset();
           streamedStopReason = undefined;
           requestAt = Date.now();
           // As the real executable, with partial messages: a status line before each request's events.
           if (settings.partialMessages) deps.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: randomUUID(), session_id: settings.sessionId });
         } else if (item.type === 'assistant') {
           lastAssistant = item;
+          partialReply.reset();
           if (requestAt !== null) apiMs += Date.now() - requestAt;
           requestAt = null;
           countAssistant(item);
         } else if (item.type === 'stream_event') {
           streamedStopReason = stopReasonOf(item.event) ?? streamedStopReason;
+          partialReply.add(item.event);
           const thinkingTokens = thinkingEstimate.add(item.event, this.progressFrame());
           if (thinkingTokens) deps.write(thinkingTokens);
         } else if (item.type === 'user' && isInterruptionNote(item.message.content)) {
+          // As claude: the text streamed before an interrupt is kept, before the note (partial-reply.ts).
+          const partial = partialReply.message(randomUUID());
+          partialReply.reset();
+          if (partial) {
+            countAssistant(partial);
+            interruptionNotes.push(partial);
+            deps.write({ ...toSdkMessage(partial, this.frame(null), { partialMessages: false }), aborted: true });
+          }
           interruptionNotes.push(item);
         }
         const mapped = toSdkMessage(item, this.frame(null), { partialMessages: settings.partialMessages });

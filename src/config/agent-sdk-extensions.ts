@@ -70,4 +70,12 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/structured-output-errors.test.ts', name: 'a schema that declares draft 2020-12 (what zod 4 toJSONSchema writes by default) is accepted and checked by that draft' },
   },
+  {
+    id: 'sdkPartialReplyOnInterrupt',
+    original: 'A block the stream never completed produces no message (docs/loop.md §1): after an interrupt mid-text nothing of the reply is kept.',
+    turnloop: 'In an SDK session (stream-json), the text streamed before the interrupt is an assistant message marked `aborted: true`, written before the interruption note and sent in the next request, as claude 2.1.334 does (drift `partialBlockOnInterrupt`); a partial tool_use or thinking block is dropped. The loop and its other callers keep the original\'s.',
+    why: 'SDK programs (chat front ends) show what the user saw stream before pressing stop, and the model sees what it had said; the SDK\'s reference is the real executable.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/partial-reply.test.ts', name: 'an interrupt mid-text writes the streamed text as an aborted assistant message and sends it in the next request' },
+  },
 ];

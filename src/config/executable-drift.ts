@@ -69,7 +69,7 @@ export const EXECUTABLE_DRIFT: readonly ExecutableDrift[] = [
   {
     id: 'partialBlockOnInterrupt',
     original: 'A block the stream never completed produces no message (docs/loop.md §1): after an interrupt mid-text the next request has no assistant turn for it.',
-    executable: 'The streamed part of the interrupted text block becomes an assistant message, sent in the next request before the interruption note.',
+    executable: 'The streamed part of the interrupted text block becomes an assistant message (`aborted: true`), sent in the next request before the interruption note. turnloop\'s SDK session does the same (Extension `sdkPartialReplyOnInterrupt`).',
     releases,
     situation: 'an interrupt while streaming, then a second prompt',
   },

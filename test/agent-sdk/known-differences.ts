@@ -48,13 +48,6 @@ export interface PrintedDifference {
 }
 
 export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = {
-  'public: streaming input chat with an interrupt, then another message': [
-    {
-      onlyIn: 'claude',
-      printed: ['claude: Once upon a time'],
-      why: 'claude sends the streamed part of the interrupted text block as an assistant message (`aborted: true`); turnloop follows the original loop, where an unfinished block produces no message (drift `partialBlockOnInterrupt`, docs/fidelity.md)',
-    },
-  ],
   'public: hooks on the session life cycle, with regex matchers': [
     {
       onlyIn: 'claude',

@@ -160,6 +160,11 @@ interface Situation {
   drift: readonly string[];
   /** When a drift changes how the run ends: the ending the original gives (turnloop's), claude's being another. */
   originalEnding?: { drift: string; ending: Ending };
+  /**
+   * Drift rows turnloop's SDK session follows as claude does (an Extension of the SDK layer; the loop keeps the
+   * original's): their transform applies to turnloop's sequence too, and must change it.
+   */
+  sdkFollows?: readonly string[];
   /** Requests sent at once by two loops: compared as a set (each engine's facts check what order there is). */
   unordered?: boolean;
 }
@@ -169,7 +174,8 @@ const ALWAYS = ['adaptiveThinkingByDefault', 'sessionContextReminders'];
 const SITUATIONS: readonly Situation[] = [
   { program: fidelitySiblingAfterBashError, drift: ALWAYS },
   { program: fidelityMaxTokensInToolUse, drift: [...ALWAYS, 'recoveryAsSystemReminder'] },
-  { program: fidelityInterruptWhileStreaming, drift: [...ALWAYS, 'partialBlockOnInterrupt'] },
+  // Extension sdkPartialReplyOnInterrupt: the SDK session keeps the streamed text as claude does.
+  { program: fidelityInterruptWhileStreaming, drift: [...ALWAYS, 'partialBlockOnInterrupt'], sdkFollows: ['partialBlockOnInterrupt'] },
   { program: fidelityInterruptDuringTool, drift: ALWAYS },
   { program: fidelitySingle401, drift: ALWAYS },
   { program: fidelityEmptyReply, drift: [...ALWAYS, 'emptyReplyNudge'] },
@@ -248,6 +254,7 @@ describe.each(SITUATIONS.map((s) => [s.program.name, s] as const))('%s', (name, 
     return found;
   };
   const originalOf = (requests: SentRequest[]) => situation.drift.reduce((sent, id) => TRANSFORMS[id](sent), requests);
+  const turnloopOriginalOf = (requests: SentRequest[]) => (situation.sdkFollows ?? []).reduce((sent, id) => TRANSFORMS[id](sent), requests);
 
   for (const engine of ENGINES) {
     it(`${engine}: ends without an SDK failure, asks for nothing else, and shows the situation's facts`, () => {
@@ -256,13 +263,18 @@ describe.each(SITUATIONS.map((s) => [s.program.name, s] as const))('%s', (name, 
       expect(r.unrouted).toEqual([]);
       expect(r.requests.filter((q) => q.rejected)).toEqual([]);
       const requests = sentRequests(r);
-      FACTS[name](r, engine === 'claude' ? originalOf(requests) : requests);
+      FACTS[name](r, engine === 'claude' ? originalOf(requests) : turnloopOriginalOf(requests));
     });
   }
 
   it('turnloop sends the requests claude sends, up to the named drift', () => {
     const inOrder = (requests: SentRequest[]) => (situation.unordered ? [...requests].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : requests);
-    expect(inOrder(sentRequests(run('turnloop')))).toEqual(inOrder(originalOf(sentRequests(run('claude')))));
+    expect(inOrder(turnloopOriginalOf(sentRequests(run('turnloop'))))).toEqual(inOrder(originalOf(sentRequests(run('claude')))));
+  });
+
+  it("each drift turnloop's SDK session follows shows in what turnloop sends too", () => {
+    const sent = sentRequests(run('turnloop'));
+    for (const id of situation.sdkFollows ?? []) expect(TRANSFORMS[id](sent), `drift ${id} changed nothing in turnloop's requests`).not.toEqual(sent);
   });
 
   it('each named drift still shows in what claude sends (a drift no longer seen must leave the list)', () => {
