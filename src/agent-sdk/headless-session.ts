@@ -33,6 +33,7 @@ import { PartialReply } from './partial-reply.ts';
 import { userContentProblem } from './user-content.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { SessionDeps, SessionSettings, TurnOutcome } from './session-settings.ts';
+import { initToolName } from './sdk-tools.ts';
 
 /** The stop reason a `message_delta` stream event carries, if it is one. */
 function stopReasonOf(event: unknown): string | undefined {
@@ -99,7 +100,7 @@ export class HeadlessSession {
       apiKeySource: settings.apiKeySource,
       claude_code_version: `turnloop-${packageVersion()}`,
       cwd: settings.cwd,
-      tools: [...this.deps.tools().map((t) => t.name), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
+      tools: [...this.deps.tools().map((t) => initToolName(t.name)), ...settings.unknownTools.map((name) => `${name} (not available in turnloop)`)],
       mcp_servers: settings.mcpServers(),
       model: this.model ?? resolveConfig({}).model,
       permissionMode: this.permissionMode,

@@ -63,12 +63,19 @@ export function matcherMatches(matcher: string | null | undefined, toolName: str
   }
 }
 
+/** The base fields of SubagentStart's input: claude 2.1.334 sends no `permission_mode` there. */
+function withoutPermissionMode(base: JsonObject): JsonObject {
+  const { permission_mode: _mode, ...rest } = base;
+  return rest;
+}
+
 async function callHooks(hooks: HookRegistry, event: string, subject: string, input: JsonObject, context: HookContext, toolUseId?: string, signal?: AbortSignal): Promise<JsonObject[]> {
   const ids = (hooks[event] ?? []).filter((m) => matcherMatches(m.matcher, subject)).flatMap((m) => m.hookCallbackIds);
   const answers: JsonObject[] = [];
+  const base = event === 'SubagentStart' ? withoutPermissionMode(context.base()) : context.base();
   for (const id of ids) {
     try {
-      answers.push(await context.ask({ subtype: 'hook_callback', callback_id: id, input: { ...context.base(), hook_event_name: event, ...input }, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, signal));
+      answers.push(await context.ask({ subtype: 'hook_callback', callback_id: id, input: { ...base, hook_event_name: event, ...input }, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, signal));
     } catch (error) {
       context.warn(`${event} hook ${id} failed: ${messageOf(error)}`);
     }
@@ -207,6 +214,8 @@ export function sdkSubagentHooks(hooks: HookRegistry, context: HookContext, /** 
         agent_transcript_path: transcriptPath(agentId),
         agent_type: agentType,
         ...(last !== undefined ? { last_assistant_message: last } : {}),
+        // As claude 2.1.334 (which also sends `effort`, `prompt_id` and `background_tasks`): turnloop schedules no crons.
+        session_crons: [],
       }, context, undefined, signal);
       const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a SubagentStop hook' : undefined)));
       return blockingError ? { blockingError } : {};

@@ -18,6 +18,20 @@ import { isAbsolute, resolve } from 'node:path';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
+/**
+ * The subagent tool's name in an SDK session, as claude 2.1.334 names it in the request, hook inputs, permission
+ * questions and denials; its `init` message still lists it as `Task` (LEGACY_SUBAGENT_TOOL_NAME), which also stays
+ * an alias, so a call, a rule or an option naming `Task` works. The loop's own Task tool (the CLI's, the original's
+ * name) is unchanged.
+ */
+export const SUBAGENT_TOOL_NAME = 'Agent';
+export const LEGACY_SUBAGENT_TOOL_NAME = 'Task';
+
+/** The name `init` lists a tool under (claude 2.1.334 lists the subagent tool as `Task`). */
+export function initToolName(name: string): string {
+  return name === SUBAGENT_TOOL_NAME ? LEGACY_SUBAGENT_TOOL_NAME : name;
+}
+
 export interface SdkToolSelection {
   tools: Tool[];
   /** Names the program asked for that turnloop does not have. */
@@ -51,7 +65,9 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
   return defineTool({
-    name: 'Task',
+    // As claude 2.1.334 offers it: `Agent` in the request and in hook inputs; a call named `Task` still runs it.
+    name: SUBAGENT_TOOL_NAME,
+    aliases: [LEGACY_SUBAGENT_TOOL_NAME],
     description: tasks
       ? 'Starts a subagent to do one self-contained task. It runs in the background unless run_in_background is false: the call returns at once and its report arrives later as a notification; with run_in_background false the call returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.'
       : 'Starts a subagent to do one self-contained task and returns its final answer. subagent_type picks one of the agents: general-purpose, or one the program defines. Several Task calls in one reply run at the same time.',
@@ -154,13 +170,14 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
     Edit: inDirectories(createEditTool, root, added),
     Write: inDirectories(createWriteTool as (root: string) => Tool, root, added),
   };
-  const removed = new Set(options.disallowedTools.filter((rule) => !rule.includes('(')));
+  // `Agent` and `Task` name the same tool in an option.
+  const removed = new Set(options.disallowedTools.filter((rule) => !rule.includes('(')).map((name) => (name === SUBAGENT_TOOL_NAME ? LEGACY_SUBAGENT_TOOL_NAME : name)));
   const asked = options.tools === undefined || options.tools.includes('default') ? [...BUILTIN_TOOL_NAMES] : [...options.tools];
-  const unknown = asked.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name) && name !== 'default' && name !== 'Agent');
-  const chosen = asked.filter((name) => !removed.has(name));
+  const unknown = asked.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name) && name !== 'default' && name !== SUBAGENT_TOOL_NAME);
+  const chosen = asked.map((name) => (name === SUBAGENT_TOOL_NAME ? LEGACY_SUBAGENT_TOOL_NAME : name)).filter((name) => !removed.has(name));
   const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
-  if (chosen.includes('Task') || chosen.includes('Agent')) {
+  if (chosen.includes(LEGACY_SUBAGENT_TOOL_NAME)) {
     tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
   for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);

@@ -48,18 +48,6 @@ export interface PrintedDifference {
 }
 
 export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = {
-  'public: hooks on the session life cycle, with regex matchers': [
-    {
-      onlyIn: 'claude',
-      printed: ['after Agent'],
-      why: "claude names the subagent tool `Agent` in hook inputs; turnloop names it `Task` (subagents and the Task/Agent tool: 38bg's area)",
-    },
-    {
-      onlyIn: 'turnloop',
-      printed: ['after Task'],
-      why: 'the same PostToolUse call, with the tool named `Task` (see the claude lines above)',
-    },
-  ],
   'public: SDK MCP tools, an allowedTools Bash rule and env': [
     {
       onlyIn: 'claude',

@@ -11,9 +11,9 @@ export const parityAgentTool: SdkProgram = {
   name: 'parity: the subagent tool named Task and Agent',
   script: () => ({
     model: [
-      toolCall('toolu_task_1', 'Task', { description: 'Count files', prompt: 'Say how many files there are.', subagent_type: 'general-purpose' }),
+      toolCall('toolu_task_1', 'Task', { description: 'Count files', prompt: 'Say how many files there are.', subagent_type: 'general-purpose', run_in_background: false }),
       text('There are no files.'),
-      toolCall('toolu_agent_1', 'Agent', { description: 'Count dirs', prompt: 'Say how many folders there are.', subagent_type: 'general-purpose' }),
+      toolCall('toolu_agent_1', 'Agent', { description: 'Count dirs', prompt: 'Say how many folders there are.', subagent_type: 'general-purpose', run_in_background: false }),
       text('There are no folders.'),
       text('Done.'),
     ],

@@ -41,6 +41,13 @@ it('a foreground subagent: SubagentStart before it runs, SubagentStop with its a
   expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
 });
 
+it("claude 2.1.334's fields: SubagentStart has no permission_mode, SubagentStop carries session_crons; the Task call's hook input names the tool Agent", async () => {
+  const { inputs } = await runWithSubagentHooks(false);
+  expect(inputs[0]).not.toHaveProperty('permission_mode');
+  expect(inputs[1]).toMatchObject({ permission_mode: 'default', session_crons: [] });
+  expect(inputs[2]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Agent', tool_use_id: 'toolu_task' });
+});
+
 it('a background subagent runs both hooks too', async () => {
   const { inputs } = await runWithSubagentHooks(true);
   const events = inputs.map((i) => i.hook_event_name);
