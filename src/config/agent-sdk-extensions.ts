@@ -78,4 +78,12 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/partial-reply.test.ts', name: 'an interrupt mid-text writes the streamed text as an aborted assistant message and sends it in the next request' },
   },
+  {
+    id: 'sdkAgentToolName',
+    original: 'The subagent tool is named `Task` (the original loop; the transcripts of 2.1.38 and 2.1.39 call it so).',
+    turnloop: 'In an SDK session it is offered as `Agent` and named so in hook inputs, permission questions and denials, and listed as `Task` in `init`, as claude 2.1.334 does; a call, an option or a rule naming `Task` still reaches it, and a hook matcher naming either matches it. The CLI\'s and the library\'s Task tool keep the original\'s name.',
+    why: 'SDK programs are written against the real executable: a PostToolUse hook that looks for `Agent` must see it.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/agent-tool-name.test.ts', name: 'is offered as Agent, runs a call named Task or Agent, names itself Agent in hook inputs and Task in init' },
+  },
 ];
