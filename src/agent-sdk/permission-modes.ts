@@ -17,6 +17,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
 import { permissionDeniedText } from '../tools/permission.ts';
+import { bashDenyRuleText, dontAskModeText, expandsVariable, VARIABLE_IN_COMMAND_TEXT } from './permission-denial-texts.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
 import { parseShellCommand } from './shell-commands.ts';
 
@@ -95,11 +96,15 @@ export interface UnaskedDenial {
   tool_use_id: string;
   /** The text of the error tool_result. */
   message: string;
-  /** What decided: `rule` (a disallowed-tools rule) or `mode` (plan, dontAsk); absent: nobody could be asked. */
-  decision_reason_type?: 'rule' | 'mode';
+  /**
+   * What decided: `subcommandResults` (a Bash deny rule, as claude 2.1.334 says), `rule` (another deny rule) or
+   * `mode` (plan, dontAsk); absent: nobody could be asked.
+   */
+  decision_reason_type?: DenialReason;
 }
 
-type Decision = PermissionResult & { unasked?: { reason?: 'rule' | 'mode' } };
+type DenialReason = 'subcommandResults' | 'rule' | 'mode';
+type Decision = PermissionResult & { unasked?: { reason?: DenialReason } };
 
 /** What a session added (`updatedPermissions`): rules checked after the flags', suggestions, and the updates to apply. */
 export interface SessionRules {
@@ -120,7 +125,11 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     const command = commandParser(fields);
     const rules = options.session?.rules;
     const denied = await firstCoveringRule('deny', [...options.disallowedTools, ...(rules?.deny ?? [])], tool.name, fields, { cwd }, command);
-    if (denied !== undefined) return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})`, unasked: { reason: 'rule' } };
+    if (denied !== undefined) {
+      // As claude 2.1.334 words a Bash deny rule; another tool's keeps turnloop's words (not probed).
+      if (tool.name === 'Bash' && typeof fields.command === 'string') return { behavior: 'deny', message: bashDenyRuleText(fields.command), exactMessage: true, unasked: { reason: 'subcommandResults' } };
+      return { behavior: 'deny', message: `${tool.name} is in the disallowed tools (${denied})`, unasked: { reason: 'rule' } };
+    }
     const askRule = rules && (await firstCoveringRule('allow', rules.ask, tool.name, fields, { cwd }, command)) !== undefined;
     if (hookAllowed || (!askRule && (await firstCoveringRule('allow', [...options.allowedTools, ...(rules?.allow ?? [])], tool.name, fields, { cwd }, command)) !== undefined)) return { behavior: 'allow' };
     const mode = options.mode();
@@ -132,7 +141,8 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
       return { behavior: 'allow' };
     }
     if (mode === 'dontAsk' || !options.ask) {
-      if (mode === 'dontAsk') return { behavior: 'deny', message: 'dontAsk mode: calls that no rule allows are denied', unasked: { reason: 'mode' } };
+      if (mode === 'dontAsk') return { behavior: 'deny', message: dontAskModeText(tool.name), exactMessage: true, unasked: { reason: 'mode' } };
+      if (tool.name === 'Bash' && typeof fields.command === 'string' && expandsVariable(fields.command)) return { behavior: 'deny', message: VARIABLE_IN_COMMAND_TEXT, exactMessage: true, unasked: {} };
       return { behavior: 'deny', message: 'the call needs approval and the program gave no canUseTool', unasked: {} };
     }
     const suggestions = (await options.session?.suggest(tool.name, fields)) ?? [];
@@ -142,7 +152,9 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
       if (answer.updatedPermissions !== undefined) options.session?.apply(answer.updatedPermissions);
       return answer.updatedInput === undefined ? { behavior: 'allow' } : { behavior: 'allow', updatedInput: answer.updatedInput };
     }
-    return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : 'The program denied this call' };
+    // As claude: the program's own message is the whole text of the error tool_result.
+    if (typeof answer.message === 'string' && answer.message.trim() !== '') return { behavior: 'deny', message: answer.message, exactMessage: true };
+    return { behavior: 'deny', message: 'The program denied this call' };
   };
   return async (tool, input, ctx) => {
     let decision: Decision;
@@ -155,7 +167,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     if (result.behavior !== 'deny') return result;
     options.onDenial({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: asRecord(input) });
     if (unasked) {
-      options.onUnaskedDenial?.({ tool_name: tool.name, tool_use_id: ctx.toolUseId, message: permissionDeniedText(tool.name, result.message), ...(unasked.reason ? { decision_reason_type: unasked.reason } : {}) });
+      options.onUnaskedDenial?.({ tool_name: tool.name, tool_use_id: ctx.toolUseId, message: result.exactMessage && result.message ? result.message : permissionDeniedText(tool.name, result.message), ...(unasked.reason ? { decision_reason_type: unasked.reason } : {}) });
     }
     return result;
   };

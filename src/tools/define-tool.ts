@@ -57,6 +57,8 @@ export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 export interface PermissionResult {
   behavior: PermissionBehavior;
   message?: string;
+  /** A deny whose `message` is the whole text of the call's error tool_result (the host words it itself). */
+  exactMessage?: boolean;
   /** Input to use instead of the model's (checked against the schema again). */
   updatedInput?: unknown;
 }

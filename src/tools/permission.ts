@@ -40,7 +40,9 @@ export async function decidePermission(request: PermissionRequest): Promise<Perm
   const finalDecision: PermissionResult = canUseTool
     ? await canUseTool(tool, input, { ...ctx, toolDecision, ...(hookDecision ? { hookDecision } : {}) })
     : toolDecision;
-  if (finalDecision.behavior === 'deny') return denied(tool.name, finalDecision.message);
+  if (finalDecision.behavior === 'deny') {
+    return finalDecision.exactMessage && finalDecision.message ? { allowed: false, message: finalDecision.message } : denied(tool.name, finalDecision.message);
+  }
   if (canUseTool && finalDecision.updatedInput !== undefined) input = finalDecision.updatedInput;
   if (finalDecision.behavior === 'ask' && hookDecision !== 'allow') {
     return denied(tool.name, finalDecision.message ?? 'the call needs approval and nobody granted it');

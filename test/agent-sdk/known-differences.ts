@@ -48,18 +48,6 @@ export interface PrintedDifference {
 }
 
 export const PUBLIC_DIFFERENCES: Record<string, readonly PrintedDifference[]> = {
-  'public: SDK MCP tools, an allowedTools Bash rule and env': [
-    {
-      onlyIn: 'claude',
-      printed: ["error: A variable in this command can't be checked before it runs"],
-      why: "claude words each denial by its reason (here a variable its rule checker cannot see through); turnloop words every denial one way (Extension `sdkPermissionDenialText`); the reasons also come as `system/permission_denied` messages, 38msg's area",
-    },
-    {
-      onlyIn: 'turnloop',
-      printed: ['error: Permission to use Bash was denied: the call needs approval and the program gave no canUseTool'],
-      why: 'the same denial in turnloop\'s words (see the claude line above)',
-    },
-  ],
 };
 
 /** The printed lines of one public program that only `engine` prints (each must still be printed). */

@@ -13,6 +13,13 @@ const BASH_THEN_DONE = {
   ],
 };
 
+const READ_SECRET = {
+  model: [
+    { content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'Read', input: { file_path: 'secret/key.txt' } }] },
+    { content: [{ type: 'text' as const, text: 'done' }] },
+  ],
+};
+
 const system = (lines: Line[], subtype: string) => lines.filter((l) => l.type === 'system' && l.subtype === subtype);
 
 describe('system/permission_denied', () => {
@@ -27,13 +34,15 @@ describe('system/permission_denied', () => {
     expect(denied).not.toHaveProperty('decision_reason_type');
   });
 
-  it('names the mode (dontAsk) or the rule (a disallowed-tools pattern) that denied it', async () => {
+  it('names the mode (dontAsk) or the rule (a disallowed-tools pattern: subcommandResults for Bash, as claude) that denied it', async () => {
     const cwd = tempProject();
     const script = writeScript(cwd, BASH_THEN_DONE);
     const dontAsk = await runHeadless([...SDK_ARGS, '--permission-mode', 'dontAsk', '--fake-api', script], { cwd });
     expect(system(dontAsk.lines, 'permission_denied')).toMatchObject([{ tool_name: 'Bash', decision_reason_type: 'mode' }]);
     const rule = await runHeadless([...SDK_ARGS, '--disallowedTools', 'Bash(touch:*)', '--fake-api', script], { cwd });
-    expect(system(rule.lines, 'permission_denied')).toMatchObject([{ tool_name: 'Bash', decision_reason_type: 'rule' }]);
+    expect(system(rule.lines, 'permission_denied')).toMatchObject([{ tool_name: 'Bash', decision_reason_type: 'subcommandResults' }]);
+    const readRule = await runHeadless([...SDK_ARGS, '--disallowedTools', 'Read(secret/**)', '--fake-api', writeScript(cwd, READ_SECRET)], { cwd });
+    expect(system(readRule.lines, 'permission_denied')).toMatchObject([{ tool_name: 'Read', decision_reason_type: 'rule' }]);
   });
 
   it('is not sent when the program itself denied the call (canUseTool)', async () => {
