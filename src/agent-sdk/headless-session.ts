@@ -30,6 +30,7 @@ import { packageVersion } from './version.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { isInterruptionNote, subagentMessages } from './subagent-messages.ts';
 import { PartialReply } from './partial-reply.ts';
+import { withStringInputsCoerced } from './string-inputs.ts';
 import { userContentProblem } from './user-content.ts';
 import { HeadlessArgsError } from './headless-args.ts';
 import type { SessionDeps, SessionSettings, TurnOutcome } from './session-settings.ts';
@@ -242,7 +243,8 @@ export class HeadlessSession {
         querySource: 'sdk',
         signal: controller.signal,
         config,
-        deps: { callModel: deps.callModel },
+        // As claude: number and boolean inputs sent as strings are rewritten before the loop sees them (string-inputs.ts).
+        deps: { callModel: withStringInputsCoerced(deps.callModel) },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },

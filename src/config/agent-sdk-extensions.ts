@@ -86,4 +86,12 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/agent-tool-name.test.ts', name: 'is offered as Agent, runs a call named Task or Agent, names itself Agent in hook inputs and Task in init' },
   },
+  {
+    id: 'sdkStringToolInputs',
+    original: 'A tool_use input is checked against the tool\'s schema as the model sent it: a number or boolean field given as a string ("2", "true") fails it and the call gets an error result.',
+    turnloop: 'In an SDK session, as claude 2.1.334: a top-level field whose schema type is number or integer given a decimal number as a string, or one of type boolean given "true" or "false", is rewritten before the loop sees the reply, so the call, the assistant message and the next request carry the number or boolean; "abc", "yes", nested fields, array items and union-typed fields stay as sent. The loop and its other callers keep the original\'s check.',
+    why: 'Programs written against claude (StructuredOutput, SDK MCP tools, Read\'s offset) get the same call and the same result on turnloop.',
+    configSwitch: null,
+    test: { file: 'test/unit/agent-sdk/string-inputs.test.ts', name: 'a Read with a string offset and a StructuredOutput with a string number run, and the assistant message shows the numbers' },
+  },
 ];

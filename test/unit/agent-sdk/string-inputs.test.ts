@@ -1,0 +1,42 @@
+/** Number and boolean tool inputs sent as strings, coerced as claude 2.1.334 does (Extension `sdkStringToolInputs`). */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { coerceToolInput } from '../../../src/agent-sdk/string-inputs.ts';
+import { runHeadless, SDK_ARGS, tempProject, writeScript, type Line } from './headless-harness.ts';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { count: { type: 'number' }, whole: { type: 'integer' }, flag: { type: 'boolean' }, text: { type: 'string' }, either: { anyOf: [{ type: 'number' }, { type: 'string' }] }, nested: { type: 'object', properties: { n: { type: 'number' } } }, list: { type: 'array', items: { type: 'number' } } },
+};
+
+describe('string tool inputs', () => {
+  it('rewrites top-level number and boolean fields given as strings, and nothing else', () => {
+    expect(coerceToolInput({ count: '-1.5', whole: '2', flag: 'false', text: '7', either: '8', nested: { n: '3' }, list: ['4'] }, SCHEMA)).toEqual({ count: -1.5, whole: 2, flag: false, text: '7', either: '8', nested: { n: '3' }, list: ['4'] });
+    // Not a number, not a boolean, not a whole number for an integer: left for the schema to refuse.
+    expect(coerceToolInput({ count: 'abc', whole: '1.5', flag: 'yes' }, SCHEMA)).toEqual({ count: 'abc', whole: '1.5', flag: 'yes' });
+    expect(coerceToolInput({ count: ' 2', flag: 'TRUE' }, SCHEMA)).toEqual({ count: ' 2', flag: 'TRUE' });
+    const untouched = { count: 2 };
+    expect(coerceToolInput(untouched, SCHEMA)).toBe(untouched);
+  });
+
+  it("a Read with a string offset and a StructuredOutput with a string number run, and the assistant message shows the numbers", async () => {
+    const cwd = tempProject();
+    writeFileSync(join(cwd, 'lines.txt'), 'one\ntwo\nthree\n');
+    const schema = JSON.stringify({ type: 'object', properties: { population: { type: 'number' }, capital: { type: 'boolean' } }, required: ['population', 'capital'] });
+    const script = {
+      model: [
+        { content: [{ type: 'tool_use' as const, id: 'toolu_read', name: 'Read', input: { file_path: join(cwd, 'lines.txt'), offset: '2', limit: '1' } }] },
+        { content: [{ type: 'tool_use' as const, id: 'toolu_so', name: 'StructuredOutput', input: { population: '2102650', capital: 'true' } }] },
+      ],
+    };
+    const run = await runHeadless([...SDK_ARGS, '--json-schema', schema, '--allowedTools', 'Read', '--fake-api', writeScript(cwd, script)], { cwd });
+    const inputs = run.lines.filter((l) => l.type === 'assistant').flatMap((l) => l.message.content).filter((b: Line) => b.type === 'tool_use').map((b: Line) => b.input);
+    expect(inputs).toEqual([{ file_path: join(cwd, 'lines.txt'), offset: 2, limit: 1 }, { population: 2102650, capital: true }]);
+    const results = run.lines.filter((l) => l.type === 'user').flatMap((l) => l.message.content).filter((b: Line) => b.type === 'tool_result');
+    expect(results[0].is_error).not.toBe(true);
+    expect(JSON.stringify(results[0].content)).toContain('two');
+    expect(JSON.stringify(results[0].content)).not.toContain('three');
+    expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', structured_output: { population: 2102650, capital: true } });
+  });
+});
