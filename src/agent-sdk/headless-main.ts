@@ -33,7 +33,7 @@ import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
-import { driveStreamJson, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
+import { driveStreamJson, initializeSystemPrompt, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
 
 export interface HeadlessIo {
@@ -186,7 +186,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
     });
     const makeSession = () => {
-      const systemPrompt = initialize.systemPrompt ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
+      // The SDK sends `[""]` when the program gives no systemPrompt: claude then uses its own short prompt, turnloop its own.
+      const systemPrompt = initializeSystemPrompt(initialize.systemPrompt) ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
       const append = [initialize.appendSystemPrompt, args.appendSystemPrompt, structuredOutput ? STRUCTURED_OUTPUT_PROMPT : undefined].filter((p): p is string => typeof p === 'string' && p !== '');
       return new HeadlessSession(
         {

@@ -28,6 +28,15 @@ export interface InitializeRequest {
 }
 
 /**
+ * The system prompt `initialize` names, or undefined when it names none: the SDK sends `[""]` for a program that
+ * gives no `systemPrompt` (and for `''`). claude 2.1.334 then uses a short prompt of its own; turnloop uses its own
+ * short one too (the caller's default), never claude's text.
+ */
+export function initializeSystemPrompt(prompt: string[] | undefined): string[] | undefined {
+  return prompt && prompt.some((part) => part.trim() !== '') ? prompt : undefined;
+}
+
+/**
  * The `initialize` fields turnloop reads, or that repeat what it reads elsewhere (the schema and the disallowed
  * tools also come as flags; the SDK servers' manifests describe servers the bridge asks itself). The SDK sends a
  * field only when the program set the option behind it, so any other field present is an option turnloop ignores:
