@@ -54,7 +54,9 @@ export const parityStringInputs: SdkProgram = {
     })) seen.push(message);
     observed.received = received;
     observed.shownInputs = seen.flatMap((m) => (m.type === 'assistant' ? m.message.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, input: b.input })) : []));
-    observed.results = seen.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b) => b.type === 'tool_result').map((b) => ({ id: b.tool_use_id, is_error: b.is_error, content: JSON.stringify(b.content).slice(0, 300) })) : []));
+    type ToolResult = { type: string; tool_use_id: string; is_error?: boolean; content?: unknown };
+    const blocks = seen.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? (m.message.content as ToolResult[]) : []));
+    observed.results = blocks.filter((b) => b.type === 'tool_result').map((b) => ({ id: b.tool_use_id, is_error: b.is_error, content: JSON.stringify(b.content).slice(0, 300) }));
     const result = seen.findLast((m) => m.type === 'result') as { structured_output?: unknown; subtype?: string } | undefined;
     observed.structured = result?.structured_output;
     observed.subtype = result?.subtype;
