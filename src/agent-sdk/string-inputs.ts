@@ -10,6 +10,7 @@
  */
 import type { AssistantMessage } from '../messages/types.ts';
 import type { ModelCaller, ModelStreamItem, ToolDefinitionForModel } from '../data/deps.ts';
+import { LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } from './sdk-tools.ts';
 
 const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -42,7 +43,9 @@ export function coerceToolInputs(message: AssistantMessage, tools: readonly Tool
   let changed = false;
   const content = message.message.content.map((block) => {
     if (block.type !== 'tool_use') return block;
-    const input = coerceToolInput(block.input, tools.find((t) => t.name === block.name)?.input_schema);
+    // A call may name the subagent tool by its old name (sdk-tools.ts): the schema is the offered tool's.
+    const name = block.name === LEGACY_SUBAGENT_TOOL_NAME ? SUBAGENT_TOOL_NAME : block.name;
+    const input = coerceToolInput(block.input, (tools.find((t) => t.name === block.name) ?? tools.find((t) => t.name === name))?.input_schema);
     if (input === block.input) return block;
     changed = true;
     return { ...block, input: input as typeof block.input };

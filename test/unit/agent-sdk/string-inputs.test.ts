@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coerceToolInput } from '../../../src/agent-sdk/string-inputs.ts';
+import { coerceToolInput, coerceToolInputs } from '../../../src/agent-sdk/string-inputs.ts';
 import { runHeadless, SDK_ARGS, tempProject, writeScript, type Line } from './headless-harness.ts';
 
 const SCHEMA = {
@@ -18,6 +18,12 @@ describe('string tool inputs', () => {
     expect(coerceToolInput({ count: ' 2', flag: 'TRUE' }, SCHEMA)).toEqual({ count: ' 2', flag: 'TRUE' });
     const untouched = { count: 2 };
     expect(coerceToolInput(untouched, SCHEMA)).toBe(untouched);
+  });
+
+  it('a call naming the subagent tool Task is coerced by the schema of the Agent tool offered', () => {
+    const tools = [{ name: 'Agent', description: '', input_schema: { type: 'object', properties: { run_in_background: { type: 'boolean' } } } }];
+    const reply = { type: 'assistant' as const, uuid: 'u', message: { id: 'm', role: 'assistant' as const, model: 'x', stop_reason: 'tool_use', content: [{ type: 'tool_use' as const, id: 't', name: 'Task', input: { prompt: 'p', run_in_background: 'false' } }] } };
+    expect(coerceToolInputs(reply, tools).message.content).toEqual([{ type: 'tool_use', id: 't', name: 'Task', input: { prompt: 'p', run_in_background: false } }]);
   });
 
   it("a Read with a string offset and a StructuredOutput with a string number run, and the assistant message shows the numbers", async () => {
