@@ -53,6 +53,12 @@ const bundled = await build({
   logLevel: 'warning',
 });
 
+// All ASCII, so the loader reads it without decoding UTF-8 (bundle-loader.ts): esbuild escapes every non-ASCII
+// character of strings, templates and regular expressions (its default `charset: 'ascii'`) but keeps comments as
+// written; the same \uXXXX escape there changes nothing the code does.
+const bundleSource = readFileSync(bundleFile, 'utf8');
+writeFileSync(bundleFile, bundleSource.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
 // The third-party packages now inside the bundle, each with its license text, beside it (the bundle copies their code).
 const packageDirs = new Set();
 for (const input of Object.keys(bundled.metafile.inputs)) {

@@ -139,6 +139,11 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
     expect(child.stdout.trim()).toBe('cached');
   }, 90_000);
 
+  it('the bundle is all ASCII, so the loader reads it without decoding UTF-8', () => {
+    const bytes = readFileSync(bundle);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
   it('the bundle leaves out what loads on demand from node_modules (WASM packages, ajv, yaml, the MCP SDK)', () => {
     // esbuild heads each module it bundles with a comment naming its path.
     const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
