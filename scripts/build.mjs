@@ -49,6 +49,8 @@ const bundled = await build({
   // The bundle sits in dist/cli/, where headless-entry.js is: paths the sources build from their own URL
   // (examples/, package.json) stay right. Files deeper in dist/ only use theirs to resolve packages.
   define: { 'import.meta.url': '__bundleUrl' },
+  // `Headers` and `FormData` of the bundle's code without loading undici (src/cli/bundle-globals.ts says why).
+  inject: [`${root}dist/cli/bundle-globals.js`],
   banner: { js: `/* turnloop's headless mode in one file; the packages bundled in it and their licenses: ${HEADLESS_BUNDLE.replace(/\.cjs$/, '.licenses.txt')} */\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 });

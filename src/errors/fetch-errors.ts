@@ -23,3 +23,8 @@ export function bodyTerminated(cause: unknown): TypeError {
 export function connectionClosed(): Error {
   return new Error('other side closed');
 }
+
+/** The `TypeError` a Fetch standard class (Headers, Response) throws on a bad argument or a used body. */
+export function fetchTypeError(message: string): TypeError {
+  return new TypeError(message);
+}

@@ -18,6 +18,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { badPort, bodyTerminated, connectionClosed, fetchFailed } from '../errors/fetch-errors.ts';
+import { FetchHeaders, type FetchHeadersInit } from './fetch-headers.ts';
+import { FetchResponse } from './fetch-response.ts';
 
 /** The Fetch standard's blocked ports (the same list Node's fetch refuses). */
 const BAD_PORTS = new Set([
@@ -63,7 +65,7 @@ export const nodeHttpFetch: typeof fetch = async (input, init = {}) => {
 
 function requestHeaders(init: RequestInit): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of new Headers(init.headers)) headers[name] = value;
+  for (const [name, value] of new FetchHeaders(init.headers as FetchHeadersInit | undefined)) headers[name] = value;
   for (const [name, value] of Object.entries(FETCH_DEFAULT_HEADERS)) headers[name] ??= value;
   return headers;
 }
@@ -101,18 +103,14 @@ async function decoded(response: IncomingMessage): Promise<Readable> {
 
 async function toResponse(url: URL, method: string, response: IncomingMessage, signal: AbortSignal | undefined): Promise<Response> {
   const status = response.statusCode ?? 0;
-  const headers: Array<[string, string]> = [];
-  for (let i = 0; i < response.rawHeaders.length; i += 2) headers.push([response.rawHeaders[i], response.rawHeaders[i + 1]]);
-  const init = { status, statusText: response.statusMessage ?? '', headers };
-  let answer: Response;
+  const headers = new FetchHeaders();
+  for (let i = 0; i < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i], response.rawHeaders[i + 1]);
+  const init = { status, statusText: response.statusMessage ?? '', headers, url: url.href };
   if (NULL_BODY_STATUSES.has(status) || method.toUpperCase() === 'HEAD') {
     response.resume();
-    answer = new Response(null, init);
-  } else {
-    answer = new Response(webBody(await decoded(response), response, signal), init);
+    return new FetchResponse(null, init) as unknown as Response;
   }
-  Object.defineProperty(answer, 'url', { value: url.href });
-  return answer;
+  return new FetchResponse(webBody(await decoded(response), response, signal), init) as unknown as Response;
 }
 
 /** The body as a web stream that reads `source` as the consumer pulls (backpressure), ends or errors with it. */
