@@ -13,7 +13,9 @@
  *   run has V8 recompile the fetch HTTP parser's WASM (undici's llhttp) with its optimizing tier in the background,
  *   and the process waits for that compile before it exits (about 70 ms of CPU). Code that stays hot in a long
  *   session (RE2 over a big tree) still tiers up within its first pass. V8 counts its flags in the cache's check,
- *   so the build sets the same budget (through this function) before it makes the cache.
+ *   so the build sets the same budget (through this function) before it makes the cache. (The model client no longer
+ *   uses fetch, src/model/node-http-fetch.ts; the budget stays for the WASM a run still loads, RE2 and the shell
+ *   parser, and has not been measured again without it.)
  * - The bundle's text is read as Latin-1 when it is all ASCII (the build makes it so: \uXXXX escapes in its
  *   comments): the same string as UTF-8 decoding gives, made without decoding (3 MB: about 1 ms against 10).
  * - The bundle runs as CommonJS would (`exports`, `require`, `module`, `__filename`, `__dirname`); it has no
