@@ -84,7 +84,7 @@ async function send(url: URL, init: RequestInit, signal: AbortSignal | undefined
       signal?.removeEventListener('abort', onAbort);
       resolve(response);
     });
-    req.once('error', (error) => {
+    req.on('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       reject(signal?.aborted ? signal.reason : fetchFailed(error));
     });
@@ -97,7 +97,7 @@ async function decoded(response: IncomingMessage): Promise<Readable> {
   if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate' && encoding !== 'br') return response;
   const zlib = await import('node:zlib');
   const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-  response.once('error', (error) => decoder.destroy(error));
+  response.on('error', (error) => decoder.destroy(error));
   return response.pipe(decoder);
 }
 
@@ -130,13 +130,19 @@ function webBody(source: Readable, response: IncomingMessage, signal: AbortSigna
         if (error === undefined) controller.close();
         else controller.error(error);
       };
+      // Aborted while the response was being set up (a decoder loading): the body fails at once.
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
       signal?.addEventListener('abort', onAbort, { once: true });
       source.on('data', (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 0) <= 0) source.pause();
       });
       source.once('end', () => settle());
-      source.once('error', (error) => settle(signal?.aborted ? signal.reason : bodyTerminated(error)));
+      // `on`, not `once`: a socket may report more than one error, and one without a listener would be thrown.
+      source.on('error', (error) => settle(signal?.aborted ? signal.reason : bodyTerminated(error)));
       // Closed with neither its end nor an error: the connection went before the body was complete.
       source.once('close', () => settle(bodyTerminated(connectionClosed())));
       source.pause();
