@@ -49,9 +49,17 @@ const bundled = await build({
   // The bundle sits in dist/cli/, where headless-entry.js is: paths the sources build from their own URL
   // (examples/, package.json) stay right. Files deeper in dist/ only use theirs to resolve packages.
   define: { 'import.meta.url': '__bundleUrl' },
+  // `Headers` and `FormData` of the bundle's code without loading undici (src/cli/bundle-globals.ts says why).
+  inject: [`${root}dist/cli/bundle-globals.js`],
   banner: { js: `/* turnloop's headless mode in one file; the packages bundled in it and their licenses: ${HEADLESS_BUNDLE.replace(/\.cjs$/, '.licenses.txt')} */\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   logLevel: 'warning',
 });
+
+// All ASCII, so the loader reads it without decoding UTF-8 (bundle-loader.ts): esbuild escapes every non-ASCII
+// character of strings, templates and regular expressions (its default `charset: 'ascii'`) but keeps comments as
+// written; the same \uXXXX escape there changes nothing the code does.
+const bundleSource = readFileSync(bundleFile, 'utf8');
+writeFileSync(bundleFile, bundleSource.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 // The third-party packages now inside the bundle, each with its license text, beside it (the bundle copies their code).
 const packageDirs = new Set();

@@ -5,7 +5,10 @@
  * would break every upgrade. Bad values of the flags we do implement are a `HeadlessArgsError` (exit 2).
  * As with the real executable (probed with claude 2.1.334): `--` ends the options, so `-p -- -h` sends the prompt
  * `-h`; a flag's value is never an option (`--system-prompt -h` is a system prompt); the prompt is the first
- * positional argument, and later ones are ignored (named among the ignored options).
+ * positional argument, and later ones are ignored (named among the ignored options). Short options are claude's
+ * (`-p -h -v -c -d -r -n -w`), read as its option parser reads them: `-pv` is `-p -v`, and a letter that takes a value
+ * takes the rest of its group or the next argument; any other short option is a `HeadlessArgsError`, as claude
+ * refuses it (`unknown option '-x'`), where it used to become the prompt.
  */
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
@@ -19,6 +22,8 @@ export interface HeadlessArgs {
   print: boolean;
   /** `-h` or `--help` as an option (not after `--`, not the value of a flag): print the help, run nothing. */
   help: boolean;
+  /** `-v` (claude's short `--version`): print the version, run nothing. */
+  version: boolean;
   verbose: boolean;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -119,14 +124,14 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const args: HeadlessArgs = {
     outputFormat: 'text', inputFormat: 'text', print: false, verbose: false, allowedTools: [], disallowedTools: [],
     forkSession: false, continueLatest: false, includePartialMessages: false, mcpConfigs: [], addDirs: [],
-    noSessionPersistence: false, help: false, ignored: [],
+    noSessionPersistence: false, help: false, version: false, ignored: [],
   };
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
-    if (arg === '-p') { args.print = true; continue; }
-    if (arg === '-h' || arg === '--help') { args.help = true; continue; }
+    if (arg === '--help') { args.help = true; continue; }
+    if (arg.length > 1 && arg[0] === '-' && arg[1] !== '-') { i = readShortOptions(args, argv, i); continue; }
     if (!arg.startsWith('--')) { positionals.push(arg); continue; }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
@@ -147,6 +152,58 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   if (positionals.length > 0) args.prompt = positionals[0];
   args.ignored.push(...positionals.slice(1).map((extra) => `the extra argument '${extra}'`));
   return args;
+}
+
+/** claude's short options (`claude --help`, 2.1.334): the long option each stands for, and whether it takes a value. */
+const SHORT_OPTIONS: Readonly<Record<string, { long: string; value: 'none' | 'optional' | 'required' }>> = {
+  p: { long: 'print', value: 'none' },
+  h: { long: 'help', value: 'none' },
+  v: { long: 'version', value: 'none' },
+  c: { long: 'continue', value: 'none' },
+  d: { long: 'debug', value: 'optional' },
+  r: { long: 'resume', value: 'optional' },
+  n: { long: 'name', value: 'required' },
+  w: { long: 'worktree', value: 'optional' },
+};
+
+/**
+ * One group of short options at `argv[at]` (`-p`, `-pv`, `-rID`, `-r ID`); the index of the last argument it used.
+ * An optional value is the rest of the group, else the next argument unless that is an option.
+ */
+function readShortOptions(args: HeadlessArgs, argv: readonly string[], at: number): number {
+  const group = argv[at];
+  let last = at;
+  for (let j = 1; j < group.length; j++) {
+    const letter = group[j];
+    const option = Object.hasOwn(SHORT_OPTIONS, letter) ? SHORT_OPTIONS[letter] : undefined;
+    if (option === undefined) {
+      const known = Object.keys(SHORT_OPTIONS).map((name) => `-${name}`).join(' ');
+      throw new HeadlessArgsError(`unknown option '-${group.slice(j)}' (the short options are ${known}; put a prompt that starts with '-' after '--')`);
+    }
+    if (option.value === 'none') {
+      applyShortOption(args, option.long, undefined);
+      continue;
+    }
+    let value = j + 1 < group.length ? group.slice(j + 1) : undefined;
+    const next = argv[last + 1];
+    if (value === undefined && next !== undefined && (option.value === 'required' || !next.startsWith('-'))) {
+      value = next;
+      last++;
+    }
+    if (value === undefined && (option.value === 'required' || option.long === 'resume')) {
+      throw new HeadlessArgsError(`-${letter} (--${option.long}) expects a value`);
+    }
+    applyShortOption(args, option.long, value);
+    break;
+  }
+  return last;
+}
+
+function applyShortOption(args: HeadlessArgs, long: string, value: string | undefined): void {
+  if (long === 'help') args.help = true;
+  else if (long === 'version') args.version = true;
+  else if (IMPLEMENTED.has(long) && (long !== 'debug' || value === undefined)) applyFlag(args, long, value ?? '');
+  else args.ignored.push(value === undefined ? `--${long}` : `--${long} ${value}`);
 }
 
 function applyFlag(args: HeadlessArgs, name: string, value: string): void {

@@ -7,5 +7,6 @@
 export function isHeadlessInvocation(argv: readonly string[]): boolean {
   const first = argv.find((arg) => arg !== '--debug');
   if (first === undefined) return false;
-  return first === '-p' || first === '--print' || /^--(output-format|input-format)(=|$)/.test(first);
+  // `-p`, or -p in a group of short options that take no value (`-pv`, `-cp`: claude's option parser splits them).
+  return /^-[chv]*p/.test(first) || first === '--print' || /^--(output-format|input-format)(=|$)/.test(first);
 }

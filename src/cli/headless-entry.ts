@@ -13,6 +13,7 @@ import { EXIT_BAD_INPUT, processIo, UsageError, type CliIo } from './cli-io.ts';
 import { examplePath, shippedExampleHint } from './examples.ts';
 import { HEADLESS_HELP } from './headless-help.ts';
 import { redactingIo } from './redacting-io.ts';
+import { packageVersion } from './version.ts';
 
 export { exitQuietlyOnClosedStdout } from './cli-io.ts';
 
@@ -55,8 +56,13 @@ export async function headlessMain(argv: string[], rawIo: CliIo = processIo()): 
   try {
     headless = headlessArgv(args, io.cwd);
     // Help only when -h/--help is an option, as claude reads it: `-p -- -h` is the prompt "-h".
-    if (parseHeadlessArgs(headless).help) {
+    const parsed = parseHeadlessArgs(headless);
+    if (parsed.help) {
       rawIo.stdout.write(HEADLESS_HELP);
+      return 0;
+    }
+    if (parsed.version) {
+      rawIo.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
   } catch (error) {

@@ -85,8 +85,10 @@ function hasCredentials(options: AnthropicModelCallerOptions): boolean {
 }
 
 async function sdkClient(options: AnthropicModelCallerOptions): Promise<MessagesClient> {
-  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const [{ default: Anthropic }, { nodeHttpFetch }] = await Promise.all([import('@anthropic-ai/sdk'), import('./node-http-fetch.ts')]);
   return new Anthropic({
+    // Node's fetch costs a fresh process tens of ms over its first requests (node-http-fetch.ts).
+    fetch: nodeHttpFetch,
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),

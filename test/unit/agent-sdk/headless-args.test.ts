@@ -35,6 +35,31 @@ describe('headless args', () => {
     expect(parseHeadlessArgs(['-p', 'hello', 'world'])).toMatchObject({ prompt: 'hello', ignored: ["the extra argument 'world'"] });
   });
 
+  it("reads claude's short options as its option parser does: groups split, a value from the group's rest or the next argument", () => {
+    expect(parseHeadlessArgs(['-p', '-c', 'go on'])).toMatchObject({ print: true, continueLatest: true, prompt: 'go on', ignored: [] });
+    expect(parseHeadlessArgs(['-pc', 'go on'])).toMatchObject({ print: true, continueLatest: true, prompt: 'go on' });
+    expect(parseHeadlessArgs(['-p', '-r', 'abc', 'hi'])).toMatchObject({ resume: 'abc', prompt: 'hi' });
+    expect(parseHeadlessArgs(['-p', '-rabc', 'hi'])).toMatchObject({ resume: 'abc', prompt: 'hi' });
+    expect(parseHeadlessArgs(['-p', '-v'])).toMatchObject({ version: true });
+    expect(parseHeadlessArgs(['-pv'])).toMatchObject({ print: true, version: true });
+    expect(parseHeadlessArgs(['-ph'])).toMatchObject({ print: true, help: true });
+    // -d takes an optional filter (the next argument unless it is an option); -n and -w are claude's, not implemented.
+    expect(parseHeadlessArgs(['-p', '-d', '-c', 'hi'])).toMatchObject({ continueLatest: true, prompt: 'hi', ignored: [] });
+    expect(parseHeadlessArgs(['-p', '-d', 'api', 'hi'])).toMatchObject({ prompt: 'hi', ignored: ['--debug api'] });
+    expect(parseHeadlessArgs(['-p', 'hi', '-n', 'my run', '-w'])).toMatchObject({ prompt: 'hi', ignored: ['--name my run', '--worktree'] });
+    expect(parseHeadlessArgs(['-p', '-'])).toMatchObject({ prompt: '-' });
+  });
+
+  it('refuses any other short option instead of taking it as the prompt (claude: unknown option)', () => {
+    expect(() => parseHeadlessArgs(['-p', '-x', 'hi'])).toThrow("unknown option '-x' (the short options are -p -h -v -c -d -r -n -w; put a prompt that starts with '-' after '--')");
+    expect(() => parseHeadlessArgs(['-p', '-xy', 'hi'])).toThrow("unknown option '-xy'");
+    expect(() => parseHeadlessArgs(['-px', 'hi'])).toThrow("unknown option '-x'");
+    expect(() => parseHeadlessArgs(['-p', '-5 degrees'])).toThrow("unknown option '-5 degrees'");
+    expect(() => parseHeadlessArgs(['-p', '-n'])).toThrow('-n (--name) expects a value');
+    expect(() => parseHeadlessArgs(['-p', '-r', '-c'])).toThrow('-r (--resume) expects a value');
+    expect(parseHeadlessArgs(['-p', '--', '-x'])).toMatchObject({ prompt: '-x' });
+  });
+
   it('bad values name the flag and what it expects', () => {
     expect(() => parseHeadlessArgs(['--max-turns', '0'])).toThrow("--max-turns expects a positive integer, got '0'");
     expect(() => parseHeadlessArgs(['--output-format', 'yaml'])).toThrow('--output-format expects one of text, json, stream-json');
@@ -47,5 +72,8 @@ describe('headless args', () => {
     expect(isHeadlessInvocation(['--input-format=stream-json'])).toBe(true);
     expect(isHeadlessInvocation(['run', '-p'])).toBe(false);
     expect(isHeadlessInvocation(['--version'])).toBe(false);
+    expect(isHeadlessInvocation(['-pv'])).toBe(true);
+    expect(isHeadlessInvocation(['-cp', 'go on'])).toBe(true);
+    expect(isHeadlessInvocation(['-v'])).toBe(false);
   });
 });

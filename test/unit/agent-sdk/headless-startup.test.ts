@@ -139,6 +139,35 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
     expect(child.stdout.trim()).toBe('cached');
   }, 90_000);
 
+  it("an Agent SDK session loads no undici (Node's fetch, Headers): the model client has its own", () => {
+    const cwd = tempProject();
+    dirs.push(cwd);
+    const script = writeScript(cwd, ONE_TEXT_REPLY);
+    const session = [
+      { type: 'control_request', request_id: 'req_1', request: { subtype: 'initialize' } },
+      { type: 'user', message: { role: 'user', content: 'hi' }, parent_tool_use_id: null, session_id: '' },
+    ];
+    const report = `process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((name) => name.includes('undici')) + '\\n'));`;
+    const preload = ['--import', `data:text/javascript,${encodeURIComponent(report)}`];
+    const sdkFlags = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--fake-api', script, '--no-session-persistence'];
+    const run = spawnSync(process.execPath, [...preload, join(repo, 'bin/turnloop.mjs'), ...sdkFlags], {
+      cwd,
+      encoding: 'utf8',
+      input: session.map((line) => `${JSON.stringify(line)}\n`).join(''),
+      timeout: 60_000,
+    });
+    expect(run.stdout).toContain('"type":"result","subtype":"success"');
+    expect(run.stderr).toBe('undici loaded: false\n');
+    // The same report on a process that touches Headers: the check can fail.
+    const control = spawnSync(process.execPath, [...preload, '-e', 'new Headers()'], { encoding: 'utf8', timeout: 60_000 });
+    expect(control.stderr).toBe('undici loaded: true\n');
+  }, 90_000);
+
+  it('the bundle is all ASCII, so the loader reads it without decoding UTF-8', () => {
+    const bytes = readFileSync(bundle);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
   it('the bundle leaves out what loads on demand from node_modules (WASM packages, ajv, yaml, the MCP SDK)', () => {
     // esbuild heads each module it bundles with a comment naming its path.
     const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codeCachePath, loadBundle } from '../../../src/cli/bundle-loader.ts';
+import { bundleText, codeCachePath, loadBundle } from '../../../src/cli/bundle-loader.ts';
 
 const loaderUrl = new URL('../../../src/cli/bundle-loader.ts', import.meta.url).href;
 const dirs: string[] = [];
@@ -37,6 +37,13 @@ console.log(JSON.stringify({ via, answer: exports.answer, where: exports.where, 
 describe('loadBundle', () => {
   it('names the cache after the V8 that made it', () => {
     expect(codeCachePath('/x/dist/cli/headless-bundle.cjs', '11.3.244.8-node.38')).toBe('/x/dist/cli/headless-bundle.v8-11.3.244.8-node.38.cache');
+  });
+
+  it('reads an ASCII bundle as the same text UTF-8 decoding gives, and decodes any other as UTF-8', () => {
+    const ascii = Buffer.from('exports.a = "\\u2014"; // a comment\n');
+    expect(bundleText(ascii)).toBe(ascii.toString('utf8'));
+    const utf8 = Buffer.from('// caf\u00e9 \u2014 \u{1F44B}\nexports.a = 1;\n');
+    expect(bundleText(utf8)).toBe('// caf\u00e9 \u2014 \u{1F44B}\nexports.a = 1;\n');
   });
 
   it('without a cache for this V8, requires the bundle as CommonJS', () => {

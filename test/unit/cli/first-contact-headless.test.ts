@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseHeadlessArgs } from '../../../src/agent-sdk/headless-args.ts';
 import { EXAMPLES_DIR } from '../../../src/cli/examples.ts';
 import { HEADLESS_HELP } from '../../../src/cli/headless-help.ts';
+import { packageVersion } from '../../../src/cli/version.ts';
 import { runCli } from './capture-io.ts';
 
 /** An empty project: nothing of the clone's examples/ is here. */
@@ -30,6 +31,15 @@ describe('the headless mode is findable', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(HEADLESS_HELP);
     expect(stderr).toBe('');
+  });
+
+  it('a short option claude does not have is refused with exit 2, not sent as the prompt; -v prints the version', async () => {
+    const refused = await runCli(['-p', '-x', 'hi']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^turnloop: unknown option '-x' \(the short options are -p -h -v -c -d -r -n -w/);
+    const version = await runCli(['-p', '-v']);
+    expect(version).toMatchObject({ code: 0, stdout: `${packageVersion()}\n`, stderr: '' });
   });
 
   it('every flag the headless help names is implemented (none lands among the ignored ones)', () => {
