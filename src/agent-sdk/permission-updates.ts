@@ -196,8 +196,8 @@ export class SessionPermissions {
 /** Tools whose calls `acceptEdits` runs unasked (what a file edit's suggestion offers). */
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
-/** Commands a compound command's rules leave out, as claude 2.1.334 does (`cd sub && make` suggests `make`). */
-const NOT_SUGGESTED = new Set(['cd', 'true', 'false', ':']);
+/** Commands a compound command's rules leave out, as claude 2.1.334 does (`mkdir out || true` suggests `mkdir out *`). */
+const NOT_SUGGESTED = new Set(['true', 'false', ':']);
 
 /**
  * The rule content claude 2.1.334 suggests for one simple command (seen offline): a program followed by a bare word
@@ -216,7 +216,7 @@ export function suggestedRuleContent(command: SimpleCommand): string | undefined
 
 /**
  * The suggestions a `can_use_tool` request carries, as Claude Code makes them: for a Bash call, one `addRules` for
- * localSettings with a rule per command (`a && b`: two rules, `cd` left out), plus `acceptEdits` for the session
+ * localSettings with a rule per command (`a && b`: two rules, `true` left out), plus `acceptEdits` for the session
  * when it is one command that acceptEdits would have run unasked; for a file edit, `acceptEdits` for the session;
  * for WebFetch, its URL's domain (`WebFetch(domain:host)`) for localSettings. None for a command that cannot be
  * parsed or writes through a redirection, nor for other tools.
