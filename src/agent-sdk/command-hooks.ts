@@ -16,7 +16,8 @@
  * Invariants: a hook never leaves the session waiting. The command runs in its own process group, killed whole
  * (SIGKILL to `-pgid`) at its `timeout` (claude's default: 600 s), when the call is interrupted, and when this
  * process exits; its output is capped. A PreToolUse hook that timed out did not check the call: as claude, the
- * program gets a `system/informational` warning (`hook_no_verdict`) and the call goes on.
+ * program gets a `system/informational` warning (`hook_no_verdict`) and the call goes on. A Stop hook that exits 2 is
+ * announced by claude's `system/notification` (`stop-hook-error`).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -42,6 +43,8 @@ export interface CommandHookOptions {
 export interface CommandHookRunner {
   /** The command hooks as registry entries, to be merged with the program's (`withCommandHooks`). */
   registry: HookRegistry;
+  /** Told of each message written to the program (a message held until the one before it is written). */
+  written(message: JsonObject): void;
   /** Runs the command of a `hook_callback` request that names one of the registry's ids; undefined for other ids. */
   answer(request: JsonObject, signal?: AbortSignal): Promise<JsonObject> | undefined;
 }
@@ -161,6 +164,7 @@ export function commandHookRunner(config: CommandHookConfig, options: CommandHoo
     }));
   }
   const env = { ...options.env, CLAUDE_PROJECT_DIR: options.cwd };
+  let afterFeedback: JsonObject | undefined;
   const run = async (hook: CommandHook, request: JsonObject, signal?: AbortSignal): Promise<JsonObject> => {
     const input = (request.input ?? {}) as JsonObject;
     const event = String(input.hook_event_name ?? '');
@@ -178,10 +182,18 @@ export function commandHookRunner(config: CommandHookConfig, options: CommandHoo
     }
     const { output, problem } = hookOutputOf(event, hook, finished);
     if (problem) options.warn(`${event} hook [${hook.command}] ${problem}`);
+    // claude announces it after the `Stop hook feedback` message the block adds: held until that is written.
+    if (event === 'Stop' && finished.code === 2) afterFeedback = { type: 'system', subtype: 'notification', key: 'stop-hook-error', text: 'stop hook problem · ctrl+o to see', priority: 'immediate', uuid: randomUUID(), session_id: options.sessionId };
     return output;
   };
   return {
     registry,
+    written(message) {
+      if (afterFeedback === undefined || (message.type !== 'user' && message.type !== 'result')) return;
+      const held = afterFeedback;
+      afterFeedback = undefined;
+      options.write(held);
+    },
     answer(request, signal) {
       const hook = typeof request.callback_id === 'string' ? byId.get(request.callback_id) : undefined;
       return hook && request.subtype === 'hook_callback' ? run(hook, request, signal) : undefined;

@@ -172,7 +172,12 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
 
     commandMcp = await connectCommandLineMcp(mcpServersOfFlags(args.mcpConfigs, io.cwd, warn), io.env, warn);
     const streaming = args.inputFormat === 'stream-json';
-    const write = streaming || args.outputFormat === 'stream-json' ? (message: JsonObject) => io.stdout.write(`${JSON.stringify(message)}\n`) : () => undefined;
+    const write = streaming || args.outputFormat === 'stream-json'
+      ? (message: JsonObject) => {
+        io.stdout.write(`${JSON.stringify(message)}\n`);
+        commandHooks.written(message);
+      }
+      : () => undefined;
     const channel = new ControlChannel(write);
     const askProgram = (request: JsonObject, signal?: AbortSignal) => channel.request(request as JsonObject & { subtype: string }, signal);
     let hookRegistry: HookRegistry = commandHooks.registry;

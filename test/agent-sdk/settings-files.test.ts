@@ -11,7 +11,7 @@ import type { SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import { ENGINES, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun, type SdkProgram } from './harness/sdk-program.ts';
 import { comparableShapes } from './known-differences.ts';
-import { settingsBadDirectories, settingsBadEnv, settingsBadHookEntry, settingsBadHooks, settingsCommandHooks, settingsEnvAndDirectories, settingsHookTimeout } from './programs/settings-hooks.ts';
+import { settingsBadDirectories, settingsBadEnv, settingsBadHookEntry, settingsBadHooks, settingsCommandHooks, settingsEnvAndDirectories, settingsEventHooks, settingsHookTimeout } from './programs/settings-hooks.ts';
 import { settingsCompoundSuggestions } from './programs/settings-suggestions.ts';
 
 const lastResult = (run: ProgramRun) => run.messages.filter((m): m is SDKResultMessage => m.type === 'result').at(-1);
@@ -37,6 +37,11 @@ const FACTS: ReadonlyArray<[SdkProgram, (run: ProgramRun) => void]> = [
   }],
   [settingsHookTimeout, (run) => {
     expect(run.observed).toEqual({ underTwentySeconds: true, written: true, warnings: [{ tag: 'hook_no_verdict', level: 'warning', hook_no_verdict: { hook_event: 'PreToolUse', tool_use_id: 'toolu_sleepy', timed_out: true } }] });
+  }],
+  [settingsEventHooks, (run) => {
+    // UserPromptSubmit's plain stdout is context from the first request on; PostToolUse's exit 2 shows its stderr to
+    // the model after the call; Stop's exit 2 (while stop_hook_active is false) gives the model another turn.
+    expect(run.observed).toEqual({ requests: 3, promptContext: [true, true, true], postReason: [false, true, true], stopReason: [false, false, true], written: true, result: { text: 'Second answer.', turns: 3 } });
   }],
   [settingsEnvAndDirectories, (run) => {
     // The settings' FOO wins over the process's; CLAUDE_PROJECT_DIR is set for hooks only; the directory is not in init.

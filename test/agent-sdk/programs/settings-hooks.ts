@@ -151,3 +151,37 @@ export const settingsBadEnv = badSettingsProgram('settings env that is not an ob
 export const settingsBadHooks = badSettingsProgram('settings hooks that are not an object: the field is left out with a warning', { hooks: 5, permissions: ALLOW }, 'hooks');
 export const settingsBadHookEntry = badSettingsProgram('a settings command hook without a command: the file is left out with a warning', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] }, permissions: ALLOW }, 'hooks.PreToolUse.0.hooks.0');
 export const settingsBadDirectories = badSettingsProgram('settings additionalDirectories that is not an array: the file is left out with a warning', { permissions: { ...ALLOW, additionalDirectories: 'shared' } }, 'permissions.additionalDirectories');
+
+/** Stops once (exit 2 while `stop_hook_active` is false), adds prompt context as plain stdout, blocks after a Bash call. */
+const EVENT_HOOK = `#!/bin/sh
+input=$(cat)
+case "$input" in
+  *'"hook_event_name":"UserPromptSubmit"'*) echo "prompt-hook context";;
+  *'"stop_hook_active":false'*) echo "stop-hook reason: say more" >&2; exit 2;;
+  *'"hook_event_name":"PostToolUse"'*) echo "post-hook blocking reason" >&2; exit 2;;
+esac
+exit 0
+`;
+
+export const settingsEventHooks: SdkProgram = {
+  name: 'UserPromptSubmit, PostToolUse and Stop command hooks from the user settings file',
+  script: () => ({ model: [toolCall('toolu_touch', 'Bash', { command: 'touch a.txt', description: 'Create a file' }), text('First answer.'), text('Second answer.')] }),
+  async run({ options, dirs, observed, api }, seen) {
+    writeFileSync(join(dirs.configDir, 'event-hook.sh'), EVENT_HOOK, { mode: 0o755 });
+    const command = join(dirs.configDir, 'event-hook.sh');
+    writeFileSync(join(dirs.configDir, 'settings.json'), JSON.stringify({ hooks: {
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }],
+      PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }],
+      Stop: [{ hooks: [{ type: 'command', command }] }],
+    } }));
+    await drain(query({ prompt: 'Create a.txt.', options: { ...options, settingSources: ['user'], canUseTool: async (_tool, input) => ({ behavior: 'allow', updatedInput: input }) } }), seen);
+    const bodies = api.log.map((entry) => JSON.stringify(entry.body));
+    observed.requests = bodies.length;
+    observed.promptContext = bodies.map((b) => b.includes('prompt-hook context'));
+    observed.postReason = bodies.map((b) => b.includes('post-hook blocking reason'));
+    observed.stopReason = bodies.map((b) => b.includes('stop-hook reason: say more'));
+    observed.written = existsSync(join(dirs.cwd, 'a.txt'));
+    const result = seen.find((m) => m.type === 'result') as { result?: string; num_turns?: number } | undefined;
+    observed.result = { text: result?.result, turns: result?.num_turns };
+  },
+};

@@ -123,6 +123,15 @@ describe('settings applied to a headless session', () => {
     }
   });
 
+  it('a Stop hook that exits 2 gives the model another turn, announced after the feedback message as claude does', async () => {
+    const cwd = project({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'grep -q \'"stop_hook_active":false\' && { echo "say more" >&2; exit 2; }; exit 0' }] }] } });
+    const result = await runHeadless([...ARGS, '--setting-sources', 'local', '--fake-api', writeScript(cwd, { model: [done, done] as never })], { cwd });
+    const kinds = result.lines.map((l) => `${l.type}${l.subtype ? `/${l.subtype}` : ''}`).filter((k) => k !== 'stream_event' && k !== 'system/thinking_tokens');
+    expect(kinds.slice(kinds.indexOf('assistant'))).toEqual(['assistant', 'user', 'system/notification', 'assistant', 'result/success']);
+    expect(result.lines.find((l) => l.subtype === 'notification')).toMatchObject({ key: 'stop-hook-error', priority: 'immediate' });
+    expect(result.lines.find((l) => l.type === 'result')).toMatchObject({ num_turns: 2 });
+  });
+
   it('bad hooks are reported in the settings_not_in_effect warning, naming the field, and the rest of the file applies', async () => {
     const cwd = project({ hooks: 5, permissions: { allow: ['Bash(touch a.txt)'] } });
     const result = await run(cwd, [bash('toolu_1', 'touch a.txt')]);
