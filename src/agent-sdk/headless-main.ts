@@ -31,6 +31,7 @@ import { resolveModelAlias } from '../config/config.ts';
 import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
+import { commandHookRunner, withCommandHooks } from './command-hooks.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, initializeSystemPrompt, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
@@ -141,6 +142,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     // The settings files' permission rules apply as the flags' do; their defaultMode when no --permission-mode is given.
     const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env);
     for (const line of [...settingsProblemLines(fromSettings.problems), ...fromSettings.ignored]) warn(`settings: ${line}`);
+    // The settings' command hooks answer their own hook_callback requests (command-hooks.ts); `env` is over the process's.
+    const commandHooks = commandHookRunner(fromSettings.hooks, { cwd: io.cwd, env: { ...io.env, ...fromSettings.env }, sessionId, write: (message) => write(message), warn });
     const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
     const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
     const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];
@@ -156,7 +159,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const selection = selectSdkTools({
       tasks,
       root: io.cwd,
-      additionalDirectories: args.addDirs.map((dir) => resolve(io.cwd, dir)),
+      additionalDirectories: [...args.addDirs.map((dir) => resolve(io.cwd, dir)), ...fromSettings.additionalDirectories],
+      env: fromSettings.env,
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
@@ -168,15 +172,20 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
 
     commandMcp = await connectCommandLineMcp(mcpServersOfFlags(args.mcpConfigs, io.cwd, warn), io.env, warn);
     const streaming = args.inputFormat === 'stream-json';
-    const write = streaming || args.outputFormat === 'stream-json' ? (message: JsonObject) => io.stdout.write(`${JSON.stringify(message)}\n`) : () => undefined;
+    const write = streaming || args.outputFormat === 'stream-json'
+      ? (message: JsonObject) => {
+        io.stdout.write(`${JSON.stringify(message)}\n`);
+        commandHooks.written(message);
+      }
+      : () => undefined;
     const channel = new ControlChannel(write);
     const askProgram = (request: JsonObject, signal?: AbortSignal) => channel.request(request as JsonObject & { subtype: string }, signal);
-    let hookRegistry: HookRegistry = {};
+    let hookRegistry: HookRegistry = commandHooks.registry;
     let session: HeadlessSession | null = null;
     let mcpServers: Array<{ name: string; status: string }> = [...commandMcp.servers];
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
-      ask: askProgram,
+      ask: (request, signal) => commandHooks.answer(request, signal) ?? askProgram(request, signal),
       base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, permission_mode: session?.permissionMode ?? mode }),
       warn,
     });
@@ -251,7 +260,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
         const hooksProblem = hookRegistryProblem(request.hooks);
         if (hooksProblem) throw new HeadlessArgsError(`initialize: ${hooksProblem}`);
-        hookRegistry = request.hooks ?? {};
+        hookRegistry = withCommandHooks(commandHooks.registry, request.hooks);
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {
           const more = await connectCommandLineMcp(configured, io.env, warn);

@@ -61,8 +61,9 @@ function patternCovers(pattern: string, words: Words, from = 0, program?: string
   const word = (i: number) => (i === from && program !== undefined ? program : words[i]!);
   const length = words.length - from;
   const trimmed = pattern.trim();
-  if (trimmed.endsWith(':*') || !trimmed.endsWith('*')) {
-    const prefix = trimmed.endsWith(':*');
+  // `npm run:*` and `npm run *` (the form claude 2.1.334 suggests) both cover `npm run` and any words after it.
+  if (trimmed.endsWith(':*') || / \*$/.test(trimmed) || !trimmed.endsWith('*')) {
+    const prefix = trimmed.endsWith(':*') || / \*$/.test(trimmed);
     const expected = (prefix ? trimmed.slice(0, -2) : trimmed).split(/\s+/).filter((w) => w !== '');
     if (prefix ? length < expected.length : length !== expected.length) return 'no';
     let unknown = false;

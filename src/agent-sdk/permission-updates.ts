@@ -19,7 +19,7 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFile
 import { join } from 'node:path';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { isFilesystemCommand, isPermissionMode, type PermissionMode } from './permission-modes.ts';
-import { parseShellCommand } from './shell-commands.ts';
+import { parseShellCommand, type SimpleCommand } from './shell-commands.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { SettingSource } from './setting-sources.ts';
 
@@ -196,21 +196,44 @@ export class SessionPermissions {
 /** Tools whose calls `acceptEdits` runs unasked (what a file edit's suggestion offers). */
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 
+/** Commands a compound command's rules leave out, as claude 2.1.334 does (`mkdir out || true` suggests `mkdir out *`). */
+const NOT_SUGGESTED = new Set(['true', 'false', ':']);
+
 /**
- * The suggestions a `can_use_tool` request carries, as Claude Code makes them: for a Bash call that is one simple
- * command, a rule for that exact command in localSettings (and `acceptEdits` for the session when acceptEdits would
- * have run it unasked); for a file edit, `acceptEdits` for the session. None for a command that cannot be parsed or
- * is several commands (turnloop suggests no prefix rules), nor for other tools.
+ * The rule content claude 2.1.334 suggests for one simple command (seen offline): a program followed by a bare word
+ * (a subcommand: `npm test`, `git commit -m x`, `go build ./...`) gets a prefix rule of both (`npm test *`); any other
+ * command its exact words (`python3 x.py`, `mkdir -p build`, `make`). Undefined when no rule would match it again (a
+ * word known only at run time, or holding a space, or assignments in front).
+ */
+export function suggestedRuleContent(command: SimpleCommand): string | undefined {
+  const { words } = command;
+  if (command.assignments > 0 || words.length === 0 || words.some((w) => w === null)) return undefined;
+  const [program, second] = words as string[];
+  if (/\s/.test(program!)) return undefined;
+  if (second !== undefined && /^[A-Za-z][\w-]*$/.test(second)) return `${program} ${second} *`;
+  return words.some((w) => /\s/.test(w!)) ? undefined : words.join(' ');
+}
+
+/**
+ * The suggestions a `can_use_tool` request carries, as Claude Code makes them: for a Bash call, one `addRules` for
+ * localSettings with a rule per command (`a && b`: two rules, `true` left out), plus `acceptEdits` for the session
+ * when it is one command that acceptEdits would have run unasked; for a file edit, `acceptEdits` for the session;
+ * for WebFetch, its URL's domain (`WebFetch(domain:host)`) for localSettings. None for a command that cannot be
+ * parsed or writes through a redirection, nor for other tools.
  */
 export async function permissionSuggestions(toolName: string, input: Record<string, unknown>, cwd: string): Promise<JsonObject[]> {
   const acceptEdits: JsonObject = { type: 'setMode', mode: 'acceptEdits', destination: 'session' };
   if (EDIT_TOOLS.has(toolName)) return [acceptEdits];
+  if (toolName === 'WebFetch') {
+    const host = typeof input.url === 'string' && URL.canParse(input.url) ? new URL(input.url).hostname : '';
+    return host === '' ? [] : [{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: `domain:${host}` }], behavior: 'allow', destination: 'localSettings' }];
+  }
   if (toolName !== 'Bash' || typeof input.command !== 'string') return [];
   const parsed = await parseShellCommand(input.command);
-  if (parsed === null || parsed.commands.length !== 1 || parsed.redirections.length > 0) return [];
-  const [command] = parsed.commands;
-  // A word known only at run time, or holding a space, makes no exact rule that would match it again.
-  if (!command || command.assignments > 0 || command.words.length === 0 || command.words.some((w) => w === null || /\s/.test(w))) return [];
-  const rule: JsonObject = { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: command.words.join(' ') }], behavior: 'allow', destination: 'localSettings' };
-  return (await isFilesystemCommand(input.command, cwd)) ? [rule, acceptEdits] : [rule];
+  if (parsed === null || parsed.redirections.length > 0 || parsed.commands.length === 0) return [];
+  const suggested = parsed.commands.length === 1 ? parsed.commands : parsed.commands.filter((c) => !(c.words.length > 0 && NOT_SUGGESTED.has(c.words[0] ?? '')));
+  const contents = suggested.map(suggestedRuleContent);
+  if (contents.length === 0 || contents.some((c) => c === undefined)) return [];
+  const rule: JsonObject = { type: 'addRules', rules: [...new Set(contents as string[])].map((ruleContent) => ({ toolName: 'Bash', ruleContent })), behavior: 'allow', destination: 'localSettings' };
+  return parsed.commands.length === 1 && (await isFilesystemCommand(input.command, cwd)) ? [rule, acceptEdits] : [rule];
 }

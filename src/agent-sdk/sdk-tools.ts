@@ -159,11 +159,11 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
   };
 }
 
-export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
+export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; /** Variables set for Bash commands over the process's (the settings files' `env`). */ env?: Readonly<Record<string, string>>; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
   const { root } = options;
   const added = options.additionalDirectories ?? [];
   const files: Record<string, Tool> = {
-    Bash: createBashTool({ root }),
+    Bash: createBashTool({ root, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) }),
     Glob: inDirectories(createGlobTool, root, added),
     Grep: inDirectories(createGrepTool, root, added),
     Read: inDirectories(createReadTool, root, added),

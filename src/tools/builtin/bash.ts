@@ -32,6 +32,8 @@ export interface BashToolOptions {
   maxOutputChars?: number;
   /** The shell; default `bash` (found on PATH). */
   shell?: string;
+  /** Variables set for the command over this process's own (Claude Code's settings `env`). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
@@ -63,7 +65,7 @@ interface Finished {
 
 function runCommand(command: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.shell, ['-c', command], { cwd: options.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(options.shell, ['-c', command], { cwd: options.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
     const pgid = child.pid;
     if (pgid !== undefined) {
       killRunningAtExit();
@@ -135,6 +137,7 @@ export function createBashTool(options: BashToolOptions): Tool<z.output<typeof b
     defaultTimeoutMs: options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
     maxOutputChars: options.maxOutputChars ?? BASH_MAX_OUTPUT_CHARS,
     shell: options.shell ?? 'bash',
+    env: options.env ?? {},
   };
   return defineTool({
     name: 'Bash',

@@ -38,9 +38,9 @@ describe('suggestions', () => {
     expect(await permissionSuggestions('Write', { file_path: join(cwd, 'a.txt') }, cwd)).toEqual([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
   });
 
-  it('no exact rule for what it could not match again: several commands, variables, redirections, unparsable text', async () => {
+  it('no rule for what it could not match again: variables, redirections, a word with a space, unparsable text', async () => {
     const cwd = tempProject();
-    for (const command of ['git status && npm test', 'rm -rf $DIR', 'echo hi > out.txt', "echo 'a b'", 'echo "unterminated']) {
+    for (const command of ['rm -rf $DIR', 'echo hi > out.txt', "echo 'a b'", 'echo "unterminated']) {
       expect(await permissionSuggestions('Bash', { command }, cwd)).toEqual([]);
     }
   });
@@ -49,7 +49,7 @@ describe('suggestions', () => {
     const cwd = tempProject();
     const program = alwaysAllow(() => undefined);
     await runHeadless([...ARGS, '--fake-api', writeScript(cwd, { model: [bash('toolu_1', 'echo hi'), done] })], { cwd, onLine: program.onLine });
-    expect(program.asked[0]).toMatchObject({ tool_name: 'Bash', permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'echo hi' }], behavior: 'allow', destination: 'localSettings' }] });
+    expect(program.asked[0]).toMatchObject({ tool_name: 'Bash', permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'echo hi *' }], behavior: 'allow', destination: 'localSettings' }] });
   });
 });
 
@@ -60,7 +60,7 @@ describe('updatedPermissions', () => {
     const run = await runHeadless([...ARGS, '--fake-api', writeScript(cwd, { model: [bash('toolu_1', 'echo one'), bash('toolu_2', 'echo one'), bash('toolu_3', 'echo two'), done] })], { cwd, onLine: program.onLine });
     expect(program.asked.map((r) => r.tool_use_id)).toEqual(['toolu_1', 'toolu_3']);
     expect(toolResults(run.lines).map((r) => r.content)).toEqual(['one', 'one', 'two']);
-    expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one)', 'Bash(echo two)'] } });
+    expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one *)', 'Bash(echo two *)'] } });
   });
 
   it("as claude: a settings file of a source the session does not read is written, not applied (the SDK's default settingSources: [])", async () => {
@@ -68,7 +68,7 @@ describe('updatedPermissions', () => {
     const program = alwaysAllow((request) => request.permission_suggestions.filter((s: Line) => s.type === 'addRules'));
     await runHeadless([...ARGS, '--setting-sources', '', '--fake-api', writeScript(cwd, { model: [bash('toolu_1', 'echo one'), bash('toolu_2', 'echo one'), done] })], { cwd, onLine: program.onLine });
     expect(program.asked.map((r) => r.tool_use_id)).toEqual(['toolu_1', 'toolu_2']);
-    expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one)'] } });
+    expect(JSON.parse(readFileSync(join(cwd, '.claude/settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Bash(echo one *)'] } });
   });
 
   it('a session rule goes through the Bash rule matcher: `mkdir:*` covers the next mkdir, not a command chained to it', async () => {

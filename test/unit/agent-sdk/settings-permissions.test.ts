@@ -118,9 +118,9 @@ describe('bad settings files', () => {
     expect(outcome.lines.find((l) => l.subtype === 'informational')!.content).toContain('(permissions.allow[0]): expected a rule string, got 42; skipped');
   });
 
-  it('what turnloop does not apply (hooks, env, additionalDirectories) is named on stderr, never ignored silently', async () => {
-    const outcome = await run(project({ local: { $schema: 'x', hooks: {}, env: { A: '1' }, permissions: { allow: ['Bash(touch allowed.txt)'], additionalDirectories: ['/tmp'] } } }), 'local');
-    expect(outcome.stderr).toContain(`settings: ${join(outcome.cwd, '.claude/settings.local.json')}: turnloop applies only permissions.allow, deny, ask and defaultMode; ignoring hooks, env, permissions.additionalDirectories`);
+  it('what turnloop does not apply (sandbox, statusLine, permissions.disableBypassPermissionsMode) is named on stderr, never ignored silently', async () => {
+    const outcome = await run(project({ local: { $schema: 'x', hooks: {}, env: { A: '1' }, sandbox: {}, statusLine: {}, permissions: { allow: ['Bash(touch allowed.txt)'], additionalDirectories: ['/tmp'], disableBypassPermissionsMode: 'disable' } } }), 'local');
+    expect(outcome.stderr).toContain(`settings: ${join(outcome.cwd, '.claude/settings.local.json')}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env and command hooks; ignoring sandbox, statusLine, permissions.disableBypassPermissionsMode`);
     expect(outcome.asked).toEqual(['rm -f gone.txt']);
     expect(types(outcome.lines)).not.toContain('system/informational');
   });
@@ -156,6 +156,6 @@ describe('nothing read outside the project', () => {
     const config = mkdtempSync(join(tmpdir(), 'turnloop-config-'));
     writeFileSync(join(config, 'settings.json'), JSON.stringify({ permissions: { allow: ['Read'], defaultMode: 'plan' } }));
     const cwd = project({ project: { permissions: { allow: ['Bash(ls)', 'Read'], defaultMode: 'acceptEdits' } }, local: { permissions: { allow: ['Bash(pwd)'], deny: ['WebFetch'] } } });
-    expect(readSettingsPermissions(['user', 'project', 'local'], cwd, { CLAUDE_CONFIG_DIR: config })).toEqual({ rules: { allow: ['Read', 'Bash(ls)', 'Bash(pwd)'], deny: ['WebFetch'], ask: [] }, defaultMode: 'acceptEdits', problems: [], ignored: [] });
+    expect(readSettingsPermissions(['user', 'project', 'local'], cwd, { CLAUDE_CONFIG_DIR: config })).toEqual({ rules: { allow: ['Read', 'Bash(ls)', 'Bash(pwd)'], deny: ['WebFetch'], ask: [] }, defaultMode: 'acceptEdits', env: {}, additionalDirectories: [], hooks: {}, problems: [], ignored: [] });
   });
 });
