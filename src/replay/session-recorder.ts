@@ -33,7 +33,8 @@ import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
-import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, shortHashOfBytes, stableStringify } from './stable-hash.ts';
+import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
+import { createGroupEncoder } from './group-encoder.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -187,11 +188,6 @@ interface RecordedStep {
   effects: readonly Effect[];
 }
 
-/** The buffer a recorder encodes its commit groups in: its first size, and the most it keeps between groups. */
-const SCRATCH_FIRST = 16 * 1024;
-const SCRATCH_KEPT = 64 * 1024;
-const EMPTY_BYTES = Buffer.alloc(0);
-
 /** Steps queued at most before the writer is asked to commit, whatever else happens (bounds the queue and a group). */
 const MAX_PENDING_STEPS = MAX_GROUP_LINES;
 
@@ -252,8 +248,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   let bytes = 0;
   let lastHash = options.continueFrom?.hash ?? '';
   let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
-  /** Where `groupBytes` encodes a commit group. */
-  let scratch = EMPTY_BYTES;
+  const encoder = createGroupEncoder();
 
   /**
    * The lines of the pending steps (redacted, hashed in order), as one text; empties the queue. One commit group:
@@ -297,11 +292,8 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     return text;
   };
   /**
-   * Version 3 to a file: the pending steps' lines as one commit group, as the UTF-8 bytes the writer writes at once.
-   * The group is encoded once, after the previous hash, into a buffer the recorder keeps: its SHA-256 is taken on
-   * those bytes and the hash member is added after them, so the text is neither flattened for the hash and again
-   * for the write nor encoded twice. The same bytes as `linesOf()` would give (JSON text holds no lone surrogate).
-   * The view is valid until the next call (the writer writes it at once).
+   * Version 3 to a file: the pending steps' lines as one commit group, as the UTF-8 bytes the writer writes at once
+   * (`group-encoder.ts`: encoded once, hashed on those bytes); the same bytes as `linesOf()` would give.
    */
   const groupBytes = (): Uint8Array | '' => {
     if (pending.length === 0 || error) return '';
@@ -323,19 +315,11 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
         const step = steps[i];
         body += i === 0 ? eventLinePrefix(step.index, jsons[i], step.state) : `}\n${eventLinePrefix(step.index, jsons[i], step.state)}`;
       }
-      const room = lastHash.length * 3 + body.length * 3 + 64;
-      if (scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, SCRATCH_FIRST));
-      let at = scratch.write(lastHash, 0);
-      scratch[at++] = 0x0a;
-      const start = at;
-      at += scratch.write(body, at);
-      lastHash = shortHashOfBytes(scratch.subarray(0, at));
-      at += scratch.write(`,"hash":"${lastHash}"}\n`, at, 'latin1');
+      const group = encoder.encode(lastHash, body);
+      lastHash = group.hash;
       lines += count;
-      bytes += at - start;
-      out = scratch.subarray(start, at);
-      // A group of a huge tool result does not keep its buffer for the rest of the run.
-      if (scratch.length > SCRATCH_KEPT) scratch = EMPTY_BYTES;
+      bytes += group.bytes.length;
+      out = group.bytes;
     }
     // Recording stops at a step that cannot be serialised; the lines made before it still go out, sealed.
     if (failure !== null) fail(failure);
