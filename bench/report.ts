@@ -667,7 +667,8 @@ ${markdownTable(['turns', 'bytes per turn'], replay.bytesPerTurn.map((w) => [`${
 ## Where recording's cost goes
 
 \`bench/recording-cost.ts\`: the workload at N=${input.recordingCost.spec.turns}, H=${input.recordingCost.spec.history}, ${input.recordingCost.rounds} rounds, interleaved (order rotated per round), with
-observers that each do one more of the recorder's jobs, calling the recorder's own functions; median µs per turn.
+observers that each do one more of the recorder's jobs, calling the recorder's own functions, and last the floor
+of any log written before each model call (one \`writeSync\` of a turn's bytes, nothing else); median µs per turn.
 
 ${markdownTable(['observer', 'median µs/turn', '× no observer'], input.recordingCost.rows.map((row) => [row.variant, micros(row.medianTurnMicros), `${(row.medianTurnMicros / input.recordingCost.rows[0].medianTurnMicros).toFixed(2)}×`]))}
 
