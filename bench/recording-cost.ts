@@ -6,10 +6,13 @@
  * - `+ redaction check`: the recorder's redactor instead (`toJson`: the same text, checked for secrets);
  * - `+ hash chain`: and each line's digest `at`, and one SHA-256 chain hash per commit group (log version 3: the
  *   lines up to each model call), nothing written;
- * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn).
+ * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn);
+ * - `one write per group alone`: nothing but a `writeSync` of a turn's worth of bytes (1,660) to a file where the
+ *   recorder commits (before each model call and at the end): the floor any log durable before the next model
+ *   call pays, whatever it writes.
  * The variants call the recorder's own functions, so each row costs what that part of recording costs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
@@ -38,6 +41,9 @@ interface Variant {
 }
 
 const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env) });
+
+/** What the recorder writes per turn of this workload (7 lines), as one buffer. */
+const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
 
 const VARIANTS: Variant[] = [
   { name: 'no observer', open: () => ({ close: () => undefined }) },
@@ -83,6 +89,18 @@ const VARIANTS: Variant[] = [
           recorder.close();
           if (recorder.error) throw recorder.error;
         },
+      };
+    },
+  },
+  {
+    name: 'one write per group alone (writeSync of 1,660 bytes before each model call)',
+    open: (path) => {
+      const fd = openSync(path, 'a');
+      return {
+        onStep: ({ event, effects }) => {
+          if (event && effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated')) writeSync(fd, A_TURN_OF_BYTES);
+        },
+        close: () => closeSync(fd),
       };
     },
   },

@@ -140,7 +140,7 @@ function checkTargets(input: DocInput): TargetCheck[] {
   checks.push({
     target: 'recording costs at most 1.3× of no recording (turnloop+rec / turnloop), every size',
     met: recordingRatios.every((r) => r.ratio <= 1.3),
-    measured: `${recordingRatios.map((r) => `${r.size}: ${r.ratio.toFixed(2)}×`).join(', ')}; at N=10, H=10 serialising the events alone is ${costOf(1).toFixed(2)}×, with the redaction check ${costOf(2).toFixed(2)}×, with the hash chain ${costOf(3).toFixed(2)}×, the recorder to a file ${costOf(4).toFixed(2)}× ("Where recording's cost goes")`,
+    measured: `${recordingRatios.map((r) => `${r.size}: ${r.ratio.toFixed(2)}×`).join(', ')}; at N=10, H=10 serialising the events alone is ${costOf(1).toFixed(2)}×, with the redaction check ${costOf(2).toFixed(2)}×, with the hash chain ${costOf(3).toFixed(2)}×, the recorder to a file ${costOf(4).toFixed(2)}×, one write per model call alone ${costOf(5).toFixed(2)}× ("Where recording's cost goes")`,
   });
   for (const system of ['turnloop', 'turnloop+rec']) {
     const losses = input.sizes.flatMap((size) => {
@@ -513,12 +513,12 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
  * The blocks other scripts keep in the doc, kept as they are: "Package" (`npm run bench:package`,
  * scripts/measure-package.ts), "First contact" (scripts/measure-clone.sh, written by hand from its output),
  * "Round 5" to "Round 8" (figures of other scripts of those rounds, each naming its script), the viewer's round-9
- * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`) and round 10's replay and query
- * notes (A/B figures of other scripts, each naming its script).
+ * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`), round 10's replay and query
+ * notes and round 11's recording notes (A/B figures of other scripts, each naming its script).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold']
+  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording']
     .map((name) => {
       const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
       const begin = doc.indexOf(open);
@@ -667,7 +667,8 @@ ${markdownTable(['turns', 'bytes per turn'], replay.bytesPerTurn.map((w) => [`${
 ## Where recording's cost goes
 
 \`bench/recording-cost.ts\`: the workload at N=${input.recordingCost.spec.turns}, H=${input.recordingCost.spec.history}, ${input.recordingCost.rounds} rounds, interleaved (order rotated per round), with
-observers that each do one more of the recorder's jobs, calling the recorder's own functions; median µs per turn.
+observers that each do one more of the recorder's jobs, calling the recorder's own functions, and last the floor
+of any log written before each model call (one \`writeSync\` of a turn's bytes, nothing else); median µs per turn.
 
 ${markdownTable(['observer', 'median µs/turn', '× no observer'], input.recordingCost.rows.map((row) => [row.variant, micros(row.medianTurnMicros), `${(row.medianTurnMicros / input.recordingCost.rows[0].medianTurnMicros).toFixed(2)}×`]))}
 

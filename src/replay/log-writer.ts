@@ -42,16 +42,18 @@ function flushOnExit(flush: () => void): void {
 
 /**
  * @param pull called at every commit for text not yet handed to `write` (the recorder's pending steps, turned into
- *   lines together: one tight loop per commit instead of work between every two steps of the interpreter).
+ *   lines together: one tight loop per commit instead of work between every two steps of the interpreter), as text
+ *   or as its UTF-8 bytes, which are written before `pull` is called again (the recorder reuses their buffer).
  * @param onError called once with the first write failure; nothing is written after it.
  */
 export function openLogWriter(
   target: string | { write(text: string): unknown },
-  options: { fsync: boolean; onError: (error: Error) => void; pull?: () => string },
+  options: { fsync: boolean; onError: (error: Error) => void; pull?: () => string | Uint8Array },
 ): LogWriter {
   if (typeof target !== 'string') {
     const commit = () => {
-      const text = options.pull?.() ?? '';
+      const pulled = options.pull?.() ?? '';
+      const text = typeof pulled === 'string' ? pulled : Buffer.from(pulled.buffer, pulled.byteOffset, pulled.byteLength).toString();
       if (text !== '') target.write(text);
     };
     return { write: (text) => void target.write(text), touch: commit, commit, close: commit };
@@ -64,11 +66,16 @@ export function openLogWriter(
   // a new one on the next turn's first line cost more than the empty commit it saves.
   const commit = () => {
     holding.delete(commit);
-    const text = held + (options.pull?.() ?? '');
+    const pulled = options.pull?.() ?? '';
+    const text = typeof pulled === 'string' ? held + pulled : held;
     held = '';
-    if (text === '' || failed) return;
+    const bytes = typeof pulled === 'string' ? null : pulled;
+    if ((text === '' && (bytes === null || bytes.length === 0)) || failed) return;
     try {
-      writeSync(fd, text);
+      // Held text (the header) and pulled bytes are written in order; both are there only when a header and a
+      // step's lines meet in one commit, which the recorder never makes (it commits the header at once).
+      if (text !== '') writeSync(fd, text);
+      if (bytes !== null && bytes.length > 0) writeSync(fd, bytes);
       if (options.fsync) fsyncSync(fd);
     } catch (caught) {
       failed = true;

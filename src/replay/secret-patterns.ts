@@ -59,8 +59,14 @@ export const BUILT_IN_SECRET_PATTERNS: readonly RegExp[] = [
   at(String.raw`(?:password|passwd|secret|client_secret|api_?key|access_token|refresh_token|auth_token)["']?\s*[:=]\s*(?<secret>${SECRET_VALUE})`, 'dgi'),
 ];
 
-/** Case-insensitive words one of which every case-insensitive pattern or header name contains. */
-export const MAY_HOLD_SECRET = /sk-ant-|password|passwd|secret|access_token|refresh_token|auth_token|authorization|x-api-key|api-key|apikey|api_key|x-auth-token|cookie|bearer|aws_?secret|gh[pousr]_|github_pat_|gl[a-z]{1,5}-|xox|hooks\.slack|aiza|private key|eyj/i;
+/**
+ * Case-insensitive words one of which every case-insensitive pattern or header name contains: sk-ant-, password,
+ * passwd, secret (so aws_secret too), access_token, refresh_token, auth_token, authorization, x-api-key, api-key,
+ * apikey, api_key, x-auth-token, cookie, bearer, gh[pousr]_, github_pat_, gl[a-z]{1,5}-, xox, hooks.slack, aiza,
+ * private key, eyj. Written as a trie on the first letter: V8's regexp engine then tries one branch per position
+ * instead of every word (half the time of the flat list on a turn's events; the recorder runs it on every turn).
+ */
+export const MAY_HOLD_SECRET = /a(?:ccess_token|uth_token|uthorization|pi[-_]?key|iza)|bearer|cookie|eyj|g(?:h[pousr]_|ithub_pat_|l[a-z]{1,5}-)|hooks\.slack|p(?:ass(?:word|wd)|rivate key)|refresh_token|s(?:k-ant-|ecret)|x(?:-api-key|-auth-token|ox)/i;
 
 /** Case-sensitive words: AWS key id prefixes and secret variable names (upper case, so not every `input_tokens`). */
 export const MAY_HOLD_SECRET_CASED = /A[BCGIKNPRS][A-Z]A[A-Z0-9]{16}|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/;

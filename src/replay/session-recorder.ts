@@ -34,6 +34,7 @@ import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
+import { createGroupEncoder } from './group-encoder.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -167,15 +168,15 @@ export function headerHash(version: 2 | 3, headerPrefix: string): string {
 function eventJsonsOf(steps: readonly RecordedStep[], redact: Redactor): { jsons: string[]; failure: unknown } {
   const jsons: string[] = [];
   let failure: unknown = null;
-  for (const { event } of steps) {
+  for (let i = 0; i < steps.length; i++) {
     try {
-      jsons.push(JSON.stringify(event));
+      jsons.push(JSON.stringify(steps[i].event));
     } catch (caught) {
       failure = caught;
       break;
     }
   }
-  if (!redact.isCleanJson(jsons.join('\n'))) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
+  if (!redact.isCleanJson(jsons.length === 1 ? jsons[0] : jsons.join('\n'))) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
   return { jsons, failure };
 }
 
@@ -229,13 +230,16 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   // (before the next model call at the latest), so the work of a turn's lines runs in one tight loop instead of
   // between the interpreter's steps. States and events are immutable data, so nothing changes while they wait.
   let pending: RecordedStep[] = [];
+  const version: SessionLogVersion = options.continueFrom?.version ?? SESSION_LOG_VERSION;
   // One writer per log: a second recorder of the same file stops here, before it writes anything.
   const lock = typeof target === 'string' ? (options.lock ?? lockLog(target)) : null;
   let writer: ReturnType<typeof openLogWriter>;
   try {
     // Appending is for resume only: a new session's header after another session's lines would break both.
     if (typeof target === 'string' && !options.continueFrom && holdsData(target)) throw new SessionLogExistsError(target);
-    writer = openLogWriter(target, { fsync: options.fsync === true, onError: fail, pull: () => linesOf() });
+    // A file's version-3 groups go out as bytes (`groupBytes`), anything else as text.
+    const bytes = typeof target === 'string' && version === 3;
+    writer = openLogWriter(target, { fsync: options.fsync === true, onError: fail, pull: bytes ? () => groupBytes() : () => linesOf() });
   } catch (error) {
     lock?.release();
     throw error;
@@ -244,8 +248,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
   let bytes = 0;
   let lastHash = options.continueFrom?.hash ?? '';
   let nextIndex = options.continueFrom ? options.continueFrom.index + 1 : 0;
-
-  const version: SessionLogVersion = options.continueFrom?.version ?? SESSION_LOG_VERSION;
+  const encoder = createGroupEncoder();
 
   /**
    * The lines of the pending steps (redacted, hashed in order), as one text; empties the queue. One commit group:
@@ -288,9 +291,43 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     bytes += Buffer.byteLength(text);
     return text;
   };
-  /** Counters and the last hash are read after the pending steps became lines (held by the writer until it commits). */
+  /**
+   * Version 3 to a file: the pending steps' lines as one commit group, as the UTF-8 bytes the writer writes at once
+   * (`group-encoder.ts`: encoded once, hashed on those bytes); the same bytes as `linesOf()` would give.
+   */
+  const groupBytes = (): Uint8Array | '' => {
+    if (pending.length === 0 || error) return '';
+    const steps = pending;
+    pending = [];
+    let jsons: string[];
+    let failure: unknown;
+    try {
+      ({ jsons, failure } = eventJsonsOf(steps, redact));
+    } catch (caught) {
+      fail(caught);
+      return '';
+    }
+    const count = jsons.length;
+    let out: Uint8Array | '' = '';
+    if (count > 0) {
+      let body = '';
+      for (let i = 0; i < count; i++) {
+        const step = steps[i];
+        body += i === 0 ? eventLinePrefix(step.index, jsons[i], step.state) : `}\n${eventLinePrefix(step.index, jsons[i], step.state)}`;
+      }
+      const group = encoder.encode(lastHash, body);
+      lastHash = group.hash;
+      lines += count;
+      bytes += group.bytes.length;
+      out = group.bytes;
+    }
+    // Recording stops at a step that cannot be serialised; the lines made before it still go out, sealed.
+    if (failure !== null) fail(failure);
+    return out;
+  };
+  /** Counters and the last hash are read after the pending steps became lines (a file writes them then). */
   const settled = <T>(read: () => T): T => {
-    if (pending.length > 0) writer.write(linesOf());
+    if (pending.length > 0) writer.commit();
     return read();
   };
   // A header is written by a new recording only (a continued log has none), so it is always the current version:

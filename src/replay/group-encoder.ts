@@ -1,0 +1,42 @@
+/**
+ * Encodes a version-3 commit group for a file: the group's lines are encoded to UTF-8 once, after the previous
+ * hash, into a buffer the encoder keeps; SHA-256 is taken on those bytes and the hash member is added after them,
+ * so the text is neither flattened for the hash and again for the write nor encoded twice.
+ *
+ * Invariants:
+ * - The bytes are exactly the UTF-8 of `${body},"hash":"${hash}"}\n`, and `hash` is `lineHash(previous, body)`
+ *   (JSON text holds no lone surrogate, so encoding it as a whole or in parts gives the same bytes).
+ * - The returned view is valid until the next `encode` (the writer writes it at once).
+ */
+import { shortHashOfBytes } from './stable-hash.ts';
+
+/** The buffer's first size, and the most it keeps between groups (a larger group gets a buffer of its own). */
+const FIRST_SIZE = 16 * 1024;
+const KEPT_SIZE = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+export interface GroupEncoder {
+  /** The group's bytes, hash member and newline included, and its hash. */
+  encode(previous: string, body: string): { bytes: Uint8Array; hash: string };
+}
+
+export function createGroupEncoder(): GroupEncoder {
+  let scratch = EMPTY;
+  return {
+    encode(previous, body) {
+      // At most 3 bytes per UTF-16 code unit, and the hash member's 28.
+      const room = previous.length * 3 + body.length * 3 + 64;
+      if (scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, FIRST_SIZE));
+      let at = scratch.write(previous, 0);
+      scratch[at++] = 0x0a;
+      const start = at;
+      at += scratch.write(body, at);
+      const hash = shortHashOfBytes(scratch.subarray(0, at));
+      at += scratch.write(`,"hash":"${hash}"}\n`, at, 'latin1');
+      const bytes = scratch.subarray(start, at);
+      // A group of a huge tool result does not keep its buffer for the rest of the run.
+      if (scratch.length > KEPT_SIZE) scratch = EMPTY;
+      return { bytes, hash };
+    },
+  };
+}
