@@ -21,6 +21,7 @@ import type { LoopState } from '../data/state.ts';
 import { isLoopEvent } from '../data/event-check.ts';
 import { createStepMemo, initialStateWithMemo, stepWithMemo, type StepMemo } from '../reducer/stepper.ts';
 import type { StepResult } from '../reducer/step.ts';
+import { stepTransient, transientHistory } from '../reducer/transient-step.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
@@ -277,6 +278,9 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
   const valueText = stateValueTexts();
+  // Every state of this fold but the last is dropped at the next step, and its effects once their emitted messages
+  // are taken: the history may grow in place (`stepTransient`). Only the final state leaves.
+  const transient = transientHistory();
   let hash = header.initialHash;
   let groupStart = headerEnd + 1;
   let unhashed = 0;
@@ -291,7 +295,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
     if (hashed) unhashed = 0;
     else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
-    const result = stepWithMemo(memo, state, event, config);
+    const result = stepTransient(memo, state, event, config, transient);
     state = result.state;
     collectEmitted(result.effects, emitted);
     if (verify) {
