@@ -17,11 +17,11 @@ import type { Message } from '../messages/types.ts';
 import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import type { LoopState } from '../data/state.ts';
+import type { LoopContext, LoopState } from '../data/state.ts';
 import { isLoopEvent } from '../data/event-check.ts';
 import { createStepMemo, initialStateWithMemo, stepWithMemo, type StepMemo } from '../reducer/stepper.ts';
 import type { StepResult } from '../reducer/step.ts';
-import { stepTransient, transientHistory } from '../reducer/transient-step.ts';
+import { startTransientFold, transientFoldState, transientStep } from '../reducer/transient-fold.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
@@ -272,15 +272,14 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   const { header, raw } = parseSessionLogText(text.slice(0, headerEnd + 1));
   if (header.version === 1 || !raw) return null;
   const { verify, config, memo, started } = beginFold(header, options);
-  let state = started.state;
-  if (verify) checkHeader(header, header.version, raw.header, state);
+  if (verify) checkHeader(header, header.version, raw.header, started.state);
   const emitted: Message[] = [];
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
   const valueText = stateValueTexts();
-  // Every state of this fold but the last is dropped at the next step, and its effects once their emitted messages
-  // are taken: the history may grow in place (`stepTransient`). Only the final state leaves.
-  const transient = transientHistory();
+  // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
+  // (`transient-fold.ts`: the history grows in place, no state is built per step).
+  const fold = startTransientFold(memo, started.state, config);
   let hash = header.initialHash;
   let groupStart = headerEnd + 1;
   let unhashed = 0;
@@ -295,11 +294,9 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
     if (hashed) unhashed = 0;
     else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
-    const result = stepTransient(memo, state, event, config, transient);
-    state = result.state;
-    collectEmitted(result.effects, emitted);
+    collectEmitted(transientStep(fold, event), emitted);
     if (verify) {
-      if (!digestMatches(text, fields, state, valueText)) return null;
+      if (!digestMatches(text, fields, fold.context, fold.value, valueText)) return null;
       if (hashed) {
         // The group's lines, each with its newline, then this one up to its hash: the text between, as read.
         hash = lineHash(hash, text.slice(groupStart, fields.hashedEnd));
@@ -312,7 +309,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   }
   // Lines after the last hash: the parser drops them and says so in `truncated`.
   if (unhashed > 0) return null;
-  return resultOf(header, state, emitted, steps, null);
+  return resultOf(header, transientFoldState(fold), emitted, steps, null);
 }
 
 /** `stateValueString`, remembered for the last value object (consecutive steps mostly share the chart's frozen one). */
@@ -329,9 +326,8 @@ function stateValueTexts(): (value: LoopState['value']) => string {
 }
 
 /** `checkDigest` against the line's text: the recorded `at` is the digest of the replayed state. */
-function digestMatches(text: string, fields: EventLineFields, state: LoopState, valueText: (value: LoopState['value']) => string): boolean {
-  const c = state.context;
+function digestMatches(text: string, fields: EventLineFields, c: LoopContext, stateValue: LoopState['value'], valueText: (value: LoopState['value']) => string): boolean {
   if (fields.turn !== c.turnCount || fields.msgs !== c.messages.length || fields.seq !== c.seq) return false;
-  const value = valueText(state.value);
+  const value = valueText(stateValue);
   return fields.valueEnd - fields.valueStart === value.length && text.startsWith(value, fields.valueStart);
 }

@@ -1,7 +1,7 @@
 /**
- * A transient fold (`stepTransient`, src/reducer/transient-step.ts: the history appended to in place once the fold
- * has copied it) steps exactly as `step()` does: every step's state and effects equal `step()`'s at the time of the
- * step, the final states are deep-equal, and nothing the fold was handed (params, events) changes. One set of chart
+ * The transient fold (src/reducer/transient-fold.ts: the history appended to in place once the fold has copied it,
+ * no state built per step) steps exactly as `step()` does: every step's state and effects equal `step()`'s at the
+ * time of the step, the final states are deep-equal, and nothing the fold was handed (params, events) changes. One set of chart
  * paths serves every case, so paths recorded under one config and script are followed under others: the memo
  * misses mid-path, after an append too, and the fold must undo what it pushed.
  *
@@ -14,7 +14,7 @@ import type { LoopEvent } from '../../src/data/events.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, initialStateWithMemo } from '../../src/reducer/stepper.ts';
-import { stepTransient, transientHistory } from '../../src/reducer/transient-step.ts';
+import { startTransientFold, transientFoldState, transientStep } from '../../src/reducer/transient-fold.ts';
 import { configArb, paramsArb, scriptFromSpec, scriptSpecArb } from '../helpers/arbitraries.ts';
 import { deepFreeze } from '../helpers/deep-freeze.ts';
 import { ScriptedWorld } from '../helpers/scripted-world.ts';
@@ -36,10 +36,9 @@ describe('a transient fold steps as step() does', () => {
       const world = new ScriptedWorld(scriptFromSpec(spec));
       const start = initialState(params, config);
       const memo = createStepMemo(paths);
-      const transient = transientHistory();
       expect(initialStateWithMemo(memo, params, config)).toEqual(start);
       let plain = start.state;
-      let folded = initialStateWithMemo(memo, params, config).state;
+      const fold = startTransientFold(memo, initialStateWithMemo(memo, params, config).state, config);
       const queue = world.answer(start.effects);
       const handed: Array<{ event: LoopEvent; copy: LoopEvent }> = [];
       for (let i = 0; i < MAX_STEPS && queue.length > 0 && plain.status !== 'done'; i++) {
@@ -48,12 +47,13 @@ describe('a transient fold steps as step() does', () => {
         // The fold gets its own copy of the event (replay parses each one afresh), never frozen.
         const copy = structuredClone(event) as LoopEvent;
         handed.push({ event, copy });
-        const result = stepTransient(memo, folded, copy, config, transient);
-        expect(result).toEqual(expected);
+        expect(transientStep(fold, copy)).toEqual(expected.effects);
+        // The fold's context and value are the state's (the context in the machine's scratch shape).
+        expect({ value: fold.value, status: fold.done ? 'done' : 'active', context: { ...fold.context, config: undefined, effects: undefined, transient: undefined } }).toEqual(expected.state);
         queue.push(...world.answer(expected.effects));
         plain = expected.state;
-        folded = result.state;
       }
+      const folded = transientFoldState(fold);
       expect(folded).toEqual(plain);
       expect(params).toEqual(paramsBefore);
       for (const { event, copy } of handed) expect(copy).toEqual(event);
