@@ -40,8 +40,6 @@ export interface TransientFold {
   spare: ScratchContext;
 }
 
-const NO_EFFECTS: Effect[] = [];
-
 /** A fold from `start` (the initial state); an object literal, its functions module functions (see `createStepper`). */
 export function startTransientFold(owned: StepMemo, start: LoopState, config: LoopConfig): TransientFold {
   const transient: TransientHistory = { array: null };
@@ -63,7 +61,7 @@ export function startTransientFold(owned: StepMemo, start: LoopState, config: Lo
  */
 export function transientStep(fold: TransientFold, event: LoopEvent): Effect[] {
   checkEventType(event);
-  if (fold.done) return NO_EFFECTS;
+  if (fold.done) return [];
   const from = fold.context;
   const next = fold.spare;
   fillContext(next, from);
