@@ -26,6 +26,7 @@ import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
+import { parseEventText } from './event-text.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { MAX_GROUP_LINES, type SessionEventLine, type SessionHeader, type StateDigest } from './session-log-schema.ts';
@@ -288,7 +289,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
-    const event: unknown = JSON.parse(text.slice(fields.eventStart, fields.eventEnd));
+    const event = parseEventText(text, fields.eventStart, fields.eventEnd);
     if (!isLoopEvent(event)) return null;
     const hashed = fields.hashStart >= 0;
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
