@@ -30,7 +30,7 @@ export type ScratchContext = MachineContext & { effects: Effect[] | undefined; t
 
 /**
  * A fold's claim on one history array, for a driver that owns every state it steps from and drops each one after
- * the next step (replay's one-pass fold, `src/reducer/transient-step.ts`). `array` is the copy an append of this
+ * the next step (replay's one-pass fold, `src/reducer/transient-fold.ts`). `array` is the copy an append of this
  * fold made (`extendHistory`): no event, effect the driver keeps, or state it hands out holds it, so the next
  * append may push onto it instead of copying the whole history again. Any other history (the initial one, one
  * taken from an event or edited) is copied by its first append, as always, and that copy becomes `array`. Null in

@@ -57,7 +57,8 @@ export function startTransientFold(owned: StepMemo, start: LoopState, config: Lo
 
 /**
  * `stepWithMemo` of the fold's state and `event`: the fold moves on, and the step's effects are returned. Throws
- * what `step()` throws (an unknown event type); the fold is then left as it was.
+ * what `step()` throws (an unknown event type); the fold is then left as it was. An effect may hold the fold's
+ * history (a model request does), which later steps append to: read the effects before the next step.
  */
 export function transientStep(fold: TransientFold, event: LoopEvent): Effect[] {
   checkEventType(event);
