@@ -82,7 +82,8 @@ export interface LoopContext {
   querySource: string;
   /**
    * History carried between iterations; during an iteration, the working messages ("base" in docs/loop.md §5) as the
-   * context pipeline left them. Only ever replaced by new arrays, never mutated.
+   * context pipeline left them. Only ever replaced by new arrays, never mutated: replay's private fold appends in
+   * place only to a copy it made and no state it hands out holds (`src/reducer/transient-fold.ts`).
    */
   messages: Message[];
   /**

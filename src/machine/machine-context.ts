@@ -26,10 +26,25 @@ export interface MachineContext extends LoopContext {
  * at the first full GC after the run, and every guard and action that had seen it would lose its optimized code
  * (docs/architecture.md, "Shapes that outlive a run"). Only the run's fields are ever copied out of it.
  */
-export type ScratchContext = MachineContext & { effects: Effect[] | undefined };
+export type ScratchContext = MachineContext & { effects: Effect[] | undefined; transient: TransientHistory | null };
 
-/** `c` and `config` as a scratch context (see `ScratchContext`). The annotation makes a missing field an error. */
-export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchContext {
+/**
+ * A fold's claim on one history array, for a driver that owns every state it steps from and drops each one after
+ * the next step (replay's one-pass fold, `src/reducer/transient-fold.ts`). `array` is the copy an append of this
+ * fold made (`extendHistory`): no event, effect the driver keeps, or state it hands out holds it, so the next
+ * append may push onto it instead of copying the whole history again. Any other history (the initial one, one
+ * taken from an event or edited) is copied by its first append, as always, and that copy becomes `array`. Null in
+ * every scratch context but that driver's: `step()`, xstate's path and every other driver copy.
+ */
+export interface TransientHistory {
+  array: Message[] | null;
+}
+
+/**
+ * `c` and `config` as a scratch context (see `ScratchContext`), with the caller's `transient` claim on the history
+ * (see `TransientHistory`; none by default). The annotation makes a missing field an error.
+ */
+export function toScratchContext(c: LoopContext, config: LoopConfig, transient: TransientHistory | null = null): ScratchContext {
   const scratch: ScratchContext = {
     runId: c.runId,
     seq: c.seq,
@@ -60,6 +75,7 @@ export function toScratchContext(c: LoopContext, config: LoopConfig): ScratchCon
     terminal: c.terminal,
     config,
     effects: undefined,
+    transient,
   };
   return scratch;
 }

@@ -80,17 +80,19 @@ export function scanEventLine(text: string, start: number, end: number, out: Eve
   LINE_START.lastIndex = start;
   if (!LINE_START.test(text)) return false;
   const eventStart = LINE_START.lastIndex;
-  // `at` is the last member but the hash: its start is the last `,"at":{"v":"` (its value holds no quote).
-  const eventEnd = text.lastIndexOf(AT_MEMBER, end);
-  if (eventEnd <= eventStart) return false;
-  LINE_END.lastIndex = eventEnd;
-  if (!LINE_END.test(text) || LINE_END.lastIndex !== end) return false;
+  // `at` is the last member but the hash. Read backwards from its closing brace, as the layout has it: the counts
+  // (`,"seq":`, `,"msgs":`, `","turn":` before each), then the value, which holds no quote. `LINE_END` then holds
+  // the whole tail to that layout: where it matches from, to the line's end, is where `at` starts (the layout read
+  // backwards has one start), and no `,"at":{"v":"` follows it. A backward search for that text cost more than all this.
   const hashed = text.charCodeAt(end - 2) === QUOTE;
   const atEnd = hashed ? end - HASH_TAIL : end - 1;
-  // The counts, read backwards from `at`'s closing brace: `,"seq":`, `,"msgs":`, `","turn":` before each.
   const seqStart = digitsBefore(text, atEnd - 1);
   const msgsStart = digitsBefore(text, seqStart - 7);
   const turnStart = digitsBefore(text, msgsStart - 8);
+  const eventEnd = text.lastIndexOf('"', turnStart - 10) - AT_MEMBER.length + 1;
+  if (eventEnd <= eventStart) return false;
+  LINE_END.lastIndex = eventEnd;
+  if (!LINE_END.test(text) || LINE_END.lastIndex !== end) return false;
   out.index = integerIn(text, start + INDEX_OFFSET, eventStart - EVENT_MEMBER_LENGTH);
   out.eventStart = eventStart;
   out.eventEnd = eventEnd;

@@ -17,14 +17,16 @@ import type { Message } from '../messages/types.ts';
 import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import type { LoopState } from '../data/state.ts';
+import type { LoopContext, LoopState } from '../data/state.ts';
 import { isLoopEvent } from '../data/event-check.ts';
 import { createStepMemo, initialStateWithMemo, stepWithMemo, type StepMemo } from '../reducer/stepper.ts';
 import type { StepResult } from '../reducer/step.ts';
+import { startTransientFold, transientFoldState, transientStep } from '../reducer/transient-fold.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from './errors.ts';
 import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
+import { parseEventText } from './event-text.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { MAX_GROUP_LINES, type SessionEventLine, type SessionHeader, type StateDigest } from './session-log-schema.ts';
@@ -271,12 +273,14 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   const { header, raw } = parseSessionLogText(text.slice(0, headerEnd + 1));
   if (header.version === 1 || !raw) return null;
   const { verify, config, memo, started } = beginFold(header, options);
-  let state = started.state;
-  if (verify) checkHeader(header, header.version, raw.header, state);
+  if (verify) checkHeader(header, header.version, raw.header, started.state);
   const emitted: Message[] = [];
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
   const valueText = stateValueTexts();
+  // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
+  // (`transient-fold.ts`: the history grows in place, no state is built per step).
+  const fold = startTransientFold(memo, started.state, config);
   let hash = header.initialHash;
   let groupStart = headerEnd + 1;
   let unhashed = 0;
@@ -285,17 +289,15 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
-    const event: unknown = JSON.parse(text.slice(fields.eventStart, fields.eventEnd));
+    const event = parseEventText(text, fields.eventStart, fields.eventEnd);
     if (!isLoopEvent(event)) return null;
     const hashed = fields.hashStart >= 0;
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
     if (hashed) unhashed = 0;
     else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
-    const result = stepWithMemo(memo, state, event, config);
-    state = result.state;
-    collectEmitted(result.effects, emitted);
+    collectEmitted(transientStep(fold, event), emitted);
     if (verify) {
-      if (!digestMatches(text, fields, state, valueText)) return null;
+      if (!digestMatches(text, fields, fold.context, fold.value, valueText)) return null;
       if (hashed) {
         // The group's lines, each with its newline, then this one up to its hash: the text between, as read.
         hash = lineHash(hash, text.slice(groupStart, fields.hashedEnd));
@@ -308,7 +310,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   }
   // Lines after the last hash: the parser drops them and says so in `truncated`.
   if (unhashed > 0) return null;
-  return resultOf(header, state, emitted, steps, null);
+  return resultOf(header, transientFoldState(fold), emitted, steps, null);
 }
 
 /** `stateValueString`, remembered for the last value object (consecutive steps mostly share the chart's frozen one). */
@@ -325,9 +327,8 @@ function stateValueTexts(): (value: LoopState['value']) => string {
 }
 
 /** `checkDigest` against the line's text: the recorded `at` is the digest of the replayed state. */
-function digestMatches(text: string, fields: EventLineFields, state: LoopState, valueText: (value: LoopState['value']) => string): boolean {
-  const c = state.context;
+function digestMatches(text: string, fields: EventLineFields, c: LoopContext, stateValue: LoopState['value'], valueText: (value: LoopState['value']) => string): boolean {
   if (fields.turn !== c.turnCount || fields.msgs !== c.messages.length || fields.seq !== c.seq) return false;
-  const value = valueText(state.value);
+  const value = valueText(stateValue);
   return fields.valueEnd - fields.valueStart === value.length && text.startsWith(value, fields.valueStart);
 }

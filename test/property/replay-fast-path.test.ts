@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
-import { replay, replayLogText, type ReplayOptions, type ReplayResult } from '../../src/replay/replay.ts';
+import { initialState, step } from '../../src/reducer/step.ts';
+import { replay, replayConfig, replayLogText, type ReplayOptions, type ReplayResult } from '../../src/replay/replay.ts';
 import { MAX_GROUP_LINES } from '../../src/replay/session-log-schema.ts';
 import { recordRun, reseal, toolTurns } from '../unit/replay/fixtures.ts';
 import { propertyOptions } from './settings.ts';
@@ -83,6 +84,21 @@ describe('replay() of log text: the one-pass fast path', () => {
     for (const options of [{}, { verify: false }]) {
       expect(replayLogText(text, options)).toBeNull();
       expect(() => replay({ text }, options)).toThrowError(new RegExp(`expected a hash at least every ${MAX_GROUP_LINES} event lines`));
+    }
+  });
+
+  it('returns results that later replays never change, equal to a fold of step() (its history grows in place)', () => {
+    for (const base of bases) {
+      const first = replayLogText(base.text, base.options) as ReplayResult;
+      const kept = structuredClone(first);
+      const second = replayLogText(base.text, base.options) as ReplayResult;
+      expect(first).toEqual(kept);
+      expect(second.finalState.context.messages).not.toBe(first.finalState.context.messages);
+      const log = parseSessionLogText(base.text);
+      const config = replayConfig(log.header, base.options.config);
+      let state = initialState(log.header.params, config).state;
+      for (const line of log.events) state = step(state, line.event, config).state;
+      expect(first.finalState, base.name).toEqual(state);
     }
   });
 

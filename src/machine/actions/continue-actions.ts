@@ -9,7 +9,7 @@ import type { EventOf } from '../../data/events.ts';
 import { applyEdits } from '../../rules/edits.ts';
 import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../messages/message-factory.ts';
 import { estimateTokens } from '../../rules/tokens.ts';
-import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, type ScratchContext } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
 import { emitStopHookSummary } from './exit-ladder-actions.ts';
 import { compactedHistory } from './pipeline-actions.ts';
@@ -22,10 +22,29 @@ const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, st
  */
 function extendHistory(context: MachineContext, appended: Message[]): ContextPatch {
   return {
-    // concat, not spread: it copies a long history several times faster (the history is never mutated in place).
-    messages: context.messages.concat(context.iter.assistantMessages, appended),
+    messages: appendedHistory(context, appended),
     tokens: { ...context.tokens, estimatedSince: context.tokens.estimatedSince + estimateTokens(appended) },
   };
+}
+
+/**
+ * A new array, unless the caller's fold holds a claim on this very history (`TransientHistory`: only replay's
+ * one-pass fold, whose earlier states no one keeps): then the messages are pushed onto it in place. The copy is
+ * O(history) per turn, most of a long fold's time and garbage; the push is O(appended).
+ */
+function appendedHistory(context: MachineContext, appended: Message[]): Message[] {
+  const base = context.messages;
+  const transient = (context as Partial<ScratchContext>).transient;
+  if (transient && transient.array === base) {
+    const assistant = context.iter.assistantMessages;
+    for (let i = 0; i < assistant.length; i++) base.push(assistant[i]);
+    for (let i = 0; i < appended.length; i++) base.push(appended[i]);
+    return base;
+  }
+  // concat, not spread: it copies a long history several times faster.
+  const copy = base.concat(context.iter.assistantMessages, appended);
+  if (transient) transient.array = copy;
+  return copy;
 }
 
 export const continueCollapseDrainRetry: ActionFn = (context, event) => {

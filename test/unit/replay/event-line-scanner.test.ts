@@ -47,6 +47,15 @@ describe('scanEventLine', () => {
     expect(scan(UNHASHED)!.fields).toMatchObject({ index: 4, turn: 1, msgs: 1, seq: 8, hashStart: -1, hashedEnd: UNHASHED.length });
   });
 
+  it("finds the line's own `at` after an event that holds one of the same spelling", () => {
+    const inner = '{"type":"x","at":{"v":"sampling","turn":7,"msgs":7,"seq":7},"hash":"0123456789abcdef"}';
+    for (const line of [UNHASHED.replace(EVENT, inner), HASHED.replace(EVENT, inner)]) {
+      const { text, fields } = scan(line)!;
+      expect(text.slice(fields.eventStart, fields.eventEnd)).toBe(inner);
+      expect(membersOf(text, fields)).toEqual(JSON.parse(line));
+    }
+  });
+
   it('refuses every other spelling, which the slow path reads or refuses itself', () => {
     const variants = [
       UNHASHED.replace('"index":4', '"index": 4'),

@@ -1,0 +1,77 @@
+/**
+ * `parseEventText` (src/replay/event-text.ts) gives what `JSON.parse` gives, on the texts it builds without the parser
+ * and on every other text: deep-equal, members in the same order, a fresh object per call, the same error.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseEventText } from '../../../src/replay/event-text.ts';
+import { propertyOptions } from '../../property/settings.ts';
+
+const COMMON = [
+  '{"type":"tools_finished"}',
+  '{"type":"attachments_collected","attachments":[]}',
+  '{"type":"context_layer_result","layer":"tool_result_budget","edits":[],"tokensFreed":0}',
+  '{"type":"context_layer_result","layer":"microcompact","edits":[],"tokensFreed":0}',
+];
+
+type Outcome = { value: unknown; keys: string } | { error: string };
+
+/** The value and the key order of every object in it (`JSON.stringify` keeps the order), or the error's kind. */
+function outcome(read: () => unknown): Outcome {
+  try {
+    const value = read();
+    return { value, keys: JSON.stringify(value) };
+  } catch (error) {
+    return { error: (error as Error).constructor.name };
+  }
+}
+
+function expectAsJsonParse(text: string, prefix = 'x', suffix = '\n') {
+  const whole = `${prefix}${text}${suffix}`;
+  expect(outcome(() => parseEventText(whole, prefix.length, prefix.length + text.length)), text).toEqual(outcome(() => JSON.parse(text)));
+}
+
+describe('parseEventText', () => {
+  it('builds the common texts as JSON.parse reads them, a fresh object each time', () => {
+    for (const text of COMMON) {
+      expectAsJsonParse(text);
+      const first = parseEventText(text, 0, text.length) as Record<string, unknown>;
+      const second = parseEventText(text, 0, text.length) as Record<string, unknown>;
+      expect(second).not.toBe(first);
+      for (const key of Object.keys(first)) if (typeof first[key] === 'object') expect(second[key]).not.toBe(first[key]);
+    }
+  });
+
+  it('reads every other spelling through JSON.parse: spaces, other members, escapes, other values, no JSON', () => {
+    const layer = COMMON[2];
+    const variants = [
+      '{"type": "tools_finished"}',
+      '{"type":"tools_finished","x":1}',
+      '{"type":"tools_finishe"}',
+      '{"type":"attachments_collected","attachments":[ ]}',
+      '{"type":"attachments_collected","attachments":[{}]}',
+      layer.replace('"tool_result_budget"', '"tool_\\u0072esult_budget"'),
+      layer.replace('"tool_result_budget"', '"a\\"b"'),
+      layer.replace('"tool_result_budget"', '"a\tb"'),
+      layer.replace('"tool_result_budget"', '""'),
+      layer.replace('"tool_result_budget"', '"a","x":"b"'),
+      layer.replace('"tokensFreed":0', '"tokensFreed":1'),
+      layer.replace('"edits":[]', '"edits":[1]'),
+      layer.replace('"layer":', '"layer" :'),
+      `${layer.slice(0, -1)}`,
+      `${layer} `,
+      '{"type":"context_layer_result","layer":"","edits":[],"tokensFreed":0}',
+    ];
+    for (const text of variants) expectAsJsonParse(text);
+  });
+
+  it('agrees with JSON.parse on texts put together from pieces of the common ones', () => {
+    const pieces = ['{"type":"tools_finished"}', '{"type":"attachments_collected","attachments":[]}', '{"type":"context_layer_result","layer":"', '","edits":[],"tokensFreed":0}', 'snip', '"', '\\', '\u0001', ' ', '}', '{', ',', 'é'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }), fc.string({ maxLength: 3 }), (parts, around) => {
+        expectAsJsonParse(parts.join(''), around, around);
+      }),
+      propertyOptions(1000),
+    );
+  });
+});
