@@ -177,7 +177,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
       ask: askProgram,
-      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, permission_mode: session?.permissionMode ?? mode }),
+      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
       effort: () => session?.hookEffort(),
       warn,
     });

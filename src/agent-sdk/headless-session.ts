@@ -72,6 +72,17 @@ export class HeadlessSession {
     this.deps.write({ type: 'system', subtype: 'status', status: null, permissionMode: mode, uuid: randomUUID(), session_id: this.settings.sessionId });
   }
 
+  /**
+   * The current user prompt's id: hook inputs carry it as `prompt_id` from the prompt's UserPromptSubmit on, until
+   * the next prompt (claude 2.1.334: a new id per user message, not the message's uuid; none before the first).
+   */
+  promptId: string | undefined;
+
+  /** A user prompt arrives: a new `promptId`. */
+  startPrompt(): void {
+    this.promptId = randomUUID();
+  }
+
   /** Hook inputs' `effort`, as claude 2.1.334 sends it: the level asked (its default `high`) as the session's model takes it. */
   hookEffort(): JsonObject | undefined {
     const level = effortForModel(this.settings.effort ?? 'high', this.model ?? resolveConfig({}).model);

@@ -89,3 +89,40 @@ export const parityNestedAgent: SdkProgram = {
     observed.toolResults = seen.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b: Json) => b.type === 'tool_result').map((b: Json) => ({ id: b.tool_use_id, is_error: b.is_error === true, text: JSON.stringify(b.content).slice(0, 300) })) : []));
   },
 };
+
+/**
+ * `prompt_id` across prompts: two user messages (each with a uuid of the program's), hooks on UserPromptSubmit,
+ * PreToolUse and Stop recording their inputs.
+ */
+export const parityPromptIds: SdkProgram = {
+  name: 'parity: prompt_id of hook inputs across two prompts',
+  script: () => ({
+    model: [toolCall('toolu_read', 'Read', { file_path: 'missing.txt' }), text('One.'), text('Two.')],
+  }),
+  async run({ options, observed }, seen) {
+    const hookInputs: Json[] = [];
+    const record: HookCallback = async (input) => {
+      hookInputs.push(input as Json);
+      return {};
+    };
+    let results = 0;
+    let next: () => void = () => undefined;
+    async function* input() {
+      for (const [i, uuid] of ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].entries()) {
+        yield { type: 'user' as const, message: { role: 'user' as const, content: `Prompt ${i + 1}.` }, parent_tool_use_id: null, session_id: '', uuid };
+        await new Promise<void>((resolve) => (next = resolve));
+      }
+    }
+    for await (const message of query({
+      prompt: input(),
+      options: { ...options, hooks: { UserPromptSubmit: [{ hooks: [record] }], PreToolUse: [{ hooks: [record] }], Stop: [{ hooks: [record] }] }, canUseTool: async (_name, toolInput) => ({ behavior: 'allow', updatedInput: toolInput }) },
+    })) {
+      seen.push(message);
+      if (message.type === 'result') {
+        results += 1;
+        next();
+      }
+    }
+    observed.hookInputs = hookInputs.map((i) => ({ event: i.hook_event_name, prompt_id: i.prompt_id, effort: i.effort }));
+  },
+};
