@@ -195,6 +195,7 @@ export class HeadlessSession {
       write: (message) => deps.write(message),
       countAssistant,
       onBackground: (abort) => turn.background.push(abort),
+      fields: (toolUseId) => deps.tasks?.messageFields(toolUseId),
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];

@@ -100,6 +100,12 @@ export class SessionTasks implements BackgroundLauncher {
     });
   }
 
+  /** What claude 2.1.334 adds to each message of a described call's subagent: its id, type and the call's description. */
+  messageFields(toolUseId: string): JsonObject | undefined {
+    const call = this.calls.get(toolUseId);
+    return call ? { agent_id: this.agentIdOf(toolUseId), subagent_type: call.subagentType, task_description: call.description } : undefined;
+  }
+
   /** The Agent call's `tool_response` for PostToolUse hooks, once its child launched (background) or ended (foreground). */
   toolResponse(toolUseId: string): AgentToolResponse | undefined {
     return this.responses.get(toolUseId);

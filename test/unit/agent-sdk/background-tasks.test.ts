@@ -46,6 +46,8 @@ describe('subagent tasks of an SDK session', () => {
     expect(notification).toMatchObject({ task_id: started!.task_id, tool_use_id: 'toolu_fg', status: 'completed', summary: 'found it in src/', usage: { total_tokens: expect.any(Number), tool_uses: 0, duration_ms: expect.any(Number) } });
     expect(notification!.output_file).toBe(join(cwd, '.turnloop/sessions', `${started!.session_id}.agents`, 'toolu_fg.jsonl'));
     expect(notification).not.toHaveProperty('summary_is_report');
+    // As claude 2.1.334: the subagent's prompt carries its id, its type and the call's description.
+    expect(run.lines.find((l) => l.type === 'user' && l.parent_tool_use_id === 'toolu_fg')).toMatchObject({ agent_id: started!.task_id, subagent_type: 'general-purpose', task_description: 'Look around' });
   });
 
   it('a background Task call: the launch text at once, a first result, then the notification as a turn of its own with a second result', async () => {
@@ -70,6 +72,7 @@ describe('subagent tasks of an SDK session', () => {
     expect(sets).toEqual([[[agentId, 'Look around', 'local_agent']], []]);
     expect(run.lines.filter((l) => l.subtype === 'task_updated' || l.subtype === 'task_notification').map((l) => l.task_id)).toEqual([agentId, agentId]);
     expect(run.lines.find((l) => l.subtype === 'task_started')).toMatchObject({ is_backgrounded: true });
+    expect(run.lines.find((l) => l.type === 'assistant' && l.parent_tool_use_id === 'toolu_bg')).toMatchObject({ agent_id: agentId, subagent_type: 'general-purpose', task_description: 'Look around' });
     expect(run.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'found it in src/', summary_is_report: true });
     const results = run.lines.filter((l) => l.type === 'result');
     expect(results.map((r) => [r.subtype, r.num_turns])).toEqual([['success', 2], ['success', 1]]);
