@@ -108,7 +108,8 @@ export const parityPromptIds: SdkProgram = {
     let results = 0;
     let next: () => void = () => undefined;
     async function* input() {
-      for (const [i, uuid] of ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].entries()) {
+      const uuids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'] as const;
+      for (const [i, uuid] of uuids.entries()) {
         yield { type: 'user' as const, message: { role: 'user' as const, content: `Prompt ${i + 1}.` }, parent_tool_use_id: null, session_id: '', uuid };
         await new Promise<void>((resolve) => (next = resolve));
       }
