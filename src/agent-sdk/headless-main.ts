@@ -165,7 +165,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
       subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop
-        ? sdkSubagentHooks(hookRegistry, hookContext(), (agentId) => (args.noSessionPersistence ? '' : childLogPath(sessionLogPath(io.cwd, sessionId), [agentId])))
+        ? sdkSubagentHooks(hookRegistry, hookContext(), (agent) => (args.noSessionPersistence ? '' : childLogPath(sessionLogPath(io.cwd, sessionId), [agent.toolUseId])), () => tasks.backgroundTasks())
         : undefined),
     });
     for (const name of selection.unknown) warn(`the tool '${name}' is not available in turnloop; it is left out`);
@@ -186,12 +186,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
       ask: (request, signal) => commandHooks.answer(request, signal) ?? askProgram(request, signal),
-      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, permission_mode: session?.permissionMode ?? mode }),
+      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
+      effort: () => session?.hookEffort(),
       warn,
     });
     const hooks = (): SessionHooks => ({
       preToolHooks: hookRegistry.PreToolUse ? [sdkPreToolHook(hookRegistry, hookContext())] : [],
-      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext())] : [])],
+      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext(), (toolUseId) => tasks.toolResponse(toolUseId))] : [])],
       stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
     });
     const makeSession = () => {

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../api/query.ts';
 import { modelInfo, resolveConfig } from '../config/config.ts';
+import { effortForModel } from '../config/model-effort.ts';
 import type { PreToolHook } from '../tools/call-deps.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import { endsBudgetCheckInterval } from './turn-budget.ts';
@@ -69,6 +70,23 @@ export class HeadlessSession {
   private setModeFromProgram(mode: PermissionMode): void {
     this.permissionMode = mode;
     this.deps.write({ type: 'system', subtype: 'status', status: null, permissionMode: mode, uuid: randomUUID(), session_id: this.settings.sessionId });
+  }
+
+  /**
+   * The current user prompt's id: hook inputs carry it as `prompt_id` from the prompt's UserPromptSubmit on, until
+   * the next prompt (claude 2.1.334: a new id per user message, not the message's uuid; none before the first).
+   */
+  promptId: string | undefined;
+
+  /** A user prompt arrives: a new `promptId`. */
+  startPrompt(): void {
+    this.promptId = randomUUID();
+  }
+
+  /** Hook inputs' `effort`, as claude 2.1.334 sends it: the level asked (its default `high`) as the session's model takes it. */
+  hookEffort(): JsonObject | undefined {
+    const level = effortForModel(this.settings.effort ?? 'high', this.model ?? resolveConfig({}).model);
+    return level ? { level } : undefined;
   }
 
   /** Aborts the running turn (an `interrupt` control request); false when no turn runs. */
@@ -177,6 +195,7 @@ export class HeadlessSession {
       write: (message) => deps.write(message),
       countAssistant,
       onBackground: (abort) => turn.background.push(abort),
+      fields: (toolUseId) => deps.tasks?.messageFields(toolUseId),
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];

@@ -15,6 +15,7 @@ import type { SessionTasks } from './session-tasks.ts';
 type Io = { stdout: { write(text: string): unknown }; stderr: { write(text: string): unknown } };
 
 export async function runPrintMode(session: HeadlessSession, prompt: string, format: OutputFormat, io: Io, tasks?: Pick<SessionTasks, 'running' | 'takeNotice' | 'onNotice'>): Promise<number> {
+  session.startPrompt();
   let outcome = await session.runTurn(prompt);
   if (format !== 'json') printResult(outcome, format, io, false);
   for (let notice = await nextNotice(tasks); notice; notice = await nextNotice(tasks)) {

@@ -39,8 +39,10 @@ export function hookRegistryProblem(hooks: unknown): string | undefined {
 
 export interface HookContext {
   ask(request: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
-  /** The fields every hook input carries: session_id, transcript_path, cwd, permission_mode. */
+  /** The fields every hook input carries: session_id, transcript_path, cwd, permission_mode (and prompt_id once a prompt came). */
   base(): JsonObject;
+  /** The turn's `effort` (`{ level }`), or undefined when the session's model takes none (EFFORT_EVENTS carry it). */
+  effort?(): JsonObject | undefined;
   warn(text: string): void;
 }
 
@@ -69,10 +71,14 @@ function withoutPermissionMode(base: JsonObject): JsonObject {
   return rest;
 }
 
+/** The events whose input carries `effort`, as claude 2.1.334 sends them: those that run inside a turn's tool use. */
+const EFFORT_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop'];
+
 async function callHooks(hooks: HookRegistry, event: string, subject: string, input: JsonObject, context: HookContext, toolUseId?: string, signal?: AbortSignal): Promise<JsonObject[]> {
   const ids = (hooks[event] ?? []).filter((m) => matcherMatches(m.matcher, subject)).flatMap((m) => m.hookCallbackIds);
   const answers: JsonObject[] = [];
-  const base = event === 'SubagentStart' ? withoutPermissionMode(context.base()) : context.base();
+  const effort = EFFORT_EVENTS.includes(event) ? context.effort?.() : undefined;
+  const base = { ...(event === 'SubagentStart' ? withoutPermissionMode(context.base()) : context.base()), ...(effort ? { effort } : {}) };
   for (const id of ids) {
     try {
       answers.push(await context.ask({ subtype: 'hook_callback', callback_id: id, input: { ...base, hook_event_name: event, ...input }, ...(toolUseId ? { tool_use_id: toolUseId } : {}) }, signal));
@@ -120,12 +126,16 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
   };
 }
 
-export function sdkPostToolHook(hooks: HookRegistry, context: HookContext): PostToolHook {
+/**
+ * `toolResponse`: a tool's structured response, where turnloop has one (the Agent tool's, as claude 2.1.334 sends it:
+ * session-tasks.ts); any other tool's `tool_response` is its result's content.
+ */
+export function sdkPostToolHook(hooks: HookRegistry, context: HookContext, toolResponse: (toolUseId: string) => JsonObject | undefined = () => undefined): PostToolHook {
   return async ({ toolName, input, toolUseId, result, signal }) => {
     // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a response.
     const answers = result.isError === true
       ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false }, context, toolUseId, signal)
-      : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
+      : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: toolResponse(toolUseId) ?? result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
     const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
     const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
     const stop = answers.find((a) => a.continue === false);
@@ -182,9 +192,11 @@ export async function runPromptHooks(hooks: HookRegistry, context: HookContext, 
 
 /** A subagent as its SubagentStart and SubagentStop hooks see it. */
 export interface SubagentOfHooks {
-  /** turnloop's agent id is the Task call's tool_use id (as in the launched call's `agentId`). */
+  /** The subagent's id (claude's form, agent-ids.ts): its task's id and its launch text's `agentId`. */
   agentId: string;
   agentType: string;
+  /** The Agent call's id (the subagent's log is named by it). */
+  toolUseId: string;
 }
 
 export interface SubagentHooks {
@@ -199,22 +211,28 @@ export interface SubagentHooks {
  * claude 2.1.334 matches them. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
  * Stop hook, so its `decision: 'block'` keeps the subagent going with the reason.
  */
-export function sdkSubagentHooks(hooks: HookRegistry, context: HookContext, /** The subagent's log ('' when the session keeps none). */ transcriptPath: (agentId: string) => string): SubagentHooks {
+export function sdkSubagentHooks(
+  hooks: HookRegistry,
+  context: HookContext,
+  /** The subagent's log ('' when the session keeps none). */ transcriptPath: (agent: SubagentOfHooks) => string,
+  /** The background subagents running when one stops (SubagentStop's `background_tasks`, session-tasks.ts). */ backgroundTasks: () => JsonObject[] = () => [],
+): SubagentHooks {
   return {
     async started({ agentId, agentType }, signal) {
       const answers = await callHooks(hooks, 'SubagentStart', agentType, { agent_id: agentId, agent_type: agentType }, context, undefined, signal);
       const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
       return additionalContext ? { additionalContext } : {};
     },
-    stopHook: ({ agentId, agentType }) => async ({ messages, stopHookActive, signal }) => {
+    stopHook: (agent) => async ({ messages, stopHookActive, signal }) => {
       const last = lastAssistantText(messages);
-      const answers = await callHooks(hooks, 'SubagentStop', agentType, {
+      const answers = await callHooks(hooks, 'SubagentStop', agent.agentType, {
         stop_hook_active: stopHookActive,
-        agent_id: agentId,
-        agent_transcript_path: transcriptPath(agentId),
-        agent_type: agentType,
+        agent_id: agent.agentId,
+        agent_transcript_path: transcriptPath(agent),
+        agent_type: agent.agentType,
         ...(last !== undefined ? { last_assistant_message: last } : {}),
-        // As claude 2.1.334 (which also sends `effort`, `prompt_id` and `background_tasks`): turnloop schedules no crons.
+        background_tasks: backgroundTasks(),
+        // As claude 2.1.334: turnloop schedules no crons.
         session_crons: [],
       }, context, undefined, signal);
       const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a SubagentStop hook' : undefined)));

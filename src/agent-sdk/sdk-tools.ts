@@ -9,7 +9,7 @@ import { defineAgentTool } from '../agents/define-agent-tool.ts';
 import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult, type ToolContext } from '../tools/define-tool.ts';
 import type { SessionTasks } from './session-tasks.ts';
-import type { SubagentHooks } from './sdk-hooks.ts';
+import type { SubagentHooks, SubagentOfHooks } from './sdk-hooks.ts';
 import { createBashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
@@ -86,12 +86,13 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
         const model = definition.model && definition.model !== 'inherit' ? resolveModelAlias(definition.model) : undefined;
         agent = defineAgentTool({ name: type, description: definition.description ?? type, systemPrompt: definition.prompt ?? taskSystemPrompt(root), tools, ...(model ? { model } : {}), ...inBackground });
       }
-      const ctx = withSubagentHooks(outerCtx, type, subagentHooks());
-      if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
-      const call = { toolUseId: ctx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
       // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
       const background = input.run_in_background !== false;
-      tasks.describe(call, { background });
+      const call = { toolUseId: outerCtx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
+      // Described first: the subagent's id (claude's form, agent-ids.ts) is given here, and its hooks carry it.
+      if (tasks && outerCtx.runChild) tasks.describe(call, { background });
+      const ctx = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
+      if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
     },
@@ -103,10 +104,9 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
  * `additionalContext` opens its prompt) and its SubagentStop hooks as the child's Stop hooks (foreground and
  * background alike).
  */
-function withSubagentHooks(ctx: ToolContext, agentType: string, hooks: SubagentHooks | undefined): ToolContext {
+function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: SubagentHooks | undefined): ToolContext {
   const runChild = ctx.runChild;
   if (!hooks || !runChild) return ctx;
-  const agent = { agentId: ctx.toolUseId, agentType };
   return Object.assign(Object.create(ctx) as ToolContext, {
     runChild: async (request: Parameters<typeof runChild>[0]) => {
       const { additionalContext } = await hooks.started(agent, ctx.signal);

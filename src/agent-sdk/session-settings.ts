@@ -81,7 +81,7 @@ export interface SessionDeps {
   /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
   /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
-  tasks?: Pick<SessionTasks, 'isBackground'>;
+  tasks?: Pick<SessionTasks, 'isBackground' | 'messageFields'>;
 }
 
 export interface TurnOutcome {

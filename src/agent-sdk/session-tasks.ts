@@ -15,6 +15,7 @@ import type { ChildRunResult } from '../tools/child-runs.ts';
 import type { QueryItem } from '../messages/types.ts';
 import { messageOf } from '../errors/message-of.ts';
 import type { JsonObject } from './json-lines.ts';
+import { randomAgentIds, type AgentIdSource } from './agent-ids.ts';
 
 /** What a Task call asked for, known before its child starts. */
 export interface TaskCall {
@@ -33,6 +34,8 @@ export interface TaskNotice {
 }
 
 interface Task extends TaskCall {
+  /** The subagent's id (agent-ids.ts): the task's id in every message. */
+  agentId: string;
   runId: string;
   background: boolean;
   startedAt: number;
@@ -44,7 +47,12 @@ export interface SessionTasksDeps {
   /** The child's transcript (its session log beside the session's), or undefined when nothing is persisted. */
   outputFile(toolUseId: string): string | undefined;
   now?: () => number;
+  /** The subagents' ids (default: random, in claude's form). */
+  newAgentId?: AgentIdSource;
 }
+
+/** What the Agent tool's PostToolUse hook gets as `tool_response`, as claude 2.1.334 sends it (fields turnloop has). */
+export type AgentToolResponse = JsonObject;
 
 /** The size and time a notification reports: the child's last context (input, cache and output tokens) and its tool calls. */
 function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<BackgroundOutcome['usage']> {
@@ -61,15 +69,46 @@ function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<B
 
 export class SessionTasks implements BackgroundLauncher {
   private readonly calls = new Map<string, TaskCall>();
+  private readonly agentIds = new Map<string, string>();
+  private readonly responses = new Map<string, AgentToolResponse>();
   private readonly backgroundCalls = new Set<string>();
   private readonly tasks = new Map<string, Task>();
   private readonly live = new Set<string>();
   private readonly notices: TaskNotice[] = [];
   private listeners: Array<() => void> = [];
   private readonly now: () => number;
+  private readonly newAgentId: AgentIdSource;
 
   constructor(private readonly deps: SessionTasksDeps) {
     this.now = deps.now ?? Date.now;
+    this.newAgentId = deps.newAgentId ?? randomAgentIds;
+  }
+
+  /** The subagent id of a described call (its tool_use id for a call never described). */
+  agentIdOf(toolUseId: string): string {
+    return this.agentIds.get(toolUseId) ?? toolUseId;
+  }
+
+  /**
+   * The background subagents still running, as claude 2.1.334 lists them in SubagentStop's `background_tasks`
+   * (a background subagent's own stop lists itself: it has not ended yet).
+   */
+  backgroundTasks(): JsonObject[] {
+    return [...this.live].flatMap((id) => {
+      const task = this.tasks.get(id);
+      return task ? [{ id: task.agentId, type: 'subagent', status: 'running', description: task.description, agent_type: task.subagentType }] : [];
+    });
+  }
+
+  /** What claude 2.1.334 adds to each message of a described call's subagent: its id, type and the call's description. */
+  messageFields(toolUseId: string): JsonObject | undefined {
+    const call = this.calls.get(toolUseId);
+    return call ? { agent_id: this.agentIdOf(toolUseId), subagent_type: call.subagentType, task_description: call.description } : undefined;
+  }
+
+  /** The Agent call's `tool_response` for PostToolUse hooks, once its child launched (background) or ended (foreground). */
+  toolResponse(toolUseId: string): AgentToolResponse | undefined {
+    return this.responses.get(toolUseId);
   }
 
   /** Background children that have not ended yet. */
@@ -101,6 +140,7 @@ export class SessionTasks implements BackgroundLauncher {
    */
   describe(call: TaskCall, options: { background: boolean }): void {
     this.calls.set(call.toolUseId, call);
+    if (!this.agentIds.has(call.toolUseId)) this.agentIds.set(call.toolUseId, this.newAgentId());
     if (options.background) this.backgroundCalls.add(call.toolUseId);
   }
 
@@ -113,7 +153,9 @@ export class SessionTasks implements BackgroundLauncher {
   ended(toolUseId: string, result: ChildRunResult | { error: unknown }): void {
     const task = this.tasks.get(toolUseId);
     if (!task) return;
-    this.finish(task, this.outcome(task, result));
+    const outcome = this.outcome(task, result);
+    if (outcome.status === 'completed' && 'items' in result) this.responses.set(toolUseId, completedResponse(task, outcome, result));
+    this.finish(task, outcome);
   }
 
   /** A background child started: it answers its call at once; its end queues a notification. */
@@ -125,7 +167,9 @@ export class SessionTasks implements BackgroundLauncher {
       (result) => (result.terminal.reason.startsWith('aborted') ? this.kill(task) : this.settle(task, this.outcome(task, result))),
       (error: unknown) => this.settle(task, this.outcome(task, { error })),
     );
-    return backgroundLaunchText(call.toolUseId, this.deps.outputFile(call.toolUseId));
+    const outputFile = this.deps.outputFile(call.toolUseId);
+    this.responses.set(call.toolUseId, { isAsync: true, status: 'async_launched', agentId: task.agentId, description: task.description, prompt: task.prompt, outputFile: outputFile ?? '' });
+    return backgroundLaunchText(task.agentId, outputFile);
   }
 
   private outcome(task: Task, result: ChildRunResult | { error: unknown }): BackgroundOutcome {
@@ -134,13 +178,13 @@ export class SessionTasks implements BackgroundLauncher {
   }
 
   private begin(call: TaskCall, background: boolean): Task {
-    const task: Task = { ...call, runId: randomUUID(), background, startedAt: this.now() };
+    const task: Task = { ...call, agentId: this.agentIdOf(call.toolUseId), runId: randomUUID(), background, startedAt: this.now() };
     this.tasks.set(call.toolUseId, task);
     if (background) this.writeBackgroundSet();
     this.write({
       type: 'system',
       subtype: 'task_started',
-      task_id: task.toolUseId,
+      task_id: task.agentId,
       run_id: task.runId,
       tool_use_id: task.toolUseId,
       description: task.description,
@@ -155,11 +199,11 @@ export class SessionTasks implements BackgroundLauncher {
 
   private finish(task: Task, outcome: BackgroundOutcome): void {
     const outputFile = this.deps.outputFile(task.toolUseId);
-    this.write({ type: 'system', subtype: 'task_updated', task_id: task.toolUseId, run_id: task.runId, patch: { status: outcome.status, end_time: this.now(), ...(outcome.status === 'failed' ? { error: outcome.text } : {}) } });
+    this.write({ type: 'system', subtype: 'task_updated', task_id: task.agentId, run_id: task.runId, patch: { status: outcome.status, end_time: this.now(), ...(outcome.status === 'failed' ? { error: outcome.text } : {}) } });
     this.write({
       type: 'system',
       subtype: 'task_notification',
-      task_id: task.toolUseId,
+      task_id: task.agentId,
       run_id: task.runId,
       tool_use_id: task.toolUseId,
       status: outcome.status,
@@ -174,7 +218,7 @@ export class SessionTasks implements BackgroundLauncher {
     this.finish(task, outcome);
     this.live.delete(task.toolUseId);
     this.writeBackgroundSet();
-    const text = taskNotificationText(task.toolUseId, task.description, outcome, this.deps.outputFile(task.toolUseId));
+    const text = taskNotificationText(task.toolUseId, task.description, outcome, this.deps.outputFile(task.toolUseId), task.agentId);
     this.notices.push({ toolUseId: task.toolUseId, runId: task.runId, content: [{ type: 'text', text }] });
     for (const listener of this.listeners) listener();
   }
@@ -184,23 +228,46 @@ export class SessionTasks implements BackgroundLauncher {
    * `stopped` notification naming the task, and no turn for it (the model is not told).
    */
   private kill(task: Task): void {
-    this.write({ type: 'system', subtype: 'task_updated', task_id: task.toolUseId, run_id: task.runId, patch: { status: 'killed', end_time: this.now() } });
-    this.write({ type: 'system', subtype: 'task_notification', task_id: task.toolUseId, run_id: task.runId, tool_use_id: task.toolUseId, status: 'stopped', output_file: this.deps.outputFile(task.toolUseId) ?? '', summary: task.description });
+    this.write({ type: 'system', subtype: 'task_updated', task_id: task.agentId, run_id: task.runId, patch: { status: 'killed', end_time: this.now() } });
+    this.write({ type: 'system', subtype: 'task_notification', task_id: task.agentId, run_id: task.runId, tool_use_id: task.toolUseId, status: 'stopped', output_file: this.deps.outputFile(task.toolUseId) ?? '', summary: task.description });
     this.live.delete(task.toolUseId);
     this.writeBackgroundSet();
     for (const listener of this.listeners) listener();
   }
 
   private writeBackgroundSet(): void {
-    const tasks = [...this.live].map((id) => this.tasks.get(id) ?? { toolUseId: id, runId: '', subagentType: 'general-purpose', description: '' });
+    const tasks = [...this.live].map((id) => this.tasks.get(id) ?? { agentId: this.agentIdOf(id), runId: '', subagentType: 'general-purpose', description: '' });
     this.write({
       type: 'system',
       subtype: 'background_tasks_changed',
-      tasks: tasks.map((t) => ({ task_id: t.toolUseId, run_id: t.runId, task_type: 'local_agent', subagent_type: t.subagentType, description: t.description })),
+      tasks: tasks.map((t) => ({ task_id: t.agentId, run_id: t.runId, task_type: 'local_agent', subagent_type: t.subagentType, description: t.description })),
     });
   }
 
   private write(message: JsonObject): void {
     this.deps.write({ ...message, uuid: randomUUID(), session_id: this.deps.sessionId });
   }
+}
+
+/** A finished foreground child's `tool_response`: its report as content blocks, with its totals and last usage. */
+function completedResponse(task: Task, outcome: BackgroundOutcome, result: ChildRunResult): AgentToolResponse {
+  let model: string | undefined;
+  let usage: JsonObject | undefined;
+  for (const item of result.items) {
+    if (item.type !== 'assistant' || item.apiError) continue;
+    model = item.message.model;
+    if (item.message.usage) usage = { ...item.message.usage } as JsonObject;
+  }
+  return {
+    status: 'completed',
+    prompt: task.prompt,
+    agentId: task.agentId,
+    agentType: task.subagentType,
+    content: [{ type: 'text', text: outcome.text }],
+    ...(model ? { resolvedModel: model } : {}),
+    totalDurationMs: outcome.usage?.durationMs ?? 0,
+    totalTokens: outcome.usage?.totalTokens ?? 0,
+    totalToolUseCount: outcome.usage?.toolUses ?? 0,
+    ...(usage ? { usage } : {}),
+  };
 }

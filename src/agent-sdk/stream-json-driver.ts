@@ -191,6 +191,7 @@ export async function driveStreamJson(options: StreamJsonDriverOptions): Promise
     }
     const next = queued.message;
     const content = userContentOf((next.message as JsonObject | undefined)?.content);
+    session.startPrompt();
     const promptHooks = await runPromptHooks(options.hooks(), options.hookContext(), textOf(content));
     if (promptHooks.blocked) {
       // As the real executable: an init, a warning that says why, and a successful result carrying the same text.

@@ -25,6 +25,8 @@ export interface SubagentMessageDeps {
   countAssistant(message: AssistantMessage): void;
   /** Keeps a background child's abort with the turn that launched it (an interrupt of that turn stops it). */
   onBackground(abort: () => void): void;
+  /** The fields claude 2.1.334 adds to a subagent's messages (`agent_id`, `subagent_type`, `task_description`: session-tasks.ts). */
+  fields?(toolUseId: string): JsonObject | undefined;
 }
 
 /** The observer of each child run (`childObservers`) that writes what the program is shown of it. */
@@ -36,10 +38,12 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
     return {
       onStep: (step) => {
         const frame = deps.frame(link.toolUseIds.at(-1) ?? null);
+        const fields = link.toolUseIds.length > 0 ? deps.fields?.(link.toolUseIds.at(-1)!) : undefined;
+        const write = (message: JsonObject) => deps.write(fields ? { ...message, ...fields } : message);
         if (step.event === null && !(background && !deps.forwardText())) {
           const prompt = step.state.context.messages.filter((m) => m.type === 'user').at(-1);
           const mapped = prompt && toSdkMessage(prompt, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
+          if (mapped) write(mapped);
         }
         for (const effect of step.effects) {
           if (effect.type !== 'emit') continue;
@@ -47,7 +51,7 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
           const shown = effect.message.type === 'assistant' || (effect.message.type === 'user' && isInterruptionNote(effect.message.message.content));
           if (!deps.forwardText() && !(background && shown)) continue;
           const mapped = toSdkMessage(effect.message, frame, { partialMessages: false });
-          if (mapped) deps.write(mapped);
+          if (mapped) write(mapped);
         }
       },
     };

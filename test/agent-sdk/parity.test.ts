@@ -13,6 +13,8 @@ import { parityDenials } from './programs/parity-denials.ts';
 import { parityStringInputs } from './programs/parity-string-inputs.ts';
 
 type Json = Record<string, any>;
+const START_KEYS = 'agent_id,agent_type,cwd,hook_event_name,prompt_id,session_id,transcript_path';
+const STOP_KEYS = 'agent_id,agent_transcript_path,agent_type,background_tasks,cwd,effort,hook_event_name,last_assistant_message,permission_mode,prompt_id,session_crons,session_id,stop_hook_active,transcript_path';
 
 function bothRuns(program: SdkProgram): (engine: EngineName) => ProgramRun {
   const runs = new Map<EngineName, ProgramRun>();
@@ -48,15 +50,14 @@ describe(parityAgentTool.name, () => {
   });
 
   it("both send SubagentStart without permission_mode, and SubagentStop with permission_mode and session_crons", () => {
-    // Not compared: agent_id (claude's own `a` + 16 hex, turnloop's the call's id), and claude's prompt_id, effort
-    // and background_tasks, which turnloop does not send.
-    const shape = (i: Json) => ({ event: i.hook_event_name, agent_type: i.agent_type, has_mode: 'permission_mode' in i, session_crons: i.session_crons, last: i.last_assistant_message });
+    // The ids' values are each engine's own (agent-ids.test.ts compares where they appear); their fields are compared here.
+    const shape = (i: Json) => ({ event: i.hook_event_name, agent_type: i.agent_type, has_mode: 'permission_mode' in i, session_crons: i.session_crons, last: i.last_assistant_message, keys: Object.keys(i).sort().join(',') });
     const subagentHooks = (engine: EngineName) => hooks(engine).filter((i) => i.hook_event_name.startsWith('Subagent')).map(shape);
     expect(subagentHooks('claude')).toEqual([
-      { event: 'SubagentStart', agent_type: 'general-purpose', has_mode: false, session_crons: undefined, last: undefined },
-      { event: 'SubagentStop', agent_type: 'general-purpose', has_mode: true, session_crons: [], last: 'There are no files.' },
-      { event: 'SubagentStart', agent_type: 'general-purpose', has_mode: false, session_crons: undefined, last: undefined },
-      { event: 'SubagentStop', agent_type: 'general-purpose', has_mode: true, session_crons: [], last: 'There are no folders.' },
+      { event: 'SubagentStart', agent_type: 'general-purpose', has_mode: false, session_crons: undefined, last: undefined, keys: START_KEYS },
+      { event: 'SubagentStop', agent_type: 'general-purpose', has_mode: true, session_crons: [], last: 'There are no files.', keys: STOP_KEYS },
+      { event: 'SubagentStart', agent_type: 'general-purpose', has_mode: false, session_crons: undefined, last: undefined, keys: START_KEYS },
+      { event: 'SubagentStop', agent_type: 'general-purpose', has_mode: true, session_crons: [], last: 'There are no folders.', keys: STOP_KEYS },
     ]);
     expect(subagentHooks('turnloop')).toEqual(subagentHooks('claude'));
   });

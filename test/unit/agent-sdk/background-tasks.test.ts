@@ -16,6 +16,7 @@ import { initialize, runHeadless, SDK_ARGS, tempProject, userLine, writeScript, 
 
 const say = (text: string, delayMs?: number) => ({ content: [{ type: 'text' as const, text }], ...(delayMs ? { delayMs } : {}) });
 const task = (id: string, input: Record<string, unknown>) => ({ content: [{ type: 'tool_use' as const, id, name: 'Task', input: { description: 'Look around', prompt: 'find the thing', ...input } }] });
+const AGENT_ID = /^a[0-9a-f]{16}$/;
 const TASK_LINES = new Set(['task_started', 'task_updated', 'task_notification', 'background_tasks_changed']);
 
 /** The run's lines in short: `init`, `task_started`, `assistant`, `user`, `result:<text>`... (subagent lines marked `>`). */
@@ -37,12 +38,16 @@ describe('subagent tasks of an SDK session', () => {
     const run = await runHeadless([...SDK_ARGS, '--fake-api', writeScript(cwd, script)], { cwd, prompt: 'look' });
     expect(outline(run.lines)).toEqual(['init', 'assistant', 'task_started', '>user', 'task_updated', 'task_notification', 'user', 'assistant', 'result:done']);
     const started = run.lines.find((l) => l.subtype === 'task_started');
-    expect(started).toMatchObject({ task_id: 'toolu_fg', tool_use_id: 'toolu_fg', description: 'Look around', subagent_type: 'general-purpose', is_backgrounded: false, spawn_depth: 1, task_type: 'local_agent', prompt: 'find the thing' });
-    expect(run.lines.find((l) => l.subtype === 'task_updated')).toMatchObject({ task_id: 'toolu_fg', run_id: started!.run_id, patch: { status: 'completed', end_time: expect.any(Number) } });
+    // The task's id is the subagent's own, in claude's form (`a` + 16 hex digits), not the call's id.
+    expect(started!.task_id).toMatch(AGENT_ID);
+    expect(started).toMatchObject({ task_id: started!.task_id, tool_use_id: 'toolu_fg', description: 'Look around', subagent_type: 'general-purpose', is_backgrounded: false, spawn_depth: 1, task_type: 'local_agent', prompt: 'find the thing' });
+    expect(run.lines.find((l) => l.subtype === 'task_updated')).toMatchObject({ task_id: started!.task_id, run_id: started!.run_id, patch: { status: 'completed', end_time: expect.any(Number) } });
     const notification = run.lines.find((l) => l.subtype === 'task_notification');
-    expect(notification).toMatchObject({ task_id: 'toolu_fg', tool_use_id: 'toolu_fg', status: 'completed', summary: 'found it in src/', usage: { total_tokens: expect.any(Number), tool_uses: 0, duration_ms: expect.any(Number) } });
+    expect(notification).toMatchObject({ task_id: started!.task_id, tool_use_id: 'toolu_fg', status: 'completed', summary: 'found it in src/', usage: { total_tokens: expect.any(Number), tool_uses: 0, duration_ms: expect.any(Number) } });
     expect(notification!.output_file).toBe(join(cwd, '.turnloop/sessions', `${started!.session_id}.agents`, 'toolu_fg.jsonl'));
     expect(notification).not.toHaveProperty('summary_is_report');
+    // As claude 2.1.334: the subagent's prompt carries its id, its type and the call's description.
+    expect(run.lines.find((l) => l.type === 'user' && l.parent_tool_use_id === 'toolu_fg')).toMatchObject({ agent_id: started!.task_id, subagent_type: 'general-purpose', task_description: 'Look around' });
   });
 
   it('a background Task call: the launch text at once, a first result, then the notification as a turn of its own with a second result', async () => {
@@ -59,10 +64,15 @@ describe('subagent tasks of an SDK session', () => {
     ]);
     const launch = run.lines.find((l) => l.type === 'user' && l.parent_tool_use_id === null)!.message.content[0];
     expect(launch).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_bg' });
-    expect(String(launch.content)).toMatch(/^Async agent launched successfully\. .*\nagentId: toolu_bg .*\n.*\n.*\noutput_file: .*toolu_bg\.jsonl\nDo NOT Read or tail this file/s);
+    // One id for the subagent everywhere: the launch text's agentId, the task messages' task_id, the notification's task-id.
+    const agentId = run.lines.find((l) => l.subtype === 'task_started')!.task_id;
+    expect(agentId).toMatch(AGENT_ID);
+    expect(String(launch.content)).toMatch(new RegExp(`^Async agent launched successfully\\. .*\\nagentId: ${agentId} .*\\n.*\\n.*\\noutput_file: .*toolu_bg\\.jsonl\\nDo NOT Read or tail this file`, 's'));
     const sets = run.lines.filter((l) => l.subtype === 'background_tasks_changed').map((l) => l.tasks.map((t: Line) => [t.task_id, t.description, t.task_type]));
-    expect(sets).toEqual([[['toolu_bg', 'Look around', 'local_agent']], []]);
+    expect(sets).toEqual([[[agentId, 'Look around', 'local_agent']], []]);
+    expect(run.lines.filter((l) => l.subtype === 'task_updated' || l.subtype === 'task_notification').map((l) => l.task_id)).toEqual([agentId, agentId]);
     expect(run.lines.find((l) => l.subtype === 'task_started')).toMatchObject({ is_backgrounded: true });
+    expect(run.lines.find((l) => l.type === 'assistant' && l.parent_tool_use_id === 'toolu_bg')).toMatchObject({ agent_id: agentId, subagent_type: 'general-purpose', task_description: 'Look around' });
     expect(run.lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'found it in src/', summary_is_report: true });
     const results = run.lines.filter((l) => l.type === 'result');
     expect(results.map((r) => [r.subtype, r.num_turns])).toEqual([['success', 2], ['success', 1]]);
@@ -75,7 +85,8 @@ describe('subagent tasks of an SDK session', () => {
     const last = main[2].messages;
     expect(last.at(-2)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'noted' }] });
     expect(last.at(-1).content).toHaveLength(1);
-    expect(last.at(-1).content[0].text).toMatch(/<task-notification>\n<task-id>toolu_bg<\/task-id>\n<tool-use-id>toolu_bg<\/tool-use-id>\n<output-file>[^<]+toolu_bg\.jsonl<\/output-file>\n<status>completed<\/status>\n<summary>Agent "Look around" finished<\/summary>\n<result>found it in src\/<\/result>\n<usage>/);
+    expect(last.at(-1).content[0].text).toMatch(new RegExp(`<task-notification>\n<task-id>${agentId}</task-id>`));
+    expect(last.at(-1).content[0].text).toMatch(/<\/task-id>\n<tool-use-id>toolu_bg<\/tool-use-id>\n<output-file>[^<]+toolu_bg\.jsonl<\/output-file>\n<status>completed<\/status>\n<summary>Agent "Look around" finished<\/summary>\n<result>found it in src\/<\/result>\n<usage>/);
     // Recorded: the session's log (the last turn's, whole conversation) replays with its child, and draws it.
     const log = join(cwd, '.turnloop/sessions', `${results[1]!.session_id}.jsonl`);
     const tree = replayTree(log);

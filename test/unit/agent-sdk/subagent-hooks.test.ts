@@ -35,9 +35,12 @@ async function runWithSubagentHooks(background: boolean, matcher?: string, start
 it('a foreground subagent: SubagentStart before it runs, SubagentStop with its answer, both before the Task call\'s PostToolUse', async () => {
   const { run, inputs } = await runWithSubagentHooks(false);
   expect(inputs.map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop', 'PostToolUse']);
-  expect(inputs[0]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', session_id: expect.any(String), cwd: expect.any(String) });
-  expect(inputs[1]).toMatchObject({ agent_id: 'toolu_task', agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'hi from the subagent' });
-  expect(inputs[1].agent_transcript_path).toMatch(/toolu_task/);
+  // The subagent's own id, in claude's form, the same as its task's id; its log is still named by the call.
+  const taskId = run.lines.find((l) => l.subtype === 'task_started')!.task_id;
+  expect(taskId).toMatch(/^a[0-9a-f]{16}$/);
+  expect(inputs[0]).toMatchObject({ agent_id: taskId, agent_type: 'general-purpose', session_id: expect.any(String), cwd: expect.any(String) });
+  expect(inputs[1]).toMatchObject({ agent_id: taskId, agent_type: 'general-purpose', stop_hook_active: false, last_assistant_message: 'hi from the subagent' });
+  expect(inputs[1].agent_transcript_path).toMatch(/toolu_task\.jsonl$/);
   expect(run.lines.find((l) => l.type === 'result')).toMatchObject({ subtype: 'success', result: 'done' });
 });
 
@@ -46,6 +49,40 @@ it("claude 2.1.334's fields: SubagentStart has no permission_mode, SubagentStop 
   expect(inputs[0]).not.toHaveProperty('permission_mode');
   expect(inputs[1]).toMatchObject({ permission_mode: 'default', session_crons: [] });
   expect(inputs[2]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Agent', tool_use_id: 'toolu_task' });
+});
+
+it("claude 2.1.334's fields: SubagentStop carries effort (high by default) and background_tasks (none running), SubagentStart neither", async () => {
+  const { inputs } = await runWithSubagentHooks(false);
+  expect(inputs[0]).not.toHaveProperty('effort');
+  expect(inputs[0]).not.toHaveProperty('background_tasks');
+  expect(inputs[1]).toMatchObject({ effort: { level: 'high' }, background_tasks: [] });
+  expect(inputs[2]).toMatchObject({ effort: { level: 'high' } });
+});
+
+it("the Agent call's PostToolUse tool_response is claude's object: the report as content, the agent's id and type, its totals", async () => {
+  const { inputs } = await runWithSubagentHooks(false);
+  const agentId = inputs[0]!.agent_id;
+  expect(inputs[2]!.tool_response).toEqual({
+    status: 'completed',
+    prompt: 'Say hi.',
+    agentId,
+    agentType: 'general-purpose',
+    content: [{ type: 'text', text: 'hi from the subagent' }],
+    resolvedModel: expect.any(String),
+    totalDurationMs: expect.any(Number),
+    totalTokens: expect.any(Number),
+    totalToolUseCount: 0,
+    usage: expect.objectContaining({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) }),
+  });
+});
+
+it("a background call's PostToolUse tool_response is the launch (async_launched), and the subagent's own SubagentStop lists it as running", async () => {
+  const { inputs } = await runWithSubagentHooks(true);
+  const start = inputs.find((i) => i.hook_event_name === 'SubagentStart')!;
+  const post = inputs.find((i) => i.hook_event_name === 'PostToolUse')!;
+  expect(post.tool_response).toEqual({ isAsync: true, status: 'async_launched', agentId: start.agent_id, description: 'Summarize', prompt: 'Say hi.', outputFile: expect.stringMatching(/toolu_task\.jsonl$/) });
+  const stop = inputs.find((i) => i.hook_event_name === 'SubagentStop')!;
+  expect(stop.background_tasks).toEqual([{ id: start.agent_id, type: 'subagent', status: 'running', description: 'Summarize', agent_type: 'general-purpose' }]);
 });
 
 it('a background subagent runs both hooks too', async () => {

@@ -1,0 +1,126 @@
+/**
+ * The subagent's id and the hook inputs around it, side by side on both engines (issue #38, programs/parity-agent-ids.ts):
+ * one id per subagent in claude's form everywhere it appears, SubagentStop's `background_tasks` with a background
+ * subagent running, the Agent call's PostToolUse `tool_response`, `prompt_id` and `effort`; and a subagent that
+ * calls Agent (claude runs it, turnloop's subagents have no subagent tool: docs/agent-sdk-conformance.md).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, type EngineName } from './harness/engines.ts';
+import { runProgram, type ProgramRun, type SdkProgram } from './harness/sdk-program.ts';
+import { parityAgentIds, parityNestedAgent, parityPromptIds } from './programs/parity-agent-ids.ts';
+
+type Json = Record<string, any>;
+const AGENT_ID = /^a[0-9a-f]{16}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function bothRuns(program: SdkProgram): (engine: EngineName) => ProgramRun {
+  const runs = new Map<EngineName, ProgramRun>();
+  beforeAll(async () => {
+    for (const engine of ENGINES) runs.set(engine, await runProgram(program, engine));
+  });
+  return (engine) => {
+    const run = runs.get(engine);
+    if (!run) throw new Error(`no ${engine} run`);
+    return run;
+  };
+}
+
+describe(parityAgentIds.name, () => {
+  const run = bothRuns(parityAgentIds);
+  const hooks = (engine: EngineName, event: string) => (run(engine).observed.hookInputs as Json[]).filter((i) => i.hook_event_name === event);
+  const byType = (inputs: Json[], type: string) => inputs.find((i) => i.agent_type === type)!;
+
+  it("one id per subagent, in claude's form: the task messages, the launch text, the subagent's messages, SubagentStart/Stop and tool_response", () => {
+    for (const engine of ENGINES) {
+      expect(run(engine).error, engine).toBeUndefined();
+      const tasks = run(engine).observed.taskMessages as Json[];
+      const started = Object.fromEntries(tasks.filter((m) => m.subtype === 'task_started').map((m) => [m.tool_use_id, m.task_id]));
+      const bg = started.toolu_bg;
+      const fg = started.toolu_fg;
+      expect([bg, fg], engine).toEqual([expect.stringMatching(AGENT_ID), expect.stringMatching(AGENT_ID)]);
+      expect(bg).not.toBe(fg);
+      for (const m of tasks.filter((t) => t.subtype !== 'background_tasks_changed')) expect(m.task_id, `${engine} ${m.subtype}`).toBe(started[m.tool_use_id ?? (m.task_id === bg ? 'toolu_bg' : 'toolu_fg')]);
+      expect((tasks.find((m) => m.subtype === 'background_tasks_changed')!.tasks as Json[]).map((t) => t.task_id), engine).toEqual([bg]);
+      const launch = (run(engine).observed.toolResults as Json[]).find((r) => r.tool_use_id === 'toolu_bg')!;
+      expect(JSON.stringify(launch.content), engine).toContain(`agentId: ${bg} (internal ID`);
+      expect(run(engine).observed.userTexts, engine).toEqual([{ parent: 'toolu_fg', agent_id: fg }]);
+      const start = hooks(engine, 'SubagentStart');
+      expect([byType(start, 'slow-counter').agent_id, byType(start, 'general-purpose').agent_id], engine).toEqual([bg, fg]);
+      const stop = hooks(engine, 'SubagentStop');
+      expect([byType(stop, 'slow-counter').agent_id, byType(stop, 'general-purpose').agent_id], engine).toEqual([bg, fg]);
+      const post = Object.fromEntries(hooks(engine, 'PostToolUse').map((i) => [i.tool_use_id, i.tool_response.agentId]));
+      expect(post, engine).toEqual({ toolu_bg: bg, toolu_fg: fg });
+    }
+  });
+
+  it('SubagentStop lists the background subagent still running, and carries prompt_id and effort; SubagentStart carries prompt_id only', () => {
+    const fields = (engine: EngineName) => {
+      const bg = (run(engine).observed.taskMessages as Json[]).find((m) => m.subtype === 'task_started' && m.tool_use_id === 'toolu_bg')!.task_id;
+      const stop = byType(hooks(engine, 'SubagentStop'), 'general-purpose');
+      const start = byType(hooks(engine, 'SubagentStart'), 'general-purpose');
+      expect([stop.prompt_id, start.prompt_id], engine).toEqual([expect.stringMatching(UUID), stop.prompt_id]);
+      return {
+        stop: { effort: stop.effort, background_tasks: stop.background_tasks, session_crons: stop.session_crons },
+        start: { effort: start.effort, has_background_tasks: 'background_tasks' in start },
+        bg,
+      };
+    };
+    const claude = fields('claude');
+    expect(claude.stop).toEqual({ effort: { level: 'high' }, background_tasks: [{ id: claude.bg, type: 'subagent', status: 'running', description: 'Slow count', agent_type: 'slow-counter' }], session_crons: [] });
+    const turnloop = fields('turnloop');
+    expect(turnloop.stop).toEqual({ ...claude.stop, background_tasks: [{ ...claude.stop.background_tasks[0], id: turnloop.bg }] });
+    expect(turnloop.start).toEqual(claude.start);
+  });
+
+  it("the Agent call's PostToolUse tool_response: claude's object, launch and report (fields turnloop has no counterpart for left out)", () => {
+    // Not sent by turnloop: claude's harness* bookkeeping, canContinueAgent / canReadOutputFile (turnloop has no
+    // SendMessage), resolvedModel of a launch. The values of ids, paths, durations and token counts are each engine's own.
+    const claudeOnly = new Set(['harnessNoteCount', 'harnessTailCount', 'harnessSectionHash', 'canContinueAgent', 'canReadOutputFile']);
+    const shape = (engine: EngineName, id: string) => {
+      const response = hooks(engine, 'PostToolUse').find((i) => i.tool_use_id === id)!.tool_response as Json;
+      return Object.fromEntries(Object.entries(response).filter(([k]) => !claudeOnly.has(k) && !(id === 'toolu_bg' && k === 'resolvedModel')).map(([k, v]) => [k, typeof v === 'object' || /Id$|File$|Ms$|Tokens$/.test(k) ? typeof v : v]));
+    };
+    for (const id of ['toolu_bg', 'toolu_fg']) expect(shape('turnloop', id), id).toEqual(shape('claude', id));
+    expect(shape('claude', 'toolu_fg')).toMatchObject({ status: 'completed', prompt: 'Count quickly.', agentType: 'general-purpose', content: 'object', totalToolUseCount: 0 });
+    expect(shape('claude', 'toolu_bg')).toMatchObject({ isAsync: true, status: 'async_launched', description: 'Slow count', prompt: 'Count slowly.' });
+  });
+});
+
+describe(parityPromptIds.name, () => {
+  const run = bothRuns(parityPromptIds);
+
+  it('a new prompt_id per user prompt (not its uuid), from its UserPromptSubmit on; effort on the hooks inside the turn', () => {
+    const seen = (engine: EngineName) => {
+      const inputs = run(engine).observed.hookInputs as Json[];
+      const ids = [...new Set(inputs.map((i) => i.prompt_id))];
+      for (const id of ids) expect(id, engine).toMatch(UUID);
+      expect(ids, engine).not.toContain('11111111-1111-4111-8111-111111111111');
+      return inputs.map((i) => ({ event: i.event, prompt: ids.indexOf(i.prompt_id), effort: i.effort }));
+    };
+    expect(seen('claude')).toEqual([
+      { event: 'UserPromptSubmit', prompt: 0, effort: undefined },
+      { event: 'PreToolUse', prompt: 0, effort: { level: 'high' } },
+      { event: 'Stop', prompt: 0, effort: { level: 'high' } },
+      { event: 'UserPromptSubmit', prompt: 1, effort: undefined },
+      { event: 'Stop', prompt: 1, effort: { level: 'high' } },
+    ]);
+    expect(seen('turnloop')).toEqual(seen('claude'));
+  });
+});
+
+describe(parityNestedAgent.name, () => {
+  const run = bothRuns(parityNestedAgent);
+
+  it("claude offers Agent to its subagents and runs a nested call; turnloop's subagents have no subagent tool (a difference kept, see the conformance doc)", () => {
+    const claude = run('claude').observed;
+    expect((claude.requestTools as string[])[1]!.split(',')).toContain('Agent');
+    expect((claude.toolResults as Json[]).map((r) => [r.id, r.is_error])).toEqual([['toolu_inner', false], ['toolu_outer', false]]);
+    expect((claude.hookInputs as Json[]).map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStart', 'SubagentStop', 'SubagentStop']);
+    const turnloop = run('turnloop').observed;
+    expect((turnloop.requestTools as string[])[0]!.split(',')).toContain('Agent');
+    expect((turnloop.requestTools as string[])[1]!.split(',')).not.toContain('Agent');
+    // The outer subagent's call to Agent is refused as a tool it does not have (not shown to the program), so one subagent runs.
+    expect((turnloop.hookInputs as Json[]).map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop']);
+    expect(run('turnloop').error).toBeUndefined();
+  });
+});
