@@ -14,7 +14,7 @@ export class EventChannel<T> {
 
   constructor() {
     // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see src/tools/kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(EventChannel, this);
   }
 
   /** Queues `value`; resolves when the consumer has processed it (or the channel closed). */

@@ -50,7 +50,7 @@ export class Interpreter extends RunCore {
     if (abortedBefore) this.onAbort();
     // The latest interpreter stays reachable, so its hidden class (and those of the objects it made) outlives a full
     // GC between runs; it lets go of its run's data when the run ends (`stop`, src/tools/kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(Interpreter, this);
   }
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */

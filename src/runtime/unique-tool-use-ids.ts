@@ -20,7 +20,7 @@ export class ToolUseIdRegistry {
       for (const block of message.message.content) if (block.type === 'tool_use') this.used.add(block.id);
     }
     // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see src/tools/kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(ToolUseIdRegistry, this);
   }
 
   /** The message with every tool_use id unique in the run (the message itself when nothing changed). */

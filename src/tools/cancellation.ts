@@ -78,7 +78,7 @@ export class CancelGroup {
 
   constructor() {
     // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(CancelGroup, this);
   }
 
   /** Why the group was cancelled; null while it was not. */

@@ -13,9 +13,12 @@
  */
 const latest = new Map<Function, object>();
 
-/** Keeps `instance` as the latest of its class (replacing the one before). */
-export function keepLatest(instance: object): void {
-  latest.set(instance.constructor, instance);
+/**
+ * Keeps `instance` as the latest of `type` (replacing the one before). The class is named by the caller: reading
+ * `instance.constructor` would be one more property load that meets every kept class's hidden class.
+ */
+export function keepLatest(type: Function, instance: object): void {
+  latest.set(type, instance);
 }
 
 /** The latest kept instance of `type`, if any (for tests). */

@@ -19,7 +19,7 @@ export class LazyAbortController {
 
   constructor() {
     // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(LazyAbortController, this);
   }
 
   get aborted(): boolean {

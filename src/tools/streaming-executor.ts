@@ -75,7 +75,7 @@ export class StreamingToolExecutor {
     this.#cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
     this.#detachLoopAbort = onAbort(options.signal, this.#onLoopAbort);
     // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
-    keepLatest(this);
+    keepLatest(StreamingToolExecutor, this);
   }
 
   /** Hands over one tool_use as soon as the model finished its block. Ignored after `discard`. */
