@@ -518,7 +518,7 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording', 'round-11-replay']
+  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording', 'round-11-replay', 'round-11-short']
     .map((name) => {
       const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
       const begin = doc.indexOf(open);

@@ -5,10 +5,17 @@
  * entry, so no producer runs ahead of the consumer (backpressure); after `close()`, pending and later puts resolve
  * at once and their entries are dropped.
  */
+import { keepLatest } from '../tools/kept-shapes.ts';
+
 export class EventChannel<T> {
   private readonly entries: Array<{ value: T; processed: () => void }> = [];
   private waiter: ((entry: { value: T; processed: () => void } | null) => void) | null = null;
   private closed = false;
+
+  constructor() {
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see src/tools/kept-shapes.ts).
+    keepLatest(EventChannel, this);
+  }
 
   /** Queues `value`; resolves when the consumer has processed it (or the channel closed). */
   put(value: T): Promise<void> {

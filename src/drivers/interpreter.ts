@@ -20,6 +20,7 @@ import { TurnloopError } from '../errors/turnloop-error.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
 import { EventChannel } from './event-channel.ts';
+import { keepLatest } from '../tools/kept-shapes.ts';
 import { isPromiseLike, type ExecutorOutput, type MaybePromise, type ObserveExecutor, type OnceExecutor, type StreamExecutor, type ToolCommand } from '../runtime/effect-executors.ts';
 import type { RunLoopOptions } from '../runtime/query-options.ts';
 import type { ResolvedRun, RunWatch } from './resolve-run.ts';
@@ -47,6 +48,9 @@ export class Interpreter extends RunCore {
     this.execute(started.effects);
     this.draining = this.drain() ?? null;
     if (abortedBefore) this.onAbort();
+    // The latest interpreter stays reachable, so its hidden class (and those of the objects it made) outlives a full
+    // GC between runs; it lets go of its run's data when the run ends (`stop`, src/tools/kept-shapes.ts).
+    keepLatest(Interpreter, this);
   }
 
   /** Processes the next queued entry. Resolves false when there is nothing left to wait for. */
@@ -79,6 +83,7 @@ export class Interpreter extends RunCore {
     }
     this.items = [];
     this.channel.close();
+    this.releaseRunData();
   }
 
   private readonly onAbort = () => {

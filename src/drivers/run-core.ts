@@ -104,6 +104,19 @@ export abstract class RunCore implements RunView {
 
   protected abstract stop(reason: string): Promise<void>;
 
+  /**
+   * Lets go of the run's own data once the run is over (a scheduler that stays reachable after its run:
+   * src/tools/kept-shapes.ts): the state with its history, the items, the step observers. What stays is the caller's
+   * own (options, deps, tools) and the run's outcome (`terminal`). `currentState` is null afterwards.
+   */
+  protected releaseRunData(): void {
+    this.state = null as unknown as LoopState;
+    this.items = [];
+    const released = this as unknown as { onStep: StepObserver | undefined; stepGate: StepGate | undefined };
+    released.onStep = undefined;
+    released.stepGate = undefined;
+  }
+
   /** A fresh run's initial step, through the memo (`initialState()`'s result, without asking xstate again). */
   protected initialState(params: LoopParams): StepResult {
     return initialStateWithMemo(this.memo, params, this.config);

@@ -40,10 +40,13 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     syntheticUuid: (n) => `${runId}:repair${n}`,
   });
   const messages = repaired;
+  // Set on the rest object (ours), not spread with it into a literal: V8 (Node 20) gives `{ ...rest, key }` with a key
+  // `rest` lacks a new hidden class on every call, and every read of `params` then sees a shape of its own per run.
+  rest.systemPrompt = withSystemContext(params.systemPrompt, params.systemContext);
   return {
     runId,
     seq: 0,
-    params: { ...rest, systemPrompt: withSystemContext(params.systemPrompt, params.systemContext) },
+    params: rest,
     querySource: params.querySource ?? 'sdk',
     messages,
     historyRevision: 0,

@@ -7,6 +7,8 @@
  * run's signal is aborted or the run is over.
  */
 import type { EffectOf } from '../data/effects.ts';
+import type { EventOf } from '../data/events.ts';
+import type { AssistantMessage } from '../messages/types.ts';
 import type { ModelCallOptions } from '../data/deps.ts';
 import type { LoopParams } from '../data/state.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
@@ -48,6 +50,37 @@ function callOptionsOf(
 }
 
 /**
+ * The reply event as the reducer and the log get it: `message` with its claimed ids, and the tool calls'
+ * concurrency flags when it has any. A plain `{ type, message }` event (every caller of ours) becomes one literal of
+ * a fixed shape; any other keeps its own members in their order (the log's bytes follow it), by a spread. Not by a
+ * spread every time: V8 (Node 20) gives a spread copy that gains a member (`concurrencySafe`) a new hidden class on
+ * every call, about a microsecond and a shape per reply that every reader of the event then meets anew.
+ */
+function claimedModelMessage(
+  event: EventOf<'model_message'>,
+  message: AssistantMessage,
+  concurrencySafe: Record<string, boolean> | undefined,
+): EventOf<'model_message'> {
+  if (hasTypeAndMessageOnly(event)) {
+    return concurrencySafe === undefined ? { type: 'model_message', message } : { type: 'model_message', message, concurrencySafe };
+  }
+  const copy: EventOf<'model_message'> = { ...event, message };
+  if (concurrencySafe !== undefined) copy.concurrencySafe = concurrencySafe;
+  return copy;
+}
+
+/** True when `event`'s own enumerable keys are exactly `type` then `message`. */
+function hasTypeAndMessageOnly(event: object): boolean {
+  let count = 0;
+  for (const key in event) {
+    if (!Object.hasOwn(event, key)) return false;
+    if (key !== (count === 0 ? 'type' : 'message')) return false;
+    if (++count > 2) return false;
+  }
+  return count === 2;
+}
+
+/**
  * One model call: its stream events (items) and its events, in the order the caller produced them. Ends early,
  * yielding nothing more, once the run's signal is aborted or the run (`run.done`) ended.
  */
@@ -80,10 +113,11 @@ export async function* executeModelCall(
         return;
       }
       if (event.type === 'model_message') {
-        event = { ...event, message: env.toolUseIds.claim(event.message) };
-        if (event.message.timestamp === undefined) event.message.timestamp = deps.clock.now();
-        const toolUses = event.message.message.content.filter((b) => b.type === 'tool_use');
-        if (toolUses.length > 0) event.concurrencySafe = tools.concurrencySafe(toolUses);
+        const message = env.toolUseIds.claim(event.message);
+        if (message.timestamp === undefined) message.timestamp = deps.clock.now();
+        const toolUses = message.message.content.filter((b) => b.type === 'tool_use');
+        const concurrencySafe = toolUses.length > 0 ? tools.concurrencySafe(toolUses) : undefined;
+        event = claimedModelMessage(event, message, concurrencySafe);
       }
       yield { kind: 'event', event };
     }

@@ -7,6 +7,7 @@
  * Every call then runs and is answered under its own id (Extension `uniqueToolUseIds`, docs/fidelity.md).
  */
 import type { AssistantMessage, Message } from '../messages/types.ts';
+import { keepLatest } from '../tools/kept-shapes.ts';
 
 const API_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -18,6 +19,8 @@ export class ToolUseIdRegistry {
       if (message.type !== 'assistant') continue;
       for (const block of message.message.content) if (block.type === 'tool_use') this.used.add(block.id);
     }
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see src/tools/kept-shapes.ts).
+    keepLatest(ToolUseIdRegistry, this);
   }
 
   /** The message with every tool_use id unique in the run (the message itself when nothing changed). */

@@ -11,6 +11,7 @@ import { LazyAbortController } from './lazy-abort-controller.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 import { onAbort } from './abort-listeners.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { keepLatest } from './kept-shapes.ts';
 
 export type CancelKind = 'user_abort' | 'sibling_error' | 'discarded' | 'timeout';
 
@@ -74,6 +75,11 @@ export function cancellationText(aborted: { readonly reason: unknown }): string 
 export class CancelGroup {
   #reason: ToolCancellation | null = null;
   readonly #members = new Set<LazyAbortController>();
+
+  constructor() {
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
+    keepLatest(CancelGroup, this);
+  }
 
   /** Why the group was cancelled; null while it was not. */
   get reason(): ToolCancellation | null {

@@ -9,11 +9,18 @@
  * - A signal read after the abort is born aborted, with the same reason; one read before it is aborted with it.
  * - `onAbort` listeners run synchronously on the abort, before the signal's own listeners, each at most once.
  */
+import { keepLatest } from './kept-shapes.ts';
+
 export class LazyAbortController {
   #aborted = false;
   #reason: unknown = undefined;
   #controller: AbortController | undefined;
   #listeners: Array<() => void> = [];
+
+  constructor() {
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
+    keepLatest(LazyAbortController, this);
+  }
 
   get aborted(): boolean {
     return this.#aborted;

@@ -26,6 +26,7 @@ import { applyContextPatch, createToolUseContextRef, type ToolCallDeps, type Too
 import { errorResultEvent } from './tool-result-message.ts';
 import { onAbort } from './abort-listeners.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { keepLatest } from './kept-shapes.ts';
 
 export interface StreamingToolExecutorOptions {
   deps: ToolCallDeps;
@@ -73,6 +74,8 @@ export class StreamingToolExecutor {
     this.context = options.context ?? createToolUseContextRef();
     this.#cap = Math.max(1, Math.floor(options.maxConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY));
     this.#detachLoopAbort = onAbort(options.signal, this.#onLoopAbort);
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
+    keepLatest(StreamingToolExecutor, this);
   }
 
   /** Hands over one tool_use as soon as the model finished its block. Ignored after `discard`. */
