@@ -32,7 +32,8 @@ import { lockLog, type LogLock } from './log-lock.ts';
 import { openLogWriter } from './log-writer.ts';
 import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
-import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion, type StateDigest } from './session-log-schema.ts';
+import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion } from './session-log-format.ts';
+import type { StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
