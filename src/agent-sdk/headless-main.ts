@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../model/anthropic-model-caller.ts';
 import type { Tool } from '../tools/define-tool.ts';
-import { parseFakeScript, startFakeAnthropicApi, type FakeApi, type FakeScriptInput } from '../fake-api/index.ts';
+import type { FakeApi, FakeScriptInput, startFakeAnthropicApi } from '../fake-api/index.ts';
 import type { Message } from '../messages/types.ts';
 import { ControlChannel } from './control-channel.ts';
 import { HeadlessArgsError, parseHeadlessArgs, type HeadlessArgs } from './headless-args.ts';
@@ -22,7 +22,7 @@ import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
 import { hookRegistryProblem, sdkPostToolHook, sdkPreToolHook, sdkStopHook, sdkSubagentHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
-import { childLogPath } from '../replay/child-logs.ts';
+import { childLogPath } from '../replay/child-log-files.ts';
 import { SessionTasks } from './session-tasks.ts';
 import { selectSdkTools, type SdkAgentDefinition } from './sdk-tools.ts';
 import { connectCommandLineMcp, mcpServersOfFlags, type CommandLineMcp } from './command-line-mcp.ts';
@@ -65,8 +65,12 @@ function agentNames(programAgents: readonly string[]): string[] {
   return [...new Set(['general-purpose', ...programAgents])].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
-/** Reads and checks a `--fake-api` script before anything starts: a file of the wrong shape is bad input, naming the place. */
-function readFakeScript(path: string, cwd: string): FakeScriptInput {
+/**
+ * Reads and checks a `--fake-api` script before anything starts: a file of the wrong shape is bad input, naming the
+ * place. The fake API (its script schema, its server) loads only here: a session against the real API never pays
+ * for it.
+ */
+async function readFakeScript(path: string, cwd: string): Promise<{ script: FakeScriptInput; start: typeof startFakeAnthropicApi }> {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(resolve(cwd, path), 'utf8'));
@@ -79,22 +83,23 @@ function readFakeScript(path: string, cwd: string): FakeScriptInput {
   }
   const { model, compactionModel, agentRuns } = data as Record<string, unknown>;
   const script = { model: model ?? [], ...(compactionModel !== undefined ? { compactionModel } : {}), ...(agentRuns !== undefined ? { agentRuns } : {}) };
+  const { parseFakeScript, startFakeAnthropicApi } = await import('../fake-api/index.ts');
   try {
     parseFakeScript(script, path);
   } catch (error) {
     throw new HeadlessArgsError(`--fake-api: ${messageOf(error)}`);
   }
-  return script as FakeScriptInput;
+  return { script: script as FakeScriptInput, start: startFakeAnthropicApi };
 }
 
 /** The session's id and history; its lock is taken (session-store.ts) before its log is read, unless not persisted. */
-function sessionIdentity(args: HeadlessArgs, cwd: string): { sessionId: string; history: Message[]; claim?: SessionClaim } {
+async function sessionIdentity(args: HeadlessArgs, cwd: string): Promise<{ sessionId: string; history: Message[]; claim?: SessionClaim }> {
   const continued = args.resume ?? (args.continueLatest ? latestSessionId(cwd) : undefined);
   const sessionId = args.sessionId ?? (continued !== undefined && !args.forkSession ? continued : randomUUID());
   if (!isSafeSessionId(sessionId)) throw new HeadlessArgsError(`--session-id: '${sessionId}' is not usable as a session id (letters, digits, '.', '_', '-')`);
   const claim = args.noSessionPersistence ? undefined : claimSession(cwd, sessionId, { fresh: sessionId !== continued });
   try {
-    return { sessionId, history: continued === undefined ? [] : loadConversation(cwd, continued), ...(claim ? { claim } : {}) };
+    return { sessionId, history: continued === undefined ? [] : await loadConversation(cwd, continued), ...(claim ? { claim } : {}) };
   } catch (error) {
     claim?.release();
     throw error;
@@ -123,13 +128,13 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     // A bad --thinking value is bad input: refuse it before anything starts.
     thinkingParam(args, args.model ?? '');
     const effort = effortParam(args.effort);
-    const fakeScript = args.fakeApi === undefined ? undefined : readFakeScript(args.fakeApi, io.cwd);
-    const identity = sessionIdentity(args, io.cwd);
+    const fakeScript = args.fakeApi === undefined ? undefined : await readFakeScript(args.fakeApi, io.cwd);
+    const identity = await sessionIdentity(args, io.cwd);
     const { sessionId, history } = identity;
     claim = identity.claim;
     let callModel;
     if (fakeScript !== undefined) {
-      fake = await startFakeAnthropicApi(fakeScript);
+      fake = await fakeScript.start(fakeScript.script);
       callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL, onRetry: (notice) => session?.reportRetry(notice) });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;

@@ -13,7 +13,7 @@ import type { PreToolHook } from '../tools/call-deps.ts';
 import type { AssistantMessage, Message, UserContentBlock } from '../messages/types.ts';
 import { endsBudgetCheckInterval } from './turn-budget.ts';
 import type { Terminal } from '../data/outcomes.ts';
-import { recordChildrenBeside } from '../replay/child-logs.ts';
+import { recordChildrenBeside } from '../replay/child-log-files.ts';
 import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { SessionPermissions } from './permission-updates.ts';

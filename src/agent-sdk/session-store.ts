@@ -21,7 +21,6 @@ import { TurnloopError } from '../errors/turnloop-error.ts';
 import { lockLog, LogLockedError, type LogLock } from '../replay/log-lock.ts';
 import type { Message } from '../messages/types.ts';
 import type { LoopState } from '../data/state.ts';
-import { replay } from '../replay/replay.ts';
 
 export const SESSIONS_DIR = '.turnloop/sessions';
 
@@ -108,13 +107,17 @@ export function conversationOf(state: LoopState): Message[] {
   return [...messages, ...[...iter.assistantMessages, ...iter.toolResults].filter((m) => !known.has(m.uuid))];
 }
 
-/** The conversation a finished session ended with (its last run's final messages), for the next turn. */
-export function loadConversation(cwd: string, sessionId: string): Message[] {
+/**
+ * The conversation a finished session ended with (its last run's final messages), for the next turn. Replay (the
+ * log parser and its schemas) loads only here: a new session does not pay for it.
+ */
+export async function loadConversation(cwd: string, sessionId: string): Promise<Message[]> {
   if (!isSafeSessionId(sessionId)) throw new SessionNotFoundError(`--resume: '${sessionId}' is not a session id`);
   // Called for its refusal alone: a sessions folder reached through a symlink is never read.
   realSessionsDir(cwd, { create: false });
   const path = sessionLogPath(cwd, sessionId);
   if (!existsSync(path)) throw new SessionNotFoundError(`--resume: no session ${sessionId} (no ${path})`);
+  const { replay } = await import('../replay/replay.ts');
   const replayed = replay(path);
   if (replayed.terminal === null) {
     throw new SessionNotFoundError(`--resume: session ${sessionId} did not finish (its log ends mid-run); continue it with 'turnloop resume ${path}'`);

@@ -60,7 +60,7 @@ export async function engineOptionsOf(options: QueryOptions, callee: CheckedEntr
     const spec = typeof record === 'object' && 'target' in record ? record : { target: record };
     const { target, ...recording } = spec;
     // Loaded only when asked for, like the inspector: the root import stays free of the log format and redaction.
-    const [{ recordTo }, { recordChildrenBeside }] = await Promise.all([import('../replay/session-recorder.ts'), import('../replay/child-logs.ts')]);
+    const [{ recordTo }, { recordChildrenBeside }] = await Promise.all([import('../replay/session-recorder.ts'), import('../replay/child-log-files.ts')]);
     observers.push(recordTo(target, recording));
     // Subagents' runs are recorded beside a log file (docs/subagents.md); a stream target records the parent only.
     if (typeof target === 'string' && engine.childObservers === undefined) {

@@ -4,6 +4,8 @@
  * bundle it into the one file bin/ loads for a headless command line (scripts/build.mjs): a start-up without the
  * module loader's per-file cost. `main()` loads this same module for the same command line.
  */
+// First: zod's setting applies to the schemas modules build as they load (zod-jitless.ts).
+import './zod-jitless.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseHeadlessArgs } from '../agent-sdk/headless-args.ts';

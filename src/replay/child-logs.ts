@@ -8,56 +8,16 @@
  * (parent event, child run, child event), and a child whose final answer is not the result its parent recorded
  * for that call (another run's log in its place) is refused (`ChildAnswerMismatchError`).
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { isBackgroundLaunchText, notifiedToolUseId } from '../agents/background-agents.ts';
-import type { RunObserverFactory } from '../runtime/query-options.ts';
-import { finalTextOf, type ChildLink } from '../tools/child-runs.ts';
+import { finalTextOf } from '../tools/child-runs.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { ReplayDivergenceError } from './errors.ts';
-import type { RedactOptions } from './redact.ts';
 import { replay, type ReplayOptions, type ReplayResult } from './replay.ts';
-import { recordTo } from './session-recorder.ts';
 import { loadSessionLog } from './parse-session-log.ts';
+import { childLogFiles } from './child-log-files.ts';
 
-const stem = (path: string) => path.replace(/\.jsonl$/, '');
-
-/** The folder holding the child logs of `log`. */
-export function childLogDir(log: string): string {
-  return `${stem(log)}.agents`;
-}
-
-/**
- * The log of the child reached from `root` through `toolUseIds` (one id per generation). The ids are file names
- * as they are: the engine makes every tool_use id `[A-Za-z0-9_-]+` (`unique-tool-use-ids.ts`).
- */
-export function childLogPath(root: string, toolUseIds: readonly string[]): string {
-  return toolUseIds.reduce((parent, id) => join(childLogDir(parent), `${id}.jsonl`), root);
-}
-
-/** The child logs beside `log`, by tool_use id, in file-name order (none when it has no `.agents/` folder). */
-export function childLogFiles(log: string): Array<{ toolUseId: string; file: string }> {
-  const dir = childLogDir(log);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => ({ toolUseId: basename(name, '.jsonl'), file: join(dir, name) }));
-}
-
-/** Every child log below `log`, depth first (children, then each child's own), in file-name order. */
-export function descendantLogFiles(log: string): string[] {
-  return childLogFiles(log).flatMap(({ file }) => [file, ...descendantLogFiles(file)]);
-}
-
-/** `childObservers` for `query()`: records every child run of `root`'s tree beside it. */
-export function recordChildrenBeside(root: string, options: { redact?: RedactOptions; fsync?: boolean } = {}): (link: ChildLink) => RunObserverFactory[] {
-  return (link) => {
-    const path = childLogPath(root, link.toolUseIds);
-    mkdirSync(dirname(path), { recursive: true });
-    return [recordTo(path, options)];
-  };
-}
+// Where the logs live and their recording (child-log-files.ts), for this module's importers.
+export { childLogDir, childLogFiles, childLogPath, descendantLogFiles, recordChildrenBeside } from './child-log-files.ts';
 
 /** A child run's divergence, with the path that leads to it. */
 export class TreeReplayDivergenceError extends TurnloopError {

@@ -20,36 +20,15 @@
  * - A line never holds a state snapshot, so the log grows linearly with the events, not with the history.
  * - The header holds the config snapshot and the JSON params (no functions); both are redacted like events.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LoopConfig } from '../config/config.ts';
 import { loopEventSchema, messageSchema } from '../data/event-schema.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { LoopParams } from '../data/state.ts';
+import { SESSION_LOG_FORMAT, type SessionLogVersion } from './session-log-format.ts';
 
-export const SESSION_LOG_FORMAT = 'turnloop-session';
-/** The version the recorder writes. */
-export const SESSION_LOG_VERSION = 3;
-/** Every version replay reads. */
-export type SessionLogVersion = 1 | 2 | 3;
-
-/**
- * Version 3: event lines of one commit group at most. The recorder commits at least every this many steps; a log
- * with a longer run of lines without a hash is refused, so replay never holds more than a group's steps unchecked.
- */
-export const MAX_GROUP_LINES = 256;
-
-function readEngineVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-/** The engine version (package.json `version`) written into every header. */
-export const ENGINE_VERSION = readEngineVersion();
+// The format's name, versions and limits, which the recorder needs without the schemas (session-log-format.ts).
+export { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion } from './session-log-format.ts';
 
 /** The readable digest of a state (`controlDigest`); loose so that a later version may add members. */
 const digestSchema = z.looseObject({ v: z.string(), turn: z.number(), msgs: z.number(), seq: z.number() });
