@@ -50,7 +50,9 @@ async function readConfined(root: string, relative: string): Promise<{ path: str
   try {
     confined = await confinePath(root, relative);
   } catch (error) {
-    if ((error as { code?: string }).code === 'PATH_NOT_FOUND') return undefined;
+    // A missing file, or a missing source directory (no ~/.claude on a fresh machine): nothing to read, as on claude.
+    const code = (error as { code?: string }).code;
+    if (code === 'PATH_NOT_FOUND' || code === 'ENOENT') return undefined;
     throw error;
   }
   const info = await stat(confined.absolute);
