@@ -151,14 +151,17 @@ export class HeadlessSession {
     const controller = new AbortController();
     const turn = { controller, interrupted: false, background: [] as Array<() => void> };
     this.current = turn;
-    const config = resolveConfig({
+    // query() is given the overrides, not the resolved config: it checks what it is given, and a whole config is
+    // ten times the keys to check on every turn.
+    const overrides = {
       sessionId: settings.sessionId,
       ...(this.model ? { model: this.model } : {}),
       ...(settings.quickRetries ? { retry: { baseDelayMs: 5, maxDelayMs: 50 } } : {}),
       // As the real executable: its streaming tool executor is behind a gate it runs without, so tools run after
       // the reply (runTools) and a failed Bash cancels no sibling (issue 39; test/agent-sdk/request-sequence.test.ts).
       features: { streamingToolExecution: false },
-    });
+    };
+    const config = resolveConfig(overrides);
     const thinking = settings.thinking?.(config.model);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
@@ -261,7 +264,7 @@ export class HeadlessSession {
         ...(settings.taskBudget !== undefined ? { taskBudget: { total: settings.taskBudget } } : {}),
         querySource: 'sdk',
         signal: controller.signal,
-        config,
+        config: overrides,
         // As claude: number and boolean inputs sent as strings are rewritten before the loop sees them (string-inputs.ts).
         deps: { callModel: withStringInputsCoerced(deps.callModel) },
         onStep: (step) => {
