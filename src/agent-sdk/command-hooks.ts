@@ -57,6 +57,9 @@ interface Finished {
   aborted: boolean;
 }
 
+/** setTimeout's longest delay: a longer one fires at once (a `timeout` of a month would kill the hook at its start). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Process groups of the hook commands running now: killed when this process exits. */
 const runningGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -83,9 +86,12 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
       runningGroups.add(pgid);
     }
     const out = { stdout: '', stderr: '' };
-    const take = (key: 'stdout' | 'stderr') => (chunk: Buffer) => {
-      if (out[key].length < MAX_OUTPUT_CHARS) out[key] += chunk.toString('utf8').slice(0, MAX_OUTPUT_CHARS - out[key].length);
+    const take = (key: 'stdout' | 'stderr') => (chunk: string) => {
+      if (out[key].length < MAX_OUTPUT_CHARS) out[key] += chunk.slice(0, MAX_OUTPUT_CHARS - out[key].length);
     };
+    // Decoded by the stream, so a character split across two reads of the pipe stays whole.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', take('stdout'));
     child.stderr.on('data', take('stderr'));
     // A command that does not read its input closes stdin early: that is not an error.
@@ -108,7 +114,7 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(pgid);
-    }, options.timeoutMs);
+    }, Math.min(options.timeoutMs, MAX_TIMER_MS));
     const onAbort = () => {
       aborted = true;
       killGroup(pgid);

@@ -75,6 +75,18 @@ describe('running a command hook', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('a timeout longer than a timer can hold is not a timeout at once', async () => {
+    const finished = await runHookCommand('sleep 0.2; echo done', '', { cwd: tempProject(), env: { PATH: process.env.PATH }, timeoutMs: 30 * 24 * 3600 * 1000 });
+    expect(finished).toMatchObject({ code: 0, stdout: 'done\n', timedOut: false });
+  });
+
+  it('keeps a character whole when the pipe splits its bytes across two reads', async () => {
+    // 1 + 2 * 40,000 bytes: a pipe read of 64 KiB ends inside an 'é'.
+    const script = `process.stdout.write('a' + 'é'.repeat(40000))`;
+    const finished = await runHookCommand(`${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`, '', { cwd: tempProject(), env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
+    expect(finished.stdout).toBe('a' + 'é'.repeat(40000));
+  });
+
   it('maps the exit status as claude: 0 with JSON is the output, 2 blocks with stderr, others change nothing', () => {
     const hook = { command: './check.sh', timeout: 5 };
     const finished = (code: number, stdout: string, stderr = '') => ({ code, stdout, stderr, timedOut: false, aborted: false });
