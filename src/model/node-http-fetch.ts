@@ -1,6 +1,7 @@
 /**
- * The `fetch` the model client is given (anthropic-model-caller.ts): a request over node:http or node:https
- * answered as a `Response`. Node's own `fetch` (undici) costs a fresh process about 13 ms of CPU more on its first
+ * The `fetch` the headless mode gives the model client (`createAnthropicModelCaller({ fetch })` in
+ * src/agent-sdk/headless-main.ts; a library run keeps Node's): a request over node:http or node:https answered as a
+ * `Response`. Node's own `fetch` (undici) costs a fresh process about 13 ms of CPU more on its first
  * request (its HTTP parser is WASM, compiled at the first call) and about 5 ms more on each of the next few, while
  * its code warms up; a headless run makes a handful of requests, so that was a large part of its start-up.
  *
