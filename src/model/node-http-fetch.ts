@@ -75,6 +75,11 @@ async function send(url: URL, init: RequestInit, signal: AbortSignal | undefined
   const { request } = url.protocol === 'https:' ? await import('node:https') : http;
   const bytes = typeof init.body === 'string' ? Buffer.from(init.body) : init.body instanceof ArrayBuffer ? new Uint8Array(init.body) : (init.body ?? undefined);
   return new Promise((resolve, reject) => {
+    // Aborted while node:https was loading: a listener added now would never be called.
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const req = request(url, { method: (init.method ?? 'GET').toUpperCase(), headers: requestHeaders(init) });
     const onAbort = () => {
       reject(signal!.reason);
@@ -99,6 +104,8 @@ async function decoded(response: IncomingMessage): Promise<Readable> {
   const zlib = await import('node:zlib');
   const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
   response.on('error', (error) => decoder.destroy(error));
+  // A body that does not decode: the connection is dropped, not left holding an unread response.
+  decoder.on('error', () => response.destroy());
   return response.pipe(decoder);
 }
 
