@@ -15,8 +15,9 @@
  *
  * Invariants: a hook never leaves the session waiting. The command runs in its own process group, killed whole
  * (SIGKILL to `-pgid`) at its `timeout` (claude's default: 600 s), when the call is interrupted, and when this
- * process exits; its output is capped. A PreToolUse hook that timed out did not check the call: as claude, the
- * program gets a `system/informational` warning (`hook_no_verdict`) and the call goes on. A Stop hook that exits 2 is
+ * process exits or is stopped by SIGTERM, SIGINT or SIGHUP; its output is capped. A PreToolUse hook that timed out
+ * did not check the call: as claude, the program gets a `system/informational` warning (`hook_no_verdict`) and the
+ * call goes on. A Stop hook that exits 2 is
  * announced by claude's `system/notification` (`stop-hook-error`).
  */
 import { spawn } from 'node:child_process';
@@ -57,9 +58,39 @@ interface Finished {
   aborted: boolean;
 }
 
-/** Process groups of the hook commands running now: killed when this process exits. */
+/** setTimeout's longest delay: a longer one fires at once (a `timeout` of a month would kill the hook at its start). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Process groups of the hook commands running now: killed when this process exits or is stopped by a signal. */
 const runningGroups = new Set<number>();
 let exitHookInstalled = false;
+/**
+ * The signals that end this process by default (the SDK closes a session with SIGTERM). A hook's own process group
+ * does not get them, so while one runs they are caught: the groups are killed, then the signal is raised again
+ * (without our listener) for its usual effect. Listened to only while a hook runs.
+ */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+function onStopSignal(signal: NodeJS.Signals): void {
+  runningGroups.forEach(killGroup);
+  runningGroups.clear();
+  for (const name of STOP_SIGNALS) process.removeListener(name, onStopSignal);
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function track(pgid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => runningGroups.forEach(killGroup));
+  }
+  if (runningGroups.size === 0) for (const name of STOP_SIGNALS) process.on(name, onStopSignal);
+  runningGroups.add(pgid);
+}
+
+function untrack(pgid: number): void {
+  if (!runningGroups.delete(pgid) || runningGroups.size > 0) return;
+  for (const name of STOP_SIGNALS) process.removeListener(name, onStopSignal);
+}
 
 function killGroup(pgid: number | undefined): void {
   if (pgid === undefined) return;
@@ -75,17 +106,14 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const pgid = child.pid;
-    if (pgid !== undefined) {
-      if (!exitHookInstalled) {
-        exitHookInstalled = true;
-        process.on('exit', () => runningGroups.forEach(killGroup));
-      }
-      runningGroups.add(pgid);
-    }
+    if (pgid !== undefined) track(pgid);
     const out = { stdout: '', stderr: '' };
-    const take = (key: 'stdout' | 'stderr') => (chunk: Buffer) => {
-      if (out[key].length < MAX_OUTPUT_CHARS) out[key] += chunk.toString('utf8').slice(0, MAX_OUTPUT_CHARS - out[key].length);
+    const take = (key: 'stdout' | 'stderr') => (chunk: string) => {
+      if (out[key].length < MAX_OUTPUT_CHARS) out[key] += chunk.slice(0, MAX_OUTPUT_CHARS - out[key].length);
     };
+    // Decoded by the stream, so a character split across two reads of the pipe stays whole.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', take('stdout'));
     child.stderr.on('data', take('stderr'));
     // A command that does not read its input closes stdin early: that is not an error.
@@ -100,7 +128,7 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       killGroup(pgid);
-      if (pgid !== undefined) runningGroups.delete(pgid);
+      if (pgid !== undefined) untrack(pgid);
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({ code, ...out, timedOut, aborted });
@@ -108,7 +136,7 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(pgid);
-    }, options.timeoutMs);
+    }, Math.min(options.timeoutMs, MAX_TIMER_MS));
     const onAbort = () => {
       aborted = true;
       killGroup(pgid);

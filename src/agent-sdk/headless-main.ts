@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isTurnloopError } from '../errors/turnloop-error.ts';
 import { createAnthropicModelCaller } from '../model/anthropic-model-caller.ts';
+import { nodeHttpFetch } from '../model/node-http-fetch.ts';
 import type { Tool } from '../tools/define-tool.ts';
 import type { FakeApi, FakeScriptInput, startFakeAnthropicApi } from '../fake-api/index.ts';
 import type { Message } from '../messages/types.ts';
@@ -135,11 +136,12 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     let callModel;
     if (fakeScript !== undefined) {
       fake = await fakeScript.start(fakeScript.script);
-      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL, onRetry: (notice) => session?.reportRetry(notice) });
+      callModel = createAnthropicModelCaller({ apiKey: 'fake-key', baseURL: fake.baseURL, fetch: nodeHttpFetch, onRetry: (notice) => session?.reportRetry(notice) });
     } else {
       const apiKey = io.env.ANTHROPIC_API_KEY;
       if (!apiKey) throw new HeadlessArgsError('no ANTHROPIC_API_KEY: set it, or pass --fake-api <script.json> to run offline against a scripted model');
-      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}), onRetry: (notice) => session?.reportRetry(notice) });
+      // Our fetch over node:http, not Node's: it spares a fresh process undici's start-up (docs/agent-sdk.md).
+      callModel = createAnthropicModelCaller({ apiKey, ...(io.env.ANTHROPIC_BASE_URL ? { baseURL: io.env.ANTHROPIC_BASE_URL } : {}), fetch: nodeHttpFetch, onRetry: (notice) => session?.reportRetry(notice) });
     }
     const structuredOutput = args.jsonSchema === undefined ? undefined : await createStructuredOutput(args.jsonSchema, maxStructuredOutputAttempts(io.env));
     const settingSources = parseSettingSources(args.settingSources);

@@ -15,17 +15,5 @@ export function dontAskModeText(toolName: string): string {
   return `Permission to use ${toolName} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed.`;
 }
 
-/** A Bash command that needs approval, nobody to ask, and a variable expansion in it. */
+/** A Bash command that needs approval, nobody to ask, and a variable expansion in it (`expandsVariable`, shell-commands.ts). */
 export const VARIABLE_IN_COMMAND_TEXT = "A variable in this command can't be checked before it runs";
-
-/** Whether a shell command expands a variable (`$NAME`, `${...}`, `$(...)`) outside single quotes. */
-export function expandsVariable(command: string): boolean {
-  let quoted = false;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (c === "'" ) quoted = !quoted;
-    else if (c === '\\' && !quoted) i += 1;
-    else if (c === '$' && !quoted && /[A-Za-z_{(]/.test(command[i + 1] ?? '')) return true;
-  }
-  return false;
-}

@@ -17,9 +17,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
 import { permissionDeniedText } from '../tools/permission.ts';
-import { bashDenyRuleText, dontAskModeText, expandsVariable, VARIABLE_IN_COMMAND_TEXT } from './permission-denial-texts.ts';
+import { bashDenyRuleText, dontAskModeText, VARIABLE_IN_COMMAND_TEXT } from './permission-denial-texts.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
-import { parseShellCommand } from './shell-commands.ts';
+import { expandsVariable, parseShellCommand } from './shell-commands.ts';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -142,7 +142,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     }
     if (mode === 'dontAsk' || !options.ask) {
       if (mode === 'dontAsk') return { behavior: 'deny', message: dontAskModeText(tool.name), exactMessage: true, unasked: { reason: 'mode' } };
-      if (tool.name === 'Bash' && typeof fields.command === 'string' && expandsVariable(fields.command)) return { behavior: 'deny', message: VARIABLE_IN_COMMAND_TEXT, exactMessage: true, unasked: {} };
+      if (tool.name === 'Bash' && typeof fields.command === 'string' && (await expandsVariable(fields.command))) return { behavior: 'deny', message: VARIABLE_IN_COMMAND_TEXT, exactMessage: true, unasked: {} };
       return { behavior: 'deny', message: 'the call needs approval and the program gave no canUseTool', unasked: {} };
     }
     const suggestions = (await options.session?.suggest(tool.name, fields)) ?? [];

@@ -173,3 +173,29 @@ export async function parseShellCommand(command: string): Promise<ParsedShellCom
     tree.delete();
   }
 }
+
+/** The expansions whose value comes from a variable or a command when the command runs (backticks aside). */
+const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution']);
+
+function hasExpansion(node: Node): boolean {
+  if (EXPANSIONS.has(node.type) && node.text.startsWith('$')) return true;
+  for (const child of node.children) if (child && hasExpansion(child)) return true;
+  return false;
+}
+
+/**
+ * Whether `command` expands a variable or a command's output (`$NAME`, `${...}`, `$(...)`) where the shell would
+ * expand it: not in single quotes, not escaped, in double quotes too. A command that does not parse is read as far
+ * as the grammar got; one too long to parse is false.
+ */
+export async function expandsVariable(command: string): Promise<boolean> {
+  if (command.length > MAX_PARSED_COMMAND_CHARS || command.includes('\0')) return false;
+  const parser = await bashParser();
+  const tree = parser.parse(command);
+  if (!tree) return false;
+  try {
+    return hasExpansion(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}

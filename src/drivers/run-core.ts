@@ -54,6 +54,8 @@ export abstract class RunCore implements RunView {
   protected readonly stepGate: StepGate | undefined;
   private readonly onStep: StepObserver | undefined;
   private readonly watch: RunWatch;
+  /** Set by `releaseRunData`: the run's data is gone. */
+  private released = false;
   terminal: Terminal | null = null;
 
   constructor(
@@ -95,26 +97,35 @@ export abstract class RunCore implements RunView {
 
   /** Stops the run's work (the generator was closed or the run ended), then closes its observers. */
   async shutdown(reason: string): Promise<void> {
+    const watch = this.watch;
     try {
       await this.stop(reason);
     } finally {
-      this.watch.close();
+      watch.close();
     }
   }
 
   protected abstract stop(reason: string): Promise<void>;
 
   /**
-   * Lets go of the run's own data once the run is over (a scheduler that stays reachable after its run:
-   * src/tools/kept-shapes.ts): the state with its history, the items, the step observers. What stays is the caller's
-   * own (options, deps, tools) and the run's outcome (`terminal`). `currentState` is null afterwards.
+   * Lets go of the run's data once the run is over (a scheduler that stays reachable after its run:
+   * src/tools/kept-shapes.ts): the state with its history, the items, the step observers, and the caller's own
+   * options (prompt, initial messages, `onError`), deps, tools and config with the executors' env. What stays is the
+   * run's outcome (`terminal`) and its signal (which may be the caller's). `currentState` is null afterwards.
    */
   protected releaseRunData(): void {
     this.state = null as unknown as LoopState;
     this.items = [];
-    const released = this as unknown as { onStep: StepObserver | undefined; stepGate: StepGate | undefined };
+    const released = this as unknown as Record<'onStep' | 'stepGate' | 'options' | 'env' | 'deps' | 'tools' | 'config' | 'watch', unknown>;
     released.onStep = undefined;
     released.stepGate = undefined;
+    released.options = undefined;
+    released.env = undefined;
+    released.deps = undefined;
+    released.tools = undefined;
+    released.config = undefined;
+    released.watch = undefined;
+    this.released = true;
   }
 
   /** A fresh run's initial step, through the memo (`initialState()`'s result, without asking xstate again). */
@@ -161,6 +172,8 @@ export abstract class RunCore implements RunView {
 
   /** Hands `error` to `options.onError`; without one (or when it throws), returns the default: a warning item. */
   protected reported(error: unknown, raisedBy: RunErrorSource, effect: Effect | null): QueryItem | null {
+    // After the release the run is over (work that fails later is not reported, as `background` does once done).
+    if (this.released) return null;
     const onError = this.options.onError;
     if (onError !== undefined) {
       try {

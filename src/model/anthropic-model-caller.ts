@@ -47,6 +47,13 @@ export interface AnthropicModelCallerOptions {
    * at a terminal a 401 is a wrong key, which no wait fixes.
    */
   maxAuthRetries?: number;
+  /**
+   * The `fetch` the SDK client sends its requests with. Default: Node's global `fetch`, which follows what the
+   * process set up for it (an undici global dispatcher: a proxy agent, custom TLS or connection settings). The
+   * headless mode passes `nodeHttpFetch` (node-http-fetch.ts: node:http, which spares a fresh process undici's
+   * start-up; docs/agent-sdk.md, "The model client's fetch").
+   */
+  fetch?: typeof fetch;
 }
 
 export interface ModelRetryNotice {
@@ -85,10 +92,9 @@ function hasCredentials(options: AnthropicModelCallerOptions): boolean {
 }
 
 async function sdkClient(options: AnthropicModelCallerOptions): Promise<MessagesClient> {
-  const [{ default: Anthropic }, { nodeHttpFetch }] = await Promise.all([import('@anthropic-ai/sdk'), import('./node-http-fetch.ts')]);
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
   return new Anthropic({
-    // Node's fetch costs a fresh process tens of ms over its first requests (node-http-fetch.ts).
-    fetch: nodeHttpFetch,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),

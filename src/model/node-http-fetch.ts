@@ -1,6 +1,7 @@
 /**
- * The `fetch` the model client is given (anthropic-model-caller.ts): a request over node:http or node:https
- * answered as a `Response`. Node's own `fetch` (undici) costs a fresh process about 13 ms of CPU more on its first
+ * The `fetch` the headless mode gives the model client (`createAnthropicModelCaller({ fetch })` in
+ * src/agent-sdk/headless-main.ts; a library run keeps Node's): a request over node:http or node:https answered as a
+ * `Response`. Node's own `fetch` (undici) costs a fresh process about 13 ms of CPU more on its first
  * request (its HTTP parser is WASM, compiled at the first call) and about 5 ms more on each of the next few, while
  * its code warms up; a headless run makes a handful of requests, so that was a large part of its start-up.
  *
@@ -74,6 +75,11 @@ async function send(url: URL, init: RequestInit, signal: AbortSignal | undefined
   const { request } = url.protocol === 'https:' ? await import('node:https') : http;
   const bytes = typeof init.body === 'string' ? Buffer.from(init.body) : init.body instanceof ArrayBuffer ? new Uint8Array(init.body) : (init.body ?? undefined);
   return new Promise((resolve, reject) => {
+    // Aborted while node:https was loading: a listener added now would never be called.
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const req = request(url, { method: (init.method ?? 'GET').toUpperCase(), headers: requestHeaders(init) });
     const onAbort = () => {
       reject(signal!.reason);
@@ -98,6 +104,8 @@ async function decoded(response: IncomingMessage): Promise<Readable> {
   const zlib = await import('node:zlib');
   const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
   response.on('error', (error) => decoder.destroy(error));
+  // A body that does not decode: the connection is dropped, not left holding an unread response.
+  decoder.on('error', () => response.destroy());
   return response.pipe(decoder);
 }
 

@@ -4,26 +4,14 @@
  * subagent running, the Agent call's PostToolUse `tool_response`, `prompt_id` and `effort`; and a subagent that
  * calls Agent (claude runs it, turnloop's subagents have no subagent tool: docs/agent-sdk-conformance.md).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bothRuns } from './harness/both-runs.ts';
 import { ENGINES, type EngineName } from './harness/engines.ts';
-import { runProgram, type ProgramRun, type SdkProgram } from './harness/sdk-program.ts';
 import { parityAgentIds, parityNestedAgent, parityPromptIds } from './programs/parity-agent-ids.ts';
 
 type Json = Record<string, any>;
 const AGENT_ID = /^a[0-9a-f]{16}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function bothRuns(program: SdkProgram): (engine: EngineName) => ProgramRun {
-  const runs = new Map<EngineName, ProgramRun>();
-  beforeAll(async () => {
-    for (const engine of ENGINES) runs.set(engine, await runProgram(program, engine));
-  });
-  return (engine) => {
-    const run = runs.get(engine);
-    if (!run) throw new Error(`no ${engine} run`);
-    return run;
-  };
-}
 
 describe(parityAgentIds.name, () => {
   const run = bothRuns(parityAgentIds);

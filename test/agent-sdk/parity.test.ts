@@ -4,10 +4,9 @@
  * (programs/parity-*.ts). Each fact is checked on both engines; what still differs is named in each test (and in
  * docs/agent-sdk-conformance.md).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bothRuns } from './harness/both-runs.ts';
 import { ENGINES, type EngineName } from './harness/engines.ts';
-import { runProgram, type ProgramRun } from './harness/sdk-program.ts';
-import type { SdkProgram } from './harness/sdk-program.ts';
 import { parityAgentTool } from './programs/parity-agent-tool.ts';
 import { parityDenials } from './programs/parity-denials.ts';
 import { parityStringInputs } from './programs/parity-string-inputs.ts';
@@ -15,18 +14,6 @@ import { parityStringInputs } from './programs/parity-string-inputs.ts';
 type Json = Record<string, any>;
 const START_KEYS = 'agent_id,agent_type,cwd,hook_event_name,prompt_id,session_id,transcript_path';
 const STOP_KEYS = 'agent_id,agent_transcript_path,agent_type,background_tasks,cwd,effort,hook_event_name,last_assistant_message,permission_mode,prompt_id,session_crons,session_id,stop_hook_active,transcript_path';
-
-function bothRuns(program: SdkProgram): (engine: EngineName) => ProgramRun {
-  const runs = new Map<EngineName, ProgramRun>();
-  beforeAll(async () => {
-    for (const engine of ENGINES) runs.set(engine, await runProgram(program, engine));
-  });
-  return (engine) => {
-    const run = runs.get(engine);
-    if (!run) throw new Error(`no ${engine} run`);
-    return run;
-  };
-}
 
 describe(parityAgentTool.name, () => {
   const run = bothRuns(parityAgentTool);

@@ -1,6 +1,6 @@
 /** Denials worded as claude 2.1.334 words them (probed: test/agent-sdk/programs/parity-denials.ts). */
 import { describe, expect, it } from 'vitest';
-import { expandsVariable } from '../../../src/agent-sdk/permission-denial-texts.ts';
+import { expandsVariable } from '../../../src/agent-sdk/shell-commands.ts';
 import { runHeadless, SDK_ARGS, tempProject, writeScript, type Line } from './headless-harness.ts';
 
 async function deniedCall(name: string, input: Record<string, unknown>, flags: string[], onLine?: (line: Line, send: (reply: Line) => void) => void) {
@@ -47,12 +47,15 @@ describe("claude's denial texts", () => {
     expect(denied).toMatchObject({ message: result.content });
   });
 
-  it('finds variable expansions outside single quotes only', () => {
-    expect(expandsVariable('echo $HOME')).toBe(true);
-    expect(expandsVariable('echo "${A}"')).toBe(true);
-    expect(expandsVariable('echo $(date)')).toBe(true);
-    expect(expandsVariable("echo '$HOME'")).toBe(false);
-    expect(expandsVariable('echo \\$HOME')).toBe(false);
-    expect(expandsVariable('echo 5$')).toBe(false);
+  it('finds variable expansions outside single quotes only (the Bash grammar reads the quotes)', async () => {
+    expect(await expandsVariable('echo $HOME')).toBe(true);
+    expect(await expandsVariable('echo "${A}"')).toBe(true);
+    expect(await expandsVariable('echo $(date)')).toBe(true);
+    expect(await expandsVariable("echo '$HOME'")).toBe(false);
+    expect(await expandsVariable('echo \\$HOME')).toBe(false);
+    expect(await expandsVariable('echo 5$')).toBe(false);
+    // A single quote inside double quotes opens nothing: the variable after it is expanded.
+    expect(await expandsVariable(`echo "it's $HOME"`)).toBe(true);
+    expect(await expandsVariable(`echo "a'b" '$HOME'`)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
  * command hooks (settings-hooks.ts, command-hooks.ts), `env`, `permissions.additionalDirectories`, the warnings for
  * bad values, and the permission suggestions for compound commands and WebFetch (permission-updates.ts).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +61,15 @@ describe('reading env, additionalDirectories and hooks', () => {
   });
 });
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('running a command hook', () => {
   it('gives the input on stdin, in the project, with CLAUDE_PROJECT_DIR and the env given', async () => {
     const cwd = tempProject();
@@ -73,6 +83,47 @@ describe('running a command hook', () => {
     const finished = await runHookCommand('sleep 30 & sleep 30; wait', '', { cwd, env: { PATH: process.env.PATH }, timeoutMs: 300 });
     expect(finished.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a timeout longer than a timer can hold is not a timeout at once', async () => {
+    const finished = await runHookCommand('sleep 0.2; echo done', '', { cwd: tempProject(), env: { PATH: process.env.PATH }, timeoutMs: 30 * 24 * 3600 * 1000 });
+    expect(finished).toMatchObject({ code: 0, stdout: 'done\n', timedOut: false });
+  });
+
+  it('keeps a character whole when the pipe splits its bytes across two reads', async () => {
+    // 1 + 2 * 40,000 bytes: a pipe read of 64 KiB ends inside an 'é'.
+    const script = `process.stdout.write('a' + 'é'.repeat(40000))`;
+    const finished = await runHookCommand(`${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`, '', { cwd: tempProject(), env: { PATH: process.env.PATH }, timeoutMs: 30_000 });
+    expect(finished.stdout).toBe('a' + 'é'.repeat(40000));
+  });
+
+  it('kills a running hook\'s process group when the session is stopped by SIGTERM (as the SDK closes it)', async () => {
+    const cwd = tempProject();
+    const pidFile = join(cwd, 'hook.pid');
+    const module = JSON.stringify(new URL('../../../src/agent-sdk/command-hooks.ts', import.meta.url).href);
+    const script = `const { runHookCommand } = await import(${module}); await runHookCommand('echo $$ > hook.pid; exec sleep 60', '', { cwd: process.cwd(), env: { PATH: process.env.PATH }, timeoutMs: 60000 });`;
+    const tsx = new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+    const session = spawn(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], { cwd, stdio: 'ignore' });
+    let pid = 0;
+    try {
+      for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; waited += 50) {
+        if (waited > 20_000) throw new Error('the hook did not start');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      pid = Number(readFileSync(pidFile, 'utf8').trim());
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => session.once('exit', (_code, signal) => resolve(signal)));
+      session.kill('SIGTERM');
+      expect(await exited).toBe('SIGTERM');
+      let alive = true;
+      for (let waited = 0; alive && waited < 5_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        alive = isAlive(pid);
+      }
+      expect(alive).toBe(false);
+    } finally {
+      session.kill('SIGKILL');
+      if (pid > 0 && isAlive(pid)) process.kill(-pid, 'SIGKILL');
+    }
   });
 
   it('maps the exit status as claude: 0 with JSON is the output, 2 blocks with stderr, others change nothing', () => {

@@ -3,6 +3,8 @@
  * between runs does not drop the hidden classes every turn's code has seen; the interpreter kept that way holds no
  * data of its finished run.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
@@ -65,4 +67,34 @@ describe('the latest instance of each per-run class', () => {
     const second = new LazyAbortController();
     expect(keptInstanceOf(LazyAbortController)).toBe(second);
   });
+});
+
+describe('what a kept interpreter lets go of at its run\'s end', () => {
+  // A run without tool calls: the kept streaming executor (which holds its turn's tool deps and calls until the next
+  // one replaces it, docs/architecture.md) is not this run's, so only the interpreter could hold the caller's data.
+  const textOnly: ModelCaller = async function* (request) {
+    const message: AssistantMessage = { type: 'assistant', uuid: 'm1', message: { id: 'm1', role: 'assistant', model: request.model, content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' } };
+    yield { kind: 'event', event: { type: 'model_message', message } };
+    yield { kind: 'event', event: { type: 'model_done', stopReason: 'end_turn' } };
+  };
+
+  it('the caller\'s options, deps and tools become unreachable once the caller drops them', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const refs = await (async () => {
+      const deps = { callModel: async function* (...args: Parameters<ModelCaller>) { yield* textOnly(...args); } };
+      const tools = [echo];
+      const options = { prompt: SECRET, config: resolveConfig({ sessionId: 'kept' }), tools, deps, onStep: () => undefined };
+      const { terminal } = await runLoopToEnd(options);
+      expect(terminal.reason).toBe('completed');
+      return { options: new WeakRef(options), deps: new WeakRef(deps), callModel: new WeakRef(deps.callModel), tools: new WeakRef(tools) };
+    })();
+    expect(keptInstanceOf(Interpreter)).toBeInstanceOf(Interpreter);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    for (const [name, ref] of Object.entries(refs)) expect.soft(ref.deref(), name).toBeUndefined();
+  });
+
 });

@@ -142,3 +142,45 @@ describe('nodeHttpFetch, beside Node fetch', () => {
     });
   });
 });
+
+describe('nodeHttpFetch alone (no counterpart in Node\'s fetch to compare with)', () => {
+  it('rejects at once when aborted while node:https loads, instead of waiting on a server that never answers', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const controller = new AbortController();
+      const pending = nodeHttpFetch(`https://127.0.0.1:${port}/`, { signal: controller.signal });
+      controller.abort(new Error('stopped'));
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 5 s'), 5_000)));
+      const outcome = await Promise.race([pending.then(() => 'answered', (error: Error) => error.message), hung]);
+      clearTimeout(timer);
+      expect(outcome).toBe('stopped');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('drops the connection of a body that does not decode', async () => {
+    let closed: () => void = () => undefined;
+    const socketClosed = new Promise<void>((resolve) => (closed = resolve));
+    const bad = http.createServer((_req, res) => {
+      res.socket?.once('close', () => closed());
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': '2048' }).write(Buffer.alloc(1024, 7));
+    });
+    await new Promise<void>((resolve) => bad.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = bad.address() as { port: number };
+      const response = await nodeHttpFetch(`http://127.0.0.1:${port}/`);
+      await expect(response.text()).rejects.toThrow('terminated');
+      let timer: NodeJS.Timeout | undefined;
+      const open = new Promise((resolve) => (timer = setTimeout(() => resolve('open after 5 s'), 5_000)));
+      expect(await Promise.race([socketClosed.then(() => 'closed'), open])).toBe('closed');
+      clearTimeout(timer);
+    } finally {
+      bad.closeAllConnections();
+      bad.close();
+    }
+  });
+});
