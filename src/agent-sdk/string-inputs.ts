@@ -32,8 +32,11 @@ export function coerceToolInput(input: unknown, schema: Record<string, unknown> 
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    out[key] = coerceField((properties as Record<string, unknown>)[key], value);
-    if (out[key] !== value) changed = true;
+    const field = Object.hasOwn(properties, key) ? (properties as Record<string, unknown>)[key] : undefined;
+    const coerced = coerceField(field, value);
+    // Defined, not assigned: a model's `__proto__` key stays a field instead of setting the copy's prototype.
+    Object.defineProperty(out, key, { value: coerced, enumerable: true, writable: true, configurable: true });
+    if (coerced !== value) changed = true;
   }
   return changed ? out : input;
 }

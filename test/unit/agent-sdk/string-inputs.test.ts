@@ -20,6 +20,16 @@ describe('string tool inputs', () => {
     expect(coerceToolInput(untouched, SCHEMA)).toBe(untouched);
   });
 
+  it("a model input with its own __proto__ key keeps it as a field of the copy, never as the copy's prototype", () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "offset": "2"}') as Record<string, unknown>;
+    const out = coerceToolInput(input, { type: 'object', properties: { offset: { type: 'number' } } }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":true},"offset":2}');
+    expect(out.offset).toBe(2);
+  });
+
   it('a call naming the subagent tool Task is coerced by the schema of the Agent tool offered', () => {
     const tools = [{ name: 'Agent', description: '', input_schema: { type: 'object', properties: { run_in_background: { type: 'boolean' } } } }];
     const reply = { type: 'assistant' as const, uuid: 'u', message: { id: 'm', role: 'assistant' as const, model: 'x', stop_reason: 'tool_use', content: [{ type: 'tool_use' as const, id: 't', name: 'Task', input: { prompt: 'p', run_in_background: 'false' } }] } };
