@@ -27,7 +27,7 @@ export const parityBashCwd: SdkProgram = {
       text('Done.'),
     ],
   }),
-  async run({ options, dirs, observed }, seen) {
+  async run({ options, dirs, observed, api }, seen) {
     mkdirSync(join(dirs.cwd, 'sub'));
     writeFileSync(join(dirs.cwd, 'sub', 'here.txt'), 'in sub\n');
     writeFileSync(join(dirs.cwd, 'top.txt'), 'at the top\n');
@@ -35,15 +35,24 @@ export const parityBashCwd: SdkProgram = {
       prompt: 'Walk around.',
       options: { ...options, canUseTool: async (_tool, input) => ({ behavior: 'allow', updatedInput: input }) },
     })) seen.push(message);
+    // The results as the model was sent them (the subagent's included); the Agent call's hand-back is left out.
     const results: Record<string, unknown> = {};
-    for (const m of seen) {
-      if (m.type !== 'user' || !Array.isArray(m.message.content)) continue;
-      for (const block of m.message.content) {
-        if (block.type !== 'tool_result') continue;
-        const content = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c: { type: string; text?: string }) => c.text ?? '').join('');
-        results[block.tool_use_id] = { content: content.replaceAll(dirs.cwd, '<cwd>'), is_error: block.is_error ?? false };
+    const environmentUpdates: Record<string, string[]> = {};
+    for (const request of api.log) {
+      for (const m of (request.body as { messages?: Array<{ content: unknown }> }).messages ?? []) {
+        if (!Array.isArray(m.content)) continue;
+        for (const block of m.content as Array<{ type: string; tool_use_id?: string; content?: unknown; is_error?: boolean }>) {
+          if (block.type !== 'tool_result' || block.tool_use_id === 'toolu_agent') continue;
+          // claude appends its `<system-reminder>`s to the tool's output (observed apart: the environment updates).
+          const whole = typeof block.content === 'string' ? block.content : ((block.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+          const [content = '', ...rest] = whole.replaceAll(dirs.cwd, '<cwd>').split('\n\n<system-reminder>');
+          const reminders = rest.filter((t) => t.includes('Environment update')).map((t) => `<system-reminder>${t}`.trim());
+          if (reminders.length > 0) environmentUpdates[block.tool_use_id ?? ''] = reminders;
+          results[block.tool_use_id ?? ''] = { content, is_error: block.is_error ?? false };
+        }
       }
     }
     observed.results = results;
+    observed.environmentUpdates = environmentUpdates;
   },
 };
