@@ -16,7 +16,7 @@
  * siblings, docs/loop.md §7.5).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -68,12 +68,15 @@ function within(dir: string, path: string): boolean {
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
 const runningGroups = new Set<number>();
+/** The tools' folders for their shells' last directories; removed when the process exits. */
+const stateDirs = new Set<string>();
 let exitHookInstalled = false;
 
 function killRunningAtExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
+    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
     for (const pgid of runningGroups) {
       try {
         process.kill(-pgid, 'SIGKILL');
@@ -189,10 +192,12 @@ export function createBashTool(options: BashToolOptions): BashTool {
     async call({ command, timeout }, ctx) {
       const timeoutMs = timeout ?? resolved.defaultTimeoutMs;
       if (stateDir === undefined) {
-        const made = mkdtempSync(join(tmpdir(), 'turnloop-bash-'));
-        stateDir = made;
-        process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+        stateDir = mkdtempSync(join(tmpdir(), 'turnloop-bash-'));
+        stateDirs.add(stateDir);
+        killRunningAtExit();
       }
+      // The directory the last call ended in may be gone since (removed by a later command): start in the root.
+      if (!existsSync(current)) current = root;
       // One file per call: a background subagent's call may run beside the main thread's.
       const cwdFile = join(stateDir, `cwd-${(calls += 1)}`);
       const run = await runCommand(recordingDirectory(command, cwdFile), current, resolved, timeoutMs, ctx.signal);

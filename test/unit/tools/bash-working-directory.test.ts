@@ -51,6 +51,14 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(join(root, 'sub'));
   });
 
+  it('a directory removed after the shell ended in it sends the next call to the root', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    await run(bash, 'mkdir -p gone && cd gone');
+    await run(bash, `rm -rf ${join(root, 'gone')}`);
+    expect(await run(bash, 'pwd')).toMatchObject({ content: root });
+  });
+
   it('each tool has its own directory', async () => {
     const { root } = project();
     const first = createBashTool({ root });
