@@ -25,6 +25,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonObject } from './json-lines.ts';
 import type { HookRegistry } from './sdk-hooks.ts';
 import type { CommandHook, CommandHookConfig } from './settings-hooks.ts';
+import { HOOK_DENIAL_TEXT, preToolUseHookErrorText } from './permission-denial-texts.ts';
 
 /** The prefix of a command hook's callback id; a program's ids are the SDK's `hook_<n>`. */
 const ID_PREFIX = 'settings-command-hook:';
@@ -156,7 +157,7 @@ export function runHookCommand(command: string, input: string, options: { cwd: s
 const BLOCKING_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
 
 /** A finished command as the hook output a program's callback would have answered. */
-export function hookOutputOf(event: string, hook: CommandHook, finished: Finished): { output: JsonObject; problem?: string } {
+export function hookOutputOf(event: string, hook: CommandHook, finished: Finished, toolName = ''): { output: JsonObject; problem?: string } {
   const stderr = finished.stderr.trim();
   if (finished.code === 0) {
     const stdout = finished.stdout.trim();
@@ -172,7 +173,10 @@ export function hookOutputOf(event: string, hook: CommandHook, finished: Finishe
   }
   if (finished.code === 2) {
     const reason = stderr === '' ? 'no reason was given' : stderr;
-    if (event === 'PreToolUse') return { output: { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: `[${hook.command}]: ${reason}` } } };
+    if (event === 'PreToolUse') {
+      const denial = preToolUseHookErrorText(toolName, hook.command, reason);
+      return { output: { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: denial }, [HOOK_DENIAL_TEXT]: denial } };
+    }
     if (BLOCKING_EVENTS.has(event)) return { output: { decision: 'block', reason } };
   }
   return { output: {}, problem: `exited with ${finished.code ?? 'a signal'}${stderr ? `: ${stderr}` : ''}` };
@@ -208,7 +212,7 @@ export function commandHookRunner(config: CommandHookConfig, options: CommandHoo
       }
       return {};
     }
-    const { output, problem } = hookOutputOf(event, hook, finished);
+    const { output, problem } = hookOutputOf(event, hook, finished, String(input.tool_name ?? ''));
     if (problem) options.warn(`${event} hook [${hook.command}] ${problem}`);
     // claude announces it after the `Stop hook feedback` message the block adds: held until that is written.
     if (event === 'Stop' && finished.code === 2) afterFeedback = { type: 'system', subtype: 'notification', key: 'stop-hook-error', text: 'stop hook problem · ctrl+o to see', priority: 'immediate', uuid: randomUUID(), session_id: options.sessionId };

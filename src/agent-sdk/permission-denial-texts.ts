@@ -5,6 +5,17 @@
  * classifier's, its plan-mode check's) keep turnloop's own words (Extension `sdkPermissionDenialText`). Pure.
  */
 
+/**
+ * A PreToolUse command hook (settings files) that exited 2: its stderr, after the hook's command. The hook's answer
+ * carries it under `HOOK_DENIAL_TEXT`, so the denial is this text as it stands.
+ */
+export function preToolUseHookErrorText(toolName: string, command: string, stderr: string): string {
+  return `PreToolUse:${toolName} hook error: [${command}]: ${stderr}`;
+}
+
+/** The key of a command hook's answer that holds its denial's whole text (never sent: answers stay in process). */
+export const HOOK_DENIAL_TEXT = 'turnloopDenialText';
+
 /** A Bash deny rule covering the command (`decision_reason_type: 'subcommandResults'`). */
 export function bashDenyRuleText(command: string): string {
   return `Permission to use Bash with command ${command} has been denied.`;

@@ -16,6 +16,7 @@ import { messageOf } from '../errors/message-of.ts';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
+import { hasWorkingDirectory } from '../tools/builtin/bash.ts';
 import { permissionDeniedText } from '../tools/permission.ts';
 import { bashDenyRuleText, dontAskModeText, VARIABLE_IN_COMMAND_TEXT } from './permission-denial-texts.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
@@ -49,9 +50,10 @@ function insideWorkingDirectory(path: string, cwd: string): boolean {
  * Whether `acceptEdits` runs this Bash command unasked: every simple command in it is one of the filesystem commands
  * (no assignments in front), every word is known before it runs, every path it names (option values after `=`
  * included) lies inside the working directory (symlinks resolved), and no redirection writes a file. A command that
- * cannot be parsed is not (fail closed).
+ * cannot be parsed is not (fail closed). Relative paths are taken from `shellDirectory`, where the command will
+ * run (Bash keeps a `cd` across calls), and must still lie inside `cwd`.
  */
-export async function isFilesystemCommand(command: unknown, cwd: string = process.cwd()): Promise<boolean> {
+export async function isFilesystemCommand(command: unknown, cwd: string = process.cwd(), shellDirectory: string = cwd): Promise<boolean> {
   if (typeof command !== 'string') return false;
   const parsed = await parseShellCommand(command);
   if (parsed === null || parsed.commands.length === 0 || parsed.redirections.some(writesAFile)) return false;
@@ -61,7 +63,7 @@ export async function isFilesystemCommand(command: unknown, cwd: string = proces
     return args.every((arg) => {
       if (arg === null) return false;
       const path = arg.startsWith('-') ? (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : null) : arg;
-      return path === null || insideWorkingDirectory(resolve(cwd, path), cwd);
+      return path === null || insideWorkingDirectory(resolve(shellDirectory, path), cwd);
     });
   });
 }
@@ -137,7 +139,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     const readOnly = tool.isReadOnly(input);
     if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run', unasked: { reason: 'mode' } };
     if (readOnly) return { behavior: 'allow' };
-    if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && (await isFilesystemCommand(fields.command, cwd))))) {
+    if (mode === 'acceptEdits' && (EDIT_TOOLS.has(tool.name) || (tool.name === 'Bash' && (await isFilesystemCommand(fields.command, cwd, hasWorkingDirectory(tool) ? tool.workingDirectory() : cwd))))) {
       return { behavior: 'allow' };
     }
     if (mode === 'dontAsk' || !options.ask) {

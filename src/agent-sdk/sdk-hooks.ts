@@ -11,6 +11,7 @@ import type { StopHook } from '../data/deps.ts';
 import type { Message } from '../messages/types.ts';
 import type { JsonObject } from './json-lines.ts';
 import { messageOf } from '../errors/message-of.ts';
+import { HOOK_DENIAL_TEXT } from './permission-denial-texts.ts';
 
 export interface HookMatcher {
   matcher?: string;
@@ -112,7 +113,10 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
       // A deny from any hook wins over an allow from another.
       if (decision === 'deny' || (decision !== undefined && result.decision !== 'deny')) {
         result.decision = decision as PreToolHookResult['decision'];
-        result.reason = text(own.permissionDecisionReason) ?? text(answer.reason) ?? result.reason;
+        const exact = decision === 'deny' ? text(answer[HOOK_DENIAL_TEXT]) : undefined;
+        result.reason = exact ?? text(own.permissionDecisionReason) ?? text(answer.reason) ?? result.reason;
+        if (exact !== undefined) result.reasonIsText = true;
+        else delete result.reasonIsText;
       }
       if (own.updatedInput !== undefined) result.updatedInput = own.updatedInput;
       result.additionalContext = joined([result.additionalContext, text(own.additionalContext)]);
@@ -131,11 +135,11 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
  * session-tasks.ts); any other tool's `tool_response` is its result's content.
  */
 export function sdkPostToolHook(hooks: HookRegistry, context: HookContext, toolResponse: (toolUseId: string) => JsonObject | undefined = () => undefined): PostToolHook {
-  return async ({ toolName, input, toolUseId, result, signal }) => {
+  return async ({ toolName, input, toolUseId, result, signal, durationMs }) => {
     // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a response.
     const answers = result.isError === true
       ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false }, context, toolUseId, signal)
-      : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: toolResponse(toolUseId) ?? result.content, tool_use_id: toolUseId }, context, toolUseId, signal);
+      : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: toolResponse(toolUseId) ?? result.content, tool_use_id: toolUseId, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, context, toolUseId, signal);
     const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
     const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
     const stop = answers.find((a) => a.continue === false);

@@ -163,7 +163,7 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   const { root } = options;
   const added = options.additionalDirectories ?? [];
   const files: Record<string, Tool> = {
-    Bash: createBashTool({ root, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) }),
+    Bash: createBashTool({ root, allowedDirectories: added, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) }),
     Glob: inDirectories(createGlobTool, root, added),
     Grep: inDirectories(createGrepTool, root, added),
     Read: inDirectories(createReadTool, root, added),

@@ -24,8 +24,8 @@ export const AGENT_SDK_EXTENSIONS: readonly Extension[] = [
   },
   {
     id: 'sdkPermissionDenialText',
-    original: 'claude 2.1.334 words each denial by its reason: the program\'s deny message as given, `Permission to use Bash with command <command> has been denied.` for a Bash deny rule, its `dontAsk` text, "A variable in this command can\'t be checked before it runs"; a call nobody can be asked about is worded by its command classifier (`touch in \'<path>\' needs approval. ...`), plan mode by its auto-mode check.',
-    turnloop: 'The SDK session gives those four texts as claude does (src/agent-sdk/permission-denial-texts.ts); every other denial (nobody to ask, a deny rule on another tool, plan mode, a hook\'s deny) is `Permission to use <tool> was denied: <reason>`.',
+    original: 'claude 2.1.334 words each denial by its reason: the program\'s deny message as given, `Permission to use Bash with command <command> has been denied.` for a Bash deny rule, its `dontAsk` text, "A variable in this command can\'t be checked before it runs", `PreToolUse:<tool> hook error: [<command>]: <stderr>` for a settings command hook that exits 2; a call nobody can be asked about is worded by its command classifier (`touch in \'<path>\' needs approval. ...`), plan mode by its auto-mode check.',
+    turnloop: 'The SDK session gives those five texts as claude does (src/agent-sdk/permission-denial-texts.ts); every other denial (nobody to ask, a deny rule on another tool, plan mode, a program hook\'s deny) is `Permission to use <tool> was denied: <reason>`.',
     why: 'The classifier\'s and the auto-mode check\'s wordings follow rules turnloop does not have; one wording for those still tells the model which tool was refused and why.',
     configSwitch: null,
     test: { file: 'test/unit/agent-sdk/permission-denial-texts.test.ts', name: "a call nobody can be asked about, without a variable, keeps turnloop's words (claude's come from its command classifier)" },

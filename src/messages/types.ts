@@ -121,7 +121,9 @@ export type Attachment =
   | { type: 'hook_stopped_continuation'; message: string; toolUseId?: string; hookName?: string; hookEvent?: string }
   | { type: 'queued_command'; prompt: string }
   | { type: 'hook_blocking_error'; message: string; toolUseId?: string }
-  | { type: 'context'; name: string; content: string };
+  | { type: 'context'; name: string; content: string }
+  /** A tool hook's `additionalContext` (Claude Code's `hook_additional_context`): `hookName` is `<event>:<tool>`. */
+  | { type: 'hook_additional_context'; hookName: string; content: string };
 
 export interface AttachmentMessage {
   type: 'attachment';

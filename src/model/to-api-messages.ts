@@ -93,6 +93,8 @@ export function attachmentText(attachment: Attachment): string | null {
   switch (attachment.type) {
     case 'context':
       return `<context name="${attachment.name}">\n${attachment.content}\n</context>`;
+    case 'hook_additional_context':
+      return `<system-reminder>\n${attachment.hookName} hook additional context: ${attachment.content}\n</system-reminder>`;
     case 'queued_command':
       return attachment.prompt;
     case 'hook_blocking_error':

@@ -28,6 +28,8 @@ export interface PreToolHookResult {
   /** `allow` skips an `ask` but never overrides a `deny` of the tool or of `canUseTool`. */
   decision?: PermissionBehavior;
   reason?: string;
+  /** A `deny` whose `reason` is the denied call's whole text (not wrapped in `Permission to use ... was denied`). */
+  reasonIsText?: boolean;
   /** Let the tool run, then end the loop after this round of tools. */
   preventContinuation?: boolean;
   stopReason?: string;
@@ -41,6 +43,8 @@ export interface PostToolHookInput extends ToolContext {
   /** What the call gave; for a tool that threw, its error result (`isError`: Claude Code's PostToolUseFailure). */
   result: ToolCallResult;
   newId: IdGenerator;
+  /** How long the tool ran, in ms (Claude Code's PostToolUse `duration_ms`); absent where the call never started. */
+  durationMs?: number;
 }
 
 export interface PostToolHookResult {

@@ -16,6 +16,8 @@ export interface PermissionRequest {
   ctx: ToolContext;
   hookDecision?: PermissionBehavior;
   hookReason?: string;
+  /** `hookReason` is the denial's whole text. */
+  hookReasonIsText?: boolean;
   canUseTool?: CanUseTool;
 }
 
@@ -31,7 +33,9 @@ function denied(toolName: string, reason: string | undefined): PermissionOutcome
 
 export async function decidePermission(request: PermissionRequest): Promise<PermissionOutcome> {
   const { tool, ctx, hookDecision, canUseTool } = request;
-  if (hookDecision === 'deny') return denied(tool.name, request.hookReason ?? 'a pre-tool hook refused the call');
+  if (hookDecision === 'deny') {
+    return request.hookReasonIsText && request.hookReason ? { allowed: false, message: request.hookReason } : denied(tool.name, request.hookReason ?? 'a pre-tool hook refused the call');
+  }
 
   const toolDecision: PermissionResult = await tool.checkPermissions(request.input as never, ctx);
   if (toolDecision.behavior === 'deny') return denied(tool.name, toolDecision.message);

@@ -208,6 +208,7 @@ async function runPipeline(
       ctx,
       hookDecision: pre.decision,
       hookReason: pre.reason,
+      ...(pre.reasonIsText ? { hookReasonIsText: true } : {}),
       canUseTool: deps.canUseTool,
     });
     if (!permission.allowed) return fail(permission.message);
@@ -219,7 +220,10 @@ async function runPipeline(
 
     stage = 'call';
     startTimer();
+    // Only for the post-tool hooks' `duration_ms`: never part of the loop's state or messages.
+    const started = performance.now();
     const result = await invokeTool(tool, input, ctx, out.extra, deps);
+    const durationMs = Math.round(performance.now() - started);
     out.content = result.content;
     out.isError = result.isError === true;
     out.contextPatch = result.contextModifier;
@@ -229,7 +233,7 @@ async function runPipeline(
     const postHooks = deps.postToolHooks ?? [];
     const post = postHooks.length === 0
       ? noPostHookOutcome()
-      : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId });
+      : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId, durationMs });
     out.extra.push(...post.messages);
     if (post.preventContinuation) out.preventContinuation = true;
     out.stopReason ??= post.stopReason;

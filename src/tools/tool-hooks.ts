@@ -15,6 +15,8 @@ export interface PreHookOutcome {
   inputChanged: boolean;
   decision?: PermissionBehavior;
   reason?: string;
+  /** `reason` is the denial's whole text (`PreToolHookResult.reasonIsText`). */
+  reasonIsText?: boolean;
   preventContinuation: boolean;
   stopReason?: string;
   stop: boolean;
@@ -24,6 +26,11 @@ const STRENGTH: Record<PermissionBehavior, number> = { allow: 1, ask: 2, deny: 3
 
 export function contextAttachment(newId: IdGenerator, name: string, content: string): Message {
   return { type: 'attachment', uuid: newId(), attachment: { type: 'context', name, content } };
+}
+
+/** A tool hook's context for the model, worded as Claude Code words it (`PreToolUse:Bash hook additional context: ...`). */
+function hookContext(newId: IdGenerator, event: 'PreToolUse' | 'PostToolUse', toolName: string, content: string): Message {
+  return { type: 'attachment', uuid: newId(), attachment: { type: 'hook_additional_context', hookName: `${event}:${toolName}`, content } };
 }
 
 /** What no pre-tool hook at all says: nothing, and the input unchanged. */
@@ -40,7 +47,7 @@ export async function runPreToolHooks(
     const answer = await hook({ ...base, input: out.input });
     if (!answer) continue;
     if (answer.messages) out.messages.push(...answer.messages);
-    if (answer.additionalContext) out.messages.push(contextAttachment(base.newId, 'pre_tool_hook', answer.additionalContext));
+    if (answer.additionalContext) out.messages.push(hookContext(base.newId, 'PreToolUse', base.toolName, answer.additionalContext));
     if (answer.updatedInput !== undefined) {
       out.input = answer.updatedInput;
       out.inputChanged = true;
@@ -48,6 +55,8 @@ export async function runPreToolHooks(
     if (answer.decision && (!out.decision || STRENGTH[answer.decision] > STRENGTH[out.decision])) {
       out.decision = answer.decision;
       out.reason = answer.reason;
+      if (answer.reasonIsText) out.reasonIsText = true;
+      else delete out.reasonIsText;
     }
     if (answer.preventContinuation) out.preventContinuation = true;
     if (answer.stopReason && !out.stopReason) out.stopReason = answer.stopReason;
@@ -72,14 +81,14 @@ export function noPostHookOutcome(): PostHookOutcome {
 
 export async function runPostToolHooks(
   hooks: readonly PostToolHook[],
-  base: ToolContext & { toolName: string; input: unknown; result: ToolCallResult; newId: IdGenerator },
+  base: ToolContext & { toolName: string; input: unknown; result: ToolCallResult; newId: IdGenerator; durationMs?: number },
 ): Promise<PostHookOutcome> {
   const out = noPostHookOutcome();
   for (const hook of hooks) {
     const answer = await hook(base);
     if (!answer) continue;
     if (answer.messages) out.messages.push(...answer.messages);
-    if (answer.additionalContext) out.messages.push(contextAttachment(base.newId, 'post_tool_hook', answer.additionalContext));
+    if (answer.additionalContext) out.messages.push(hookContext(base.newId, 'PostToolUse', base.toolName, answer.additionalContext));
     if (answer.blockingError) {
       out.messages.push({
         type: 'attachment',

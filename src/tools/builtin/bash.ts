@@ -8,10 +8,17 @@
  *   the command and memory stays bounded.
  * - a command still running when this process exits (an SDK program's abort ends the executable with SIGTERM) has
  *   its group killed at exit, as the real executable kills its commands: nothing the agent started outlives it.
+ * - the working directory persists between calls, as in Claude Code (its Bash keeps it; claude 2.1.334 does too):
+ *   a call starts where the last one's shell ended, unless that was outside the root and the allowed directories,
+ *   where the next call starts in the root again and the result says so (claude's words). `workingDirectory()`
+ *   says where the next call starts, so permission checks resolve its relative paths from there.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
  * siblings, docs/loop.md §7.5).
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool.ts';
 
@@ -34,16 +41,42 @@ export interface BashToolOptions {
   shell?: string;
   /** Variables set for the command over this process's own (Claude Code's settings `env`). */
   env?: Readonly<Record<string, string>>;
+  /** Directories besides the root a `cd` may leave the shell in (absolute; the session's added directories). */
+  allowedDirectories?: readonly string[];
+}
+
+/** The Bash tool with where its next call starts. */
+export type BashTool = Tool<z.output<typeof bashInput>> & { workingDirectory(): string };
+
+/** Whether a tool says where its shell's next call starts (the Bash tool does). */
+export function hasWorkingDirectory(tool: object): tool is { workingDirectory(): string } {
+  return typeof (tool as { workingDirectory?: unknown }).workingDirectory === 'function';
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function within(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
 const runningGroups = new Set<number>();
+/** The tools' folders for their shells' last directories; removed when the process exits. */
+const stateDirs = new Set<string>();
 let exitHookInstalled = false;
 
 function killRunningAtExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
+    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
     for (const pgid of runningGroups) {
       try {
         process.kill(-pgid, 'SIGKILL');
@@ -63,9 +96,9 @@ interface Finished {
   aborted: boolean;
 }
 
-function runCommand(command: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
+function runCommand(command: string, cwd: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.shell, ['-c', command], { cwd: options.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
+    const child = spawn(options.shell, ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
     const pgid = child.pid;
     if (pgid !== undefined) {
       killRunningAtExit();
@@ -131,15 +164,26 @@ function runCommand(command: string, options: Required<BashToolOptions>, timeout
   });
 }
 
-export function createBashTool(options: BashToolOptions): Tool<z.output<typeof bashInput>> {
+/** The command, made to write the directory its shell ends in to `file` (on any exit of the shell). */
+function recordingDirectory(command: string, file: string): string {
+  return `trap 'pwd -P >| ${JSON.stringify(file).replace(/'/g, "'\\''")}' EXIT; ${command}`;
+}
+
+export function createBashTool(options: BashToolOptions): BashTool {
   const resolved: Required<BashToolOptions> = {
     root: options.root,
+    allowedDirectories: options.allowedDirectories ?? [],
     defaultTimeoutMs: options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
     maxOutputChars: options.maxOutputChars ?? BASH_MAX_OUTPUT_CHARS,
     shell: options.shell ?? 'bash',
     env: options.env ?? {},
   };
-  return defineTool({
+  const root = realOrSame(options.root);
+  const allowed = [root, ...resolved.allowedDirectories.map(realOrSame)];
+  let current = root;
+  let stateDir: string | undefined;
+  let calls = 0;
+  const tool = defineTool({
     name: 'Bash',
     description: 'Runs a shell command in the workspace directory and returns its output (stdout and stderr) and exit code.',
     inputSchema: bashInput,
@@ -147,9 +191,33 @@ export function createBashTool(options: BashToolOptions): Tool<z.output<typeof b
     interruptBehavior: 'cancel',
     async call({ command, timeout }, ctx) {
       const timeoutMs = timeout ?? resolved.defaultTimeoutMs;
-      const run = await runCommand(command, resolved, timeoutMs, ctx.signal);
+      if (stateDir === undefined) {
+        stateDir = mkdtempSync(join(tmpdir(), 'turnloop-bash-'));
+        stateDirs.add(stateDir);
+        killRunningAtExit();
+      }
+      // The directory the last call ended in may be gone since (removed by a later command): start in the root.
+      if (!existsSync(current)) current = root;
+      // One file per call: a background subagent's call may run beside the main thread's.
+      const cwdFile = join(stateDir, `cwd-${(calls += 1)}`);
+      const run = await runCommand(recordingDirectory(command, cwdFile), current, resolved, timeoutMs, ctx.signal);
+      let ended: string | undefined;
+      try {
+        ended = readFileSync(cwdFile, 'utf8').trim();
+        rmSync(cwdFile, { force: true });
+      } catch {
+        // Killed before its trap ran: the directory stays where it was.
+      }
+      let reset = '';
+      if (ended !== undefined && ended !== '') {
+        if (allowed.some((dir) => within(dir, ended))) current = ended;
+        else {
+          current = root;
+          reset = `\nShell cwd was reset to ${options.root}`;
+        }
+      }
       const tail = run.truncated > 0 ? `\n\n... [${run.truncated} characters of output truncated]` : '';
-      const text = `${run.output.replace(/\n$/, '')}${tail}`;
+      const text = `${run.output.replace(/\n$/, '')}${tail}${reset}`;
       if (run.timedOut) return { content: `${text}\nCommand timed out after ${timeoutMs} ms (its process group was killed)`.trim(), isError: true };
       if (run.aborted) return { content: `${text}\nCommand was aborted (its process group was killed)`.trim(), isError: true };
       if (run.code !== 0) {
@@ -159,4 +227,5 @@ export function createBashTool(options: BashToolOptions): Tool<z.output<typeof b
       return { content: text === '' ? '(no output)' : text };
     },
   });
+  return Object.assign(tool, { workingDirectory: () => current });
 }

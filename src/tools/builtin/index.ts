@@ -21,7 +21,7 @@ export function createFileTools(options: FileToolsOptions): Tool[] {
 }
 
 export { createEditTool, createGlobTool, createGrepTool, createReadTool };
-export { createBashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS, type BashToolOptions } from './bash.ts';
+export { createBashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS, type BashTool, type BashToolOptions } from './bash.ts';
 export { createWriteTool } from './write.ts';
 export { compileGlob, matchGlob } from './glob-match.ts';
 export { NotRegularFileError } from './open-confined.ts';

@@ -130,7 +130,9 @@ describe('running a command hook', () => {
     const hook = { command: './check.sh', timeout: 5 };
     const finished = (code: number, stdout: string, stderr = '') => ({ code, stdout, stderr, timedOut: false, aborted: false });
     expect(hookOutputOf('PreToolUse', hook, finished(0, '{"decision":"block","reason":"r"}\n')).output).toEqual({ decision: 'block', reason: 'r' });
-    expect(hookOutputOf('PreToolUse', hook, finished(2, '', 'no rm\n')).output).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: '[./check.sh]: no rm' } });
+    // claude 2.1.334's denial text, carried whole (test/agent-sdk/hook-texts.test.ts).
+    const denial = 'PreToolUse:Bash hook error: [./check.sh]: no rm';
+    expect(hookOutputOf('PreToolUse', hook, finished(2, '', 'no rm\n'), 'Bash').output).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denial }, turnloopDenialText: denial });
     expect(hookOutputOf('Stop', hook, finished(2, '', 'keep going')).output).toEqual({ decision: 'block', reason: 'keep going' });
     expect(hookOutputOf('UserPromptSubmit', hook, finished(0, 'some context\n')).output).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'some context' } });
     expect(hookOutputOf('PreToolUse', hook, finished(1, 'x', 'oops'))).toEqual({ output: {}, problem: 'exited with 1: oops' });

@@ -1,0 +1,68 @@
+/**
+ * The Bash tool keeps its working directory across calls, as Claude Code's does (claude 2.1.334 side by side:
+ * test/agent-sdk/programs/parity-bash-cwd.ts): a `cd` inside the root or an allowed directory is kept, a `cd` out
+ * of them is undone with claude's words, and an exit or a failure still records where the shell ended.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ToolCallResult, ToolContext } from '../../../src/tools/define-tool.ts';
+import { createBashTool } from '../../../src/tools/builtin/bash.ts';
+
+const context: ToolContext = { toolUseId: 'toolu_1', idempotencyKey: 'toolu_1', signal: new AbortController().signal, context: {} };
+const run = async (tool: ReturnType<typeof createBashTool>, command: string) => (await tool.call({ command }, context)) as ToolCallResult;
+
+function project(): { root: string; shared: string } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'bash-cwd-')));
+  const root = join(base, 'project');
+  const shared = join(base, 'shared');
+  mkdirSync(join(root, 'sub'), { recursive: true });
+  mkdirSync(shared);
+  writeFileSync(join(root, 'sub', 'here.txt'), 'in sub\n');
+  writeFileSync(join(root, 'top.txt'), 'at the top\n');
+  return { root, shared };
+}
+
+describe('Bash working directory', () => {
+  it('a cd into a subdirectory is where the next call starts', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    expect((await run(bash, 'cd sub && pwd')).content).toBe(join(root, 'sub'));
+    expect((await run(bash, 'pwd && cat here.txt')).content).toBe(`${join(root, 'sub')}\nin sub`);
+    expect(bash.workingDirectory()).toBe(join(root, 'sub'));
+  });
+
+  it('a cd out of the root and the allowed directories is undone, and the result says so in claude\'s words', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    await run(bash, 'cd sub');
+    expect((await run(bash, 'cd / && pwd')).content).toBe(`/\nShell cwd was reset to ${root}`);
+    expect((await run(bash, 'pwd && cat top.txt')).content).toBe(`${root}\nat the top`);
+    expect(bash.workingDirectory()).toBe(root);
+  });
+
+  it('an allowed directory outside the root is kept; a failing command and an exit still record where they ended', async () => {
+    const { root, shared } = project();
+    const bash = createBashTool({ root, allowedDirectories: [shared] });
+    expect((await run(bash, `cd ${shared}; exit 3`))).toMatchObject({ isError: true, content: 'Exit code 3' });
+    expect((await run(bash, 'pwd')).content).toBe(shared);
+    expect((await run(bash, 'cd ../project/sub && false')).isError).toBe(true);
+    expect(bash.workingDirectory()).toBe(join(root, 'sub'));
+  });
+
+  it('a directory removed after the shell ended in it sends the next call to the root', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    await run(bash, 'mkdir -p gone && cd gone');
+    await run(bash, `rm -rf ${join(root, 'gone')}`);
+    expect(await run(bash, 'pwd')).toMatchObject({ content: root });
+  });
+
+  it('each tool has its own directory', async () => {
+    const { root } = project();
+    const first = createBashTool({ root });
+    await run(first, 'cd sub');
+    expect((await run(createBashTool({ root }), 'pwd')).content).toBe(root);
+  });
+});
