@@ -5,7 +5,6 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import type { ModelCaller, ModelStreamItem } from '../../../src/data/deps.ts';
@@ -15,20 +14,12 @@ import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
 import { ToolUseIdRegistry } from '../../../src/runtime/unique-tool-use-ids.ts';
 import { CancelGroup } from '../../../src/tools/cancellation.ts';
-import { defineTool } from '../../../src/tools/index.ts';
+import { echoTool as echo } from '../../helpers/echo-tool.ts';
 import { keptInstanceOf } from '../../../src/tools/kept-shapes.ts';
 import { LazyAbortController } from '../../../src/tools/lazy-abort-controller.ts';
 import { StreamingToolExecutor } from '../../../src/tools/streaming-executor.ts';
 
 const SECRET = 'a history only the finished run had';
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers its text unchanged.',
-  inputSchema: z.object({ text: z.string() }),
-  isConcurrencySafe: () => true,
-  call: (input) => ({ content: input.text }),
-});
 
 function caller(): ModelCaller {
   let call = 0;

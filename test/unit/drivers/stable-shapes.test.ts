@@ -6,7 +6,6 @@
  * `%HaveSameMap`, and for the reply event also the members and their order (the log's bytes follow them).
  */
 import { setFlagsFromString } from 'node:v8';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import type { ModelCaller, ModelStreamItem } from '../../../src/data/deps.ts';
@@ -14,7 +13,7 @@ import type { EventOf } from '../../../src/data/events.ts';
 import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
 import type { StepRecord } from '../../../src/runtime/query-options.ts';
-import { defineTool } from '../../../src/tools/index.ts';
+import { echoTool as echo } from '../../helpers/echo-tool.ts';
 
 setFlagsFromString('--allow-natives-syntax');
 // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the only way to reach a V8 intrinsic from a test
@@ -22,14 +21,6 @@ const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: o
 
 const config = resolveConfig({ sessionId: 'shapes', limits: { maxModelCalls: 1_000 } });
 const USAGE = { input_tokens: 10, output_tokens: 2 };
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers its text unchanged.',
-  inputSchema: z.object({ text: z.string() }),
-  isConcurrencySafe: () => true,
-  call: (input) => ({ content: input.text }),
-});
 
 /** Tool calls for `turns` replies, then a text reply; `shape` builds each reply event. */
 function caller(turns: number, shape: (message: AssistantMessage) => EventOf<'model_message'>): ModelCaller {
