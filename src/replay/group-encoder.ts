@@ -8,7 +8,7 @@
  *   (JSON text holds no lone surrogate, so encoding it as a whole or in parts gives the same bytes).
  * - The returned view is valid until the next `encode` (the writer writes it at once).
  */
-import { shortHashOfBytes } from './stable-hash.ts';
+import { shortHash } from './stable-hash.ts';
 
 /** The buffer's first size, and the most it keeps between groups (a larger group gets a buffer of its own). */
 const FIRST_SIZE = 16 * 1024;
@@ -31,7 +31,7 @@ export function createGroupEncoder(): GroupEncoder {
       scratch[at++] = 0x0a;
       const start = at;
       at += scratch.write(body, at);
-      const hash = shortHashOfBytes(scratch.subarray(0, at));
+      const hash = shortHash(scratch.subarray(0, at));
       at += scratch.write(`,"hash":"${hash}"}\n`, at, 'latin1');
       const bytes = scratch.subarray(start, at);
       // A group of a huge tool result does not keep its buffer for the rest of the run.

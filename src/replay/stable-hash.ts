@@ -37,15 +37,13 @@ export function stableStringify(value: unknown): string {
 // text hashed per step; read through the namespace because older Node versions lack it.
 const oneShotHash: typeof crypto.hash | undefined = crypto.hash;
 
-/** 16 hex digits of SHA-256 (native, ~1 GB/s; collisions are irrelevant at this length for divergence checks). */
-export function shortHash(text: string): string {
-  const hex = oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
-  return hex.slice(0, 16);
-}
-
-/** `shortHash` of the text whose UTF-8 bytes these are (the recorder hashes the bytes it then writes). */
-export function shortHashOfBytes(bytes: Uint8Array): string {
-  const hex = oneShotHash ? oneShotHash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
+/**
+ * 16 hex digits of SHA-256 of `data` (a text is hashed as its UTF-8 bytes, so a text and its encoded bytes agree:
+ * the recorder hashes the bytes it then writes). Native, ~1 GB/s; collisions are irrelevant at this length for
+ * divergence checks.
+ */
+export function shortHash(data: string | Uint8Array): string {
+  const hex = oneShotHash ? oneShotHash('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
   return hex.slice(0, 16);
 }
 
