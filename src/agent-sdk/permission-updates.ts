@@ -22,6 +22,7 @@ import { isFilesystemCommand, isPermissionMode, type PermissionMode } from './pe
 import { parseShellCommand, type SimpleCommand } from './shell-commands.ts';
 import type { JsonObject } from './json-lines.ts';
 import type { SettingSource } from './setting-sources.ts';
+import { isRecord } from './settings-values.ts';
 
 export const PERMISSION_DESTINATIONS = ['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'] as const;
 export type PermissionDestination = (typeof PERMISSION_DESTINATIONS)[number];
@@ -52,10 +53,6 @@ export class SettingsOutsideProjectError extends TurnloopError {
     super('SDK_SETTINGS_OUTSIDE', `settings: refusing ${path}: ${reason}; settings files are written inside the project only`);
     this.name = 'SettingsOutsideProjectError';
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseRuleValue(value: unknown, where: string): PermissionRuleValue {

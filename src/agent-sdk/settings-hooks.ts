@@ -11,6 +11,7 @@
  * Events claude knows that turnloop does not run (`SessionStart`, `Notification`, ...) and hooks of another type
  * than `command` (`prompt`, `agent`, `http`) are kept out and named (`ignored`), never run half.
  */
+import { isRecord, kindOf } from './settings-values.ts';
 
 /** The events turnloop runs settings hooks for: the ones its SDK callback hooks run for (sdk-hooks.ts). */
 export const COMMAND_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop'] as const;
@@ -44,12 +45,6 @@ export interface HooksReading {
   problems: Array<{ field: string; problem: string; scope: 'field' | 'file' }>;
   ignored: string[];
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
 
 /** Reads a settings file's `hooks` value (undefined: none). */
 export function readSettingsHooks(value: unknown): HooksReading {

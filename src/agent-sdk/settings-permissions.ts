@@ -24,6 +24,7 @@ import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from './permi
 import type { JsonObject } from './json-lines.ts';
 import { mergeCommandHooks, readSettingsHooks, type CommandHookConfig } from './settings-hooks.ts';
 import type { SettingSource } from './setting-sources.ts';
+import { isRecord, kindOf } from './settings-values.ts';
 
 const RULE_LISTS = ['allow', 'deny', 'ask'] as const;
 
@@ -63,12 +64,6 @@ export function settingsFiles(sources: readonly SettingSource[], cwd: string, en
   if (sources.includes('local')) files.push({ source: 'local', dir: join(cwd, '.claude'), file: 'settings.local.json' });
   return files;
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
 
 /** The file's text, or why it may not be read; undefined when it does not exist. */
 function readSettingsText(source: SettingSource, dir: string, path: string): { text: string } | { problem: string } | undefined {
