@@ -64,8 +64,13 @@ export function openLogWriter(
   let failed = false;
   // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
   // a new one on the next turn's first line cost more than the empty commit it saves.
+  // Whether `commit` is in `holding` (it is put there once per stretch of held lines, not once per line).
+  let registered = false;
   const commit = () => {
-    holding.delete(commit);
+    if (registered) {
+      holding.delete(commit);
+      registered = false;
+    }
     const pulled = options.pull?.() ?? '';
     const text = typeof pulled === 'string' ? held + pulled : held;
     held = '';
@@ -88,7 +93,10 @@ export function openLogWriter(
   };
   const touch = () => {
     if (options.fsync) return commit();
-    flushOnExit(commit);
+    if (!registered) {
+      registered = true;
+      flushOnExit(commit);
+    }
     if (scheduled === null) scheduled = setImmediate(onImmediate);
   };
   return {

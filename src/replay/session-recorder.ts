@@ -36,6 +36,7 @@ import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSIO
 import type { StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
+import { commonEventJson } from './common-event-json.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -163,21 +164,33 @@ export function headerHash(version: 2 | 3, headerPrefix: string): string {
 /**
  * The logged JSON text of each step's event, redacted. The check for secrets runs once over all of them joined:
  * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
- * masked) on its own. Stops before a step whose event cannot be serialised, returning what came before it and
- * the failure.
+ * masked) on its own. The events nearly every turn logs alike are written from templates (`common-event-json.ts`)
+ * and, when `checksCommon` is false (no literal secret value is masked), left out of that check: their texts hold
+ * no word the check looks for. Stops before a step whose event cannot be serialised, returning what came before it
+ * and the failure.
  */
-function eventJsonsOf(steps: readonly RecordedStep[], redact: Redactor): { jsons: string[]; failure: unknown } {
+function eventJsonsOf(steps: readonly RecordedStep[], redact: Redactor, checksCommon: boolean): { jsons: string[]; failure: unknown } {
   const jsons: string[] = [];
+  let checked = '';
   let failure: unknown = null;
   for (let i = 0; i < steps.length; i++) {
+    const event = steps[i].event;
+    let json: string | null;
     try {
-      jsons.push(JSON.stringify(steps[i].event));
+      json = commonEventJson(event);
+      if (json === null) json = JSON.stringify(event);
+      else if (!checksCommon) {
+        jsons.push(json);
+        continue;
+      }
     } catch (caught) {
       failure = caught;
       break;
     }
+    jsons.push(json);
+    checked = checked === '' ? json : `${checked}\n${json}`;
   }
-  if (!redact.isCleanJson(jsons.length === 1 ? jsons[0] : jsons.join('\n'))) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
+  if (checked !== '' && !redact.isCleanJson(checked)) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
   return { jsons, failure };
 }
 
@@ -219,7 +232,11 @@ function reportError(error: Error, target: RecordTarget, onError: ((error: Error
 export function createSessionRecorder(target: RecordTarget, options: SessionRecorderOptions): SessionRecorder {
   const config = resolveConfig(options.config ?? {});
   // Values of secret-named environment variables are masked too; they are never written (not even to the header).
-  const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env), ...options.redact });
+  const redactOptions: RedactOptions = { secretValues: secretValuesFromEnv(process.env), ...options.redact };
+  const redact = createRedactor(redactOptions);
+  // The common events' texts hold only fixed words, known names and numbers: clean for the built-in check, but a
+  // literal secret value or an extra pattern could still match them, so with either they are checked as any other.
+  const checksCommon = (redactOptions.secretValues ?? []).some((value) => value.length > 0) || (redactOptions.patterns ?? []).length > 0;
   const patterns = (options.redact?.patterns ?? []).map((p) => (typeof p === 'string' ? { source: p, flags: 'g' } : { source: p.source, flags: p.flags }));
   let error: Error | null = null;
   const fail = (caught: unknown) => {
@@ -270,7 +287,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
         }
       } else {
         // The lines made before a step that cannot be serialised still go out (hashed), as they would one by one.
-        const { jsons, failure } = eventJsonsOf(steps, redact);
+        const { jsons, failure } = eventJsonsOf(steps, redact, checksCommon);
         let unhashed = '';
         for (let i = 0; i < jsons.length; i++) {
           const prefix = eventLinePrefix(steps[i].index, jsons[i], steps[i].state);
@@ -303,7 +320,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     let jsons: string[];
     let failure: unknown;
     try {
-      ({ jsons, failure } = eventJsonsOf(steps, redact));
+      ({ jsons, failure } = eventJsonsOf(steps, redact, checksCommon));
     } catch (caught) {
       fail(caught);
       return '';

@@ -1,0 +1,79 @@
+/**
+ * The JSON text of the events nearly every turn logs alike, for the recorder (`session-recorder.ts`): a context
+ * layer that changed nothing, the end of a tool batch, no attachments, the end of a reply with its two token
+ * counts. Most of a turn's lines are these, and `JSON.stringify` of so short an object costs mostly the call.
+ *
+ * Invariants:
+ * - The text is exactly `JSON.stringify(event)`, or `null` when the event is not exactly of the expected shape
+ *   (another member, members in another order, a `toJSON`, a layer name or stop reason outside the known sets, a
+ *   number that is not finite): the caller then serialises it as any other.
+ * - The text holds nothing a secret check can find but its fixed words, known names and numbers
+ *   (`test/unit/replay/common-event-json.test.ts` holds every such text to the redactor's verdict), so the recorder
+ *   may leave it out of the check when no literal secret value is being masked.
+ * The replay side reads the same texts back without the parser (`event-text.ts`).
+ */
+import type { LoopEvent } from '../data/events.ts';
+
+const LAYERS: ReadonlySet<string> = new Set(['tool_result_budget', 'snip', 'microcompact', 'context_collapse']);
+/** The Messages API's stop reasons. */
+const STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal']);
+
+const TOOLS_FINISHED_MEMBERS = ['type'];
+const ATTACHMENTS_MEMBERS = ['type', 'attachments'];
+const LAYER_RESULT_MEMBERS = ['type', 'layer', 'edits', 'tokensFreed'];
+const MODEL_DONE_MEMBERS = ['type', 'usage', 'stopReason'];
+const USAGE_MEMBERS = ['input_tokens', 'output_tokens'];
+
+/**
+ * Whether `value` has exactly these enumerable members, in this order (what `JSON.stringify` writes), and no
+ * `toJSON` of its own or inherited. `for…in` also lists inherited enumerable members, which only makes it fail.
+ */
+function hasExactly(value: object, members: readonly string[]): boolean {
+  if ((value as { toJSON?: unknown }).toJSON !== undefined) return false;
+  let i = 0;
+  for (const key in value) {
+    if (key !== members[i]) return false;
+    i++;
+  }
+  return i === members.length;
+}
+
+function isEmptyArray(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0 && (value as { toJSON?: unknown }).toJSON === undefined;
+}
+
+/** A number `JSON.stringify` writes as `String(n)` (finite; -0 is written "0" by both). */
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function modelDoneJson(event: object): string | null {
+  if (!hasExactly(event, MODEL_DONE_MEMBERS)) return null;
+  const { usage, stopReason } = event as { usage: unknown; stopReason: unknown };
+  if (typeof usage !== 'object' || usage === null || !hasExactly(usage, USAGE_MEMBERS)) return null;
+  const { input_tokens: input, output_tokens: output } = usage as { input_tokens: unknown; output_tokens: unknown };
+  if (!isFiniteNumber(input) || !isFiniteNumber(output)) return null;
+  if (stopReason !== null && !(typeof stopReason === 'string' && STOP_REASONS.has(stopReason))) return null;
+  const reason = stopReason === null ? 'null' : `"${stopReason}"`;
+  return `{"type":"model_done","usage":{"input_tokens":${String(input)},"output_tokens":${String(output)}},"stopReason":${reason}}`;
+}
+
+/** `JSON.stringify(event)` for the common shapes above, else `null` (see the module comment). */
+export function commonEventJson(event: LoopEvent): string | null {
+  switch (event.type) {
+    case 'tools_finished':
+      return hasExactly(event, TOOLS_FINISHED_MEMBERS) ? '{"type":"tools_finished"}' : null;
+    case 'attachments_collected':
+      return hasExactly(event, ATTACHMENTS_MEMBERS) && isEmptyArray(event.attachments) ? '{"type":"attachments_collected","attachments":[]}' : null;
+    case 'context_layer_result': {
+      if (!hasExactly(event, LAYER_RESULT_MEMBERS) || !isEmptyArray(event.edits)) return null;
+      const { layer, tokensFreed } = event as { layer: unknown; tokensFreed: unknown };
+      if (typeof layer !== 'string' || !LAYERS.has(layer) || !isFiniteNumber(tokensFreed)) return null;
+      return `{"type":"context_layer_result","layer":"${layer}","edits":[],"tokensFreed":${String(tokensFreed)}}`;
+    }
+    case 'model_done':
+      return modelDoneJson(event);
+    default:
+      return null;
+  }
+}
