@@ -2,8 +2,11 @@
  * Where recording's cost goes: the bench workload at N=10, H=10 run with observers that each do one more of the
  * recorder's jobs, interleaved round by round (order rotated), median µs per turn pooled over the rounds:
  * - `no observer`: `query()` alone (the `turnloop` system);
- * - `serialise`: `JSON.stringify` of every event (what any log of the events must do);
- * - `+ redaction check`: the recorder's redactor instead (`toJson`: the same text, checked for secrets);
+ * - `serialise`: each event's text as the recorder makes it (what any log of the events must do): the events nearly
+ *   every turn logs alike from templates (`commonEventJson`), `JSON.stringify` of the others;
+ * - `+ redaction check`: the others through the recorder's redactor instead (`toJson`: the same text, checked for
+ *   secrets; the templates' texts are left out of the check, as the recorder leaves them when no secret value
+ *   from the environment is masked);
  * - `+ hash chain`: and each line's digest `at`, and one SHA-256 chain hash per commit group (log version 3: the
  *   lines up to each model call), nothing written;
  * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn);
@@ -15,9 +18,11 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commonEventJson } from '../dist/replay/common-event-json.js';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
 import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
 import { lineHash } from '../dist/replay/stable-hash.js';
+import type { LoopEvent } from '../src/data/events.ts';
 import type { StepObserver } from '../src/runtime/query-options.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, runTurnloop } from './systems/turnloop.ts';
@@ -40,7 +45,12 @@ interface Variant {
   open(path: string): { onStep?: StepObserver; close(): void };
 }
 
-const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env) });
+const secretValues = secretValuesFromEnv(process.env);
+const redact = createRedactor({ secretValues });
+/** The recorder's template for a common event, when it uses one (not when a literal secret value is masked). */
+const templateOf = (event: LoopEvent): string | null => (secretValues.length === 0 ? commonEventJson(event) : null);
+/** An event's logged text as the recorder makes it: a template, or the redactor's checked JSON. */
+const loggedJson = (event: LoopEvent): string => templateOf(event) ?? redact.toJson(event);
 
 /** What the recorder writes per turn of this workload (7 lines), as one buffer. */
 const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
@@ -48,17 +58,17 @@ const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
 const VARIANTS: Variant[] = [
   { name: 'no observer', open: () => ({ close: () => undefined }) },
   {
-    name: 'serialise (JSON.stringify of each event)',
+    name: 'serialise (templates for the common events, JSON.stringify of the others)',
     open: () => {
       let sink = 0;
-      return { onStep: ({ event }) => void (event && (sink += JSON.stringify(event).length)), close: () => void sink };
+      return { onStep: ({ event }) => void (event && (sink += (templateOf(event) ?? JSON.stringify(event)).length)), close: () => void sink };
     },
   },
   {
-    name: '+ redaction check (the redactor\'s toJson)',
+    name: '+ redaction check (the redactor\'s toJson of the others)',
     open: () => {
       let sink = 0;
-      return { onStep: ({ event }) => void (event && (sink += redact.toJson(event).length)), close: () => void sink };
+      return { onStep: ({ event }) => void (event && (sink += loggedJson(event).length)), close: () => void sink };
     },
   },
   {
@@ -69,7 +79,7 @@ const VARIANTS: Variant[] = [
       return {
         onStep: ({ index, event, state, effects }) => {
           if (!event) return;
-          group += `${eventLinePrefix(index, redact.toJson(event), state)}}\n`;
+          group += `${eventLinePrefix(index, loggedJson(event), state)}}\n`;
           if (effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated')) {
             hash = lineHash(hash, group);
             group = '';
