@@ -18,7 +18,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commonEventJson } from '../dist/replay/common-event-json.js';
+import { commonEventJson } from '../dist/replay/event-json.js';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
 import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
 import { lineHash } from '../dist/replay/stable-hash.js';

@@ -62,10 +62,10 @@ export function openLogWriter(
   let held = '';
   let scheduled: ReturnType<typeof setImmediate> | null = null;
   let failed = false;
-  // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
-  // a new one on the next turn's first line cost more than the empty commit it saves.
   // Whether `commit` is in `holding` (it is put there once per stretch of held lines, not once per line).
   let registered = false;
+  // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
+  // a new one on the next turn's first line cost more than the empty commit it saves.
   const commit = () => {
     if (registered) {
       holding.delete(commit);

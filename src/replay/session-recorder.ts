@@ -36,7 +36,7 @@ import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSIO
 import type { StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
-import { commonEventJson } from './common-event-json.ts';
+import { loggedEventJsons } from './event-json.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -161,39 +161,6 @@ export function headerHash(version: 2 | 3, headerPrefix: string): string {
   return lineHash(`${SESSION_LOG_FORMAT}/${version}`, headerPrefix);
 }
 
-/**
- * The logged JSON text of each step's event, redacted. The check for secrets runs once over all of them joined:
- * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
- * masked) on its own. The events nearly every turn logs alike are written from templates (`common-event-json.ts`)
- * and, when `checksCommon` is false (no literal secret value is masked), left out of that check: their texts hold
- * no word the check looks for. Stops before a step whose event cannot be serialised, returning what came before it
- * and the failure.
- */
-function eventJsonsOf(steps: readonly RecordedStep[], redact: Redactor, checksCommon: boolean): { jsons: string[]; failure: unknown } {
-  const jsons: string[] = [];
-  let checked = '';
-  let failure: unknown = null;
-  for (let i = 0; i < steps.length; i++) {
-    const event = steps[i].event;
-    let json: string | null;
-    try {
-      json = commonEventJson(event);
-      if (json === null) json = JSON.stringify(event);
-      else if (!checksCommon) {
-        jsons.push(json);
-        continue;
-      }
-    } catch (caught) {
-      failure = caught;
-      break;
-    }
-    jsons.push(json);
-    checked = checked === '' ? json : `${checked}\n${json}`;
-  }
-  if (checked !== '' && !redact.isCleanJson(checked)) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
-  return { jsons, failure };
-}
-
 /** A step waiting to become a line. */
 interface RecordedStep {
   index: number;
@@ -287,7 +254,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
         }
       } else {
         // The lines made before a step that cannot be serialised still go out (hashed), as they would one by one.
-        const { jsons, failure } = eventJsonsOf(steps, redact, checksCommon);
+        const { jsons, failure } = loggedEventJsons(steps, redact, checksCommon);
         let unhashed = '';
         for (let i = 0; i < jsons.length; i++) {
           const prefix = eventLinePrefix(steps[i].index, jsons[i], steps[i].state);
@@ -320,7 +287,7 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     let jsons: string[];
     let failure: unknown;
     try {
-      ({ jsons, failure } = eventJsonsOf(steps, redact, checksCommon));
+      ({ jsons, failure } = loggedEventJsons(steps, redact, checksCommon));
     } catch (caught) {
       fail(caught);
       return '';

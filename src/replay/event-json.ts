@@ -1,18 +1,20 @@
 /**
- * The JSON text of the events nearly every turn logs alike, for the recorder (`session-recorder.ts`): a context
- * layer that changed nothing, the end of a tool batch, no attachments, the end of a reply with its two token
- * counts. Most of a turn's lines are these, and `JSON.stringify` of so short an object costs mostly the call.
+ * The logged JSON text of a commit group's events, for the recorder (`session-recorder.ts`), redacted. The events
+ * nearly every turn logs alike are written from templates: a context layer that changed nothing, the end of a tool
+ * batch, no attachments, the end of a reply with its two token counts. Most of a turn's lines are these, and
+ * `JSON.stringify` of so short an object costs mostly the call.
  *
  * Invariants:
  * - The text is exactly `JSON.stringify(event)`, or `null` when the event is not exactly of the expected shape
  *   (another member, members in another order, a `toJSON`, a layer name or stop reason outside the known sets, a
  *   number that is not finite): the caller then serialises it as any other.
  * - The text holds nothing a secret check can find but its fixed words, known names and numbers
- *   (`test/unit/replay/common-event-json.test.ts` holds every such text to the redactor's verdict), so the recorder
- *   may leave it out of the check when no literal secret value is being masked.
+ *   (`test/unit/replay/event-json.test.ts` holds every such text to the redactor's verdict), so it may be left out
+ *   of the check when no literal secret value nor extra pattern is being masked.
  * The replay side reads the same texts back without the parser (`event-text.ts`).
  */
 import type { LoopEvent } from '../data/events.ts';
+import type { Redactor } from './redact.ts';
 
 const LAYERS: ReadonlySet<string> = new Set(['tool_result_budget', 'snip', 'microcompact', 'context_collapse']);
 /** The Messages API's stop reasons. */
@@ -76,4 +78,36 @@ export function commonEventJson(event: LoopEvent): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * The logged JSON text of each step's event, redacted. The check for secrets runs once over all of them joined:
+ * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
+ * masked) on its own. The common events' templates (`commonEventJson`) are left out of that check when
+ * `checksCommon` is false (no literal secret value nor extra pattern is masked): their texts hold no word the check
+ * looks for. Stops before a step whose event cannot be serialised, returning what came before it and the failure.
+ */
+export function loggedEventJsons(steps: readonly { event: LoopEvent }[], redact: Redactor, checksCommon: boolean): { jsons: string[]; failure: unknown } {
+  const jsons: string[] = [];
+  let checked = '';
+  let failure: unknown = null;
+  for (let i = 0; i < steps.length; i++) {
+    const event = steps[i].event;
+    let json: string | null;
+    try {
+      json = commonEventJson(event);
+      if (json === null) json = JSON.stringify(event);
+      else if (!checksCommon) {
+        jsons.push(json);
+        continue;
+      }
+    } catch (caught) {
+      failure = caught;
+      break;
+    }
+    jsons.push(json);
+    checked = checked === '' ? json : `${checked}\n${json}`;
+  }
+  if (checked !== '' && !redact.isCleanJson(checked)) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
+  return { jsons, failure };
 }

@@ -1,5 +1,5 @@
 /**
- * The recorder writes the events nearly every turn logs alike from templates (`common-event-json.ts`): each text
+ * The recorder writes the events nearly every turn logs alike from templates (`event-json.ts`): each text
  * must be exactly `JSON.stringify` of the event, any other shape must go the usual way, and leaving those texts
  * out of the secret check must never let a secret through.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../../src/data/events.ts';
-import { commonEventJson } from '../../../src/replay/common-event-json.ts';
+import { commonEventJson } from '../../../src/replay/event-json.ts';
 import { createRedactor, type RedactOptions } from '../../../src/replay/redact.ts';
 import { replay } from '../../../src/replay/replay.ts';
 import { recordRun, toolTurns } from './fixtures.ts';
