@@ -1,7 +1,7 @@
 /**
  * The event of a logged line from its text, for `replay()`'s one pass (`replay.ts`): `JSON.parse` of the text, but
  * the few texts that nearly every turn logs alike are built without the parser: a context layer that changed
- * nothing, the end of a tool batch, no attachments, and the end of a model call with its usage counts. Those are
+ * nothing, the end of a tool batch, no attachments, and the end of a model call that reports no cache counts. Those are
  * most of a log's lines and the parser's cost for such a short text is mostly the call itself.
  *
  * Invariant: the result is what `JSON.parse` gives for the same text: a fresh object of its own (nothing shared
@@ -20,26 +20,31 @@ const TYPE_NAME = 9;
 const MODEL_SUFFIX = 15;
 const LAYER_RESULT_START = '{"type":"context_layer_result","layer":"'.length;
 const LAYER_RESULT_END = '","edits":[],"tokensFreed":0}'.length;
-const USAGE_START = '{"type":"model_done","usage":{'.length;
 
 const TOOLS_FINISHED = /\{"type":"tools_finished"\}/y;
 const NO_ATTACHMENTS = /\{"type":"attachments_collected","attachments":\[\]\}/y;
 /** The layer's name: a JSON string without escapes (no quote, backslash or control character). */
 const LAYER_RESULT = /\{"type":"context_layer_result","layer":"[^"\\\u0000-\u001f]*","edits":\[\],"tokensFreed":0\}/y;
 /**
- * Usage members named in lower case and underscores (never `__proto__`, checked when read), each a plain integer of
- * at most 15 digits (exact as a double) or null; the stop reason a string without escapes.
+ * The usage a model call reports with no cache members, each count a plain integer of at most 15 digits (exact as a
+ * double); the stop reason a string without escapes. Other usages (cache counts, nulls, another order) are parsed:
+ * the literal below has the very shape `JSON.parse` gives this text (V8 shares the two), and a usage built member
+ * by member would not, so every reader of usage would see two shapes.
  */
-const MODEL_DONE = /\{"type":"model_done","usage":\{"[a-z_]{1,64}":(?:0|[1-9][0-9]{0,14}|null)(?:,"[a-z_]{1,64}":(?:0|[1-9][0-9]{0,14}|null))*\},"stopReason":"[^"\\\u0000-\u001f]*"\}/y;
+const MODEL_DONE = /\{"type":"model_done","usage":\{"input_tokens":(?:0|[1-9][0-9]{0,14}),"output_tokens":(?:0|[1-9][0-9]{0,14})\},"stopReason":"[^"\\\u0000-\u001f]*"\}/y;
+const INPUT_TOKENS_START = '{"type":"model_done","usage":{"input_tokens":'.length;
+/** `,"output_tokens":`. */
+const OUTPUT_TOKENS_MEMBER = 17;
+/** `},"stopReason":"`. */
+const STOP_REASON_MEMBER = 16;
 
 const T = 0x74;
 const A = 0x61;
 const C = 0x63;
 const M = 0x6d;
 const D = 0x64;
-const QUOTE = 0x22;
 const ZERO = 0x30;
-const LETTER_N = 0x6e;
+const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 
 /** Whether `pattern` (sticky) matches text[start, end) whole. Its `lastIndex` is set right before each use. */
@@ -60,41 +65,19 @@ export function parseEventText(text: string, start: number, end: number): unknow
       return { type: 'context_layer_result', layer: text.slice(start + LAYER_RESULT_START, end - LAYER_RESULT_END), edits: [], tokensFreed: 0 };
     }
   } else if (first === M && text.charCodeAt(start + MODEL_SUFFIX) === D) {
-    if (covers(MODEL_DONE, text, start, end)) {
-      const done = modelDoneAt(text, start, end);
-      if (done !== null) return done;
-    }
+    if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end);
   }
   return JSON.parse(text.slice(start, end));
 }
 
-/**
- * The `model_done` event of text[start, end), which `MODEL_DONE` covers: its usage members in their order (a
- * repeated name keeps its first place and its last value, as `JSON.parse` does), or null for a member `JSON.parse`
- * would keep as an own `__proto__`.
- */
-function modelDoneAt(text: string, start: number, end: number): { type: 'model_done'; usage: Record<string, number | null>; stopReason: string } | null {
-  const usage: Record<string, number | null> = {};
-  let i = start + USAGE_START;
-  for (;;) {
-    // At the opening quote of a name.
-    let nameEnd = i + 1;
-    while (text.charCodeAt(nameEnd) !== QUOTE) nameEnd += 1;
-    const name = text.slice(i + 1, nameEnd);
-    if (name === '__proto__') return null;
-    i = nameEnd + 2;
-    if (text.charCodeAt(i) === LETTER_N) {
-      usage[name] = null;
-      i += 4;
-    } else {
-      let value = 0;
-      for (let code = text.charCodeAt(i); code >= ZERO && code <= ZERO + 9; code = text.charCodeAt(++i)) value = value * 10 + (code - ZERO);
-      usage[name] = value;
-    }
-    // At the comma before the next member, or the usage's closing brace.
-    if (text.charCodeAt(i) === CLOSE_BRACE) break;
-    i += 1;
-  }
-  // `},"stopReason":"` (16 characters), then the reason up to the closing `"}`.
-  return { type: 'model_done', usage, stopReason: text.slice(i + 16, end - 2) };
+/** The `model_done` event of text[start, end), which `MODEL_DONE` covers. */
+function modelDoneAt(text: string, start: number, end: number): unknown {
+  let i = start + INPUT_TOKENS_START;
+  let input = 0;
+  for (let code = text.charCodeAt(i); code !== COMMA; code = text.charCodeAt(++i)) input = input * 10 + (code - ZERO);
+  i += OUTPUT_TOKENS_MEMBER;
+  let output = 0;
+  for (let code = text.charCodeAt(i); code !== CLOSE_BRACE; code = text.charCodeAt(++i)) output = output * 10 + (code - ZERO);
+  const usage = { input_tokens: input, output_tokens: output };
+  return { type: 'model_done', usage, stopReason: text.slice(i + STOP_REASON_MEMBER, end - 2) };
 }

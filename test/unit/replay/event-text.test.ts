@@ -13,8 +13,7 @@ const COMMON = [
   '{"type":"context_layer_result","layer":"tool_result_budget","edits":[],"tokensFreed":0}',
   '{"type":"context_layer_result","layer":"microcompact","edits":[],"tokensFreed":0}',
   '{"type":"model_done","usage":{"input_tokens":1000,"output_tokens":20},"stopReason":"tool_use"}',
-  '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":123456789012345,"cache_creation_input_tokens":null,"cache_read_input_tokens":7},"stopReason":"end_turn"}',
-  '{"type":"model_done","usage":{"output_tokens":2,"input_tokens":1},"stopReason":""}',
+  '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":123456789012345},"stopReason":""}',
 ];
 
 type Outcome = { value: unknown; keys: string } | { error: string };
@@ -64,6 +63,8 @@ describe('parseEventText', () => {
       `${layer.slice(0, -1)}`,
       `${layer} `,
       '{"type":"context_layer_result","layer":"","edits":[],"tokensFreed":0}',
+      '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":12,"cache_creation_input_tokens":null,"cache_read_input_tokens":7},"stopReason":"end_turn"}',
+      '{"type":"model_done","usage":{"output_tokens":2,"input_tokens":1},"stopReason":"x"}',
       '{"type":"model_done","usage":{"input_tokens":1,"input_tokens":2,"output_tokens":3},"stopReason":"x"}',
       '{"type":"model_done","usage":{"__proto__":1,"output_tokens":3},"stopReason":"x"}',
       '{"type":"model_done","usage":{"__proto__":null},"stopReason":"x"}',
@@ -93,7 +94,7 @@ describe('parseEventText', () => {
   it('agrees with JSON.parse on texts put together from pieces of the common ones', () => {
     const pieces = [
       '{"type":"tools_finished"}', '{"type":"attachments_collected","attachments":[]}', '{"type":"context_layer_result","layer":"', '","edits":[],"tokensFreed":0}', 'snip', '"', '\\', '\u0001', ' ', '}', '{', ',', 'é',
-      '{"type":"model_done","usage":{', '"input_tokens":', '"__proto__":', '"a":', '0', '12', 'null', '},"stopReason":"', 'end_turn"}', '"}',
+      '{"type":"model_done","usage":{', '"input_tokens":', '"output_tokens":', '"__proto__":', '"a":', '0', '12', 'null', '},"stopReason":"', 'end_turn"}', '"}',
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }), fc.string({ maxLength: 3 }), (parts, around) => {
