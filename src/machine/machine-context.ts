@@ -121,7 +121,7 @@ export interface Outbox {
 interface OpenOutbox extends Outbox {
   seq: number;
   readonly runId: string;
-  readonly effects: Effect[];
+  effects: Effect[];
 }
 
 /**
@@ -144,7 +144,10 @@ function nextId(this: OpenOutbox, prefix: string): string {
 
 function push(this: OpenOutbox, effect: EffectDraft): Outbox {
   (effect as Effect).id = this.id('e');
-  this.effects.push(effect as Effect);
+  // The first effect makes an array of one: a push onto the empty literal reserves room for 16 (144 bytes, most of
+  // what an action that queues one effect allocated).
+  if (this.effects.length === 0) this.effects = [effect as Effect];
+  else this.effects.push(effect as Effect);
   return this;
 }
 

@@ -118,12 +118,12 @@ export function createMacrostepMemo(paths: ChartPaths = createChartPaths()): Mac
 function follow(this: MemoTree, value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {
   let node: PathNode | null | undefined = rootsOf(this.paths, value, false)?.get(event.type);
   const current = context as ScratchContext;
-  const effects: Effect[] = [];
+  let effects: Effect[] | null = null;
   try {
     while (node) {
       if (node.kind === 'end') {
         this.hits += 1;
-        return { context: current, end: node, effects };
+        return { context: current, end: node, effects: effects ?? [] };
       }
       if (node.kind === 'guard') {
         node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
@@ -133,7 +133,10 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
         Object.assign(current, node.step.fn(current, event, node.step.params));
         const queued = current.effects;
         if (queued !== undefined) {
-          for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+          // The first action's own array becomes the step's (fresh per action, held by no one else): pushing onto
+          // an empty literal reserved room for 16 effects.
+          if (effects === null) effects = queued;
+          else for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
           current.effects = undefined;
         }
         node = node.next;

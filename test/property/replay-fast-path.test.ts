@@ -87,6 +87,20 @@ describe('replay() of log text: the one-pass fast path', () => {
     }
   });
 
+  it('refuses a digest whose state value differs from the replayed one by one character, a dot included', () => {
+    const lines = bases[0].text.trimEnd().split('\n');
+    const i = lines.findIndex((line, n) => n > 0 && /"v":"[^"]*\.[^"]*"/.test(line));
+    expect(i).toBeGreaterThan(0);
+    for (const [from, to] of [[/("v":"[^"]*)\.([^"]*")/, '$1x$2'], [/("v":"[^"]*)[^"]"/, '$1Q"'], [/("v":"[^"]*)"/, '$1Q"']] as const) {
+      const edited = [...lines];
+      edited[i] = edited[i].replace(from, to);
+      expect(edited[i]).not.toBe(lines[i]);
+      const text = `${reseal(edited).join('\n')}\n`;
+      expect(replayLogText(text)).toBeNull();
+      expect(() => replay({ text })).toThrowError(/diverged|digest|differ/i);
+    }
+  });
+
   it('returns results that later replays never change, equal to a fold of step() (its history grows in place)', () => {
     for (const base of bases) {
       const first = replayLogText(base.text, base.options) as ReplayResult;

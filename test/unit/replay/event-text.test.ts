@@ -12,6 +12,8 @@ const COMMON = [
   '{"type":"attachments_collected","attachments":[]}',
   '{"type":"context_layer_result","layer":"tool_result_budget","edits":[],"tokensFreed":0}',
   '{"type":"context_layer_result","layer":"microcompact","edits":[],"tokensFreed":0}',
+  '{"type":"model_done","usage":{"input_tokens":1000,"output_tokens":20},"stopReason":"tool_use"}',
+  '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":123456789012345},"stopReason":""}',
 ];
 
 type Outcome = { value: unknown; keys: string } | { error: string };
@@ -61,12 +63,39 @@ describe('parseEventText', () => {
       `${layer.slice(0, -1)}`,
       `${layer} `,
       '{"type":"context_layer_result","layer":"","edits":[],"tokensFreed":0}',
+      '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":12,"cache_creation_input_tokens":null,"cache_read_input_tokens":7},"stopReason":"end_turn"}',
+      '{"type":"model_done","usage":{"output_tokens":2,"input_tokens":1},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1,"input_tokens":2,"output_tokens":3},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"__proto__":1,"output_tokens":3},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"__proto__":null},"stopReason":"x"}',
+      '{"type":"model_done","usage":{},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":01},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":-1},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1.5},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1e3},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1234567890123456},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1},"stopReason":null}',
+      '{"type":"model_done","usage":{"input_tokens":1},"stopReason":"a\\"b"}',
+      '{"type":"model_done","usage":{"Input_tokens":1},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1},"stopReason":"x","extra":1}',
+      '{"type":"model_done","usage":{"input_tokens":1}}',
+      '{"type":"model_done","stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":1,},"stopReason":"x"}',
+      '{"type":"model_done","usage":{"input_tokens":nul},"stopReason":"x"}',
+      '{"type":"model_message"}',
+      '{"type":"t"}',
+      '{"type":""}',
+      '{}',
+      '',
     ];
     for (const text of variants) expectAsJsonParse(text);
   });
 
   it('agrees with JSON.parse on texts put together from pieces of the common ones', () => {
-    const pieces = ['{"type":"tools_finished"}', '{"type":"attachments_collected","attachments":[]}', '{"type":"context_layer_result","layer":"', '","edits":[],"tokensFreed":0}', 'snip', '"', '\\', '\u0001', ' ', '}', '{', ',', 'é'];
+    const pieces = [
+      '{"type":"tools_finished"}', '{"type":"attachments_collected","attachments":[]}', '{"type":"context_layer_result","layer":"', '","edits":[],"tokensFreed":0}', 'snip', '"', '\\', '\u0001', ' ', '}', '{', ',', 'é',
+      '{"type":"model_done","usage":{', '"input_tokens":', '"output_tokens":', '"__proto__":', '"a":', '0', '12', 'null', '},"stopReason":"', 'end_turn"}', '"}',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 6 }), fc.string({ maxLength: 3 }), (parts, around) => {
         expectAsJsonParse(parts.join(''), around, around);
