@@ -136,9 +136,10 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
  */
 export function sdkPostToolHook(hooks: HookRegistry, context: HookContext, toolResponse: (toolUseId: string) => JsonObject | undefined = () => undefined): PostToolHook {
   return async ({ toolName, input, toolUseId, result, signal, durationMs }) => {
-    // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a response.
+    // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a
+    // response, and (claude 2.1.334) how long the tool ran, as PostToolUse's does.
     const answers = result.isError === true
-      ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false }, context, toolUseId, signal)
+      ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, context, toolUseId, signal)
       : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: toolResponse(toolUseId) ?? result.content, tool_use_id: toolUseId, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, context, toolUseId, signal);
     const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
     const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
@@ -243,4 +244,37 @@ export function sdkSubagentHooks(
       return blockingError ? { blockingError } : {};
     },
   };
+}
+
+/**
+ * The key of a SessionStart command hook's answer holding its plain stdout (never sent: answers stay in process):
+ * claude words it apart from a JSON answer's `additionalContext`.
+ */
+export const HOOK_SUCCESS_TEXT = 'turnloopHookSuccessText';
+
+/** Why a session starts, as SessionStart's input (and its matchers) name it. */
+export type SessionStartSource = 'startup' | 'resume';
+
+/**
+ * The settings' SessionStart hooks (probed on claude 2.1.334, test/agent-sdk/programs/conf-session-start.ts), matched
+ * on `source`. Their input is the session's `session_id`, `transcript_path` and `cwd` with `source` (no
+ * `permission_mode`, no `prompt_id`: no prompt came yet). Returns what reaches the model, one reminder per hook in
+ * the hooks' order: a plain stdout as `SessionStart:<source> hook success: <text>`, a JSON answer's
+ * `additionalContext` as `SessionStart hook additional context: <text>`. They run side by side, as claude runs them
+ * (a command hook announces itself: command-hooks.ts). claude sends them at the head of a new
+ * session's first prompt; on a resumed session it runs the hooks and sends nothing of theirs, so nor does this.
+ */
+export async function runSessionStartHooks(hooks: HookRegistry, context: HookContext, source: SessionStartSource): Promise<string[]> {
+  const { permission_mode: _mode, prompt_id: _prompt, ...base } = context.base();
+  // As claude, they run side by side; their answers are taken in the hooks' order.
+  const matchers = (hooks.SessionStart ?? []).filter((m) => matcherMatches(m.matcher, source));
+  const singles = matchers.flatMap((m) => m.hookCallbackIds.map((id): HookRegistry => ({ SessionStart: [{ hookCallbackIds: [id] }] })));
+  const answers = (await Promise.all(singles.map((registry) => callHooks(registry, 'SessionStart', source, { source }, { ...context, base: () => base })))).flat();
+  if (source !== 'startup') return [];
+  return answers.flatMap((answer) => {
+    const plain = text(answer[HOOK_SUCCESS_TEXT]);
+    if (plain !== undefined) return [`<system-reminder>\nSessionStart:${source} hook success: ${plain}\n</system-reminder>`];
+    const additional = text(specific(answer).additionalContext);
+    return additional !== undefined ? [`<system-reminder>\nSessionStart hook additional context: ${additional}\n</system-reminder>`] : [];
+  });
 }

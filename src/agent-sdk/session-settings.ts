@@ -82,6 +82,8 @@ export interface SessionDeps {
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
   /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
   tasks?: Pick<SessionTasks, 'isBackground' | 'messageFields'>;
+  /** What the settings' SessionStart hooks give the model (sdk-hooks.ts), opening a new session's first prompt. */
+  sessionStartReminders?: () => Promise<readonly string[]>;
 }
 
 export interface TurnOutcome {
