@@ -10,7 +10,7 @@ import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult, type ToolContext } from '../tools/define-tool.ts';
 import type { SessionTasks } from './session-tasks.ts';
 import type { SubagentHooks, SubagentOfHooks } from './sdk-hooks.ts';
-import { createBashTool } from '../tools/builtin/bash.ts';
+import { createBashTool, type BashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
 import { isInside } from '../tools/builtin/confine-path.ts';
@@ -159,11 +159,31 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
   };
 }
 
+/**
+ * The main thread's Bash as claude 2.1.334 shows it to the model (probed, test/agent-sdk/programs/parity-bash-cwd.ts):
+ * a call after which the shell is elsewhere (a `cd`, or a `cd` out of the project undone) ends with a
+ * `# Environment update` reminder naming the new directory and the old. A call that ends where it began (`cd .`, a
+ * `cd` there and back) adds none; the subagents' Bash (the same shell, unwrapped) adds none, as claude's.
+ */
+function withEnvironmentUpdate(bash: BashTool): Tool {
+  return {
+    ...bash,
+    call: async (input, ctx) => {
+      const was = bash.workingDirectory();
+      const result = await (bash.call(input as Parameters<BashTool['call']>[0], ctx) as Promise<ToolCallResult>);
+      const now = bash.workingDirectory();
+      if (now === was || typeof result.content !== 'string') return result;
+      return { ...result, content: `${result.content}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>` };
+    },
+  } as Tool;
+}
+
 export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; /** Variables set for Bash commands over the process's (the settings files' `env`). */ env?: Readonly<Record<string, string>>; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
   const { root } = options;
   const added = options.additionalDirectories ?? [];
+  const bash = createBashTool({ root, allowedDirectories: added, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) });
   const files: Record<string, Tool> = {
-    Bash: createBashTool({ root, allowedDirectories: added, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) }),
+    Bash: bash,
     Glob: inDirectories(createGlobTool, root, added),
     Grep: inDirectories(createGrepTool, root, added),
     Read: inDirectories(createReadTool, root, added),
@@ -180,6 +200,6 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   if (chosen.includes(LEGACY_SUBAGENT_TOOL_NAME)) {
     tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
-  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
+  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(name === 'Bash' ? withEnvironmentUpdate(bash) : files[name]);
   return { tools, unknown };
 }

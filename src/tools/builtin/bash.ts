@@ -9,7 +9,8 @@
  * - a command still running when this process exits (an SDK program's abort ends the executable with SIGTERM) has
  *   its group killed at exit, as the real executable kills its commands: nothing the agent started outlives it.
  * - the working directory persists between calls, as in Claude Code (its Bash keeps it; claude 2.1.334 does too):
- *   a call starts where the last one's shell ended, unless that was outside the root and the allowed directories,
+ *   a call starts where the last successful one's shell ended (a command that exits non-zero moves nothing), unless
+ *   that was outside the root and the allowed directories,
  *   where the next call starts in the root again and the result says so (claude's words). `workingDirectory()`
  *   says where the next call starts, so permission checks resolve its relative paths from there.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
@@ -209,7 +210,8 @@ export function createBashTool(options: BashToolOptions): BashTool {
         // Killed before its trap ran: the directory stays where it was.
       }
       let reset = '';
-      if (ended !== undefined && ended !== '') {
+      // As claude 2.1.334 (probed: `cd sub; false`): a command that failed leaves the shell where it was.
+      if (run.code === 0 && !run.timedOut && !run.aborted && ended !== undefined && ended !== '') {
         if (allowed.some((dir) => within(dir, ended))) current = ended;
         else {
           current = root;
