@@ -171,7 +171,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
-      subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop
+      subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop || hookRegistry.PreToolUse || hookRegistry.PostToolUse || hookRegistry.PostToolUseFailure
         ? sdkSubagentHooks(hookRegistry, hookContext(), (agent) => (args.noSessionPersistence ? '' : childLogPath(sessionLogPath(io.cwd, sessionId), [agent.toolUseId])), () => tasks.backgroundTasks())
         : undefined),
     });
@@ -193,7 +193,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
       ask: (request, signal) => commandHooks.answer(request, signal) ?? askProgram(request, signal),
-      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
+      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: selection.shellDirectory(), ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
       effort: () => session?.hookEffort(),
       warn,
     });

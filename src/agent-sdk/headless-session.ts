@@ -199,6 +199,7 @@ export class HeadlessSession {
       countAssistant,
       onBackground: (abort) => turn.background.push(abort),
       fields: (toolUseId) => deps.tasks?.messageFields(toolUseId),
+      progress: (toolUseId, reply) => deps.tasks?.progress(toolUseId, reply),
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];

@@ -207,13 +207,18 @@ export interface SubagentOfHooks {
 export interface SubagentHooks {
   /** The hooks' `additionalContext`, joined, for the subagent's first message. */
   started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<{ additionalContext?: string }>;
-  /** The subagent's Stop hook: a `decision: 'block'` keeps it going with the reason. */
-  stopHook(agent: SubagentOfHooks): StopHook;
+  /** The subagent's Stop hook (undefined: no SubagentStop hook): a `decision: 'block'` keeps it going with the reason. */
+  stopHook(agent: SubagentOfHooks): StopHook | undefined;
+  /**
+   * The program's tool hooks for the subagent's own calls: claude 2.1.334 runs PreToolUse, PostToolUse and
+   * PostToolUseFailure for them too, their input naming the subagent (`agent_id`, `agent_type`).
+   */
+  toolHooks(agent: SubagentOfHooks): { pre: PreToolHook[]; post: PostToolHook[] };
 }
 
 /**
  * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
- * claude 2.1.334 matches them. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
+ * claude 2.1.334 matches them, and the tool hooks of the subagent's calls. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
  * Stop hook, so its `decision: 'block'` keeps the subagent going with the reason.
  */
 export function sdkSubagentHooks(
@@ -228,7 +233,14 @@ export function sdkSubagentHooks(
       const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
       return additionalContext ? { additionalContext } : {};
     },
-    stopHook: (agent) => async ({ messages, stopHookActive, signal }) => {
+    toolHooks(agent) {
+      const ofAgent: HookContext = { ...context, base: () => ({ ...context.base(), agent_id: agent.agentId, agent_type: agent.agentType }) };
+      return {
+        pre: hooks.PreToolUse ? [sdkPreToolHook(hooks, ofAgent)] : [],
+        post: hooks.PostToolUse || hooks.PostToolUseFailure ? [sdkPostToolHook(hooks, ofAgent)] : [],
+      };
+    },
+    stopHook: (agent) => (!hooks.SubagentStop ? undefined : async ({ messages, stopHookActive, signal }) => {
       const last = lastAssistantText(messages);
       const answers = await callHooks(hooks, 'SubagentStop', agent.agentType, {
         stop_hook_active: stopHookActive,
@@ -242,7 +254,7 @@ export function sdkSubagentHooks(
       }, context, undefined, signal);
       const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a SubagentStop hook' : undefined)));
       return blockingError ? { blockingError } : {};
-    },
+    }),
   };
 }
 

@@ -14,7 +14,8 @@ import { createBashTool, type BashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
 import { isInside } from '../tools/builtin/confine-path.ts';
-import { isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
@@ -36,6 +37,8 @@ export interface SdkToolSelection {
   tools: Tool[];
   /** Names the program asked for that turnloop does not have. */
   unknown: string[];
+  /** Where the main thread's shell is: hook inputs' `cwd`, as claude's. */
+  shellDirectory(): string;
 }
 
 function taskSystemPrompt(root: string): string {
@@ -101,8 +104,8 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
 
 /**
  * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
- * `additionalContext` opens its prompt) and its SubagentStop hooks as the child's Stop hooks (foreground and
- * background alike).
+ * `additionalContext` opens its prompt), its SubagentStop hooks as the child's Stop hooks and its tool hooks for the
+ * child's calls (foreground and background alike).
  */
 function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: SubagentHooks | undefined): ToolContext {
   const runChild = ctx.runChild;
@@ -112,7 +115,15 @@ function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: Suba
       const { additionalContext } = await hooks.started(agent, ctx.signal);
       // As claude 2.1.334: the context opens the subagent's first message, as a system reminder.
       const prompt = additionalContext ? `<system-reminder>\nSubagentStart hook additional context: ${additionalContext}\n</system-reminder>\n${request.prompt}` : request.prompt;
-      return runChild({ ...request, prompt, stopHooks: [...(request.stopHooks ?? []), hooks.stopHook(agent)] });
+      const stop = hooks.stopHook(agent);
+      const { pre, post } = hooks.toolHooks(agent);
+      return runChild({
+        ...request,
+        prompt,
+        ...(stop ? { stopHooks: [...(request.stopHooks ?? []), stop] } : {}),
+        ...(pre.length > 0 ? { preToolHooks: pre } : {}),
+        ...(post.length > 0 ? { postToolHooks: post } : {}),
+      });
     },
   });
 }
@@ -163,7 +174,7 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
  * The main thread's Bash as claude 2.1.334 shows it to the model (probed, test/agent-sdk/programs/parity-bash-cwd.ts):
  * a call after which the shell is elsewhere (a `cd`, or a `cd` out of the project undone) ends with a
  * `# Environment update` reminder naming the new directory and the old. A call that ends where it began (`cd .`, a
- * `cd` there and back) adds none; the subagents' Bash (the same shell, unwrapped) adds none, as claude's.
+ * `cd` there and back) adds none; the subagents' Bash, which never moves, adds none.
  */
 function withEnvironmentUpdate(bash: BashTool): Tool {
   return {
@@ -178,10 +189,26 @@ function withEnvironmentUpdate(bash: BashTool): Tool {
   } as Tool;
 }
 
+/** A real path inside the root, spelled from the root as it was given (a project reached through a link keeps its name). */
+function spelledFromRoot(root: string): (dir: string) => string {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // A root that cannot be resolved is compared as given.
+  }
+  return (dir) => {
+    const inside = relative(real, dir);
+    if (inside === '') return root;
+    return inside.startsWith('..') || isAbsolute(inside) ? dir : join(root, inside);
+  };
+}
+
 export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; /** Variables set for Bash commands over the process's (the settings files' `env`). */ env?: Readonly<Record<string, string>>; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
   const { root } = options;
   const added = options.additionalDirectories ?? [];
-  const bash = createBashTool({ root, allowedDirectories: added, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) });
+  const env = options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {};
+  const bash = createBashTool({ root, allowedDirectories: added, ...env });
   const files: Record<string, Tool> = {
     Bash: bash,
     Glob: inDirectories(createGlobTool, root, added),
@@ -195,11 +222,14 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   const asked = options.tools === undefined || options.tools.includes('default') ? [...BUILTIN_TOOL_NAMES] : [...options.tools];
   const unknown = asked.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name) && name !== 'default' && name !== SUBAGENT_TOOL_NAME);
   const chosen = asked.map((name) => (name === SUBAGENT_TOOL_NAME ? LEGACY_SUBAGENT_TOOL_NAME : name)).filter((name) => !removed.has(name));
-  const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
+  // As claude 2.1.334: a subagent's Bash calls start where the main thread's shell is, and keep no `cd`.
+  const childFiles: Record<string, Tool> = { ...files, Bash: createBashTool({ root, allowedDirectories: added, ...env, follow: () => bash.workingDirectory() }) };
+  const childTools = Object.entries(childFiles).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
   if (chosen.includes(LEGACY_SUBAGENT_TOOL_NAME)) {
     tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
   for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(name === 'Bash' ? withEnvironmentUpdate(bash) : files[name]);
-  return { tools, unknown };
+  const spelled = spelledFromRoot(root);
+  return { tools, unknown, shellDirectory: () => spelled(bash.workingDirectory()) };
 }

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { backgroundLaunchText, outcomeOf, taskNotificationText, type BackgroundLauncher, type BackgroundLaunch, type BackgroundOutcome } from '../agents/background-agents.ts';
 import type { ChildRunResult } from '../tools/child-runs.ts';
-import type { QueryItem } from '../messages/types.ts';
+import type { AssistantMessage, QueryItem } from '../messages/types.ts';
 import { messageOf } from '../errors/message-of.ts';
 import type { JsonObject } from './json-lines.ts';
 import { randomAgentIds, type AgentIdSource } from './agent-ids.ts';
@@ -39,6 +39,8 @@ interface Task extends TaskCall {
   runId: string;
   background: boolean;
   startedAt: number;
+  /** Tool calls its replies made so far (`task_progress`). */
+  toolUses?: number;
 }
 
 export interface SessionTasksDeps {
@@ -147,6 +149,26 @@ export class SessionTasks implements BackgroundLauncher {
   /** A foreground child starts: `task_started`. */
   started(call: TaskCall): void {
     this.begin(call, false);
+  }
+
+  /**
+   * A foreground child's reply that calls tools: claude 2.1.334's `task_progress` before it (the last call's
+   * description, or its tool's name, as what runs; the task's tokens, calls and time so far).
+   */
+  progress(toolUseId: string, reply: AssistantMessage): void {
+    const task = this.tasks.get(toolUseId);
+    const calls = reply.message.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
+    const last = calls.at(-1);
+    if (!task || !last) return;
+    task.toolUses = (task.toolUses ?? 0) + calls.length;
+    const u = reply.message.usage;
+    const totalTokens = u ? u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) : 0;
+    const said = (last.input as { description?: unknown } | undefined)?.description;
+    this.write({
+      type: 'system', subtype: 'task_progress', task_id: task.agentId, run_id: task.runId, tool_use_id: toolUseId,
+      description: `Running ${typeof said === 'string' && said !== '' ? said : last.name}`, subagent_type: task.subagentType,
+      usage: { total_tokens: totalTokens, tool_uses: task.toolUses, duration_ms: this.now() - task.startedAt }, last_tool_name: last.name,
+    });
   }
 
   /** A foreground child ended (or its run failed): `task_updated`, `task_notification`. */

@@ -44,6 +44,11 @@ export interface BashToolOptions {
   env?: Readonly<Record<string, string>>;
   /** Directories besides the root a `cd` may leave the shell in (absolute; the session's added directories). */
   allowedDirectories?: readonly string[];
+  /**
+   * A shell that keeps no `cd` of its own: each call starts in the directory this returns (Claude Code's subagents:
+   * their calls start where the main thread's shell is, and a `cd` lasts for that call only; claude 2.1.334, probed).
+   */
+  follow?: () => string;
 }
 
 /** The Bash tool with where its next call starts. */
@@ -97,7 +102,7 @@ interface Finished {
   aborted: boolean;
 }
 
-function runCommand(command: string, cwd: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
+function runCommand(command: string, cwd: string, options: Required<Omit<BashToolOptions, 'follow'>>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.shell, ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
     const pgid = child.pid;
@@ -171,7 +176,7 @@ function recordingDirectory(command: string, file: string): string {
 }
 
 export function createBashTool(options: BashToolOptions): BashTool {
-  const resolved: Required<BashToolOptions> = {
+  const resolved: Required<Omit<BashToolOptions, 'follow'>> = {
     root: options.root,
     allowedDirectories: options.allowedDirectories ?? [],
     defaultTimeoutMs: options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
@@ -197,6 +202,7 @@ export function createBashTool(options: BashToolOptions): BashTool {
         stateDirs.add(stateDir);
         killRunningAtExit();
       }
+      if (options.follow) current = options.follow();
       // The directory the last call ended in may be gone since (removed by a later command): start in the root.
       if (!existsSync(current)) current = root;
       // One file per call: a background subagent's call may run beside the main thread's.
@@ -229,5 +235,5 @@ export function createBashTool(options: BashToolOptions): BashTool {
       return { content: text === '' ? '(no output)' : text };
     },
   });
-  return Object.assign(tool, { workingDirectory: () => current });
+  return Object.assign(tool, { workingDirectory: () => (options.follow ? options.follow() : current) });
 }
