@@ -54,6 +54,18 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(shared);
   });
 
+  it('a shell that follows another starts each call where that one is and keeps no cd of its own', async () => {
+    const { root } = project();
+    const main = createBashTool({ root });
+    const follower = createBashTool({ root, follow: () => main.workingDirectory() });
+    await run(main, 'cd sub');
+    expect((await run(follower, 'pwd')).content).toBe(join(root, 'sub'));
+    expect((await run(follower, 'cd .. && pwd')).content).toBe(root);
+    expect(follower.workingDirectory()).toBe(join(root, 'sub'));
+    expect((await run(follower, 'pwd')).content).toBe(join(root, 'sub'));
+    expect(main.workingDirectory()).toBe(join(root, 'sub'));
+  });
+
   it('a directory removed after the shell ended in it sends the next call to the root', async () => {
     const { root } = project();
     const bash = createBashTool({ root });
