@@ -63,7 +63,7 @@ export interface SdkAgentDefinition {
  * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
  * says `run_in_background: false` (then it is reported as a foreground task).
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined): Tool {
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined, /** The Agent call whose subagent this one serves (nested). */ parentToolUseId?: string): Tool {
   const inBackground = tasks ? { background: tasks } : {};
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
@@ -91,10 +91,14 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       }
       // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
       const background = input.run_in_background !== false;
-      const call = { toolUseId: outerCtx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
+      const call = { toolUseId: outerCtx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt, ...(parentToolUseId ? { parentToolUseId } : {}) };
       // Described first: the subagent's id (claude's form, agent-ids.ts) is given here, and its hooks carry it.
       if (tasks && outerCtx.runChild) tasks.describe(call, { background });
-      const ctx = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
+      const hooked = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
+      // As claude 2.1.334: the subagent is offered the subagent tool too (unless its agent's tools leave it out), and
+      // a call to it runs a nested subagent, reported as a task of depth 2 under this one.
+      const offered = type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some((name) => name === SUBAGENT_TOOL_NAME || name === LEGACY_SUBAGENT_TOOL_NAME);
+      const ctx = offered ? withNestedAgentTool(hooked, () => createTaskTool(root, childTools, agents, tasks, subagentHooks, outerCtx.toolUseId)) : hooked;
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
@@ -125,6 +129,15 @@ function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: Suba
         ...(post.length > 0 ? { postToolHooks: post } : {}),
       });
     },
+  });
+}
+
+/** The call's context with a `runChild` whose child also has the subagent tool (`nested`, made for this call). */
+function withNestedAgentTool(ctx: ToolContext, nested: () => Tool): ToolContext {
+  const runChild = ctx.runChild;
+  if (!runChild) return ctx;
+  return Object.assign(Object.create(ctx) as ToolContext, {
+    runChild: (request: Parameters<typeof runChild>[0]) => runChild({ ...request, tools: [nested(), ...(request.tools ?? [])] }),
   });
 }
 

@@ -23,6 +23,8 @@ export interface TaskCall {
   description: string;
   subagentType: string;
   prompt: string;
+  /** The Agent call of the subagent that made this call (a nested subagent's). */
+  parentToolUseId?: string;
 }
 
 /** A finished background child's notification: the next turn's prompt. */
@@ -41,6 +43,8 @@ interface Task extends TaskCall {
   startedAt: number;
   /** Tool calls its replies made so far (`task_progress`). */
   toolUses?: number;
+  /** 1 for the main thread's subagents, 2 for theirs... */
+  spawnDepth: number;
 }
 
 export interface SessionTasksDeps {
@@ -68,6 +72,9 @@ function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<B
   }
   return { totalTokens, toolUses, durationMs };
 }
+
+/** The subagent tool's names (sdk-tools.ts): claude's `Agent`, and `Task`. */
+const SUBAGENT_CALL_NAMES: readonly string[] = ['Agent', 'Task'];
 
 export class SessionTasks implements BackgroundLauncher {
   private readonly calls = new Map<string, TaskCall>();
@@ -164,9 +171,11 @@ export class SessionTasks implements BackgroundLauncher {
     const u = reply.message.usage;
     const totalTokens = u ? u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) : 0;
     const said = (last.input as { description?: unknown } | undefined)?.description;
+    const what = typeof said === 'string' && said !== '' ? said : last.name;
     this.write({
       type: 'system', subtype: 'task_progress', task_id: task.agentId, run_id: task.runId, tool_use_id: toolUseId,
-      description: `Running ${typeof said === 'string' && said !== '' ? said : last.name}`, subagent_type: task.subagentType,
+      // claude 2.1.334: `Running <description>` for a Bash call, an Agent call's description as it stands.
+      description: SUBAGENT_CALL_NAMES.includes(last.name) ? what : `Running ${what}`, subagent_type: task.subagentType,
       usage: { total_tokens: totalTokens, tool_uses: task.toolUses, duration_ms: this.now() - task.startedAt }, last_tool_name: last.name,
     });
   }
@@ -200,7 +209,8 @@ export class SessionTasks implements BackgroundLauncher {
   }
 
   private begin(call: TaskCall, background: boolean): Task {
-    const task: Task = { ...call, agentId: this.agentIdOf(call.toolUseId), runId: randomUUID(), background, startedAt: this.now() };
+    const parent = call.parentToolUseId === undefined ? undefined : this.tasks.get(call.parentToolUseId);
+    const task: Task = { ...call, agentId: this.agentIdOf(call.toolUseId), runId: randomUUID(), background, startedAt: this.now(), spawnDepth: (parent?.spawnDepth ?? 0) + 1 };
     this.tasks.set(call.toolUseId, task);
     if (background) this.writeBackgroundSet();
     this.write({
@@ -212,7 +222,8 @@ export class SessionTasks implements BackgroundLauncher {
       description: task.description,
       subagent_type: task.subagentType,
       is_backgrounded: background,
-      spawn_depth: 1,
+      spawn_depth: task.spawnDepth,
+      ...(parent ? { parent_task_id: parent.agentId } : {}),
       task_type: 'local_agent',
       prompt: task.prompt,
     });

@@ -52,6 +52,12 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
     if (background) deps.onBackground(() => observed.abort('user'));
     return {
       onStep: (step) => {
+        // A nested subagent (a subagent's Agent call) shows nothing of its own, as claude's: its task messages and
+        // its report, the outer subagent's tool result, tell of it.
+        if (link.toolUseIds.length > 1) {
+          for (const effect of step.effects) if (effect.type === 'emit' && effect.message.type === 'assistant') deps.countAssistant(effect.message);
+          return;
+        }
         const frame = deps.frame(link.toolUseIds.at(-1) ?? null);
         const fields = link.toolUseIds.length > 0 ? deps.fields?.(link.toolUseIds.at(-1)!) : undefined;
         const write = (message: JsonObject) => deps.write(fields ? { ...message, ...fields } : message);
