@@ -218,8 +218,9 @@ export interface SubagentHooks {
 
 /**
  * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
- * claude 2.1.334 matches them, and the tool hooks of the subagent's calls. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
- * Stop hook, so its `decision: 'block'` keeps the subagent going with the reason.
+ * claude 2.1.334 matches them, and the tool hooks of the subagent's calls. SubagentStart's `additionalContext`
+ * reaches the subagent; SubagentStop is the subagent's Stop hook, so its `decision: 'block'` keeps the subagent going
+ * with the reason.
  */
 export function sdkSubagentHooks(
   hooks: HookRegistry,
@@ -273,8 +274,8 @@ export type SessionStartSource = 'startup' | 'resume';
  * `permission_mode`, no `prompt_id`: no prompt came yet). Returns what reaches the model, one reminder per hook in
  * the hooks' order: a plain stdout as `SessionStart:<source> hook success: <text>`, a JSON answer's
  * `additionalContext` as `SessionStart hook additional context: <text>`. They run side by side, as claude runs them
- * (a command hook announces itself: command-hooks.ts). claude sends them at the head of a new
- * session's first prompt; on a resumed session it runs the hooks and sends nothing of theirs, so nor does this.
+ * (a command hook announces itself: command-hooks.ts). claude sends them at the head of a new session's first
+ * prompt; on a resumed session it runs the hooks and sends nothing of theirs, so nor does this.
  */
 export async function runSessionStartHooks(hooks: HookRegistry, context: HookContext, source: SessionStartSource): Promise<string[]> {
   const { permission_mode: _mode, prompt_id: _prompt, ...base } = context.base();

@@ -189,13 +189,13 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
  * `# Environment update` reminder naming the new directory and the old. A call that ends where it began (`cd .`, a
  * `cd` there and back) adds none; the subagents' Bash, which never moves, adds none.
  */
-function withEnvironmentUpdate(bash: BashTool): Tool {
+function withEnvironmentUpdate(bash: BashTool, spelled: (dir: string) => string): Tool {
   return {
     ...bash,
     call: async (input, ctx) => {
-      const was = bash.workingDirectory();
+      const was = spelled(bash.workingDirectory());
       const result = await (bash.call(input as Parameters<BashTool['call']>[0], ctx) as Promise<ToolCallResult>);
-      const now = bash.workingDirectory();
+      const now = spelled(bash.workingDirectory());
       if (now === was || typeof result.content !== 'string') return result;
       return { ...result, content: `${result.content}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>` };
     },
@@ -242,7 +242,8 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   if (chosen.includes(LEGACY_SUBAGENT_TOOL_NAME)) {
     tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
-  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(name === 'Bash' ? withEnvironmentUpdate(bash) : files[name]);
+  // Directories as the program named the project (its real path only where the shell left it).
   const spelled = spelledFromRoot(root);
+  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(name === 'Bash' ? withEnvironmentUpdate(bash, spelled) : files[name]);
   return { tools, unknown, shellDirectory: () => spelled(bash.workingDirectory()) };
 }
