@@ -8,7 +8,8 @@
  * `sh -c <command>` in the working directory, `CLAUDE_PROJECT_DIR` set to it and the settings' `env` over the
  * process's variables, the hook input JSON on stdin. Its exit status says what it means:
  * - 0: stdout that is a JSON object is the hook's output (`decision`, `hookSpecificOutput.permissionDecision`,
- *   `continue`, `additionalContext`...); for UserPromptSubmit, other stdout is context for the model;
+ *   `continue`, `additionalContext`...); for UserPromptSubmit, other stdout is context for the model, and for
+ *   SessionStart it is the hook's success text (`HOOK_SUCCESS_TEXT`), which claude words apart;
  * - 2: blocks, stderr being the reason (PreToolUse denies the call; PostToolUse, Stop, SubagentStop and
  *   UserPromptSubmit block with it);
  * - anything else: a non-blocking error, named on stderr; the call goes on.
@@ -23,7 +24,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from './json-lines.ts';
-import type { HookRegistry } from './sdk-hooks.ts';
+import { HOOK_SUCCESS_TEXT, type HookRegistry } from './sdk-hooks.ts';
 import type { CommandHook, CommandHookConfig } from './settings-hooks.ts';
 import { HOOK_DENIAL_TEXT, preToolUseHookErrorText } from './permission-denial-texts.ts';
 
@@ -169,7 +170,9 @@ export function hookOutputOf(event: string, hook: CommandHook, finished: Finishe
         return { output: {}, problem: `printed output that starts like JSON but is not valid JSON; it is ignored` };
       }
     }
-    return { output: event === 'UserPromptSubmit' && stdout !== '' ? { hookSpecificOutput: { hookEventName: event, additionalContext: stdout } } : {} };
+    if (stdout === '') return { output: {} };
+    if (event === 'SessionStart') return { output: { [HOOK_SUCCESS_TEXT]: stdout } };
+    return { output: event === 'UserPromptSubmit' ? { hookSpecificOutput: { hookEventName: event, additionalContext: stdout } } : {} };
   }
   if (finished.code === 2) {
     const reason = stderr === '' ? 'no reason was given' : stderr;
@@ -180,6 +183,23 @@ export function hookOutputOf(event: string, hook: CommandHook, finished: Finishe
     if (BLOCKING_EVENTS.has(event)) return { output: { decision: 'block', reason } };
   }
   return { output: {}, problem: `exited with ${finished.code ?? 'a signal'}${stderr ? `: ${stderr}` : ''}` };
+}
+
+/** The events whose command hooks claude 2.1.334 announces to the program (`system/hook_started`, `hook_response`). */
+const PROGRESS_EVENTS = new Set(['SessionStart']);
+
+/** Writes a command hook's `system/hook_started` now, and its `system/hook_response` once `finished`. */
+function hookProgress(hookName: string, event: string, options: CommandHookOptions): { finished(run: Finished): void } {
+  const common = { type: 'system', hook_id: randomUUID(), hook_name: hookName, hook_event: event };
+  options.write({ ...common, subtype: 'hook_started', uuid: randomUUID(), session_id: options.sessionId });
+  return {
+    finished(run) {
+      options.write({
+        ...common, subtype: 'hook_response', output: `${run.stdout}${run.stderr}`, stdout: run.stdout, stderr: run.stderr, exit_code: run.code,
+        outcome: run.code === 0 ? 'success' : 'error', uuid: randomUUID(), session_id: options.sessionId,
+      });
+    },
+  };
 }
 
 export function commandHookRunner(config: CommandHookConfig, options: CommandHookOptions): CommandHookRunner {
@@ -200,7 +220,10 @@ export function commandHookRunner(config: CommandHookConfig, options: CommandHoo
   const run = async (hook: CommandHook, request: JsonObject, signal?: AbortSignal): Promise<JsonObject> => {
     const input = (request.input ?? {}) as JsonObject;
     const event = String(input.hook_event_name ?? '');
-    const finished = await runHookCommand(hook.command, JSON.stringify(input), { cwd: options.cwd, env, timeoutMs: hook.timeout * 1000, ...(signal ? { signal } : {}) });
+    const progress = PROGRESS_EVENTS.has(event) ? hookProgress(`${event}:${String(input.source ?? '')}`, event, options) : undefined;
+    // As claude 2.1.334, the input is one line ending in a newline (a script's `read` gets all of it).
+    const finished = await runHookCommand(hook.command, `${JSON.stringify(input)}\n`, { cwd: options.cwd, env, timeoutMs: hook.timeout * 1000, ...(signal ? { signal } : {}) });
+    progress?.finished(finished);
     if (finished.aborted) return {};
     if (finished.timedOut) {
       options.warn(`${event} hook [${hook.command}] did not answer within ${hook.timeout} s; it was stopped`);

@@ -21,7 +21,7 @@ import type { SessionHooks } from './session-settings.ts';
 import type { JsonObject } from './json-lines.ts';
 import { isPermissionMode, type PermissionMode } from './permission-modes.ts';
 import { runPrintMode } from './print-mode.ts';
-import { hookRegistryProblem, sdkPostToolHook, sdkPreToolHook, sdkStopHook, sdkSubagentHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
+import { hookRegistryProblem, runSessionStartHooks, sdkPostToolHook, sdkPreToolHook, sdkStopHook, sdkSubagentHooks, type HookContext, type HookRegistry } from './sdk-hooks.ts';
 import type { SdkMcpConnection } from './sdk-mcp-servers.ts';
 import { childLogPath } from '../replay/child-log-files.ts';
 import { SessionTasks } from './session-tasks.ts';
@@ -171,7 +171,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
       ...(args.tools ? { tools: args.tools } : {}),
       disallowedTools,
       agents: () => (initialize.agents ?? {}) as Record<string, SdkAgentDefinition>,
-      subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop
+      subagentHooks: () => (hookRegistry.SubagentStart || hookRegistry.SubagentStop || hookRegistry.PreToolUse || hookRegistry.PostToolUse || hookRegistry.PostToolUseFailure
         ? sdkSubagentHooks(hookRegistry, hookContext(), (agent) => (args.noSessionPersistence ? '' : childLogPath(sessionLogPath(io.cwd, sessionId), [agent.toolUseId])), () => tasks.backgroundTasks())
         : undefined),
     });
@@ -193,15 +193,17 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const extraTools: Tool[] = [];
     const hookContext = (): HookContext => ({
       ask: (request, signal) => commandHooks.answer(request, signal) ?? askProgram(request, signal),
-      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: io.cwd, ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
+      base: () => ({ session_id: sessionId, transcript_path: args.noSessionPersistence ? '' : sessionLogPath(io.cwd, sessionId), cwd: selection.shellDirectory(), ...(session?.promptId ? { prompt_id: session.promptId } : {}), permission_mode: session?.permissionMode ?? mode }),
       effort: () => session?.hookEffort(),
       warn,
     });
     const hooks = (): SessionHooks => ({
       preToolHooks: hookRegistry.PreToolUse ? [sdkPreToolHook(hookRegistry, hookContext())] : [],
-      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse ? [sdkPostToolHook(hookRegistry, hookContext(), (toolUseId) => tasks.toolResponse(toolUseId))] : [])],
+      postToolHooks: [...(skillTool ? [skillTool.hook] : []), ...(hookRegistry.PostToolUse || hookRegistry.PostToolUseFailure ? [sdkPostToolHook(hookRegistry, hookContext(), (toolUseId) => tasks.toolResponse(toolUseId))] : [])],
       stopHooks: hookRegistry.Stop ? [sdkStopHook(hookRegistry, hookContext())] : [],
     });
+    // The settings' SessionStart hooks run as the session starts (claude: before the first prompt, also on a resume).
+    const sessionStart = commandHooks.registry.SessionStart ? runSessionStartHooks(commandHooks.registry, hookContext(), history.length > 0 ? 'resume' : 'startup') : undefined;
     const makeSession = () => {
       // The SDK sends `[""]` when the program gives no systemPrompt: claude then uses its own short prompt, turnloop its own.
       const systemPrompt = initializeSystemPrompt(initialize.systemPrompt) ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
@@ -245,6 +247,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           hooks,
           ...(structuredOutput ? { structuredOutput } : {}),
           tasks,
+          ...(sessionStart ? { sessionStartReminders: () => sessionStart } : {}),
         },
         history,
       );

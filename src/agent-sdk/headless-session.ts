@@ -199,9 +199,13 @@ export class HeadlessSession {
       countAssistant,
       onBackground: (abort) => turn.background.push(abort),
       fields: (toolUseId) => deps.tasks?.messageFields(toolUseId),
+      progress: (toolUseId, reply) => deps.tasks?.progress(toolUseId, reply),
     });
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];
+    // The SessionStart hooks have ended before any turn runs (a resumed session's too); a new session's opens with theirs.
+    const startReminders = (await deps.sessionStartReminders?.()) ?? [];
+    if (this.history.length === 0) for (const reminder of startReminders) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: reminder } });
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
     messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });

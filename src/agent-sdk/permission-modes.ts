@@ -14,7 +14,7 @@ import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
 import { hasWorkingDirectory } from '../tools/builtin/bash.ts';
 import { permissionDeniedText } from '../tools/permission.ts';
@@ -74,6 +74,25 @@ const ASKED_INSIDE = new Set(['Task', 'Agent']);
 /** Whether a rule covers this call (`permission-rules.ts`); an allow rule and a deny rule differ for Bash. */
 export async function ruleMatches(rule: string, toolName: string, input: unknown, kind: 'allow' | 'deny' = 'allow', cwd: string = process.cwd()): Promise<boolean> {
   return (await firstCoveringRule(kind, [rule], toolName, asRecord(input), { cwd })) !== undefined;
+}
+
+/** The file tools whose question claude 2.1.334 describes by the file's path. */
+const PATH_DESCRIBED_TOOLS = new Set(['Read', 'Write', 'Edit']);
+
+/**
+ * What claude 2.1.334 says of a call it asks about besides the input (probed, test/agent-sdk/conf-questions.test.ts):
+ * `display_name` (the tool's name) and `description`: a Bash call's own description, or its command when it has
+ * none; a file tool's path, relative to the working directory when inside it. Other tools' are not probed: none.
+ */
+export function questionFields(toolName: string, fields: Record<string, unknown>, cwd: string): JsonObject {
+  if (toolName === 'Bash') {
+    const said = typeof fields.description === 'string' && fields.description !== '' ? fields.description : fields.command;
+    return typeof said === 'string' ? { display_name: toolName, description: said } : {};
+  }
+  if (!PATH_DESCRIBED_TOOLS.has(toolName) || typeof fields.file_path !== 'string') return {};
+  const path = resolve(cwd, fields.file_path);
+  const inside = relative(cwd, path);
+  return { display_name: toolName, description: inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path };
 }
 
 export interface SdkPermissionOptions {
@@ -148,7 +167,7 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
       return { behavior: 'deny', message: 'the call needs approval and the program gave no canUseTool', unasked: {} };
     }
     const suggestions = (await options.session?.suggest(tool.name, fields)) ?? [];
-    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: fields, ...(suggestions.length ? { permission_suggestions: suggestions } : {}), tool_use_id: toolUseId }, signal);
+    const answer = await options.ask({ subtype: 'can_use_tool', tool_name: tool.name, input: fields, ...(suggestions.length ? { permission_suggestions: suggestions } : {}), ...questionFields(tool.name, fields, cwd), tool_use_id: toolUseId }, signal);
     if (answer.behavior === 'allow') {
       // An "always allow": a malformed or refused update throws (the call is denied with its text).
       if (answer.updatedPermissions !== undefined) options.session?.apply(answer.updatedPermissions);

@@ -136,9 +136,10 @@ export function sdkPreToolHook(hooks: HookRegistry, context: HookContext): PreTo
  */
 export function sdkPostToolHook(hooks: HookRegistry, context: HookContext, toolResponse: (toolUseId: string) => JsonObject | undefined = () => undefined): PostToolHook {
   return async ({ toolName, input, toolUseId, result, signal, durationMs }) => {
-    // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a response.
+    // A call that failed is PostToolUseFailure's, as in Claude Code: its input carries the error text instead of a
+    // response, and (claude 2.1.334) how long the tool ran, as PostToolUse's does.
     const answers = result.isError === true
-      ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false }, context, toolUseId, signal)
+      ? await callHooks(hooks, 'PostToolUseFailure', toolName, { tool_name: toolName, tool_input: input, tool_use_id: toolUseId, error: result.content, is_interrupt: false, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, context, toolUseId, signal)
       : await callHooks(hooks, 'PostToolUse', toolName, { tool_name: toolName, tool_input: input, tool_response: toolResponse(toolUseId) ?? result.content, tool_use_id: toolUseId, ...(durationMs !== undefined ? { duration_ms: durationMs } : {}) }, context, toolUseId, signal);
     const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
     const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a PostToolUse hook' : undefined)));
@@ -206,14 +207,20 @@ export interface SubagentOfHooks {
 export interface SubagentHooks {
   /** The hooks' `additionalContext`, joined, for the subagent's first message. */
   started(agent: SubagentOfHooks, signal?: AbortSignal): Promise<{ additionalContext?: string }>;
-  /** The subagent's Stop hook: a `decision: 'block'` keeps it going with the reason. */
-  stopHook(agent: SubagentOfHooks): StopHook;
+  /** The subagent's Stop hook (undefined: no SubagentStop hook): a `decision: 'block'` keeps it going with the reason. */
+  stopHook(agent: SubagentOfHooks): StopHook | undefined;
+  /**
+   * The program's tool hooks for the subagent's own calls: claude 2.1.334 runs PreToolUse, PostToolUse and
+   * PostToolUseFailure for them too, their input naming the subagent (`agent_id`, `agent_type`).
+   */
+  toolHooks(agent: SubagentOfHooks): { pre: PreToolHook[]; post: PostToolHook[] };
 }
 
 /**
  * SubagentStart before a subagent's first request and SubagentStop once it has answered, matched on the agent type as
- * claude 2.1.334 matches them. SubagentStart's `additionalContext` reaches the subagent; SubagentStop is the subagent's
- * Stop hook, so its `decision: 'block'` keeps the subagent going with the reason.
+ * claude 2.1.334 matches them, and the tool hooks of the subagent's calls. SubagentStart's `additionalContext`
+ * reaches the subagent; SubagentStop is the subagent's Stop hook, so its `decision: 'block'` keeps the subagent going
+ * with the reason.
  */
 export function sdkSubagentHooks(
   hooks: HookRegistry,
@@ -227,7 +234,14 @@ export function sdkSubagentHooks(
       const additionalContext = joined(answers.map((a) => text(specific(a).additionalContext)));
       return additionalContext ? { additionalContext } : {};
     },
-    stopHook: (agent) => async ({ messages, stopHookActive, signal }) => {
+    toolHooks(agent) {
+      const ofAgent: HookContext = { ...context, base: () => ({ ...context.base(), agent_id: agent.agentId, agent_type: agent.agentType }) };
+      return {
+        pre: hooks.PreToolUse ? [sdkPreToolHook(hooks, ofAgent)] : [],
+        post: hooks.PostToolUse || hooks.PostToolUseFailure ? [sdkPostToolHook(hooks, ofAgent)] : [],
+      };
+    },
+    stopHook: (agent) => (!hooks.SubagentStop ? undefined : async ({ messages, stopHookActive, signal }) => {
       const last = lastAssistantText(messages);
       const answers = await callHooks(hooks, 'SubagentStop', agent.agentType, {
         stop_hook_active: stopHookActive,
@@ -241,6 +255,39 @@ export function sdkSubagentHooks(
       }, context, undefined, signal);
       const blockingError = joined(answers.map((a) => (a.decision === 'block' ? text(a.reason) ?? 'blocked by a SubagentStop hook' : undefined)));
       return blockingError ? { blockingError } : {};
-    },
+    }),
   };
+}
+
+/**
+ * The key of a SessionStart command hook's answer holding its plain stdout (never sent: answers stay in process):
+ * claude words it apart from a JSON answer's `additionalContext`.
+ */
+export const HOOK_SUCCESS_TEXT = 'turnloopHookSuccessText';
+
+/** Why a session starts, as SessionStart's input (and its matchers) name it. */
+export type SessionStartSource = 'startup' | 'resume';
+
+/**
+ * The settings' SessionStart hooks (probed on claude 2.1.334, test/agent-sdk/programs/conf-session-start.ts), matched
+ * on `source`. Their input is the session's `session_id`, `transcript_path` and `cwd` with `source` (no
+ * `permission_mode`, no `prompt_id`: no prompt came yet). Returns what reaches the model, one reminder per hook in
+ * the hooks' order: a plain stdout as `SessionStart:<source> hook success: <text>`, a JSON answer's
+ * `additionalContext` as `SessionStart hook additional context: <text>`. They run side by side, as claude runs them
+ * (a command hook announces itself: command-hooks.ts). claude sends them at the head of a new session's first
+ * prompt; on a resumed session it runs the hooks and sends nothing of theirs, so nor does this.
+ */
+export async function runSessionStartHooks(hooks: HookRegistry, context: HookContext, source: SessionStartSource): Promise<string[]> {
+  const { permission_mode: _mode, prompt_id: _prompt, ...base } = context.base();
+  // As claude, they run side by side; their answers are taken in the hooks' order.
+  const matchers = (hooks.SessionStart ?? []).filter((m) => matcherMatches(m.matcher, source));
+  const singles = matchers.flatMap((m) => m.hookCallbackIds.map((id): HookRegistry => ({ SessionStart: [{ hookCallbackIds: [id] }] })));
+  const answers = (await Promise.all(singles.map((registry) => callHooks(registry, 'SessionStart', source, { source }, { ...context, base: () => base })))).flat();
+  if (source !== 'startup') return [];
+  return answers.flatMap((answer) => {
+    const plain = text(answer[HOOK_SUCCESS_TEXT]);
+    if (plain !== undefined) return [`<system-reminder>\nSessionStart:${source} hook success: ${plain}\n</system-reminder>`];
+    const additional = text(specific(answer).additionalContext);
+    return additional !== undefined ? [`<system-reminder>\nSessionStart hook additional context: ${additional}\n</system-reminder>`] : [];
+  });
 }

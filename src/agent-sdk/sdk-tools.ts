@@ -10,11 +10,12 @@ import { resolveModelAlias } from '../config/config.ts';
 import { defineTool, type Tool, type ToolCallResult, type ToolContext } from '../tools/define-tool.ts';
 import type { SessionTasks } from './session-tasks.ts';
 import type { SubagentHooks, SubagentOfHooks } from './sdk-hooks.ts';
-import { createBashTool } from '../tools/builtin/bash.ts';
+import { createBashTool, type BashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
 import { isInside } from '../tools/builtin/confine-path.ts';
-import { isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
@@ -36,6 +37,8 @@ export interface SdkToolSelection {
   tools: Tool[];
   /** Names the program asked for that turnloop does not have. */
   unknown: string[];
+  /** Where the main thread's shell is: hook inputs' `cwd`, as claude's. */
+  shellDirectory(): string;
 }
 
 function taskSystemPrompt(root: string): string {
@@ -60,7 +63,7 @@ export interface SdkAgentDefinition {
  * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
  * says `run_in_background: false` (then it is reported as a foreground task).
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined): Tool {
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined, /** The Agent call whose subagent this one serves (nested). */ parentToolUseId?: string): Tool {
   const inBackground = tasks ? { background: tasks } : {};
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
@@ -88,10 +91,14 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       }
       // As the real executable (2.1.334): in the background unless the input says `run_in_background: false`.
       const background = input.run_in_background !== false;
-      const call = { toolUseId: outerCtx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt };
+      const call = { toolUseId: outerCtx.toolUseId, description: input.description ?? type, subagentType: type, prompt: input.prompt, ...(parentToolUseId ? { parentToolUseId } : {}) };
       // Described first: the subagent's id (claude's form, agent-ids.ts) is given here, and its hooks carry it.
       if (tasks && outerCtx.runChild) tasks.describe(call, { background });
-      const ctx = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
+      const hooked = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
+      // As claude 2.1.334: the subagent is offered the subagent tool too (unless its agent's tools leave it out), and
+      // a call to it runs a nested subagent, reported as a task of depth 2 under this one.
+      const offered = type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some((name) => name === SUBAGENT_TOOL_NAME || name === LEGACY_SUBAGENT_TOOL_NAME);
+      const ctx = offered ? withNestedAgentTool(hooked, () => createTaskTool(root, childTools, agents, tasks, subagentHooks, outerCtx.toolUseId)) : hooked;
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
@@ -101,8 +108,8 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
 
 /**
  * The call's context with a `runChild` that runs the program's SubagentStart hooks before the child (their
- * `additionalContext` opens its prompt) and its SubagentStop hooks as the child's Stop hooks (foreground and
- * background alike).
+ * `additionalContext` opens its prompt), its SubagentStop hooks as the child's Stop hooks and its tool hooks for the
+ * child's calls (foreground and background alike).
  */
 function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: SubagentHooks | undefined): ToolContext {
   const runChild = ctx.runChild;
@@ -112,8 +119,25 @@ function withSubagentHooks(ctx: ToolContext, agent: SubagentOfHooks, hooks: Suba
       const { additionalContext } = await hooks.started(agent, ctx.signal);
       // As claude 2.1.334: the context opens the subagent's first message, as a system reminder.
       const prompt = additionalContext ? `<system-reminder>\nSubagentStart hook additional context: ${additionalContext}\n</system-reminder>\n${request.prompt}` : request.prompt;
-      return runChild({ ...request, prompt, stopHooks: [...(request.stopHooks ?? []), hooks.stopHook(agent)] });
+      const stop = hooks.stopHook(agent);
+      const { pre, post } = hooks.toolHooks(agent);
+      return runChild({
+        ...request,
+        prompt,
+        ...(stop ? { stopHooks: [...(request.stopHooks ?? []), stop] } : {}),
+        ...(pre.length > 0 ? { preToolHooks: pre } : {}),
+        ...(post.length > 0 ? { postToolHooks: post } : {}),
+      });
     },
+  });
+}
+
+/** The call's context with a `runChild` whose child also has the subagent tool (`nested`, made for this call). */
+function withNestedAgentTool(ctx: ToolContext, nested: () => Tool): ToolContext {
+  const runChild = ctx.runChild;
+  if (!runChild) return ctx;
+  return Object.assign(Object.create(ctx) as ToolContext, {
+    runChild: (request: Parameters<typeof runChild>[0]) => runChild({ ...request, tools: [nested(), ...(request.tools ?? [])] }),
   });
 }
 
@@ -159,11 +183,47 @@ function inDirectories(make: (root: string) => Tool, root: string, added: readon
   };
 }
 
+/**
+ * The main thread's Bash as claude 2.1.334 shows it to the model (probed, test/agent-sdk/programs/parity-bash-cwd.ts):
+ * a call after which the shell is elsewhere (a `cd`, or a `cd` out of the project undone) ends with a
+ * `# Environment update` reminder naming the new directory and the old. A call that ends where it began (`cd .`, a
+ * `cd` there and back) adds none; the subagents' Bash, which never moves, adds none.
+ */
+function withEnvironmentUpdate(bash: BashTool, spelled: (dir: string) => string): Tool {
+  return {
+    ...bash,
+    call: async (input, ctx) => {
+      const was = spelled(bash.workingDirectory());
+      const result = await (bash.call(input as Parameters<BashTool['call']>[0], ctx) as Promise<ToolCallResult>);
+      const now = spelled(bash.workingDirectory());
+      if (now === was || typeof result.content !== 'string') return result;
+      return { ...result, content: `${result.content}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>` };
+    },
+  } as Tool;
+}
+
+/** A real path inside the root, spelled from the root as it was given (a project reached through a link keeps its name). */
+function spelledFromRoot(root: string): (dir: string) => string {
+  let real = root;
+  try {
+    real = realpathSync(root);
+  } catch {
+    // A root that cannot be resolved is compared as given.
+  }
+  return (dir) => {
+    const inside = relative(real, dir);
+    if (inside === '') return root;
+    return inside.startsWith('..') || isAbsolute(inside) ? dir : join(root, inside);
+  };
+}
+
 export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolute. */ additionalDirectories?: readonly string[]; /** Variables set for Bash commands over the process's (the settings files' `env`). */ env?: Readonly<Record<string, string>>; tools?: readonly string[]; disallowedTools: readonly string[]; agents?: () => Readonly<Record<string, SdkAgentDefinition>>; /** The session's tasks: Task calls are reported as tasks and `run_in_background` ones run in the background. */ tasks?: SessionTasks; /** The program's SubagentStart/SubagentStop hooks, read at each Task call. */ subagentHooks?: () => SubagentHooks | undefined }): SdkToolSelection {
   const { root } = options;
   const added = options.additionalDirectories ?? [];
+  const env = options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {};
+  const bash = createBashTool({ root, allowedDirectories: added, ...env });
   const files: Record<string, Tool> = {
-    Bash: createBashTool({ root, allowedDirectories: added, ...(options.env && Object.keys(options.env).length > 0 ? { env: options.env } : {}) }),
+    Bash: bash,
     Glob: inDirectories(createGlobTool, root, added),
     Grep: inDirectories(createGrepTool, root, added),
     Read: inDirectories(createReadTool, root, added),
@@ -175,11 +235,15 @@ export function selectSdkTools(options: { root: string; /** `--add-dir`s, absolu
   const asked = options.tools === undefined || options.tools.includes('default') ? [...BUILTIN_TOOL_NAMES] : [...options.tools];
   const unknown = asked.filter((name) => !(BUILTIN_TOOL_NAMES as readonly string[]).includes(name) && name !== 'default' && name !== SUBAGENT_TOOL_NAME);
   const chosen = asked.map((name) => (name === SUBAGENT_TOOL_NAME ? LEGACY_SUBAGENT_TOOL_NAME : name)).filter((name) => !removed.has(name));
-  const childTools = Object.entries(files).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
+  // As claude 2.1.334: a subagent's Bash calls start where the main thread's shell is, and keep no `cd`.
+  const childFiles: Record<string, Tool> = { ...files, Bash: createBashTool({ root, allowedDirectories: added, ...env, follow: () => bash.workingDirectory() }) };
+  const childTools = Object.entries(childFiles).filter(([name]) => chosen.includes(name)).map(([, tool]) => tool);
   const tools: Tool[] = [];
   if (chosen.includes(LEGACY_SUBAGENT_TOOL_NAME)) {
     tools.push(createTaskTool(root, childTools, options.agents ?? (() => ({})), options.tasks, options.subagentHooks ?? (() => undefined)));
   }
-  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(files[name]);
-  return { tools, unknown };
+  // Directories as the program named the project (its real path only where the shell left it).
+  const spelled = spelledFromRoot(root);
+  for (const name of BUILTIN_TOOL_NAMES) if (name !== 'Task' && chosen.includes(name)) tools.push(name === 'Bash' ? withEnvironmentUpdate(bash, spelled) : files[name]);
+  return { tools, unknown, shellDirectory: () => spelled(bash.workingDirectory()) };
 }

@@ -81,7 +81,9 @@ export interface SessionDeps {
   /** `--json-schema`: the StructuredOutput tool's per-turn state (the tool itself is among `tools()`). */
   structuredOutput?: Pick<StructuredOutput, 'beginTurn' | 'outcome'>;
   /** The session's subagent tasks (session-tasks.ts): a background child's messages are shown as the real executable shows them. */
-  tasks?: Pick<SessionTasks, 'isBackground' | 'messageFields'>;
+  tasks?: Pick<SessionTasks, 'isBackground' | 'messageFields' | 'progress'>;
+  /** What the settings' SessionStart hooks give the model (sdk-hooks.ts), opening a new session's first prompt. */
+  sessionStartReminders?: () => Promise<readonly string[]>;
 }
 
 export interface TurnOutcome {

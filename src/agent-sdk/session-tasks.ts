@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { backgroundLaunchText, outcomeOf, taskNotificationText, type BackgroundLauncher, type BackgroundLaunch, type BackgroundOutcome } from '../agents/background-agents.ts';
 import type { ChildRunResult } from '../tools/child-runs.ts';
-import type { QueryItem } from '../messages/types.ts';
+import type { AssistantMessage, QueryItem } from '../messages/types.ts';
 import { messageOf } from '../errors/message-of.ts';
 import type { JsonObject } from './json-lines.ts';
 import { randomAgentIds, type AgentIdSource } from './agent-ids.ts';
@@ -23,6 +23,8 @@ export interface TaskCall {
   description: string;
   subagentType: string;
   prompt: string;
+  /** The Agent call of the subagent that made this call (a nested subagent's). */
+  parentToolUseId?: string;
 }
 
 /** A finished background child's notification: the next turn's prompt. */
@@ -39,6 +41,10 @@ interface Task extends TaskCall {
   runId: string;
   background: boolean;
   startedAt: number;
+  /** Tool calls its replies made so far (`task_progress`). */
+  toolUses?: number;
+  /** 1 for the main thread's subagents, 2 for theirs... */
+  spawnDepth: number;
 }
 
 export interface SessionTasksDeps {
@@ -66,6 +72,9 @@ function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<B
   }
   return { totalTokens, toolUses, durationMs };
 }
+
+/** The subagent tool's names (sdk-tools.ts): claude's `Agent`, and `Task`. */
+const SUBAGENT_CALL_NAMES: readonly string[] = ['Agent', 'Task'];
 
 export class SessionTasks implements BackgroundLauncher {
   private readonly calls = new Map<string, TaskCall>();
@@ -149,6 +158,28 @@ export class SessionTasks implements BackgroundLauncher {
     this.begin(call, false);
   }
 
+  /**
+   * A foreground child's reply that calls tools: claude 2.1.334's `task_progress` before it (the last call's
+   * description, or its tool's name, as what runs; the task's tokens, calls and time so far).
+   */
+  progress(toolUseId: string, reply: AssistantMessage): void {
+    const task = this.tasks.get(toolUseId);
+    const calls = reply.message.content.flatMap((b) => (b.type === 'tool_use' ? [b] : []));
+    const last = calls.at(-1);
+    if (!task || !last) return;
+    task.toolUses = (task.toolUses ?? 0) + calls.length;
+    const u = reply.message.usage;
+    const totalTokens = u ? u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) : 0;
+    const said = (last.input as { description?: unknown } | undefined)?.description;
+    const what = typeof said === 'string' && said !== '' ? said : last.name;
+    this.write({
+      type: 'system', subtype: 'task_progress', task_id: task.agentId, run_id: task.runId, tool_use_id: toolUseId,
+      // claude 2.1.334: `Running <description>` for a Bash call, an Agent call's description as it stands.
+      description: SUBAGENT_CALL_NAMES.includes(last.name) ? what : `Running ${what}`, subagent_type: task.subagentType,
+      usage: { total_tokens: totalTokens, tool_uses: task.toolUses, duration_ms: this.now() - task.startedAt }, last_tool_name: last.name,
+    });
+  }
+
   /** A foreground child ended (or its run failed): `task_updated`, `task_notification`. */
   ended(toolUseId: string, result: ChildRunResult | { error: unknown }): void {
     const task = this.tasks.get(toolUseId);
@@ -178,7 +209,8 @@ export class SessionTasks implements BackgroundLauncher {
   }
 
   private begin(call: TaskCall, background: boolean): Task {
-    const task: Task = { ...call, agentId: this.agentIdOf(call.toolUseId), runId: randomUUID(), background, startedAt: this.now() };
+    const parent = call.parentToolUseId === undefined ? undefined : this.tasks.get(call.parentToolUseId);
+    const task: Task = { ...call, agentId: this.agentIdOf(call.toolUseId), runId: randomUUID(), background, startedAt: this.now(), spawnDepth: (parent?.spawnDepth ?? 0) + 1 };
     this.tasks.set(call.toolUseId, task);
     if (background) this.writeBackgroundSet();
     this.write({
@@ -190,7 +222,8 @@ export class SessionTasks implements BackgroundLauncher {
       description: task.description,
       subagent_type: task.subagentType,
       is_backgrounded: background,
-      spawn_depth: 1,
+      spawn_depth: task.spawnDepth,
+      ...(parent ? { parent_task_id: parent.agentId } : {}),
       task_type: 'local_agent',
       prompt: task.prompt,
     });

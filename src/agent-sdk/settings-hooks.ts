@@ -8,17 +8,20 @@
  * - an event name claude does not know: that event is skipped, the rest applies;
  * - a malformed matcher or hook (no `command`, a bad `timeout`...): nothing in the file applies (a PreToolUse hook
  *   that cannot load may be what guards the rules beside it).
- * Events claude knows that turnloop does not run (`SessionStart`, `Notification`, ...) and hooks of another type
+ * Events claude knows that turnloop does not run (`SessionEnd`, `Notification`, ...) and hooks of another type
  * than `command` (`prompt`, `agent`, `http`) are kept out and named (`ignored`), never run half.
  */
 import { isRecord, kindOf } from './settings-values.ts';
 
-/** The events turnloop runs settings hooks for: the ones its SDK callback hooks run for (sdk-hooks.ts). */
-export const COMMAND_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop'] as const;
+/**
+ * The events turnloop runs settings hooks for: the ones its SDK callback hooks run for (sdk-hooks.ts), and
+ * SessionStart, which claude 2.1.334 runs from settings files only (a program's SessionStart callback is not called).
+ */
+export const COMMAND_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'SessionStart'] as const;
 
 /** The other events claude 2.1.334 accepts in a settings file (its warning lists them). */
 const OTHER_CLAUDE_EVENTS = [
-  'PostToolBatch', 'Notification', 'UserPromptExpansion', 'SessionStart', 'SessionEnd', 'StopFailure', 'PreCompact', 'PostCompact',
+  'PostToolBatch', 'Notification', 'UserPromptExpansion', 'SessionEnd', 'StopFailure', 'PreCompact', 'PostCompact',
   'PreModelSwitch', 'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted',
   'Elicitation', 'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged', 'FileChanged',
 ];

@@ -168,6 +168,8 @@ function childRunnerOf(options: RunLoopOptions, deps: QueryDeps, runChild: RunTo
       ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
       ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       ...(request.stopHooks ? { stopHooks: request.stopHooks } : {}),
+      ...(request.preToolHooks ? { preToolHooks: request.preToolHooks } : {}),
+      ...(request.postToolHooks ? { postToolHooks: request.postToolHooks } : {}),
       tools: request.tools ?? [],
       querySource: `agent:${request.agent}`,
       signal: call.signal,

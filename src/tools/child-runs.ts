@@ -14,6 +14,7 @@ import { apiErrorMessage } from '../messages/message-factory.ts';
 import type { Terminal } from '../data/outcomes.ts';
 import type { ModelCaller, StopHook } from '../data/deps.ts';
 import type { Tool } from './define-tool.ts';
+import type { PostToolHook, PreToolHook } from './call-deps.ts';
 
 /** What a subagent tool asks its parent to run. */
 export interface ChildRunRequest {
@@ -28,6 +29,9 @@ export interface ChildRunRequest {
   config?: ConfigOverrides;
   /** The child's own Stop hooks (an SDK program's SubagentStop hooks); the parent's are not inherited. */
   stopHooks?: StopHook[];
+  /** The child's own tool hooks (an SDK program's, told which subagent calls); the parent's are not inherited. */
+  preToolHooks?: PreToolHook[];
+  postToolHooks?: PostToolHook[];
 }
 
 export interface ChildRunResult {

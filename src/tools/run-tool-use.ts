@@ -177,6 +177,8 @@ async function runPipeline(
   const out: PipelineResult = { content: '', isError: false, extra: [], preventContinuation: false };
   const fail = (text: string): PipelineResult => ({ ...out, content: text, isError: true });
   let stage = 'input validation';
+  // When the tool was called (the post-tool hooks' `duration_ms`, also for a tool that threw).
+  let started: number | undefined;
   let input: unknown = toolUse.input;
   try {
     const parsed = tool.inputSchema.safeParse(toolUse.input);
@@ -221,7 +223,7 @@ async function runPipeline(
     stage = 'call';
     startTimer();
     // Only for the post-tool hooks' `duration_ms`: never part of the loop's state or messages.
-    const started = performance.now();
+    started = performance.now();
     const result = await invokeTool(tool, input, ctx, out.extra, deps);
     const durationMs = Math.round(performance.now() - started);
     out.content = result.content;
@@ -250,7 +252,8 @@ async function runPipeline(
     const postHooks = deps.postToolHooks ?? [];
     if (postHooks.length === 0 || ctx.signal.aborted) return failed;
     try {
-      const post = await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result: { content: failed.content, isError: true }, newId: deps.newId });
+      const durationMs = started === undefined ? undefined : Math.round(performance.now() - started);
+      const post = await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result: { content: failed.content, isError: true }, newId: deps.newId, ...(durationMs !== undefined ? { durationMs } : {}) });
       failed.extra.push(...post.messages);
       if (post.preventContinuation) failed.preventContinuation = true;
       failed.stopReason ??= post.stopReason;

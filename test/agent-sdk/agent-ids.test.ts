@@ -2,7 +2,8 @@
  * The subagent's id and the hook inputs around it, side by side on both engines (issue #38, programs/parity-agent-ids.ts):
  * one id per subagent in claude's form everywhere it appears, SubagentStop's `background_tasks` with a background
  * subagent running, the Agent call's PostToolUse `tool_response`, `prompt_id` and `effort`; and a subagent that
- * calls Agent (claude runs it, turnloop's subagents have no subagent tool: docs/agent-sdk-conformance.md).
+ * calls Agent (a nested subagent: its task of depth 2 under the outer one, the outer task's progress, the same
+ * messages on both).
  */
 import { describe, expect, it } from 'vitest';
 import { bothRuns } from './harness/both-runs.ts';
@@ -99,16 +100,18 @@ describe(parityPromptIds.name, () => {
 describe(parityNestedAgent.name, () => {
   const run = bothRuns(parityNestedAgent);
 
-  it("claude offers Agent to its subagents and runs a nested call; turnloop's subagents have no subagent tool (a difference kept, see the conformance doc)", () => {
-    const claude = run('claude').observed;
-    expect((claude.requestTools as string[])[1]!.split(',')).toContain('Agent');
-    expect((claude.toolResults as Json[]).map((r) => [r.id, r.is_error])).toEqual([['toolu_inner', false], ['toolu_outer', false]]);
-    expect((claude.hookInputs as Json[]).map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStart', 'SubagentStop', 'SubagentStop']);
-    const turnloop = run('turnloop').observed;
-    expect((turnloop.requestTools as string[])[0]!.split(',')).toContain('Agent');
-    expect((turnloop.requestTools as string[])[1]!.split(',')).not.toContain('Agent');
-    // The outer subagent's call to Agent is refused as a tool it does not have (not shown to the program), so one subagent runs.
-    expect((turnloop.hookInputs as Json[]).map((i) => i.hook_event_name)).toEqual(['SubagentStart', 'SubagentStop']);
-    expect(run('turnloop').error).toBeUndefined();
+  it('the subagent is offered Agent and its call runs a nested subagent, reported as a task of depth 2, on both', () => {
+    for (const engine of ENGINES) {
+      const observed = run(engine).observed;
+      expect(run(engine).error, engine).toBeUndefined();
+      expect((observed.requestTools as string[])[1]!.split(','), engine).toContain('Agent');
+      expect((observed.toolResults as Json[]).map((r) => [r.id, r.is_error]), engine).toEqual([['toolu_inner', false], ['toolu_outer', false]]);
+      expect((observed.hookInputs as Json[]).map((i) => i.hook_event_name), engine).toEqual(['SubagentStart', 'SubagentStart', 'SubagentStop', 'SubagentStop']);
+      const started = run(engine).messages.filter((m) => m.type === 'system' && m.subtype === 'task_started') as Json[];
+      expect(started.map((m) => [m.tool_use_id, m.spawn_depth, m.parent_task_id]), engine).toEqual([['toolu_outer', 1, undefined], ['toolu_inner', 2, started[0]!.task_id]]);
+      const progress = run(engine).messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress') as Json[];
+      expect(progress.map((m) => [m.tool_use_id, m.description, m.last_tool_name]), engine).toEqual([['toolu_outer', 'Count', 'Agent']]);
+    }
+    expect(run('turnloop').shapes).toEqual(run('claude').shapes);
   });
 });

@@ -30,9 +30,10 @@ describe(parityBashCwd.name, () => {
     }
   });
 
-  it('what still differs: claude appends an "Environment update" reminder to the result of a call that moved the shell; turnloop sends none', () => {
+  it('a call that moved the shell ends with claude\'s "Environment update" reminder (the new directory and the old), on both', () => {
     const update = (now: string, was: string) => [`<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>`];
-    expect(runs.get('claude')!.observed.environmentUpdates).toEqual({ toolu_cd: update('<cwd>/sub', '<cwd>'), toolu_leave: update('<cwd>', '<cwd>/sub') });
-    expect(runs.get('turnloop')!.observed.environmentUpdates).toEqual({});
+    for (const engine of ENGINES) {
+      expect(runs.get(engine)!.observed.environmentUpdates, engine).toEqual({ toolu_cd: update('<cwd>/sub', '<cwd>'), toolu_leave: update('<cwd>', '<cwd>/sub') });
+    }
   });
 });

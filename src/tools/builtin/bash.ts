@@ -9,7 +9,8 @@
  * - a command still running when this process exits (an SDK program's abort ends the executable with SIGTERM) has
  *   its group killed at exit, as the real executable kills its commands: nothing the agent started outlives it.
  * - the working directory persists between calls, as in Claude Code (its Bash keeps it; claude 2.1.334 does too):
- *   a call starts where the last one's shell ended, unless that was outside the root and the allowed directories,
+ *   a call starts where the last successful one's shell ended (a command that exits non-zero moves nothing), unless
+ *   that was outside the root and the allowed directories,
  *   where the next call starts in the root again and the result says so (claude's words). `workingDirectory()`
  *   says where the next call starts, so permission checks resolve its relative paths from there.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
@@ -43,6 +44,11 @@ export interface BashToolOptions {
   env?: Readonly<Record<string, string>>;
   /** Directories besides the root a `cd` may leave the shell in (absolute; the session's added directories). */
   allowedDirectories?: readonly string[];
+  /**
+   * A shell that keeps no `cd` of its own: each call starts in the directory this returns (Claude Code's subagents:
+   * their calls start where the main thread's shell is, and a `cd` lasts for that call only; claude 2.1.334, probed).
+   */
+  follow?: () => string;
 }
 
 /** The Bash tool with where its next call starts. */
@@ -96,7 +102,7 @@ interface Finished {
   aborted: boolean;
 }
 
-function runCommand(command: string, cwd: string, options: Required<BashToolOptions>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
+function runCommand(command: string, cwd: string, options: Required<Omit<BashToolOptions, 'follow'>>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.shell, ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
     const pgid = child.pid;
@@ -170,7 +176,7 @@ function recordingDirectory(command: string, file: string): string {
 }
 
 export function createBashTool(options: BashToolOptions): BashTool {
-  const resolved: Required<BashToolOptions> = {
+  const resolved: Required<Omit<BashToolOptions, 'follow'>> = {
     root: options.root,
     allowedDirectories: options.allowedDirectories ?? [],
     defaultTimeoutMs: options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
@@ -196,6 +202,7 @@ export function createBashTool(options: BashToolOptions): BashTool {
         stateDirs.add(stateDir);
         killRunningAtExit();
       }
+      if (options.follow) current = options.follow();
       // The directory the last call ended in may be gone since (removed by a later command): start in the root.
       if (!existsSync(current)) current = root;
       // One file per call: a background subagent's call may run beside the main thread's.
@@ -209,7 +216,8 @@ export function createBashTool(options: BashToolOptions): BashTool {
         // Killed before its trap ran: the directory stays where it was.
       }
       let reset = '';
-      if (ended !== undefined && ended !== '') {
+      // As claude 2.1.334 (probed: `cd sub; false`): a command that failed leaves the shell where it was.
+      if (run.code === 0 && !run.timedOut && !run.aborted && ended !== undefined && ended !== '') {
         if (allowed.some((dir) => within(dir, ended))) current = ended;
         else {
           current = root;
@@ -227,5 +235,5 @@ export function createBashTool(options: BashToolOptions): BashTool {
       return { content: text === '' ? '(no output)' : text };
     },
   });
-  return Object.assign(tool, { workingDirectory: () => current });
+  return Object.assign(tool, { workingDirectory: () => (options.follow ? options.follow() : current) });
 }

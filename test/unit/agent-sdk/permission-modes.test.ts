@@ -1,6 +1,6 @@
 /** Claude Code's permission modes and rules, decided without the program where they can be. */
 import { describe, expect, it } from 'vitest';
-import { isFilesystemCommand, ruleMatches } from '../../../src/agent-sdk/permission-modes.ts';
+import { isFilesystemCommand, questionFields, ruleMatches } from '../../../src/agent-sdk/permission-modes.ts';
 
 describe('permission rules', () => {
   it('match a tool by name, a Bash command exactly or by prefix, an MCP server by its prefix', async () => {
@@ -26,5 +26,15 @@ describe('permission rules', () => {
   it('acceptEdits counts a name that starts with two dots (..notes) as inside the working directory, ../x as not', async () => {
     expect(await isFilesystemCommand('touch ..notes')).toBe(true);
     expect(await isFilesystemCommand('touch ../notes')).toBe(false);
+  });
+});
+
+describe('questionFields', () => {
+  it('describes a Bash call by its description or command, a file tool by its path, and nothing else', () => {
+    expect(questionFields('Bash', { command: 'ls', description: 'List' }, '/p')).toEqual({ display_name: 'Bash', description: 'List' });
+    expect(questionFields('Bash', { command: 'ls', description: '' }, '/p')).toEqual({ display_name: 'Bash', description: 'ls' });
+    expect(questionFields('Write', { file_path: '/p/sub/a.txt' }, '/p')).toEqual({ display_name: 'Write', description: 'sub/a.txt' });
+    expect(questionFields('Edit', { file_path: '/elsewhere/a.txt' }, '/p')).toEqual({ display_name: 'Edit', description: '/elsewhere/a.txt' });
+    expect(questionFields('Glob', { pattern: '*' }, '/p')).toEqual({});
   });
 });

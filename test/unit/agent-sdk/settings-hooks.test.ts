@@ -37,14 +37,14 @@ async function run(cwd: string, calls: Array<{ content: unknown[] }>) {
 
 describe('reading env, additionalDirectories and hooks', () => {
   it('takes env (a later file winning, values as text), directories against the working directory, and command hooks', () => {
-    const cwd = project({ env: { FOO: 'local', N: 2 }, permissions: { additionalDirectories: ['../shared', '/abs'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 3 }, { type: 'prompt', prompt: 'x' }] }], SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    const cwd = project({ env: { FOO: 'local', N: 2 }, permissions: { additionalDirectories: ['../shared', '/abs'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 3 }, { type: 'prompt', prompt: 'x' }] }], SessionEnd: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
     writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify({ env: { FOO: 'project', BAR: 'project' } }));
     const read = readSettingsPermissions(['project', 'local'], cwd, {});
     expect(read.env).toEqual({ FOO: 'local', BAR: 'project', N: '2' });
     expect(read.additionalDirectories).toEqual([join(cwd, '..', 'shared'), '/abs']);
     expect(read.hooks).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'true', timeout: 3 }] }] });
     expect(read.problems).toEqual([]);
-    expect(read.ignored.join('\n')).toMatch(/prompt hook[\s\S]*SessionStart/);
+    expect(read.ignored.join('\n')).toMatch(/prompt hook[\s\S]*SessionEnd/);
   });
 
   it('a bad env, directory list or hook leaves the whole file out; bad hooks or an unknown event only that field', () => {

@@ -1,7 +1,7 @@
 /**
  * The Bash tool keeps its working directory across calls, as Claude Code's does (claude 2.1.334 side by side:
  * test/agent-sdk/programs/parity-bash-cwd.ts): a `cd` inside the root or an allowed directory is kept, a `cd` out
- * of them is undone with claude's words, and an exit or a failure still records where the shell ended.
+ * of them is undone with claude's words, and a command that fails (exits non-zero) leaves the shell where it was.
  */
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,13 +42,28 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(root);
   });
 
-  it('an allowed directory outside the root is kept; a failing command and an exit still record where they ended', async () => {
+  it('an allowed directory outside the root is kept; a command that fails or exits non-zero moves nothing (claude 2.1.334)', async () => {
     const { root, shared } = project();
     const bash = createBashTool({ root, allowedDirectories: [shared] });
     expect((await run(bash, `cd ${shared}; exit 3`))).toMatchObject({ isError: true, content: 'Exit code 3' });
-    expect((await run(bash, 'pwd')).content).toBe(shared);
+    expect((await run(bash, 'pwd')).content).toBe(root);
+    expect((await run(bash, `cd ${shared} && pwd`)).content).toBe(shared);
     expect((await run(bash, 'cd ../project/sub && false')).isError).toBe(true);
-    expect(bash.workingDirectory()).toBe(join(root, 'sub'));
+    expect(bash.workingDirectory()).toBe(shared);
+    expect((await run(bash, 'cd / ; false')).content).toBe('Exit code 1');
+    expect(bash.workingDirectory()).toBe(shared);
+  });
+
+  it('a shell that follows another starts each call where that one is and keeps no cd of its own', async () => {
+    const { root } = project();
+    const main = createBashTool({ root });
+    const follower = createBashTool({ root, follow: () => main.workingDirectory() });
+    await run(main, 'cd sub');
+    expect((await run(follower, 'pwd')).content).toBe(join(root, 'sub'));
+    expect((await run(follower, 'cd .. && pwd')).content).toBe(root);
+    expect(follower.workingDirectory()).toBe(join(root, 'sub'));
+    expect((await run(follower, 'pwd')).content).toBe(join(root, 'sub'));
+    expect(main.workingDirectory()).toBe(join(root, 'sub'));
   });
 
   it('a directory removed after the shell ended in it sends the next call to the root', async () => {
