@@ -92,6 +92,14 @@ export abstract class RunCore implements RunView {
   /** Takes the next piece of work. Resolves false when there is nothing left to wait for. */
   abstract advance(): Promise<boolean>;
 
+  /**
+   * `advance()` until the run is done or nothing is left to wait for: what `driveRunToEnd` does, which hands out
+   * nothing between two pieces of work. A scheduler may do it in one loop of its own (the interpreter does).
+   */
+  async advanceToEnd(): Promise<void> {
+    while (!this.done && (await this.advance()));
+  }
+
   /** Called once the run reached its terminal, before it is returned (a journal commits what it holds). */
   async finish(): Promise<void> {}
 
@@ -251,14 +259,10 @@ export async function* driveRun(start: () => RunCore | Promise<RunCore>): AsyncG
  */
 export async function driveRunToEnd(start: () => RunCore | Promise<RunCore>): Promise<{ items: QueryItem[]; terminal: Terminal }> {
   const run = await start();
-  const items: QueryItem[] = [];
   try {
-    while (true) {
-      for (const item of run.takeItems()) items.push(item);
-      if (run.done) break;
-      if (!(await run.advance())) break;
-    }
-    for (const item of run.takeItems()) items.push(item);
+    // Items wait in the run until the end: nobody reads them before (the run's order is theirs).
+    await run.advanceToEnd();
+    const items = run.takeItems();
     return { items, terminal: await finished(run) };
   } finally {
     await run.shutdown('closed');

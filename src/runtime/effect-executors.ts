@@ -134,9 +134,36 @@ export const EFFECT_EXECUTORS: EffectExecutors = {
   terminated: { kind: 'end', terminal: (effect) => effect.terminal },
 };
 
+/**
+ * `EFFECT_EXECUTORS` as the drivers read it: a `Map` by effect type, each executor copied once into one fixed shape
+ * (every member of every kind; null where its kind has none, `local` false). Why: the six kinds are six hidden classes, so the
+ * drivers' loads of `kind`, `run` and `fallback` were megamorphic, and a keyed load by effect type on the record one
+ * more; the stub cache behind such loads is emptied by every full GC, and a short run's turns then missed in it
+ * again (round 12, docs/benchmarks.md). One shape keeps those loads monomorphic; a `Map` lookup has no inline cache.
+ */
+const DISPATCH: ReadonlyMap<string, EffectExecutor<never>> = new Map(
+  Object.entries(EFFECT_EXECUTORS).map(([type, executor]) => [type, fixedShape(executor as EffectExecutor<never>)]),
+);
+
+/** One executor in the shape every entry of `DISPATCH` shares (the kind's own members, the others null). */
+function fixedShape(executor: EffectExecutor<never>): EffectExecutor<never> {
+  const members = executor as Partial<Record<'run' | 'fallback' | 'local' | 'command' | 'item' | 'hasWork' | 'terminal', unknown>>;
+  const shaped = {
+    kind: executor.kind,
+    run: members.run ?? null,
+    fallback: members.fallback ?? null,
+    local: members.local ?? false,
+    command: members.command ?? null,
+    item: members.item ?? null,
+    hasWork: members.hasWork ?? null,
+    terminal: members.terminal ?? null,
+  };
+  return shaped as unknown as EffectExecutor<never>;
+}
+
 /** The executor of `effect` (typed for that effect: the record's entries are keyed by type). */
 export function executorOf<E extends Effect>(effect: E): EffectExecutor<E> {
-  return EFFECT_EXECUTORS[effect.type] as unknown as EffectExecutor<E>;
+  return DISPATCH.get(effect.type) as unknown as EffectExecutor<E>;
 }
 
 /** Every output of a `stream` or `once` executor's work, in order (the model call's stream, or the one answer). */

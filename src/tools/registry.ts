@@ -60,7 +60,10 @@ function find(this: FixedRegistry, name: string): Tool | undefined {
 }
 
 function concurrencySafeFor(this: FixedRegistry, toolUses: readonly ToolUseBlock[]): Record<string, boolean> {
-  const result: Record<string, boolean> = {};
+  // Keyed by tool-use ids, new in every reply: on a `{}` each id was a new hidden class (a transition of the one
+  // empty-literal shape every `{}` shares, dead after the next full GC), so the store and every reader missed their
+  // inline caches on every turn. A prototype-less object is a hash table from the start: no shape per key.
+  const result = Object.create(null) as Record<string, boolean>;
   for (const toolUse of toolUses) result[toolUse.id] = this.byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
   return result;
 }

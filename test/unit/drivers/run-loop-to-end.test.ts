@@ -4,7 +4,8 @@
  * tools (streamed as the reply arrives), a failing tool, and a run the caller aborts.
  */
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Interpreter } from '../../../src/drivers/interpreter.ts';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { collectToEnd, runLoop, runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { RunLoopOptions, StepRecord } from '../../../src/runtime/query-options.ts';
@@ -55,6 +56,19 @@ describe('runLoopToEnd', () => {
       expect(direct.steps.length).toBeGreaterThan(20);
     });
   }
+
+  it('takes the queued work in one loop, not one advance() call per entry (round 12: two promises less each)', async () => {
+    const advance = vi.spyOn(Interpreter.prototype, 'advance');
+    try {
+      const { terminal } = await runLoopToEnd(options(null).options);
+      expect(terminal).toEqual({ reason: 'completed' });
+      expect(advance).not.toHaveBeenCalled();
+      await collectToEnd(runLoop(options(null).options));
+      expect(advance).toHaveBeenCalled();
+    } finally {
+      advance.mockRestore();
+    }
+  });
 
   it('ends an aborted run as runLoop() does', async () => {
     const run = async (drive: (o: RunLoopOptions) => Promise<unknown>) => {

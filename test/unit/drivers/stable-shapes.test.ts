@@ -11,6 +11,8 @@ import { resolveConfig } from '../../../src/config/config.ts';
 import type { ModelCaller, ModelStreamItem } from '../../../src/data/deps.ts';
 import type { EventOf } from '../../../src/data/events.ts';
 import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
+import { EFFECT_TYPES } from '../../../src/data/effects.ts';
+import { executorOf } from '../../../src/runtime/effect-executors.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
 import type { StepRecord } from '../../../src/runtime/query-options.ts';
 import { echoTool as echo } from '../../helpers/echo-tool.ts';
@@ -70,6 +72,22 @@ describe('hidden classes of what a run makes per turn and per run', () => {
     const flagged = replies(await run((message) => ({ type: 'model_message', concurrencySafe: {}, message })));
     expect(Object.keys(flagged[0])).toEqual(['type', 'concurrencySafe', 'message']);
     expect(flagged[0].concurrencySafe).toEqual({ call_1: true });
+  });
+
+  it('gives every executor the drivers dispatch on one hidden class (round 12)', () => {
+    const executors = EFFECT_TYPES.map((type) => executorOf({ type } as never) as object);
+    expect(executors.every((executor) => executor !== undefined)).toBe(true);
+    expect(new Set(executors.map((executor) => (executor as { kind: string }).kind)).size).toBe(6);
+    expect(executors.filter((executor) => !haveSameMap(executor, executors[0]))).toEqual([]);
+  });
+
+  it('keys the concurrency flags of a reply without a hidden class per tool-use id (round 12)', async () => {
+    const flags: object[] = [];
+    for (let i = 0; i < 3; i++) flags.push(...replies(await run(plain)).map((event) => event.concurrencySafe as object));
+    expect(flags.length).toBe(15);
+    expect(Object.keys(flags[4])).toEqual(['call_5']);
+    expect(JSON.stringify(flags[0])).toBe('{"call_1":true}');
+    expect(flags.filter((f) => !haveSameMap(f, flags[0]))).toEqual([]);
   });
 
   it('can tell two hidden classes apart (the check can fail)', () => {
