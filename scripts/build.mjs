@@ -65,6 +65,10 @@ const bundled = await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  // Without whitespace and comments, in shorter syntax, with every name kept (a stack trace still names each
+  // function): a third less text to read at start-up and to parse for each function compiled at run time.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // The packages left outside load through require() (all of them have a CommonJS build): V8 drops a script's
   // import() callback when it runs from a code cache in Node 20, and Node's own callback is still experimental.
   supported: { 'dynamic-import': false },
@@ -99,6 +103,9 @@ const bundled = await build({
 // written; the same \uXXXX escape there changes nothing the code does.
 const bundleSource = readFileSync(bundleFile, 'utf8');
 writeFileSync(bundleFile, bundleSource.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+// What the bundle holds, one path a line (the minified bundle no longer heads each module with its path).
+writeFileSync(bundleFile.replace(/\.cjs$/, '.inputs.txt'), `${Object.keys(bundled.metafile.inputs).sort().join('\n')}\n`);
 
 // The third-party packages now inside the bundle, each with its license text, beside it (the bundle copies their code).
 const packageDirs = new Set();

@@ -108,6 +108,8 @@ describe('headless start-up', () => {
 
 describe('headless start-up of the built CLI (bin/turnloop.mjs on dist/)', () => {
   const bundle = join(repo, 'dist/cli/headless-bundle.cjs');
+  /** The files the bundle holds, as esbuild reported them to the build (the minified bundle names none of them). */
+  const bundleInputs = () => readFileSync(bundle.replace(/\.cjs$/, '.inputs.txt'), 'utf8').split('\n').filter(Boolean);
   /** What bin/ may load of dist/ before the bundle: the check of the command line and the bundle's loader, in one file. */
   const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/cli/headless-start.cjs'];
 
@@ -210,8 +212,7 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
   });
 
   it('the bundle leaves out what loads on demand from node_modules (WASM packages, ajv, yaml, the MCP SDK)', () => {
-    // esbuild heads each module it bundles with a comment naming its path.
-    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const inputs = bundleInputs();
     expect(inputs).toContain('dist/agent-sdk/headless-main.js');
     expect(inputs.some((path) => path.startsWith('node_modules/@anthropic-ai/sdk/'))).toBe(true);
     const outside = ['node_modules/re2-wasm/', 'node_modules/@vscode/tree-sitter-wasm/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/'];
@@ -219,7 +220,7 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
   });
 
   it('names every package it copies, with its license text, in the notice beside it', () => {
-    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const inputs = bundleInputs();
     const innermost = (path: string) => path.slice(path.lastIndexOf('node_modules/'));
     const packages = new Set(inputs.filter((path) => path.includes('node_modules/')).map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(innermost(path))![1]));
     const notice = readFileSync(bundle.replace(/\.cjs$/, '.licenses.txt'), 'utf8');
