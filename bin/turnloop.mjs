@@ -6,17 +6,20 @@
 // devDependency of the clone, so `npm install && npx turnloop demo` needs no build step; the viewer's page script
 // (which `viz` and the inspector inline) is bundled on the first run that finds it missing.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const argv = process.argv.slice(2);
 const fromDist = existsSync(new URL('../dist/cli/main.js', import.meta.url));
+// The check of the command line and the bundle's loader, as the build writes them into one CommonJS file
+// (src/cli/bundle-loader.ts, HEADLESS_START): required, it costs a start-up less than two modules imported.
+const headlessStart = new URL('../dist/cli/headless-start.cjs', import.meta.url);
 
 /** The headless bundle's entry when this is a headless command line and the build made the bundle; else null. */
-async function headlessBundle() {
-  if (!fromDist) return null;
-  const { isHeadlessInvocation } = await import('../dist/agent-sdk/headless-invocation.js');
+function headlessBundle() {
+  if (!fromDist || !existsSync(headlessStart)) return null;
+  const { isHeadlessInvocation, HEADLESS_BUNDLE, loadBundle } = createRequire(import.meta.url)(fileURLToPath(headlessStart));
   if (!isHeadlessInvocation(argv)) return null;
-  const { HEADLESS_BUNDLE, loadBundle } = await import('../dist/cli/bundle-loader.js');
   const bundle = fileURLToPath(new URL(`../dist/cli/${HEADLESS_BUNDLE}`, import.meta.url));
   return existsSync(bundle) ? loadBundle(bundle).exports : null;
 }
@@ -39,7 +42,7 @@ async function cliModules() {
   return { exitQuietlyOnClosedStdout, main };
 }
 
-const headless = await headlessBundle();
+const headless = headlessBundle();
 const { exitQuietlyOnClosedStdout, main } = headless ? { ...headless, main: headless.headlessMain } : await cliModules();
 exitQuietlyOnClosedStdout();
 // Ended from outside (an Agent SDK program's abort sends SIGTERM): exit through 'exit' so its listeners kill what

@@ -16,8 +16,46 @@ const tsc = `${dirname(createRequire(import.meta.url).resolve('typescript/packag
 execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], { stdio: 'inherit' });
 cpSync(`${root}src/viz/viewer`, `${root}dist/viz/viewer`, { recursive: true });
 
-const { HEADLESS_BUNDLE, loadBundle, codeCachePath } = await import(`${root}dist/cli/bundle-loader.js`);
+const { HEADLESS_BUNDLE, HEADLESS_START, loadBundle, codeCachePath } = await import(`${root}dist/cli/bundle-loader.js`);
 const bundleFile = `${root}dist/cli/${HEADLESS_BUNDLE}`;
+
+// What bin/ requires first: the check of the command line and the bundle's loader as one CommonJS file, so a
+// headless start-up reads one file through require() instead of two modules through the ES module loader.
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: `export { isHeadlessInvocation } from './dist/agent-sdk/headless-invocation.js';\nexport { HEADLESS_BUNDLE, loadBundle } from './dist/cli/bundle-loader.js';\n`,
+    resolveDir: root,
+    sourcefile: 'headless-start.js',
+  },
+  outfile: `${root}dist/cli/${HEADLESS_START}`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
+// Node built-ins the bundle's code uses only when a run does a certain thing (child_process: a Bash call, a command
+// hook, an MCP server's process) are required at their first use instead of at start-up: each such import is
+// bound to an object whose properties, the built-in's own, require it when read.
+const LAZY_BUILTINS = ['node:child_process'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(esbuild) {
+    const filter = new RegExp(`^(${LAZY_BUILTINS.join('|')})$`);
+    esbuild.onResolve({ filter }, (args) => (args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-builtin' }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
+      const names = Object.keys(createRequire(import.meta.url)(args.path));
+      const contents = [
+        'let builtin;',
+        `const load = () => (builtin ??= require(${JSON.stringify(args.path)}));`,
+        `for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
 const bundled = await build({
   absWorkingDir: root,
   metafile: true,
@@ -27,6 +65,10 @@ const bundled = await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  // Without whitespace and comments, in shorter syntax, with every name kept (a stack trace still names each
+  // function): a third less text to read at start-up and to parse for each function compiled at run time.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // The packages left outside load through require() (all of them have a CommonJS build): V8 drops a script's
   // import() callback when it runs from a code cache in Node 20, and Node's own callback is still experimental.
   supported: { 'dynamic-import': false },
@@ -52,6 +94,7 @@ const bundled = await build({
   // `Headers` and `FormData` of the bundle's code without loading undici (src/cli/bundle-globals.ts says why).
   inject: [`${root}dist/cli/bundle-globals.js`],
   banner: { js: `/* turnloop's headless mode in one file; the packages bundled in it and their licenses: ${HEADLESS_BUNDLE.replace(/\.cjs$/, '.licenses.txt')} */\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
+  plugins: [lazyBuiltins],
   logLevel: 'warning',
 });
 
@@ -60,6 +103,9 @@ const bundled = await build({
 // written; the same \uXXXX escape there changes nothing the code does.
 const bundleSource = readFileSync(bundleFile, 'utf8');
 writeFileSync(bundleFile, bundleSource.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+// What the bundle holds, one path a line (the minified bundle no longer heads each module with its path).
+writeFileSync(bundleFile.replace(/\.cjs$/, '.inputs.txt'), `${Object.keys(bundled.metafile.inputs).sort().join('\n')}\n`);
 
 // The third-party packages now inside the bundle, each with its license text, beside it (the bundle copies their code).
 const packageDirs = new Set();
@@ -77,26 +123,37 @@ const notices = [...packageDirs].sort().map((dir) => {
 });
 writeFileSync(bundleFile.replace(/\.cjs$/, '.licenses.txt'), `${notices.join(`\n\n${'-'.repeat(80)}\n\n`)}\n`);
 
-// The code cache: compiled after two offline runs on the shipped hello script, `-p` and the Agent SDK's stream-json
-// session, so it holds what such runs compile. Its name carries this Node's V8 version; another V8 never reads it.
+// The code cache: compiled after offline runs of what a headless process does, so it holds what such runs compile:
+// `-p` on the shipped hello script (a Glob call, then the answer), and an Agent SDK stream-json session (a Read
+// call, then the answer) whose API is a fake one outside the bundle, as an SDK session's API is. Its name carries
+// this Node's V8 version; another V8 never reads it.
 const cwd = mkdtempSync(join(tmpdir(), 'turnloop-build-'));
+const { startFakeAnthropicApi } = await import(`${root}dist/fake-api/index.js`);
+const notes = join(cwd, 'notes.txt');
+writeFileSync(notes, 'a line\n');
+const api = await startFakeAnthropicApi({
+  model: [{ content: [{ type: 'tool_use', id: 'toolu_build_1', name: 'Read', input: { file_path: notes } }] }, { content: [{ type: 'text', text: 'Done.' }] }],
+});
 try {
   const loaded = loadBundle(bundleFile, 'make-cache');
-  const io = { stdout: { write: () => true }, stderr: process.stderr, env: {}, cwd };
+  const io = { stdout: { write: () => true }, stderr: process.stderr, env: { ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_API_KEY: 'sk-ant-build-warm-up', HOME: cwd, CLAUDE_CONFIG_DIR: cwd }, cwd };
   const sdkSession = [
     { type: 'control_request', request_id: 'req_1', request: { subtype: 'initialize' } },
-    { type: 'user', message: { role: 'user', content: 'Say hello' }, parent_tool_use_id: null, session_id: '' },
+    { type: 'user', message: { role: 'user', content: 'Read notes.txt' }, parent_tool_use_id: null, session_id: '' },
   ].map((line) => `${JSON.stringify(line)}\n`);
   const warmUps = [
-    [['-p', 'Say hello'], Readable.from([])],
-    [['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'], Readable.from(sdkSession)],
+    [['-p', 'Say hello', '--example', 'hello', '--no-session-persistence'], Readable.from([])],
+    [['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--model=claude-sonnet-4-6', '--setting-sources='], Readable.from(sdkSession)],
   ];
   for (const [args, stdin] of warmUps) {
-    const code = await loaded.exports.headlessMain([...args, '--example', 'hello', '--no-session-persistence'], { ...io, stdin });
+    const code = await loaded.exports.headlessMain(args, { ...io, stdin });
     if (code !== 0) throw new Error(`build: the headless bundle's warm-up run ${args.join(' ')} ended with exit code ${code}`);
   }
+  // The session's two answers were served and none refused: the warm-up ran the Read call, not an error path.
+  if (api.remaining() !== 0 || api.rejections().length !== 0) throw new Error("build: the headless bundle's SDK warm-up session did not make its two model calls");
   const cache = loaded.createCache();
   if (cache) writeFileSync(codeCachePath(bundleFile), cache);
 } finally {
+  await api.close();
   rmSync(cwd, { recursive: true, force: true });
 }

@@ -110,9 +110,9 @@ async function sessionIdentity(args: HeadlessArgs, cwd: string): Promise<{ sessi
 /** Runs the headless mode; the exit code. */
 export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<number> {
   const warn = (text: string) => io.stderr.write(`turnloop: ${text}\n`);
-  // The model adapter loads the Anthropic SDK on its first call; start loading it now, while the program sends
-  // `initialize` and its first message, so the first turn does not wait for it.
-  void import('@anthropic-ai/sdk').catch(() => undefined);
+  // The model adapter loads the Anthropic SDK's client on its first call; start loading it now, while the program
+  // sends `initialize` and its first message, so the first turn does not wait for it.
+  void import('../model/messages-client.ts').catch(() => undefined);
   let fake: FakeApi | null = null;
   let fakeApiLog: string | undefined;
   let sdkMcp: SdkMcpConnection | null = null;

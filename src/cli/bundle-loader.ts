@@ -16,6 +16,13 @@
  *   so the build sets the same budget (through this function) before it makes the cache. (The model client no longer
  *   uses fetch, src/model/node-http-fetch.ts; the budget stays for the WASM a run still loads, RE2 and the shell
  *   parser, and has not been measured again without it.)
+ * - V8's young generation grows 4x (its default: 2x) each time it grows, in a process that loads the bundle: most
+ *   of what a headless start-up allocates lives as long as the process (modules, schemas, the loop machine), and a
+ *   young generation at its first small size copies it in scavenge after scavenge (an SDK session of four turns: 4
+ *   scavenges instead of 6). A heap flag on Node's command line would make V8 refuse the cache; this one is set at
+ *   run time, before the cache is read, and the build sets it too before it makes the cache (V8 counts it in the
+ *   cache's check like the budget). The young generation's largest size is V8's as before. Set on V8 11 only
+ *   (`bundleV8Flags`), where it was measured.
  * - The bundle's text is read as Latin-1 when it is all ASCII (the build makes it so: \uXXXX escapes in its
  *   comments): the same string as UTF-8 decoding gives, made without decoding (3 MB: about 1 ms against 10).
  * - The bundle runs as CommonJS would (`exports`, `require`, `module`, `__filename`, `__dirname`); it has no
@@ -32,8 +39,23 @@ import vm from 'node:vm';
 /** The headless mode's bundle, in dist/cli/ (next to the compiled headless-entry.js it is built from). */
 export const HEADLESS_BUNDLE = 'headless-bundle.cjs';
 
+/** What bin/ requires before the bundle, in dist/cli/: `isHeadlessInvocation` and this module, as one CommonJS file. */
+export const HEADLESS_START = 'headless-start.cjs';
+
 /** Ten times V8's default (see the invariants above). */
 export const WASM_TIERING_BUDGET = 18_000_000;
+
+/** Twice V8's default (see the invariants above). */
+export const SEMI_SPACE_GROWTH_FACTOR = 4;
+
+/**
+ * The V8 flags a process that loads the bundle runs with; the cache is made and read under the same. The growth
+ * factor only on V8 11 (Node 20), where it was measured: V8 prints an error on stderr for a flag it does not know.
+ */
+export function bundleV8Flags(v8Version = process.versions.v8): string[] {
+  const growth = v8Version.startsWith('11.') ? [`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`] : [];
+  return [`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`, ...growth];
+}
 
 /** The cache next to a bundle for the running V8 (`build.mjs` writes it under the same name). */
 export function codeCachePath(bundleFile: string, v8Version = process.versions.v8): string {
@@ -53,7 +75,7 @@ export interface LoadedBundle<T> {
  * compiles without one, for `createCache()` after a representative run.
  */
 export function loadBundle<T>(bundleFile: string, mode: 'run' | 'make-cache' = 'run'): LoadedBundle<T> {
-  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+  for (const flag of bundleV8Flags()) setFlagsFromString(flag);
   const requireHere = createRequire(bundleFile);
   const cacheFile = codeCachePath(bundleFile);
   const cachedData = mode === 'run' && existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;

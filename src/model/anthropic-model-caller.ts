@@ -92,8 +92,8 @@ function hasCredentials(options: AnthropicModelCallerOptions): boolean {
 }
 
 async function sdkClient(options: AnthropicModelCallerOptions): Promise<MessagesClient> {
-  const { default: Anthropic } = await import('@anthropic-ai/sdk');
-  return new Anthropic({
+  const { createMessagesClient } = await import('./messages-client.ts');
+  return createMessagesClient({
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),

@@ -6,16 +6,16 @@
  * (`--json-schema` compiles its schema on ajv) shows the hook sees such modules, so the check can fail.
  *
  * The installed CLI (bin/turnloop.mjs on the built dist/) runs a headless command line from the one-file bundle
- * `npm run build` makes (src/cli/bundle-loader.ts): such a run loads two small modules of dist/ and the bundle, no
+ * `npm run build` makes (src/cli/bundle-loader.ts): such a run loads one small file of dist/ and the bundle, no
  * package from node_modules, and the bundle runs from the code cache the build made for this Node.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FakeScriptInput } from '../../../src/fake-api/index.ts';
-import { tempProject, writeScript } from './headless-harness.ts';
+import { startFakeAnthropicApi, type FakeScriptInput } from '../../../src/fake-api/index.ts';
+import { initialize, SDK_ARGS, tempProject, userLine, writeScript } from './headless-harness.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const mainUrl = new URL('../../../src/cli/main.ts', import.meta.url).href;
@@ -108,8 +108,10 @@ describe('headless start-up', () => {
 
 describe('headless start-up of the built CLI (bin/turnloop.mjs on dist/)', () => {
   const bundle = join(repo, 'dist/cli/headless-bundle.cjs');
-  /** What bin/ may load of dist/ before the bundle: the check of the command line and the bundle's loader. */
-  const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/agent-sdk/headless-invocation.js', 'dist/cli/bundle-loader.js'];
+  /** The files the bundle holds, as esbuild reported them to the build (the minified bundle names none of them). */
+  const bundleInputs = () => readFileSync(bundle.replace(/\.cjs$/, '.inputs.txt'), 'utf8').split('\n').filter(Boolean);
+  /** What bin/ may load of dist/ before the bundle: the check of the command line and the bundle's loader, in one file. */
+  const BEFORE_THE_BUNDLE = ['bin/turnloop.mjs', 'dist/cli/headless-start.cjs'];
 
   it('a one-turn `-p` run loads the bundle and no other module of dist/ or node_modules', () => {
     expect(existsSync(bundle), 'run `npm run build` (npm test does it)').toBe(true);
@@ -163,14 +165,74 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
     expect(control.stderr).toBe('undici loaded: true\n');
   }, 90_000);
 
+  it('an Agent SDK session reads its stdin without node:readline (src/agent-sdk/stream-lines.ts)', () => {
+    const cwd = tempProject();
+    dirs.push(cwd);
+    const script = writeScript(cwd, ONE_TEXT_REPLY);
+    const report = `process.on('exit', () => process.stderr.write('readline loaded: ' + process.moduleLoadList.includes('NativeModule readline') + '\\n'));`;
+    const preload = ['--import', `data:text/javascript,${encodeURIComponent(report)}`];
+    const sdkFlags = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--fake-api', script, '--no-session-persistence'];
+    const run = spawnSync(process.execPath, [...preload, join(repo, 'bin/turnloop.mjs'), ...sdkFlags], {
+      cwd,
+      encoding: 'utf8',
+      input: [initialize(), userLine('hi')].map((line) => `${JSON.stringify(line)}\n`).join(''),
+      timeout: 60_000,
+    });
+    expect(run.stdout).toContain('"type":"result","subtype":"success"');
+    expect(run.stderr).toBe('readline loaded: false\n');
+    // The same report on a process that requires readline: the check can fail.
+    const control = spawnSync(process.execPath, [...preload, '-e', "require('node:readline')"], { encoding: 'utf8', timeout: 60_000 });
+    expect(control.stderr).toBe('readline loaded: true\n');
+  }, 90_000);
+
+  it('an Agent SDK session that runs no command loads no child_process; one that runs Bash does', async () => {
+    // The API is outside the process, as an SDK session's is: a server in the process (`--fake-api`) listens, and
+    // Node's net loads child_process (through cluster) for any server that listens.
+    const report = `process.on('exit', () => process.stderr.write('child_process loaded: ' + process.moduleLoadList.includes('NativeModule child_process') + '\\n'));`;
+    const preload = ['--import', `data:text/javascript,${encodeURIComponent(report)}`];
+    const sessionWith = async (reply: FakeScriptInput, extra: string[] = []) => {
+      const cwd = tempProject();
+      dirs.push(cwd);
+      writeFileSync(join(cwd, 'notes.txt'), 'a line\n');
+      const api = await startFakeAnthropicApi(reply);
+      try {
+        const child = spawn(process.execPath, [...preload, join(repo, 'bin/turnloop.mjs'), ...SDK_ARGS, '--no-session-persistence', ...extra], {
+          cwd,
+          env: { PATH: process.env.PATH ?? '', HOME: cwd, CLAUDE_CONFIG_DIR: cwd, ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_API_KEY: 'sk-ant-test' },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.stdin.end([initialize(), userLine('hi')].map((line) => `${JSON.stringify(line)}\n`).join(''));
+        await new Promise((resolve) => child.on('close', resolve));
+        return { stdout, stderr };
+      } finally {
+        await api.close();
+      }
+    };
+    const read: FakeScriptInput = {
+      model: [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'notes.txt' } }] }, { content: [{ type: 'text', text: 'done' }] }],
+    };
+    const quiet = await sessionWith(read);
+    expect(quiet.stdout).toContain('"type":"result","subtype":"success"');
+    expect(quiet.stderr).toBe('child_process loaded: false\n');
+    const bash: FakeScriptInput = {
+      model: [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo from-bash' } }] }, { content: [{ type: 'text', text: 'done' }] }],
+    };
+    const withBash = await sessionWith(bash, ['--allowedTools', 'Bash(echo:*)']);
+    expect(withBash.stdout).toContain('from-bash');
+    expect(withBash.stdout).toContain('"type":"result","subtype":"success"');
+    expect(withBash.stderr).toBe('child_process loaded: true\n');
+  }, 90_000);
+
   it('the bundle is all ASCII, so the loader reads it without decoding UTF-8', () => {
     const bytes = readFileSync(bundle);
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
   });
 
   it('the bundle leaves out what loads on demand from node_modules (WASM packages, ajv, yaml, the MCP SDK)', () => {
-    // esbuild heads each module it bundles with a comment naming its path.
-    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const inputs = bundleInputs();
     expect(inputs).toContain('dist/agent-sdk/headless-main.js');
     expect(inputs.some((path) => path.startsWith('node_modules/@anthropic-ai/sdk/'))).toBe(true);
     const outside = ['node_modules/re2-wasm/', 'node_modules/@vscode/tree-sitter-wasm/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/'];
@@ -178,7 +240,7 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
   });
 
   it('names every package it copies, with its license text, in the notice beside it', () => {
-    const inputs = [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map((match) => match[1]);
+    const inputs = bundleInputs();
     const innermost = (path: string) => path.slice(path.lastIndexOf('node_modules/'));
     const packages = new Set(inputs.filter((path) => path.includes('node_modules/')).map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(innermost(path))![1]));
     const notice = readFileSync(bundle.replace(/\.cjs$/, '.licenses.txt'), 'utf8');

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleText, codeCachePath, loadBundle } from '../../../src/cli/bundle-loader.ts';
+import { bundleText, bundleV8Flags, codeCachePath, loadBundle } from '../../../src/cli/bundle-loader.ts';
 
 const loaderUrl = new URL('../../../src/cli/bundle-loader.ts', import.meta.url).href;
 const dirs: string[] = [];
@@ -73,5 +73,15 @@ describe('loadBundle', () => {
     writeFileSync(codeCachePath(file), loadBundle(file, 'make-cache').createCache()!);
     writeFileSync(file, `exports.answer = 43;\nexports.where = __filename;\nexports.hasRequire = typeof require;\n/* a different length */\n`);
     expect(loadInChild(file)).toMatchObject({ via: 'rejected', answer: 43 });
+  });
+
+  it('sets the young generation growth factor on V8 11 only, and every flag it sets is one this V8 knows', () => {
+    expect(bundleV8Flags('11.3.244.8-node.38')).toEqual(['--wasm-tiering-budget=18000000', '--semi-space-growth-factor=4']);
+    expect(bundleV8Flags('12.4.254.21-node.33')).toEqual(['--wasm-tiering-budget=18000000']);
+    // V8 reports a flag it does not know on stderr: none for these, one for a made-up flag (so the check can fail).
+    const setting = (flags: string[]) =>
+      spawnSync(process.execPath, ['-e', `for (const flag of ${JSON.stringify(flags)}) require('node:v8').setFlagsFromString(flag);`], { encoding: 'utf8', timeout: 60_000 }).stderr;
+    expect(setting(bundleV8Flags())).toBe('');
+    expect(setting(['--no-such-v8-flag-here'])).toContain('unrecognized flag');
   });
 });
