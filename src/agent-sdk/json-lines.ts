@@ -2,8 +2,8 @@
  * Reads JSON Lines from the SDK program's stdin: one object a line. A line that is not a JSON object is reported
  * (its number and why) and skipped, so a stray line never crashes the run and never leaves the SDK waiting.
  */
+import { createInterface } from 'node:readline';
 import { messageOf } from '../errors/message-of.ts';
-import { streamLines } from './stream-lines.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ export interface JsonLineHandlers {
 
 /** Resolves when the stream ends (stdin closed). Blank lines are skipped. */
 export async function readJsonLines(input: NodeJS.ReadableStream, handlers: JsonLineHandlers): Promise<void> {
-  const lines = streamLines(input);
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;

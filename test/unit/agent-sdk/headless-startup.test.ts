@@ -165,26 +165,6 @@ console.log(loadBundle(${JSON.stringify(bundle)}).via);`;
     expect(control.stderr).toBe('undici loaded: true\n');
   }, 90_000);
 
-  it('an Agent SDK session reads its stdin without node:readline (src/agent-sdk/stream-lines.ts)', () => {
-    const cwd = tempProject();
-    dirs.push(cwd);
-    const script = writeScript(cwd, ONE_TEXT_REPLY);
-    const report = `process.on('exit', () => process.stderr.write('readline loaded: ' + process.moduleLoadList.includes('NativeModule readline') + '\\n'));`;
-    const preload = ['--import', `data:text/javascript,${encodeURIComponent(report)}`];
-    const sdkFlags = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--fake-api', script, '--no-session-persistence'];
-    const run = spawnSync(process.execPath, [...preload, join(repo, 'bin/turnloop.mjs'), ...sdkFlags], {
-      cwd,
-      encoding: 'utf8',
-      input: [initialize(), userLine('hi')].map((line) => `${JSON.stringify(line)}\n`).join(''),
-      timeout: 60_000,
-    });
-    expect(run.stdout).toContain('"type":"result","subtype":"success"');
-    expect(run.stderr).toBe('readline loaded: false\n');
-    // The same report on a process that requires readline: the check can fail.
-    const control = spawnSync(process.execPath, [...preload, '-e', "require('node:readline')"], { encoding: 'utf8', timeout: 60_000 });
-    expect(control.stderr).toBe('readline loaded: true\n');
-  }, 90_000);
-
   it('an Agent SDK session that runs no command loads no child_process; one that runs Bash does', async () => {
     // The API is outside the process, as an SDK session's is: a server in the process (`--fake-api`) listens, and
     // Node's net loads child_process (through cluster) for any server that listens.
