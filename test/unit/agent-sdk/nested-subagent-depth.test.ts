@@ -1,0 +1,28 @@
+/**
+ * Nested subagents stop at claude's depth: a subagent of spawn depth 3 is not offered the subagent tool
+ * (claude 2.1.219 and later: "nested subagents up to depth 3 by default"), so a model that keeps delegating cannot
+ * nest runs without end (sdk-tools.ts, MAX_SUBAGENT_SPAWN_DEPTH).
+ */
+import { describe, expect, it } from 'vitest';
+import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
+import { runHeadless, SDK_ARGS, tempProject, initialize, userLine, type Line } from './headless-harness.ts';
+
+const delegate = (id: string) => ({ content: [{ type: 'tool_use' as const, id, name: 'Agent', input: { description: `Go ${id}`, prompt: 'Delegate again.', subagent_type: 'general-purpose', run_in_background: false } }] });
+const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
+
+describe('nested subagents', () => {
+  it('are offered the subagent tool down to depth 2; a subagent of depth 3 is a leaf', async () => {
+    const api = await startFakeAnthropicApi({ model: [delegate('toolu_1'), delegate('toolu_2'), delegate('toolu_3'), say('leaf'), say('two'), say('one'), say('done')] });
+    try {
+      const run = await runHeadless([...SDK_ARGS], { cwd: tempProject(), env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL }, opening: [initialize(), userLine('delegate')] });
+      const offered = api.requests.map((request) => (request as { tools: Array<{ name: string }> }).tools.some((tool) => tool.name === 'Agent'));
+      // The main thread, depth 1, depth 2 are offered Agent; depth 3 is not (then each answers in turn).
+      expect(offered.slice(0, 4)).toEqual([true, true, true, false]);
+      const started = run.lines.filter((line: Line) => line.subtype === 'task_started');
+      expect(started.map((line: Line) => [line.tool_use_id, line.spawn_depth])).toEqual([['toolu_1', 1], ['toolu_2', 2], ['toolu_3', 3]]);
+      expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'done' });
+    } finally {
+      await api.close();
+    }
+  });
+});
