@@ -19,9 +19,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool.ts';
+import { isInside } from './confine-path.ts';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -67,10 +68,6 @@ function realOrSame(path: string): string {
   }
 }
 
-function within(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
 const runningGroups = new Set<number>();
@@ -218,7 +215,7 @@ export function createBashTool(options: BashToolOptions): BashTool {
       let reset = '';
       // As claude 2.1.334 (probed: `cd sub; false`): a command that failed leaves the shell where it was.
       if (run.code === 0 && !run.timedOut && !run.aborted && ended !== undefined && ended !== '') {
-        if (allowed.some((dir) => within(dir, ended))) current = ended;
+        if (allowed.some((dir) => isInside(dir, ended))) current = ended;
         else {
           current = root;
           reset = `\nShell cwd was reset to ${options.root}`;

@@ -33,6 +33,15 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(join(root, 'sub'));
   });
 
+  it('a subdirectory whose name starts with two dots is inside the root (kept), `..` is not', async () => {
+    const { root } = project();
+    mkdirSync(join(root, '..cache'));
+    const bash = createBashTool({ root });
+    expect((await run(bash, 'cd ..cache && pwd')).content).toBe(join(root, '..cache'));
+    expect(bash.workingDirectory()).toBe(join(root, '..cache'));
+    expect((await run(bash, `cd ${root} && cd .. && pwd`)).content).toBe(`${join(root, '..')}\nShell cwd was reset to ${root}`);
+  });
+
   it('a cd out of the root and the allowed directories is undone, and the result says so in claude\'s words', async () => {
     const { root } = project();
     const bash = createBashTool({ root });
