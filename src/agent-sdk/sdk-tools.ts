@@ -217,9 +217,9 @@ function spelledFromRoot(root: string): (dir: string) => string {
     // A root that cannot be resolved is compared as given.
   }
   return (dir) => {
+    if (!isInside(real, dir)) return dir;
     const inside = relative(real, dir);
-    if (inside === '') return root;
-    return inside.startsWith('..') || isAbsolute(inside) ? dir : join(root, inside);
+    return inside === '' ? root : join(root, inside);
   };
 }
 
