@@ -52,10 +52,15 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
     if (background) deps.onBackground(() => observed.abort('user'));
     return {
       onStep: (step) => {
-        // A nested subagent (a subagent's Agent call) shows nothing of its own, as claude's: its task messages and
-        // its report, the outer subagent's tool result, tell of it.
+        // A nested subagent (a subagent's Agent call) shows nothing of its own, as claude's: its task messages (its
+        // `task_progress` before each reply that calls tools, claude 2.1.334) and its report, the outer subagent's
+        // tool result, tell of it.
         if (link.toolUseIds.length > 1) {
-          for (const effect of step.effects) if (effect.type === 'emit' && effect.message.type === 'assistant') deps.countAssistant(effect.message);
+          for (const effect of step.effects) {
+            if (effect.type !== 'emit' || effect.message.type !== 'assistant') continue;
+            deps.countAssistant(effect.message);
+            deps.progress?.(link.toolUseIds.at(-1)!, effect.message);
+          }
           return;
         }
         const frame = deps.frame(link.toolUseIds.at(-1) ?? null);

@@ -11,7 +11,7 @@ const delegate = (id: string) => ({ content: [{ type: 'tool_use' as const, id, n
 const say = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
 describe('nested subagents', () => {
-  it('are offered the subagent tool down to depth 2; a subagent of depth 3 is a leaf', async () => {
+  it('are offered the subagent tool down to depth 2; a subagent of depth 3 is a leaf; each task tells its progress', async () => {
     const api = await startFakeAnthropicApi({ model: [delegate('toolu_1'), delegate('toolu_2'), delegate('toolu_3'), say('leaf'), say('two'), say('one'), say('done')] });
     try {
       const run = await runHeadless([...SDK_ARGS], { cwd: tempProject(), env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL }, opening: [initialize(), userLine('delegate')] });
@@ -20,6 +20,9 @@ describe('nested subagents', () => {
       expect(offered.slice(0, 4)).toEqual([true, true, true, false]);
       const started = run.lines.filter((line: Line) => line.subtype === 'task_started');
       expect(started.map((line: Line) => [line.tool_use_id, line.spawn_depth])).toEqual([['toolu_1', 1], ['toolu_2', 2], ['toolu_3', 3]]);
+      // Each task's reply that calls a tool is told as that task's progress, a nested task's too (claude 2.1.334).
+      const progress = run.lines.filter((line: Line) => line.subtype === 'task_progress');
+      expect(progress.map((line: Line) => [line.tool_use_id, line.description, line.usage.tool_uses])).toEqual([['toolu_1', 'Go toolu_2', 1], ['toolu_2', 'Go toolu_3', 1]]);
       expect(run.lines.at(-1)).toMatchObject({ subtype: 'success', result: 'done' });
     } finally {
       await api.close();
