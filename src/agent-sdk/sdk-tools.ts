@@ -28,9 +28,9 @@ export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit
 export const SUBAGENT_TOOL_NAME = 'Agent';
 export const LEGACY_SUBAGENT_TOOL_NAME = 'Task';
 /**
- * The deepest a subagent runs: one of this depth is not offered the subagent tool (claude's default since 2.1.219,
- * "nested subagents up to depth 3"; not probed deeper than 2). Without it a model that keeps delegating nests runs
- * until the tree's model-call budget is spent.
+ * The deepest a subagent runs: one of this depth is not offered the subagent tool (claude 2.1.334, probed:
+ * test/agent-sdk/conf-nested-depth.test.ts). Without it a model that keeps delegating nests runs until the tree's
+ * model-call budget is spent.
  */
 export const MAX_SUBAGENT_SPAWN_DEPTH = 3;
 

@@ -1,7 +1,7 @@
 /**
- * Nested subagents stop at claude's depth: a subagent of spawn depth 3 is not offered the subagent tool
- * (claude 2.1.219 and later: "nested subagents up to depth 3 by default"), so a model that keeps delegating cannot
- * nest runs without end (sdk-tools.ts, MAX_SUBAGENT_SPAWN_DEPTH).
+ * Nested subagents stop at claude's depth: a subagent of spawn depth 3 is not offered the subagent tool (claude
+ * 2.1.334 side by side: test/agent-sdk/conf-nested-depth.test.ts), so a model that keeps delegating cannot nest runs
+ * without end (sdk-tools.ts, MAX_SUBAGENT_SPAWN_DEPTH).
  */
 import { describe, expect, it } from 'vitest';
 import { startFakeAnthropicApi } from '../../../src/fake-api/index.ts';
