@@ -25,3 +25,12 @@ export const confNestedDepth: SdkProgram = {
     observed.toolResults = seen.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.filter((b: Json) => b.type === 'tool_result').map((b: Json) => ({ id: b.tool_use_id, is_error: b.is_error === true, text: JSON.stringify(b.content).slice(0, 200) })) : []));
   },
 };
+
+/** The same with the SDK's `forwardSubagentText`: every subagent's own messages are shown, the nested ones' too. */
+export const confNestedForwarded: SdkProgram = {
+  ...confNestedDepth,
+  name: 'conf: how deep subagents nest, their messages forwarded',
+  async run(context, seen) {
+    await confNestedDepth.run({ ...context, options: { ...context.options, forwardSubagentText: true } }, seen);
+  },
+};

@@ -28,4 +28,21 @@ describe('nested subagents', () => {
       await api.close();
     }
   });
+  it('with forwardSubagentText, show each nested subagent\'s own messages in its call, each task\'s progress after its reply', async () => {
+    const api = await startFakeAnthropicApi({ model: [delegate('toolu_1'), delegate('toolu_2'), say('leaf'), say('one'), say('done')] });
+    try {
+      const run = await runHeadless([...SDK_ARGS], { cwd: tempProject(), env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL }, opening: [initialize({ forwardSubagentText: true }), userLine('delegate')] });
+      const shown = run.lines
+        .filter((line: Line) => line.type === 'assistant' || line.type === 'user' || ['task_started', 'task_progress', 'task_notification'].includes(line.subtype))
+        .map((line: Line) => (line.type === 'system' ? `${line.subtype} ${line.tool_use_id}` : `${line.type} in ${line.parent_tool_use_id}`));
+      // The sequence claude 2.1.334 shows (test/agent-sdk/conf-nested-depth.test.ts), the main thread's prompt not being echoed.
+      expect(shown).toEqual([
+        'assistant in null', 'task_started toolu_1', 'user in toolu_1', 'assistant in toolu_1', 'task_progress toolu_1',
+        'task_started toolu_2', 'user in toolu_2', 'assistant in toolu_2', 'task_notification toolu_2', 'user in toolu_1', 'assistant in toolu_1',
+        'task_notification toolu_1', 'user in null', 'assistant in null',
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
 });
