@@ -63,6 +63,22 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(shared);
   });
 
+  it('a shell ended by exit keeps no cd, even exit 0; syntax errors, set -u and a trap of the command\'s own change nothing (claude 2.1.334)', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    expect((await run(bash, 'cd sub; exit 0')).isError).not.toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    expect((await run(bash, 'cd sub && exit')).isError).not.toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    // The exit status is the command's; a command that is not complete is a syntax error, not completed by us.
+    expect((await run(bash, 'cd sub && (exit 4)')).content).toBe('Exit code 4');
+    expect((await run(bash, 'cd sub &&')).isError).toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    expect((await run(bash, 'echo a \\')).content).toBe('a \\');
+    expect((await run(bash, "set -u; trap 'echo bye' EXIT; cd sub; echo \"$0 $#\"")).content).toMatch(/ 0\nbye$/);
+    expect(bash.workingDirectory()).toBe(join(root, 'sub'));
+  });
+
   it('a shell that follows another starts each call where that one is and keeps no cd of its own', async () => {
     const { root } = project();
     const main = createBashTool({ root });
