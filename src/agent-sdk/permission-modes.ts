@@ -14,7 +14,7 @@ import type { JsonObject } from './json-lines.ts';
 import type { PermissionDenial } from './result-message.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { isInside } from '../tools/builtin/confine-path.ts';
 import { hasWorkingDirectory } from '../tools/builtin/bash.ts';
 import { permissionDeniedText } from '../tools/permission.ts';
@@ -91,8 +91,7 @@ export function questionFields(toolName: string, fields: Record<string, unknown>
   }
   if (!PATH_DESCRIBED_TOOLS.has(toolName) || typeof fields.file_path !== 'string') return {};
   const path = resolve(cwd, fields.file_path);
-  const inside = relative(cwd, path);
-  return { display_name: toolName, description: inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path };
+  return { display_name: toolName, description: path !== cwd && isInside(cwd, path) ? relative(cwd, path) : path };
 }
 
 export interface SdkPermissionOptions {

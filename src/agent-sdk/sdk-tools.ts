@@ -27,6 +27,12 @@ export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit
  */
 export const SUBAGENT_TOOL_NAME = 'Agent';
 export const LEGACY_SUBAGENT_TOOL_NAME = 'Task';
+/**
+ * The deepest a subagent runs: one of this depth is not offered the subagent tool (claude 2.1.334, probed:
+ * test/agent-sdk/conf-nested-depth.test.ts). Without it a model that keeps delegating nests runs until the tree's
+ * model-call budget is spent.
+ */
+export const MAX_SUBAGENT_SPAWN_DEPTH = 3;
 
 /** The name `init` lists a tool under (claude 2.1.334 lists the subagent tool as `Task`). */
 export function initToolName(name: string): string {
@@ -63,7 +69,7 @@ export interface SdkAgentDefinition {
  * With `tasks`, each call is a task of the session (session-tasks.ts): it runs in the background unless its input
  * says `run_in_background: false` (then it is reported as a foreground task).
  */
-function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined, /** The Agent call whose subagent this one serves (nested). */ parentToolUseId?: string): Tool {
+function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly<Record<string, SdkAgentDefinition>>, tasks: SessionTasks | undefined, subagentHooks: () => SubagentHooks | undefined, /** The Agent call whose subagent this one serves (nested). */ parentToolUseId?: string, /** The spawn depth of the subagents this tool starts (1: the main thread's). */ spawnDepth = 1): Tool {
   const inBackground = tasks ? { background: tasks } : {};
   const general = defineAgentTool({ name: 'Task', description: 'general-purpose', systemPrompt: taskSystemPrompt(root), tools: childTools, ...inBackground });
   const schema = general.inputSchema;
@@ -95,10 +101,10 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       // Described first: the subagent's id (claude's form, agent-ids.ts) is given here, and its hooks carry it.
       if (tasks && outerCtx.runChild) tasks.describe(call, { background });
       const hooked = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
-      // As claude 2.1.334: the subagent is offered the subagent tool too (unless its agent's tools leave it out), and
-      // a call to it runs a nested subagent, reported as a task of depth 2 under this one.
-      const offered = type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some((name) => name === SUBAGENT_TOOL_NAME || name === LEGACY_SUBAGENT_TOOL_NAME);
-      const ctx = offered ? withNestedAgentTool(hooked, () => createTaskTool(root, childTools, agents, tasks, subagentHooks, outerCtx.toolUseId)) : hooked;
+      // As claude 2.1.334: the subagent is offered the subagent tool too (unless its agent's tools leave it out or it is
+      // as deep as subagents go), and a call to it runs a nested subagent, reported as a task one deeper under this one.
+      const offered = spawnDepth < MAX_SUBAGENT_SPAWN_DEPTH && (type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some((name) => name === SUBAGENT_TOOL_NAME || name === LEGACY_SUBAGENT_TOOL_NAME));
+      const ctx = offered ? withNestedAgentTool(hooked, () => createTaskTool(root, childTools, agents, tasks, subagentHooks, outerCtx.toolUseId, spawnDepth + 1)) : hooked;
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;
       return agent.call(input, trackedForeground(ctx, tasks, call)) as Promise<ToolCallResult>;
@@ -211,9 +217,9 @@ function spelledFromRoot(root: string): (dir: string) => string {
     // A root that cannot be resolved is compared as given.
   }
   return (dir) => {
+    if (!isInside(real, dir)) return dir;
     const inside = relative(real, dir);
-    if (inside === '') return root;
-    return inside.startsWith('..') || isAbsolute(inside) ? dir : join(root, inside);
+    return inside === '' ? root : join(root, inside);
   };
 }
 

@@ -52,10 +52,15 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
     if (background) deps.onBackground(() => observed.abort('user'));
     return {
       onStep: (step) => {
-        // A nested subagent (a subagent's Agent call) shows nothing of its own, as claude's: its task messages and
-        // its report, the outer subagent's tool result, tell of it.
-        if (link.toolUseIds.length > 1) {
-          for (const effect of step.effects) if (effect.type === 'emit' && effect.message.type === 'assistant') deps.countAssistant(effect.message);
+        // A nested subagent (a subagent's Agent call) shows nothing of its own unless the program asks for all
+        // (`forwardSubagentText`), as claude's: its task messages (its `task_progress` before each reply that calls
+        // tools, claude 2.1.334) and its report, the outer subagent's tool result, tell of it.
+        if (link.toolUseIds.length > 1 && !deps.forwardText()) {
+          for (const effect of step.effects) {
+            if (effect.type !== 'emit' || effect.message.type !== 'assistant') continue;
+            deps.countAssistant(effect.message);
+            deps.progress?.(link.toolUseIds.at(-1)!, effect.message);
+          }
           return;
         }
         const frame = deps.frame(link.toolUseIds.at(-1) ?? null);
@@ -75,6 +80,8 @@ export function subagentMessages(deps: SubagentMessageDeps): (link: { toolUseIds
           if (foregroundCall?.type === 'assistant') deps.progress?.(link.toolUseIds[0], foregroundCall);
           const mapped = toSdkMessage(foregroundCall ?? effect.message, frame, { partialMessages: false });
           if (mapped) write(mapped);
+          // A forwarded foreground reply that calls tools is followed by its task's progress (claude 2.1.334).
+          if (foregroundCall === undefined && !background && effect.message.type === 'assistant' && link.toolUseIds.length > 0) deps.progress?.(link.toolUseIds.at(-1)!, effect.message);
         }
       },
     };

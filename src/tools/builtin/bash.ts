@@ -19,9 +19,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, isAbsolute } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool.ts';
+import { isInside } from './confine-path.ts';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -67,10 +68,6 @@ function realOrSame(path: string): string {
   }
 }
 
-function within(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
 const runningGroups = new Set<number>();
@@ -102,9 +99,9 @@ interface Finished {
   aborted: boolean;
 }
 
-function runCommand(command: string, cwd: string, options: Required<Omit<BashToolOptions, 'follow'>>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
+function runCommand(args: string[], cwd: string, options: Required<Omit<BashToolOptions, 'follow'>>, timeoutMs: number, signal: AbortSignal): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.shell, ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
+    const child = spawn(options.shell, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(Object.keys(options.env).length > 0 ? { env: { ...process.env, ...options.env } } : {}) });
     const pgid = child.pid;
     if (pgid !== undefined) {
       killRunningAtExit();
@@ -170,9 +167,15 @@ function runCommand(command: string, cwd: string, options: Required<Omit<BashToo
   });
 }
 
-/** The command, made to write the directory its shell ends in to `file` (on any exit of the shell). */
-function recordingDirectory(command: string, file: string): string {
-  return `trap 'pwd -P >| ${JSON.stringify(file).replace(/'/g, "'\\''")}' EXIT; ${command}`;
+/**
+ * The shell's arguments: a script that runs `command` (its own argument, never pasted into the script) through
+ * `eval` and then writes the directory the shell is in to `file`, only when the command succeeded and did not end
+ * the shell itself (`exit`, even `exit 0`, keeps no `cd`: claude 2.1.334, probed).
+ */
+function recordingDirectory(command: string, file: string): string[] {
+  const quoted = `'${file.replace(/'/g, "'\\''")}'`;
+  const script = `__turnloop_command=$1; shift; eval "$__turnloop_command"\n__turnloop_status=$?; [ "$__turnloop_status" -ne 0 ] || pwd -P >| ${quoted}; exit "$__turnloop_status"`;
+  return ['-c', script, 'bash', command];
 }
 
 export function createBashTool(options: BashToolOptions): BashTool {
@@ -213,12 +216,12 @@ export function createBashTool(options: BashToolOptions): BashTool {
         ended = readFileSync(cwdFile, 'utf8').trim();
         rmSync(cwdFile, { force: true });
       } catch {
-        // Killed before its trap ran: the directory stays where it was.
+        // Failed, ended by `exit` or killed: the directory stays where it was.
       }
       let reset = '';
       // As claude 2.1.334 (probed: `cd sub; false`): a command that failed leaves the shell where it was.
       if (run.code === 0 && !run.timedOut && !run.aborted && ended !== undefined && ended !== '') {
-        if (allowed.some((dir) => within(dir, ended))) current = ended;
+        if (allowed.some((dir) => isInside(dir, ended))) current = ended;
         else {
           current = root;
           reset = `\nShell cwd was reset to ${options.root}`;

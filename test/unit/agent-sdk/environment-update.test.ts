@@ -3,7 +3,7 @@
  * 2.1.334's `# Environment update` reminder (side by side: test/agent-sdk/conf-bash-cwd.test.ts), and the session's
  * hook inputs take their `cwd` from where that shell is.
  */
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +25,17 @@ describe('the SDK session\'s Bash', () => {
     expect(await run('cd .. && cd sub && pwd')).toBe(join(root, 'sub'));
     expect(await run('cd /; false')).toBe('Exit code 1');
     expect(await run('cd / && pwd')).toBe(`/\nShell cwd was reset to ${root}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${root} (was ${join(root, 'sub')})\n</system-reminder>`);
+  });
+
+  it('names a directory inside a project reached through a link by the link, a name starting with two dots included', async () => {
+    const real = realpathSync(mkdtempSync(join(tmpdir(), 'sdk-env-update-real-')));
+    mkdirSync(join(real, '..cache'));
+    const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'sdk-env-update-link-'))), 'project');
+    symlinkSync(real, link);
+    const selection = selectSdkTools({ root: link, disallowedTools: [] });
+    const bash = selection.tools.find((tool) => tool.name === 'Bash')!;
+    const content = ((await bash.call({ command: 'cd ..cache' }, context)) as ToolCallResult).content;
+    expect(content).toContain(`Primary working directory: ${join(link, '..cache')} (was ${link})`);
+    expect(selection.shellDirectory()).toBe(join(link, '..cache'));
   });
 });

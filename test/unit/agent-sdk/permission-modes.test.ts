@@ -36,5 +36,9 @@ describe('questionFields', () => {
     expect(questionFields('Write', { file_path: '/p/sub/a.txt' }, '/p')).toEqual({ display_name: 'Write', description: 'sub/a.txt' });
     expect(questionFields('Edit', { file_path: '/elsewhere/a.txt' }, '/p')).toEqual({ display_name: 'Edit', description: '/elsewhere/a.txt' });
     expect(questionFields('Glob', { pattern: '*' }, '/p')).toEqual({});
+    // A name that merely starts with two dots is inside the directory; `..` itself is not.
+    expect(questionFields('Read', { file_path: '..notes' }, '/p')).toEqual({ display_name: 'Read', description: '..notes' });
+    expect(questionFields('Read', { file_path: '/p/..d/a.txt' }, '/p')).toEqual({ display_name: 'Read', description: '..d/a.txt' });
+    expect(questionFields('Read', { file_path: '../a.txt' }, '/p/sub')).toEqual({ display_name: 'Read', description: '/p/a.txt' });
   });
 });

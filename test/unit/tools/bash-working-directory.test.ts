@@ -33,6 +33,15 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(join(root, 'sub'));
   });
 
+  it('a subdirectory whose name starts with two dots is inside the root (kept), `..` is not', async () => {
+    const { root } = project();
+    mkdirSync(join(root, '..cache'));
+    const bash = createBashTool({ root });
+    expect((await run(bash, 'cd ..cache && pwd')).content).toBe(join(root, '..cache'));
+    expect(bash.workingDirectory()).toBe(join(root, '..cache'));
+    expect((await run(bash, `cd ${root} && cd .. && pwd`)).content).toBe(`${join(root, '..')}\nShell cwd was reset to ${root}`);
+  });
+
   it('a cd out of the root and the allowed directories is undone, and the result says so in claude\'s words', async () => {
     const { root } = project();
     const bash = createBashTool({ root });
@@ -52,6 +61,22 @@ describe('Bash working directory', () => {
     expect(bash.workingDirectory()).toBe(shared);
     expect((await run(bash, 'cd / ; false')).content).toBe('Exit code 1');
     expect(bash.workingDirectory()).toBe(shared);
+  });
+
+  it('a shell ended by exit keeps no cd, even exit 0; syntax errors, set -u and a trap of the command\'s own change nothing (claude 2.1.334)', async () => {
+    const { root } = project();
+    const bash = createBashTool({ root });
+    expect((await run(bash, 'cd sub; exit 0')).isError).not.toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    expect((await run(bash, 'cd sub && exit')).isError).not.toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    // The exit status is the command's; a command that is not complete is a syntax error, not completed by us.
+    expect((await run(bash, 'cd sub && (exit 4)')).content).toBe('Exit code 4');
+    expect((await run(bash, 'cd sub &&')).isError).toBe(true);
+    expect(bash.workingDirectory()).toBe(root);
+    expect((await run(bash, 'echo a \\')).content).toBe('a \\');
+    expect((await run(bash, "set -u; trap 'echo bye' EXIT; cd sub; echo \"$0 $#\"")).content).toMatch(/ 0\nbye$/);
+    expect(bash.workingDirectory()).toBe(join(root, 'sub'));
   });
 
   it('a shell that follows another starts each call where that one is and keeps no cd of its own', async () => {
