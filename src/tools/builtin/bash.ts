@@ -10,9 +10,9 @@
  *   its group killed at exit, as the real executable kills its commands: nothing the agent started outlives it.
  * - the working directory persists between calls, as in Claude Code (its Bash keeps it; claude 2.1.334 does too):
  *   a call starts where the last successful one's shell ended (a command that exits non-zero moves nothing), unless
- *   that was outside the root and the allowed directories,
- *   where the next call starts in the root again and the result says so (claude's words). `workingDirectory()`
- *   says where the next call starts, so permission checks resolve its relative paths from there.
+ *   that was outside the root and the allowed directories, where the next call starts in the root again and the
+ *   result says so (claude's words). `workingDirectory()` says where the next call starts, so permission checks
+ *   resolve its relative paths from there.
  * Never read-only (every call asks for permission unless a rule allows it); shell-like (an error cancels its
  * siblings, docs/loop.md §7.5).
  */
@@ -67,7 +67,6 @@ function realOrSame(path: string): string {
     return path;
   }
 }
-
 
 /** Process groups of the commands running now; killed when the process exits (see `killRunningAtExit`). */
 const runningGroups = new Set<number>();
