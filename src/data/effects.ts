@@ -9,7 +9,10 @@
 import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Terminal } from './outcomes.ts';
 
-export type ContextLayer = 'tool_result_budget' | 'snip' | 'microcompact' | 'context_collapse';
+/** The context layers, in the order a turn runs them. */
+export const CONTEXT_LAYERS = ['tool_result_budget', 'snip', 'microcompact', 'context_collapse'] as const;
+
+export type ContextLayer = (typeof CONTEXT_LAYERS)[number];
 
 export interface ModelRequest {
   model: string;

@@ -13,6 +13,7 @@
  */
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import type { LoopEvent } from './events.ts';
+import { CONTEXT_LAYERS } from './effects.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -131,7 +132,6 @@ function isEdit(value: unknown): boolean {
   }
 }
 
-const CONTEXT_LAYERS: readonly unknown[] = ['tool_result_budget', 'snip', 'microcompact', 'context_collapse'];
 const MODEL_ERROR_KINDS: readonly unknown[] = ['image', 'other'];
 
 function isMessages(value: unknown): boolean {
@@ -160,7 +160,7 @@ export function isLoopEvent(data: unknown): data is LoopEvent {
     case 'abort':
       return isString(e.reason);
     case 'context_layer_result':
-      return CONTEXT_LAYERS.includes(e.layer) && isArrayOf(e.edits, isEdit) && isNonNegative(e.tokensFreed)
+      return (CONTEXT_LAYERS as readonly unknown[]).includes(e.layer) && isArrayOf(e.edits, isEdit) && isNonNegative(e.tokensFreed)
         && isOptional(e.emitted, isMessages);
     case 'autocompact_result':
       return isBoolean(e.ok) && isOptional(e.postCompactMessages, isMessages) && isOptional(e.preCompactTokens, isNonNegative)

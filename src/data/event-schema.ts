@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { API_ERROR_KINDS } from '../messages/types.ts';
 import type { LoopEvent } from './events.ts';
+import { CONTEXT_LAYERS } from './effects.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -67,7 +68,7 @@ const editSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('replace_range'), fromUuid: z.string(), toUuid: z.string(), replacement: z.array(messageSchema) }),
 ]);
 
-const layerSchema = z.enum(['tool_result_budget', 'snip', 'microcompact', 'context_collapse']);
+const layerSchema = z.enum(CONTEXT_LAYERS);
 
 export const loopEventSchema = z.discriminatedUnion('type', [
   z.object({

@@ -13,10 +13,11 @@
  *   of the check when no literal secret value nor extra pattern is being masked.
  * The replay side reads the same texts back without the parser (`event-text.ts`).
  */
+import { CONTEXT_LAYERS } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import type { Redactor } from './redact.ts';
 
-const LAYERS: ReadonlySet<string> = new Set(['tool_result_budget', 'snip', 'microcompact', 'context_collapse']);
+const LAYERS: ReadonlySet<string> = new Set(CONTEXT_LAYERS);
 /** The Messages API's stop reasons. */
 const STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal']);
 
