@@ -21,6 +21,7 @@ import { permissionDeniedText } from '../tools/permission.ts';
 import { bashDenyRuleText, dontAskModeText, VARIABLE_IN_COMMAND_TEXT } from './permission-denial-texts.ts';
 import { commandParser, firstCoveringRule, writesAFile } from './permission-rules.ts';
 import { expandsVariable, parseShellCommand } from './shell-commands.ts';
+import { isSubagentToolName } from './subagent-tool-names.ts';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -68,8 +69,6 @@ export async function isFilesystemCommand(command: unknown, cwd: string = proces
   });
 }
 
-/** Tools that ask inside (a subagent's own calls are checked one by one). */
-const ASKED_INSIDE = new Set(['Task', 'Agent']);
 
 /** Whether a rule covers this call (`permission-rules.ts`); an allow rule and a deny rule differ for Bash. */
 export async function ruleMatches(rule: string, toolName: string, input: unknown, kind: 'allow' | 'deny' = 'allow', cwd: string = process.cwd()): Promise<boolean> {
@@ -153,7 +152,8 @@ export function createSdkCanUseTool(options: SdkPermissionOptions): CanUseTool {
     const askRule = rules && (await firstCoveringRule('allow', rules.ask, tool.name, fields, { cwd }, command)) !== undefined;
     if (hookAllowed || (!askRule && (await firstCoveringRule('allow', [...options.allowedTools, ...(rules?.allow ?? [])], tool.name, fields, { cwd }, command)) !== undefined)) return { behavior: 'allow' };
     const mode = options.mode();
-    if (mode === 'bypassPermissions' || ASKED_INSIDE.has(tool.name)) return { behavior: 'allow' };
+    // The subagent tool asks inside: its subagent's own calls are checked one by one.
+    if (mode === 'bypassPermissions' || isSubagentToolName(tool.name)) return { behavior: 'allow' };
     const readOnly = tool.isReadOnly(input);
     if (mode === 'plan') return readOnly ? { behavior: 'allow' } : { behavior: 'deny', message: 'Plan mode: only read-only tools may run', unasked: { reason: 'mode' } };
     if (readOnly) return { behavior: 'allow' };

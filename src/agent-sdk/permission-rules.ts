@@ -18,6 +18,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import picomatch from 'picomatch';
 import { parseShellCommand, type ParsedShellCommand, type SimpleCommand } from './shell-commands.ts';
+import { isSubagentToolName } from './subagent-tool-names.ts';
 
 /** Tools whose calls a `Read(...)` rule covers, and those an `Edit(...)` rule covers (as in Claude Code). */
 const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'NotebookRead']);
@@ -42,12 +43,10 @@ export function parseRule(rule: string): ParsedRule {
   return { tool: rule.slice(0, open).trim(), pattern: rule.slice(open + 1, -1) };
 }
 
-const SUBAGENT_NAMES = new Set(['Task', 'Agent']);
-
 function ruleNamesTool(ruleTool: string, toolName: string, hasPattern: boolean): boolean {
   if (ruleTool === toolName) return true;
   // The subagent tool answers to both its names (claude 2.1.334 calls it `Agent`, rules written for `Task` still hold).
-  if (SUBAGENT_NAMES.has(ruleTool) && SUBAGENT_NAMES.has(toolName)) return true;
+  if (isSubagentToolName(ruleTool) && isSubagentToolName(toolName)) return true;
   if (ruleTool.startsWith('mcp__') && toolName.startsWith(`${ruleTool}__`)) return true;
   // `Read(path)` and `Edit(path)` cover the tools of their kind, as in Claude Code.
   return hasPattern && ((ruleTool === 'Read' && READ_TOOLS.has(toolName)) || (ruleTool === 'Edit' && EDIT_TOOLS.has(toolName)));

@@ -12,6 +12,7 @@ import type { Message } from '../messages/types.ts';
 import type { JsonObject } from './json-lines.ts';
 import { messageOf } from '../errors/message-of.ts';
 import { HOOK_DENIAL_TEXT } from './permission-denial-texts.ts';
+import { isSubagentToolName, SUBAGENT_TOOL_NAMES } from './subagent-tool-names.ts';
 
 export interface HookMatcher {
   matcher?: string;
@@ -47,16 +48,11 @@ export interface HookContext {
   warn(text: string): void;
 }
 
-/**
- * The subagent tool's names: claude 2.1.334 offers it as `Agent` and still takes `Task`; turnloop's is `Task`. A
- * matcher naming either matches it, so a program's `Agent` hook fires on turnloop too.
- */
-const SUBAGENT_TOOL_NAMES: readonly string[] = ['Task', 'Agent'];
-
 /** Claude Code's matcher: absent, empty or `*` match all; else a tool name, `A|B`, or a regular expression. */
 export function matcherMatches(matcher: string | null | undefined, toolName: string): boolean {
   if (matcher == null || matcher === '' || matcher === '*') return true;
-  const names = SUBAGENT_TOOL_NAMES.includes(toolName) ? SUBAGENT_TOOL_NAMES : [toolName];
+  // A matcher naming either of the subagent tool's names matches it, so a program's `Agent` hook fires on turnloop too.
+  const names = isSubagentToolName(toolName) ? SUBAGENT_TOOL_NAMES : [toolName];
   if (/^[\w|]+$/.test(matcher)) return matcher.split('|').some((name) => names.includes(name));
   try {
     const pattern = new RegExp(`^(?:${matcher})$`);

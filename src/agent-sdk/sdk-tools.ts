@@ -14,19 +14,12 @@ import { createBashTool, type BashTool } from '../tools/builtin/bash.ts';
 import { createEditTool, createGlobTool, createGrepTool, createReadTool } from '../tools/builtin/index.ts';
 import { createWriteTool } from '../tools/builtin/write.ts';
 import { isInside } from '../tools/builtin/confine-path.ts';
+import { isSubagentToolName, LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } from './subagent-tool-names.ts';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
-/**
- * The subagent tool's name in an SDK session, as claude 2.1.334 names it in the request, hook inputs, permission
- * questions and denials; its `init` message still lists it as `Task` (LEGACY_SUBAGENT_TOOL_NAME), which also stays
- * an alias, so a call, a rule or an option naming `Task` works. The loop's own Task tool (the CLI's, the original's
- * name) is unchanged.
- */
-export const SUBAGENT_TOOL_NAME = 'Agent';
-export const LEGACY_SUBAGENT_TOOL_NAME = 'Task';
 /**
  * The deepest a subagent runs: one of this depth is not offered the subagent tool (claude 2.1.334, probed:
  * test/agent-sdk/conf-nested-depth.test.ts). Without it a model that keeps delegating nests runs until the tree's
@@ -103,7 +96,7 @@ function createTaskTool(root: string, childTools: Tool[], agents: () => Readonly
       const hooked = withSubagentHooks(outerCtx, { agentId: tasks?.agentIdOf(outerCtx.toolUseId) ?? outerCtx.toolUseId, agentType: type, toolUseId: outerCtx.toolUseId }, subagentHooks());
       // As claude 2.1.334: the subagent is offered the subagent tool too (unless its agent's tools leave it out or it is
       // as deep as subagents go), and a call to it runs a nested subagent, reported as a task one deeper under this one.
-      const offered = spawnDepth < MAX_SUBAGENT_SPAWN_DEPTH && (type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some((name) => name === SUBAGENT_TOOL_NAME || name === LEGACY_SUBAGENT_TOOL_NAME));
+      const offered = spawnDepth < MAX_SUBAGENT_SPAWN_DEPTH && (type === 'general-purpose' || agents()[type]?.tools === undefined || agents()[type]!.tools!.some(isSubagentToolName));
       const ctx = offered ? withNestedAgentTool(hooked, () => createTaskTool(root, childTools, agents, tasks, subagentHooks, outerCtx.toolUseId, spawnDepth + 1)) : hooked;
       if (!tasks || !ctx.runChild) return agent.call(input, ctx) as Promise<ToolCallResult>;
       if (background) return agent.call({ ...input, run_in_background: true }, ctx) as Promise<ToolCallResult>;

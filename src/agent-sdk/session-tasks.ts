@@ -16,6 +16,7 @@ import type { AssistantMessage, QueryItem } from '../messages/types.ts';
 import { messageOf } from '../errors/message-of.ts';
 import type { JsonObject } from './json-lines.ts';
 import { randomAgentIds, type AgentIdSource } from './agent-ids.ts';
+import { isSubagentToolName } from './subagent-tool-names.ts';
 
 /** What a Task call asked for, known before its child starts. */
 export interface TaskCall {
@@ -72,9 +73,6 @@ function usageOf(items: readonly QueryItem[], durationMs: number): NonNullable<B
   }
   return { totalTokens, toolUses, durationMs };
 }
-
-/** The subagent tool's names (sdk-tools.ts): claude's `Agent`, and `Task`. */
-const SUBAGENT_CALL_NAMES: readonly string[] = ['Agent', 'Task'];
 
 export class SessionTasks implements BackgroundLauncher {
   private readonly calls = new Map<string, TaskCall>();
@@ -175,7 +173,7 @@ export class SessionTasks implements BackgroundLauncher {
     this.write({
       type: 'system', subtype: 'task_progress', task_id: task.agentId, run_id: task.runId, tool_use_id: toolUseId,
       // claude 2.1.334: `Running <description>` for a Bash call, an Agent call's description as it stands.
-      description: SUBAGENT_CALL_NAMES.includes(last.name) ? what : `Running ${what}`, subagent_type: task.subagentType,
+      description: isSubagentToolName(last.name) ? what : `Running ${what}`, subagent_type: task.subagentType,
       usage: { total_tokens: totalTokens, tool_uses: task.toolUses, duration_ms: this.now() - task.startedAt }, last_tool_name: last.name,
     });
   }

@@ -10,7 +10,7 @@
  */
 import type { AssistantMessage } from '../messages/types.ts';
 import type { ModelCaller, ModelStreamItem, ToolDefinitionForModel } from '../data/deps.ts';
-import { LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } from './sdk-tools.ts';
+import { LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } from './subagent-tool-names.ts';
 
 const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
