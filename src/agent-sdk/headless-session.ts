@@ -204,7 +204,7 @@ export class HeadlessSession {
     const recordChildren = settings.logPath ? recordChildrenBeside(settings.logPath) : undefined;
     const messages: Message[] = [...this.history];
     // The SessionStart hooks have ended before any turn runs (a resumed session's too); a new session's opens with theirs.
-    const startReminders = (await deps.sessionStartReminders?.()) ?? [];
+    const startReminders = deps.sessionStartReminders ? await deps.sessionStartReminders() : [];
     if (this.history.length === 0) for (const reminder of startReminders) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: reminder } });
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
     messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });

@@ -69,7 +69,6 @@ export async function isFilesystemCommand(command: unknown, cwd: string = proces
   });
 }
 
-
 /** Whether a rule covers this call (`permission-rules.ts`); an allow rule and a deny rule differ for Bash. */
 export async function ruleMatches(rule: string, toolName: string, input: unknown, kind: 'allow' | 'deny' = 'allow', cwd: string = process.cwd()): Promise<boolean> {
   return (await firstCoveringRule(kind, [rule], toolName, asRecord(input), { cwd })) !== undefined;
