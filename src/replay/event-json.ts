@@ -11,6 +11,12 @@
  * - The text holds nothing a secret check can find but its fixed words, known names and numbers
  *   (`test/unit/replay/event-json.test.ts` holds every such text to the redactor's verdict), so it may be left out
  *   of the check when no literal secret value nor extra pattern is being masked.
+ * - A tool's result and the model's reply (one or two a turn) are written from templates too when they have the
+ *   shapes the tool runtime and the interpreter give them (`toolResultEventJson`, `modelMessageEventJson`): the
+ *   reply's API message by `JSON.stringify`, the rest around it. Their strings can hold anything, so they are
+ *   checked for secrets, but only they: the fixed words between them are clean and no word of the check contains a
+ *   quote, so a match in the whole text lies inside one of them (`test/unit/replay/message-event-json.test.ts`
+ *   holds the two verdicts equal). With a literal secret value or an extra pattern the whole text is checked.
  * The replay side reads the same texts back without the parser (`event-text.ts`).
  */
 import { CONTEXT_LAYERS } from '../data/effects.ts';
@@ -81,12 +87,101 @@ export function commonEventJson(event: LoopEvent): string | null {
   }
 }
 
+const TOOL_RESULT_MEMBERS = ['type', 'toolUseId', 'message'];
+const RESULT_MESSAGE_MEMBERS = ['type', 'uuid', 'message', 'sourceToolUseId'];
+const RESULT_BODY_MEMBERS = ['role', 'content'];
+const RESULT_BLOCK_MEMBERS = ['type', 'tool_use_id', 'content'];
+const ERROR_BLOCK_MEMBERS = ['type', 'tool_use_id', 'content', 'is_error'];
+
+/** A string JSON writes between quotes as it is (no quote, backslash, control character or surrogate to escape). */
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** `JSON.stringify(value)` of a string: quoted as it is when nothing in it needs escaping. */
+function stringJson(value: string): string {
+  return PLAIN_STRING.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+/**
+ * A tool's result event as the tool runtime makes it (`toolResultEvent` in `src/tools/tool-result-message.ts`), with
+ * text content and nothing optional but the block's `is_error: true`: `[json, free]`, where `json` is exactly
+ * `JSON.stringify(event)` and `free` holds the JSON texts of its strings alone (ids, uuid, content), one a line;
+ * `null` for any other shape. The rest of `json` is fixed words, which the secret check finds clean, and none of
+ * the check's words can reach across a string's quotes, so checking `free` finds what checking `json` finds.
+ */
+export function toolResultEventJson(event: LoopEvent): [json: string, free: string] | null {
+  if (!hasExactly(event, TOOL_RESULT_MEMBERS)) return null;
+  const { toolUseId, message } = event as { toolUseId: unknown; message: unknown };
+  if (typeof toolUseId !== 'string' || typeof message !== 'object' || message === null || !hasExactly(message, RESULT_MESSAGE_MEMBERS)) return null;
+  const { type, uuid, message: body, sourceToolUseId } = message as { type: unknown; uuid: unknown; message: unknown; sourceToolUseId: unknown };
+  if (type !== 'user' || typeof uuid !== 'string' || typeof sourceToolUseId !== 'string') return null;
+  if (typeof body !== 'object' || body === null || !hasExactly(body, RESULT_BODY_MEMBERS)) return null;
+  const { role, content: blocks } = body as { role: unknown; content: unknown };
+  if (role !== 'user' || !Array.isArray(blocks) || blocks.length !== 1 || (blocks as { toJSON?: unknown }).toJSON !== undefined) return null;
+  const block = blocks[0] as unknown;
+  if (typeof block !== 'object' || block === null) return null;
+  const isError = (block as { is_error?: unknown }).is_error === true;
+  if (!hasExactly(block, isError ? ERROR_BLOCK_MEMBERS : RESULT_BLOCK_MEMBERS)) return null;
+  const { type: blockType, tool_use_id: blockId, content } = block as { type: unknown; tool_use_id: unknown; content: unknown };
+  if (blockType !== 'tool_result' || typeof blockId !== 'string' || typeof content !== 'string') return null;
+  const id = stringJson(toolUseId);
+  const uuidJson = stringJson(uuid);
+  const blockIdJson = blockId === toolUseId ? id : stringJson(blockId);
+  const contentJson = stringJson(content);
+  const sourceJson = sourceToolUseId === toolUseId ? id : stringJson(sourceToolUseId);
+  const json = `{"type":"tool_result","toolUseId":${id},"message":{"type":"user","uuid":${uuidJson},"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":${blockIdJson},"content":${contentJson}${isError ? ',"is_error":true' : ''}}]},"sourceToolUseId":${sourceJson}}}`;
+  return [json, `${id}\n${uuidJson}\n${blockIdJson}\n${contentJson}\n${sourceJson}`];
+}
+
+const MODEL_MESSAGE_MEMBERS = ['type', 'message', 'concurrencySafe'];
+const MODEL_MESSAGE_PLAIN_MEMBERS = ['type', 'message'];
+const ASSISTANT_MEMBERS = ['type', 'uuid', 'message', 'timestamp'];
+const ASSISTANT_UNTIMED_MEMBERS = ['type', 'uuid', 'message'];
+
+/**
+ * The model's reply as the interpreter wraps it (`{ type, message: { type: 'assistant', uuid, message, timestamp },
+ * concurrencySafe }`): `[json, free]` as for a tool result, the reply's API message written by `JSON.stringify`
+ * (any content) and in `free` whole, with the uuid and the tool-use ids; `null` for any other shape.
+ */
+export function modelMessageEventJson(event: LoopEvent): [json: string, free: string] | null {
+  const flags = (event as { concurrencySafe?: unknown }).concurrencySafe;
+  if (!hasExactly(event, flags === undefined ? MODEL_MESSAGE_PLAIN_MEMBERS : MODEL_MESSAGE_MEMBERS)) return null;
+  const message = (event as { message: unknown }).message;
+  if (typeof message !== 'object' || message === null) return null;
+  const timestamp = (message as { timestamp?: unknown }).timestamp;
+  if (!hasExactly(message, timestamp === undefined ? ASSISTANT_UNTIMED_MEMBERS : ASSISTANT_MEMBERS)) return null;
+  const { type, uuid, message: reply } = message as { type: unknown; uuid: unknown; message: unknown };
+  if (type !== 'assistant' || typeof uuid !== 'string' || (timestamp !== undefined && !isFiniteNumber(timestamp))) return null;
+  // Written alone, the reply's own `toJSON` would be called with another key: leave such a reply to the caller.
+  if (typeof reply !== 'object' || reply === null || (reply as { toJSON?: unknown }).toJSON !== undefined) return null;
+  const uuidJson = stringJson(uuid);
+  const replyJson = JSON.stringify(reply);
+  let json = `{"type":"model_message","message":{"type":"assistant","uuid":${uuidJson},"message":${replyJson}`;
+  if (timestamp !== undefined) json += `,"timestamp":${String(timestamp)}`;
+  let free = `${uuidJson}\n${replyJson}`;
+  if (flags !== undefined) {
+    if (typeof flags !== 'object' || flags === null || Array.isArray(flags) || (flags as { toJSON?: unknown }).toJSON !== undefined) return null;
+    json += '},"concurrencySafe":{';
+    let first = true;
+    for (const id in flags) {
+      const flag = (flags as Record<string, unknown>)[id];
+      // An inherited member is listed by `for…in` but not written by JSON.stringify.
+      if (typeof flag !== 'boolean' || !Object.hasOwn(flags, id)) return null;
+      const idJson = stringJson(id);
+      json += `${first ? '' : ','}${idJson}:${flag ? 'true' : 'false'}`;
+      free += `\n${idJson}`;
+      first = false;
+    }
+    json += '}}';
+  } else json += '}}';
+  return [json, free];
+}
+
 /**
  * The logged JSON text of each step's event, redacted. The check for secrets runs once over all of them joined:
  * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
  * masked) on its own. The common events' templates (`commonEventJson`) are left out of that check when
  * `checksCommon` is false (no literal secret value nor extra pattern is masked): their texts hold no word the check
- * looks for. Stops before a step whose event cannot be serialised, returning what came before it and the failure.
+ * looks for; of a tool result's or a reply's template, only the strings are checked then. Stops before a step whose event cannot be serialised, returning what came before it and the failure.
  */
 export function loggedEventJsons(steps: readonly { event: LoopEvent }[], redact: Redactor, checksCommon: boolean): { jsons: string[]; failure: unknown } {
   const jsons: string[] = [];
@@ -95,19 +190,27 @@ export function loggedEventJsons(steps: readonly { event: LoopEvent }[], redact:
   for (let i = 0; i < steps.length; i++) {
     const event = steps[i].event;
     let json: string | null;
+    // What the secret check reads of this event: its whole text, or (a tool result's template) its strings alone.
+    let free: string;
     try {
       json = commonEventJson(event);
-      if (json === null) json = JSON.stringify(event);
-      else if (!checksCommon) {
-        jsons.push(json);
-        continue;
+      if (json !== null) {
+        if (!checksCommon) {
+          jsons.push(json);
+          continue;
+        }
+        free = json;
+      } else {
+        const result = event.type === 'tool_result' ? toolResultEventJson(event) : event.type === 'model_message' ? modelMessageEventJson(event) : null;
+        json = result === null ? JSON.stringify(event) : result[0];
+        free = result === null || checksCommon ? json : result[1];
       }
     } catch (caught) {
       failure = caught;
       break;
     }
     jsons.push(json);
-    checked = checked === '' ? json : `${checked}\n${json}`;
+    checked = checked === '' ? free : `${checked}\n${free}`;
   }
   if (checked !== '' && !redact.isCleanJson(checked)) for (let i = 0; i < jsons.length; i++) jsons[i] = redact.toJson(steps[i].event);
   return { jsons, failure };
