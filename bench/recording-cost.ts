@@ -3,10 +3,11 @@
  * recorder's jobs, interleaved round by round (order rotated), median µs per turn pooled over the rounds:
  * - `no observer`: `query()` alone (the `turnloop` system);
  * - `serialise`: each event's text as the recorder makes it (what any log of the events must do): the events nearly
- *   every turn logs alike from templates (`commonEventJson`), `JSON.stringify` of the others;
- * - `+ redaction check`: the others through the recorder's redactor instead (`toJson`: the same text, checked for
- *   secrets; the templates' texts are left out of the check, as the recorder leaves them when no secret value
- *   from the environment is masked);
+ *   every turn logs alike, a tool's result and the model's reply from templates (`commonEventJson`,
+ *   `toolResultEventJson`, `modelMessageEventJson`), `JSON.stringify` of the others;
+ * - `+ redaction check`: each text made and checked for secrets by the recorder's own `loggedEventJsons` (the
+ *   common events' texts left out of the check and only the strings of a tool result's or a reply's template
+ *   checked, as the recorder does when no secret value from the environment is masked);
  * - `+ hash chain`: and each line's digest `at`, and one SHA-256 chain hash per commit group (log version 3: the
  *   lines up to each model call), nothing written;
  * - `recorder → file`: `createSessionRecorder` to a file (line assembly, group commit: one `writeSync` per turn);
@@ -18,7 +19,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commonEventJson } from '../dist/replay/event-json.js';
+import { commonEventJson, loggedEventJsons, modelMessageEventJson, toolResultEventJson } from '../dist/replay/event-json.js';
 import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
 import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
 import { lineHash } from '../dist/replay/stable-hash.js';
@@ -47,10 +48,12 @@ interface Variant {
 
 const secretValues = secretValuesFromEnv(process.env);
 const redact = createRedactor({ secretValues });
-/** The recorder's template for a common event, when it uses one (not when a literal secret value is masked). */
-const templateOf = (event: LoopEvent): string | null => (secretValues.length === 0 ? commonEventJson(event) : null);
-/** An event's logged text as the recorder makes it: a template, or the redactor's checked JSON. */
-const loggedJson = (event: LoopEvent): string => templateOf(event) ?? redact.toJson(event);
+const checksCommon = secretValues.length > 0;
+/** The recorder's template for an event, when it has one. */
+const templateOf = (event: LoopEvent): string | null =>
+  commonEventJson(event) ?? (event.type === 'tool_result' ? toolResultEventJson(event) : event.type === 'model_message' ? modelMessageEventJson(event) : null)?.[0] ?? null;
+/** An event's logged text as the recorder makes it and checks it (one event at a time here, a group at once there). */
+const loggedJson = (event: LoopEvent): string => loggedEventJsons([{ event }], redact, checksCommon).jsons[0];
 
 /** What the recorder writes per turn of this workload (7 lines), as one buffer. */
 const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
@@ -58,14 +61,14 @@ const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
 const VARIANTS: Variant[] = [
   { name: 'no observer', open: () => ({ close: () => undefined }) },
   {
-    name: 'serialise (templates for the common events, JSON.stringify of the others)',
+    name: 'serialise (templates for the common events, tool results and replies, JSON.stringify of the others)',
     open: () => {
       let sink = 0;
       return { onStep: ({ event }) => void (event && (sink += (templateOf(event) ?? JSON.stringify(event)).length)), close: () => void sink };
     },
   },
   {
-    name: '+ redaction check (the redactor\'s toJson of the others)',
+    name: '+ redaction check (loggedEventJsons: the others\' texts, the templates\' strings)',
     open: () => {
       let sink = 0;
       return { onStep: ({ event }) => void (event && (sink += loggedJson(event).length)), close: () => void sink };
