@@ -55,6 +55,30 @@ const templateOf = (event: LoopEvent): string | null =>
 /** An event's logged text as the recorder makes it and checks it (one event at a time here, a group at once there). */
 const loggedJson = (event: LoopEvent): string => loggedEventJsons([{ event }], redact, checksCommon).jsons[0];
 
+/**
+ * The "+ hash chain" row's observer: each line's text up to its hash member, one `lineHash` per commit group (where
+ * the recorder commits: before each model call and at the end); with `fd`, the group's text is also written there
+ * with one `writeSync` (`recording-gap-probe.ts`).
+ */
+export function hashChainObserver(fd: number | null): { onStep: StepObserver; close(): void } {
+  let hash = '';
+  let group = '';
+  return {
+    onStep: ({ index, event, state, effects }) => {
+      if (!event) return;
+      group += `${eventLinePrefix(index, loggedJson(event), state)}}\n`;
+      if (!effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated')) return;
+      hash = lineHash(hash, group);
+      if (fd !== null) writeSync(fd, group);
+      group = '';
+    },
+    close: () => {
+      if (fd !== null) closeSync(fd);
+      return void hash;
+    },
+  };
+}
+
 /** What the recorder writes per turn of this workload (7 lines), as one buffer. */
 const A_TURN_OF_BYTES = Buffer.alloc(1_660, 0x20).fill(0x0a, 1_659);
 
@@ -76,21 +100,7 @@ const VARIANTS: Variant[] = [
   },
   {
     name: '+ hash chain (digest per line, SHA-256 per commit group, log v3)',
-    open: () => {
-      let hash = '';
-      let group = '';
-      return {
-        onStep: ({ index, event, state, effects }) => {
-          if (!event) return;
-          group += `${eventLinePrefix(index, loggedJson(event), state)}}\n`;
-          if (effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated')) {
-            hash = lineHash(hash, group);
-            group = '';
-          }
-        },
-        close: () => void hash,
-      };
-    },
+    open: () => hashChainObserver(null),
   },
   {
     name: 'recorder → file (createSessionRecorder: + lines, one write per turn)',

@@ -2,8 +2,8 @@
  * What the recorder adds to a run beyond serialising, checking and hashing a turn's lines and writing them once:
  * the workload at N=10, H=10 (`ROUNDS` rounds, default 200, order rotated per round), median µs per turn, with
  * - `none`: no observer;
- * - `hash`: the "+ hash chain" row of `recording-cost.ts` (each event's text made and checked by the recorder's
- *   `loggedEventJsons`, its line prefix with the digest, one `lineHash` per commit group), nothing written;
+ * - `hash`: the "+ hash chain" row of `recording-cost.ts` (`hashChainObserver`: each event's text made and checked
+ *   by the recorder's `loggedEventJsons`, its line prefix with the digest, one `lineHash` per commit group);
  * - `hash + write`: the same, and the group's text written with one `writeSync` where the recorder commits;
  * - `recorder`: `createSessionRecorder` to a file.
  * `recorder` minus `hash + write` is the recorder's own work (queueing steps, the commit check, the group encoder,
@@ -11,49 +11,20 @@
  *
  * Usage: `node --expose-gc --import tsx recording-gap-probe.ts`.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loggedEventJsons } from '../dist/replay/event-json.js';
-import { createRedactor, secretValuesFromEnv } from '../dist/replay/redact.js';
-import { createSessionRecorder, eventLinePrefix } from '../dist/replay/session-recorder.js';
-import { lineHash } from '../dist/replay/stable-hash.js';
-import type { Effect } from '../src/data/effects.ts';
-import type { LoopEvent } from '../src/data/events.ts';
+import { createSessionRecorder } from '../dist/replay/session-recorder.js';
 import type { StepObserver } from '../src/runtime/query-options.ts';
+import { hashChainObserver } from './recording-cost.ts';
 import { median } from './stats.ts';
 import { BENCH_CONFIG, runTurnloop } from './systems/turnloop.ts';
 import { TurnProbe } from './workload.ts';
 
-const secretValues = secretValuesFromEnv(process.env);
-const redact = createRedactor({ secretValues });
-const loggedJson = (event: LoopEvent): string => loggedEventJsons([{ event }], redact, secretValues.length > 0).jsons[0];
-const commits = (effects: readonly Effect[]) => effects.some((effect) => effect.type === 'call_model' || effect.type === 'terminated');
-
-/** The "+ hash chain" observer, writing each group's text to `fd` when it is given one. */
-function hashChain(fd: number | null): { onStep: StepObserver; close(): void } {
-  let hash = '';
-  let group = '';
-  return {
-    onStep: ({ index, event, state, effects }) => {
-      if (!event) return;
-      group += `${eventLinePrefix(index, loggedJson(event), state)}}\n`;
-      if (!commits(effects)) return;
-      hash = lineHash(hash, group);
-      if (fd !== null) writeSync(fd, group);
-      group = '';
-    },
-    close: () => {
-      if (fd !== null) closeSync(fd);
-      return void hash;
-    },
-  };
-}
-
 const VARIANTS: Record<string, (path: string) => { onStep?: StepObserver; close(): void }> = {
   none: () => ({ close: () => undefined }),
-  hash: () => hashChain(null),
-  'hash + write': (path) => hashChain(openSync(path, 'a')),
+  hash: () => hashChainObserver(null),
+  'hash + write': (path) => hashChainObserver(openSync(path, 'a')),
   recorder: (path) => {
     const recorder = createSessionRecorder(path, { config: BENCH_CONFIG });
     return { onStep: recorder, close: () => recorder.close() };
