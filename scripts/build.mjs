@@ -1,11 +1,11 @@
 // `npm run build`: a clean dist/ (no files left from moved sources), the compiled sources with their type
 // declarations, the runtime assets the compiled code reads (the viewer's CSS and JS), and the headless mode's
 // one-file bundle with its V8 code cache (src/cli/bundle-loader.ts: what bin/turnloop.mjs runs for `turnloop -p`).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,7 +39,7 @@ await build({
 // Node built-ins the bundle's code uses only when a run does a certain thing (child_process: a Bash call, a command
 // hook, an MCP server's process) are required at their first use instead of at start-up: each such import is
 // bound to an object whose properties, the built-in's own, require it when read.
-const LAZY_BUILTINS = ['node:child_process'];
+const LAZY_BUILTINS = ['node:child_process', 'node:http', 'node:https'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(esbuild) {
@@ -156,4 +156,47 @@ try {
 } finally {
   await api.close();
   rmSync(cwd, { recursive: true, force: true });
+}
+
+// The start-up snapshot (src/cli/headless-snapshot.ts): Node's snapshot builder runs one script that may require
+// Node's built-ins only, so the module is bundled into one file first (in the scratch folder: it is not shipped).
+// The blob and the file that describes it (HEADLESS_SNAPSHOT_INFO: which Node made it, under which V8 flags) are
+// written to dist/cli/; agentSdkOptions() passes the blob to a Node that made it and to no other. The published
+// package leaves both out (package.json `files`): the blob fits one Node exactly and is several MB.
+const { HEADLESS_SNAPSHOT_INFO } = await import(`${root}dist/agent-sdk/headless-snapshot-args.js`);
+const { bundleV8Flags } = await import(`${root}dist/cli/bundle-loader.js`);
+const snapshotDir = mkdtempSync(join(tmpdir(), 'turnloop-snapshot-'));
+const snapshotBlob = bundleFile.replace(/\.cjs$/, '.snapshot.blob');
+try {
+  const entry = join(snapshotDir, 'headless-snapshot-entry.cjs');
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: [
+        `import { prepareHeadlessSnapshot } from './dist/cli/headless-snapshot.js';`,
+        `const via = prepareHeadlessSnapshot(process.argv[2]);`,
+        "if (via !== 'cached') throw new Error(`build: the snapshot's bundle was ${via}, not run from its code cache`);",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'headless-snapshot-entry.js',
+    },
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  // The builder warns that node:module and node:readline are "not yet fully verified" in a snapshot: its output is
+  // shown only when it fails. The tests run the headless suites through the blob.
+  const built = spawnSync(process.execPath, ['--snapshot-blob', snapshotBlob, '--build-snapshot', entry, bundleFile], { encoding: 'utf8' });
+  if (built.status !== 0) {
+    rmSync(snapshotBlob, { force: true });
+    process.stderr.write(`build: no start-up snapshot for Node ${process.version} (the headless mode starts without it): ${built.signal ?? `exit code ${built.status}`}\n${built.stderr}${built.stdout}`);
+  } else {
+    const info = { blob: basename(snapshotBlob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags() };
+    writeFileSync(join(dirname(bundleFile), HEADLESS_SNAPSHOT_INFO), `${JSON.stringify(info, null, 2)}\n`);
+  }
+} finally {
+  rmSync(snapshotDir, { recursive: true, force: true });
 }
