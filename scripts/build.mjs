@@ -38,7 +38,9 @@ await build({
 
 // Node built-ins the bundle's code uses only when a run does a certain thing (child_process: a Bash call, a command
 // hook, an MCP server's process) are required at their first use instead of at start-up: each such import is
-// bound to an object whose properties, the built-in's own, require it when read.
+// bound to an object whose properties, the built-in's own, require it when read. http and https (the model client's
+// first request) too: Node 20's snapshot builder cannot load them (src/cli/headless-snapshot.ts), and a session
+// loads them before its first request either way.
 const LAZY_BUILTINS = ['node:child_process', 'node:http', 'node:https'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
