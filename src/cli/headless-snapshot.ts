@@ -65,6 +65,10 @@ function runWithoutSnapshot(): void {
   const execArgv = process.execArgv.filter((arg, i, all) => arg !== '--snapshot-blob' && all[i - 1] !== '--snapshot-blob');
   const child = spawn(process.execPath, [...execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    process.stderr.write(`turnloop: could not start ${process.execPath}: ${error.message}\n`);
+    process.exitCode = 1;
+  });
   child.on('exit', (code, signal) => {
     process.exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
   });
