@@ -118,6 +118,21 @@ describe('the headless start-up snapshot', () => {
     for (const run of [first, second]) expect(run.lines.at(-1)!.duration_ms as number).toBeLessThan(Date.now() - started);
   }, 90_000);
 
+  it("the bundle's module initialisation (what the blob holds) reads no env or cwd and leaves no listener, handle or timer", () => {
+    // Run in a child: the bundle loaded under a process.env that records what is read, with a control that reads.
+    const probe = (extra: string) => `const reads = new Set();
+const real = process.env;
+process.env = new Proxy(real, { get: (t, k) => (typeof k === 'string' && reads.add(k), Reflect.get(t, k)), has: (t, k) => (reads.add(String(k)), Reflect.has(t, k)) });
+const cwd = process.cwd; let cwdCalls = 0; process.cwd = () => (cwdCalls++, cwd());
+const before = process.eventNames().map(String);
+require(${JSON.stringify(join(distCli, 'headless-start.cjs'))}).loadBundle(${JSON.stringify(join(distCli, 'headless-bundle.cjs'))});
+${extra}
+console.log(JSON.stringify({ env: [...reads], cwdCalls, listeners: process.eventNames().map(String).filter((name) => !before.includes(name)), resources: process.getActiveResourcesInfo() }));`;
+    const run = (extra: string) => JSON.parse(spawnSync(process.execPath, ['-e', probe(extra)], { encoding: 'utf8' }).stdout);
+    expect(run('')).toEqual({ env: [], cwdCalls: 0, listeners: [], resources: [] });
+    expect(run("process.env.HOME; process.cwd(); process.on('exit', () => {}); setTimeout(() => {}, 1);")).toEqual({ env: ['HOME'], cwdCalls: 1, listeners: ['exit'], resources: ['Timeout'] });
+  });
+
   it('a command line that is not headless, or another script, runs as Node runs it without the snapshot', () => {
     const args = snapshotArgs();
     const plain = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
