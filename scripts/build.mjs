@@ -2,11 +2,9 @@
 // declarations, the runtime assets the compiled code reads (the viewer's CSS and JS), and the headless mode's
 // one-file bundle with its V8 code cache (src/cli/bundle-loader.ts: what bin/turnloop.mjs runs for `turnloop -p`).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -16,7 +14,7 @@ const tsc = `${dirname(createRequire(import.meta.url).resolve('typescript/packag
 execFileSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], { stdio: 'inherit' });
 cpSync(`${root}src/viz/viewer`, `${root}dist/viz/viewer`, { recursive: true });
 
-const { HEADLESS_BUNDLE, HEADLESS_START, loadBundle, codeCachePath } = await import(`${root}dist/cli/bundle-loader.js`);
+const { HEADLESS_BUNDLE, HEADLESS_START } = await import(`${root}dist/cli/bundle-loader.js`);
 const bundleFile = `${root}dist/cli/${HEADLESS_BUNDLE}`;
 
 // What bin/ requires first: the check of the command line and the bundle's loader as one CommonJS file, so a
@@ -38,8 +36,10 @@ await build({
 
 // Node built-ins the bundle's code uses only when a run does a certain thing (child_process: a Bash call, a command
 // hook, an MCP server's process) are required at their first use instead of at start-up: each such import is
-// bound to an object whose properties, the built-in's own, require it when read.
-const LAZY_BUILTINS = ['node:child_process'];
+// bound to an object whose properties, the built-in's own, require it when read. http and https (the model client's
+// first request) too: Node 20's snapshot builder cannot load them (src/cli/headless-snapshot.ts), and a session
+// loads them before its first request either way.
+const LAZY_BUILTINS = ['node:child_process', 'node:http', 'node:https'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(esbuild) {
@@ -123,37 +123,30 @@ const notices = [...packageDirs].sort().map((dir) => {
 });
 writeFileSync(bundleFile.replace(/\.cjs$/, '.licenses.txt'), `${notices.join(`\n\n${'-'.repeat(80)}\n\n`)}\n`);
 
-// The code cache: compiled after offline runs of what a headless process does, so it holds what such runs compile:
-// `-p` on the shipped hello script (a Glob call, then the answer), and an Agent SDK stream-json session (a Read
-// call, then the answer) whose API is a fake one outside the bundle, as an SDK session's API is. Its name carries
-// this Node's V8 version; another V8 never reads it.
-const cwd = mkdtempSync(join(tmpdir(), 'turnloop-build-'));
-const { startFakeAnthropicApi } = await import(`${root}dist/fake-api/index.js`);
-const notes = join(cwd, 'notes.txt');
-writeFileSync(notes, 'a line\n');
-const api = await startFakeAnthropicApi({
-  model: [{ content: [{ type: 'tool_use', id: 'toolu_build_1', name: 'Read', input: { file_path: notes } }] }, { content: [{ type: 'text', text: 'Done.' }] }],
+// The code cache (compiled after offline runs of what a headless process does; its name carries this Node's V8
+// version, another V8 never reads it) and the start-up snapshot (src/cli/headless-snapshot.ts), both for this Node:
+// src/cli/headless-warm-start.ts, which `turnloop snapshot` runs for a user's Node. The snapshot builder runs one
+// script that may require Node's built-ins only, so its entry is bundled into one file first (shipped: small). The
+// published package leaves the blob and its description out (package.json `files`): a blob fits one Node exactly.
+const { HEADLESS_SNAPSHOT_ENTRY, makeHeadlessCodeCache, makeHeadlessSnapshot } = await import(`${root}dist/cli/headless-warm-start.js`);
+await makeHeadlessCodeCache(bundleFile);
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: [
+      `import { prepareHeadlessSnapshot } from './dist/cli/headless-snapshot.js';`,
+      `const via = prepareHeadlessSnapshot(process.argv[2]);`,
+      "if (via !== 'cached') throw new Error(`the snapshot's bundle was ${via}, not run from its code cache`);",
+    ].join('\n'),
+    resolveDir: root,
+    sourcefile: 'headless-snapshot-entry.js',
+  },
+  outfile: `${root}dist/cli/${HEADLESS_SNAPSHOT_ENTRY}`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
 });
-try {
-  const loaded = loadBundle(bundleFile, 'make-cache');
-  const io = { stdout: { write: () => true }, stderr: process.stderr, env: { ANTHROPIC_BASE_URL: api.baseURL, ANTHROPIC_API_KEY: 'sk-ant-build-warm-up', HOME: cwd, CLAUDE_CONFIG_DIR: cwd }, cwd };
-  const sdkSession = [
-    { type: 'control_request', request_id: 'req_1', request: { subtype: 'initialize' } },
-    { type: 'user', message: { role: 'user', content: 'Read notes.txt' }, parent_tool_use_id: null, session_id: '' },
-  ].map((line) => `${JSON.stringify(line)}\n`);
-  const warmUps = [
-    [['-p', 'Say hello', '--example', 'hello', '--no-session-persistence'], Readable.from([])],
-    [['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--model=claude-sonnet-4-6', '--setting-sources='], Readable.from(sdkSession)],
-  ];
-  for (const [args, stdin] of warmUps) {
-    const code = await loaded.exports.headlessMain(args, { ...io, stdin });
-    if (code !== 0) throw new Error(`build: the headless bundle's warm-up run ${args.join(' ')} ended with exit code ${code}`);
-  }
-  // The session's two answers were served and none refused: the warm-up ran the Read call, not an error path.
-  if (api.remaining() !== 0 || api.rejections().length !== 0) throw new Error("build: the headless bundle's SDK warm-up session did not make its two model calls");
-  const cache = loaded.createCache();
-  if (cache) writeFileSync(codeCachePath(bundleFile), cache);
-} finally {
-  await api.close();
-  rmSync(cwd, { recursive: true, force: true });
-}
+const snapshot = makeHeadlessSnapshot(bundleFile);
+if (!snapshot.made) process.stderr.write(`build: no start-up snapshot for Node ${process.version} (the headless mode starts without it): ${snapshot.reason}\n`);

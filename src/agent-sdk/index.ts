@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeScriptInput } from '../fake-api/index.ts';
+import { headlessSnapshotArgs } from './headless-snapshot-args.ts';
 import { sessionLogPath } from './session-store.ts';
 
 export interface AgentSdkOptionsInput {
@@ -42,6 +43,11 @@ export interface ScriptedRequest {
 export interface AgentSdkOptions {
   pathToClaudeCodeExecutable: string;
   executable: 'node';
+  /**
+   * Set only when this package's build made a start-up snapshot with the Node that runs this program (and the
+   * SDK's `node` is that Node): the arguments that start turnloop from it (docs/agent-sdk.md, "A faster start").
+   */
+  executableArgs?: string[];
   extraArgs: Record<string, string | null>;
   /**
    * The requests the scripted model received during the runs so far (read after `query()` ends; only with a
@@ -81,7 +87,13 @@ export function agentSdkOptions(input: AgentSdkOptionsInput = {}): AgentSdkOptio
     extraArgs['fake-api'] = path;
     extraArgs['fake-api-log'] = requestsFile;
   }
-  const options = { pathToClaudeCodeExecutable: turnloopExecutablePath(), executable: 'node' as const, extraArgs };
+  const snapshotArgs = headlessSnapshotArgs(fileURLToPath(new URL('../../dist/cli/', import.meta.url)));
+  const options = {
+    pathToClaudeCodeExecutable: turnloopExecutablePath(),
+    executable: 'node' as const,
+    ...(snapshotArgs.length > 0 ? { executableArgs: snapshotArgs } : {}),
+    extraArgs,
+  };
   return Object.defineProperties(options, {
     requests: { value: () => readJsonLines(requestsFile) as unknown as ScriptedRequest[], enumerable: false },
     sessionLog: { value: (cwd: string, sessionId: string) => readJsonLines(sessionLogPath(cwd, sessionId)), enumerable: false },

@@ -3,6 +3,7 @@
  * assistant message, and per model turn after it, median of several runs (`npm run bench`, inside the
  * loopback-only namespace of run-offline.sh). Prints a markdown block for docs/benchmarks.md.
  *
+ * turnloop starts as agentSdkOptions() starts it: from the build's start-up snapshot when it fits this Node.
  * The script: three Read calls, then a text answer (four model turns, one tool per turn). Each run has a fresh
  * process, fake API, working directory and config directory, as an SDK test would. Beside it, the shell form: a
  * one-turn `-p` (one text reply) from spawn to exit, without the SDK.
@@ -85,9 +86,11 @@ const row = (label: string, key: keyof Sample) => {
 };
 
 const { loadavg, cpus } = await import('node:os');
+// As agentSdkOptions() starts it (docs/agent-sdk.md, "A faster start").
+const startedFrom = engineOptions('turnloop', '', { cwd: '', configDir: '' }).executableArgs ? 'started from its start-up snapshot' : '(no start-up snapshot for this Node)';
 console.log(`### The Agent SDK through claude and through turnloop (offline, median of ${RUNS} runs)
 
-SDK 0.3.334, claude 2.1.334 (native), turnloop from dist/; one fake API on 127.0.0.1 per run; script: ${TOOL_TURNS} Read
+SDK 0.3.334, claude 2.1.334 (native), turnloop from dist/ ${startedFrom}; one fake API on 127.0.0.1 per run; script: ${TOOL_TURNS} Read
 calls then a text answer (${TOOL_TURNS + 1} model turns). ${cpus().length} cores, load ${startLoad.toFixed(2)} at the start,
 ${loadavg()[0].toFixed(2)} at the end. Medians, with the range of the runs in brackets.
 

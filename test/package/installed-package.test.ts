@@ -231,6 +231,21 @@ describe('the installed library', () => {
     expect(out.terminal.apiError?.text).toContain('ANTHROPIC_API_KEY');
   });
 
+  it('turnloop snapshot makes the start-up snapshot for this Node, and agentSdkOptions() then starts the headless mode from it', () => {
+    const blob = join(project, 'node_modules/turnloop/dist/cli/headless-bundle.snapshot.blob');
+    expect(existsSync(blob), 'the tarball carries no blob').toBe(false);
+    expect(ok(turnloop('snapshot'))).toContain(blob);
+    const script = `import { agentSdkOptions } from 'turnloop/agent-sdk';
+      const options = agentSdkOptions();
+      console.log(JSON.stringify([options.executableArgs ?? [], options.pathToClaudeCodeExecutable]));`;
+    const [args, bin] = JSON.parse(ok(sh(process.execPath, ['--input-type=module', '-e', script], project))) as [string[], string];
+    expect(args.slice(0, 2)).toEqual(['--snapshot-blob', blob]);
+    const run = sh(process.execPath, [...args, bin, '-p', 'Say hello', '--example', 'hello', '--no-session-persistence'], project);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().length).toBeGreaterThan(0);
+    expect(run.stdout).toBe(ok(turnloop('-p', 'Say hello', '--example', 'hello', '--no-session-persistence')));
+  });
+
   it('an embedder tests a tool loop with turnloop/testing: builders, scripted model, no ids written by hand', () => {
     const script = `import { runQuery, defineTool } from 'turnloop';
       import { messageBuilders, scriptedModelCaller } from 'turnloop/testing';

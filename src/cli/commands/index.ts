@@ -26,5 +26,6 @@ export const commands: CommandEntry[] = [
   { name: 'check-claude', summary: 'Check that the engine reproduces every run of a Claude Code transcript', load: async () => (await import('./check-claude.ts')).checkClaudeCommand },
   { name: 'sessions', summary: 'List the Claude Code sessions on this machine (and turnloop logs), with the line that opens each', load: async () => (await import('./sessions.ts')).sessionsCommand },
   { name: 'examples', summary: 'List the shipped example scenarios and transcripts, with their paths', load: async () => (await import('./examples.ts')).examplesCommand },
+  { name: 'snapshot', summary: "Make the headless mode's start-up snapshot for this Node (a faster Agent SDK start)", load: async () => (await import('./snapshot.ts')).snapshotCommand },
   { name: 'durable-demo', summary: 'A session survives its worker being SIGKILLed (DBOS + Postgres)', load: async () => (await import('./durable-demo.ts')).durableDemoCommand },
 ];

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from '@anthropic-ai/claude-agent-sdk';
+import { headlessSnapshotArgs } from '../../../src/agent-sdk/headless-snapshot-args.ts';
 
 export type EngineName = 'claude' | 'turnloop';
 export const ENGINES: readonly EngineName[] = ['claude', 'turnloop'];
@@ -52,7 +53,16 @@ export function engineOptions(engine: EngineName, baseURL: string, dirs: RunDirs
   const common: Options = { cwd: dirs.cwd, model: MODEL, env: offlineEnv(baseURL, dirs), settingSources: [] };
   return engine === 'claude'
     ? { ...common, pathToClaudeCodeExecutable: CLAUDE_BIN }
-    : { ...common, pathToClaudeCodeExecutable: TURNLOOP_BIN, executable: 'node' };
+    : { ...common, pathToClaudeCodeExecutable: TURNLOOP_BIN, executable: 'node', ...turnloopStart() };
+}
+
+/**
+ * How the SDK starts turnloop: from the build's start-up snapshot when it fits this Node, as `agentSdkOptions()`
+ * does (src/agent-sdk/headless-snapshot-args.ts), else the plain bin.
+ */
+function turnloopStart(): Pick<Options, 'executableArgs'> {
+  const args = headlessSnapshotArgs(join(REPO_ROOT, 'dist/cli'));
+  return args.length > 0 ? { executableArgs: args } : {};
 }
 
 /** The argv that runs an engine's print mode (`claude -p` / `turnloop -p`). */

@@ -65,7 +65,10 @@ export function asSdkProgram(program: PublicProgram): SdkProgram {
   return {
     name: program.name,
     script: (dirs) => program.script(dirs),
-    async run({ options, dirs, observed }) {
+    async run({ options: engineOptions, dirs, observed }) {
+      // As their users run them: turnloop named by pathToClaudeCodeExecutable alone, so turnloop starts the plain
+      // way (no start-up snapshot, which only agentSdkOptions() and the rest of the suite pass).
+      const { executableArgs: _snapshot, ...options } = engineOptions;
       const before = writeProject(dirs.cwd, program.project?.(dirs) ?? {});
       const printed: string[] = [];
       observed.printed = printed;
