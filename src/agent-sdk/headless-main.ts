@@ -32,6 +32,7 @@ import { resolveModelAlias } from '../config/config.ts';
 import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
+import { readFlagSettings } from './flag-settings.ts';
 import { commandHookRunner, withCommandHooks } from './command-hooks.ts';
 import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
@@ -147,7 +148,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const settingSources = parseSettingSources(args.settingSources);
     const loaded = await loadSources(settingSources, io.cwd, io.env, warn);
     // The settings files' permission rules apply as the flags' do; their defaultMode when no --permission-mode is given.
-    const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env);
+    const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env, readFlagSettings(args.settings, io.cwd));
     for (const line of [...settingsProblemLines(fromSettings.problems), ...fromSettings.ignored]) warn(`settings: ${line}`);
     // The settings' command hooks answer their own hook_callback requests (command-hooks.ts); `env` is over the process's.
     const commandHooks = commandHookRunner(fromSettings.hooks, { cwd: io.cwd, env: { ...io.env, ...fromSettings.env }, sessionId, write: (message) => write(message), warn });
