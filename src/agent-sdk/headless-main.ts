@@ -34,7 +34,7 @@ import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
 import { readFlagSettings } from './flag-settings.ts';
 import { commandHookRunner, withCommandHooks } from './command-hooks.ts';
-import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
+import { createSkillTool, loadSources, skillAllowList, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, initializeSystemPrompt, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
@@ -155,8 +155,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
     const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
     const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];
-    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
+    // The program's `skills` allow-list comes with `initialize` (checked there); until then every skill is offered.
+    let offeredSkills = skillAllowList(undefined)!;
+    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills, () => offeredSkills) : undefined;
     // As the real executable: each Task call is a task; one with run_in_background returns at once, and its report
     // starts a turn of its own when the child ends.
     const tasks = new SessionTasks({
@@ -237,7 +239,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           skills: loaded.skills.map((skill) => skill.name),
           apiKeySource: fake ? 'none' : 'ANTHROPIC_API_KEY',
           additionalDirectories: args.addDirs,
-          ...(sourcesContext(loaded) ? { startContext: sourcesContext(loaded) } : {}),
+          ...(sourcesContext(loaded, offeredSkills) ? { startContext: sourcesContext(loaded, offeredSkills) } : {}),
         },
         {
           callModel,
@@ -272,6 +274,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
         const hooksProblem = hookRegistryProblem(request.hooks);
         if (hooksProblem) throw new HeadlessArgsError(`initialize: ${hooksProblem}`);
+        const skills = (request as { skills?: unknown }).skills;
+        const offered = skillAllowList(skills);
+        if (!offered) throw new HeadlessArgsError(`initialize: skills: expected an array of skill names or 'all', got ${JSON.stringify(skills)}`);
+        offeredSkills = offered;
         hookRegistry = withCommandHooks(commandHooks.registry, request.hooks);
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {
