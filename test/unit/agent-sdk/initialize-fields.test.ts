@@ -1,5 +1,5 @@
 /**
- * Options an SDK program sets that reach turnloop inside `initialize` (the SDK's `skills`, `plugins`, `settings`,
+ * Options an SDK program sets that reach turnloop inside `initialize` (the SDK's `plugins`, `settings`,
  * `title`...) and that turnloop does not implement are named on stderr, as ignored flags are: nothing an SDK sends
  * is ignored silently (issue #38). Before, they were dropped without a word.
  */
@@ -12,14 +12,14 @@ it('names the initialize fields turnloop does not read, once, and runs the turn'
   const script = writeScript(cwd, { model: [{ content: [{ type: 'text', text: 'hi' }] }] });
   const run = await runHeadless([...SDK_ARGS, '--fake-api', script], {
     cwd,
-    opening: [initialize({ skills: ['pdf'], title: 'My chat', systemPrompt: ['Be brief.'], agents: {} }), userLine('hello')],
+    opening: [initialize({ plugins: [], title: 'My chat', systemPrompt: ['Be brief.'], agents: {} }), userLine('hello')],
   });
   expect(run.code).toBe(0);
-  expect(run.stderr).toContain('ignoring initialize fields turnloop does not implement: skills, title\n');
+  expect(run.stderr).toContain('ignoring initialize fields turnloop does not implement: plugins, title\n');
   expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
 });
 
 it('the fields turnloop reads (or gets as flags too) are not named', () => {
-  expect(unreadInitializeFields({ subtype: 'initialize', hooks: {}, systemPrompt: [''], appendSystemPrompt: 'x', agents: {}, jsonSchema: {}, sdkMcpServers: [], sdkMcpServerManifests: {} })).toEqual([]);
+  expect(unreadInitializeFields({ subtype: 'initialize', hooks: {}, systemPrompt: [''], appendSystemPrompt: 'x', agents: {}, jsonSchema: {}, sdkMcpServers: [], sdkMcpServerManifests: {}, skills: ['pdf'] })).toEqual([]);
   expect(unreadInitializeFields({ subtype: 'initialize', plugins: [], settings: '{}', promptSuggestions: false, title: undefined })).toEqual(['plugins', 'settings', 'promptSuggestions']);
 });
