@@ -16,13 +16,14 @@ describe(confEmptyResults.name, () => {
     for (const engine of ENGINES) runs.set(engine, await runProgram(confEmptyResults, engine));
   });
 
-  it('Bash and an SDK MCP tool with no output: one rule naming the tool; a failed command: its exit code', () => {
+  it('Bash and an SDK MCP tool with no output: one rule naming the tool (before a cd\'s reminder too); a failed command: its exit code', () => {
     for (const engine of ENGINES) {
       const empty = (tool: string) => `(${tool} ${VERB[engine]} with no output)`;
       expect(runs.get(engine)!.error, engine).toBeUndefined();
       expect(runs.get(engine)!.observed.toModel, engine).toEqual([
         { id: 'toolu_true', isError: false, content: empty('Bash') },
         { id: 'toolu_false', isError: true, content: 'Exit code 1' },
+        { id: 'toolu_cd', isError: false, content: `${empty('Bash')}\n\n<system-reminder>\n# Environment update\n - Primary working directory: <cwd>/sub (was <cwd>)\n</system-reminder>` },
         { id: 'toolu_mcp', isError: false, content: empty('mcp__quiet__nothing') },
         { id: 'toolu_mcp_empty', isError: false, content: empty('mcp__quiet__none') },
       ]);

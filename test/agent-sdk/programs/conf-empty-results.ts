@@ -15,12 +15,13 @@ export const confEmptyResults: SdkProgram = {
     model: [
       toolCall('toolu_true', 'Bash', { command: 'true', description: 'Nothing' }),
       toolCall('toolu_false', 'Bash', { command: 'false', description: 'Fail quietly' }),
+      toolCall('toolu_cd', 'Bash', { command: 'mkdir -p sub && cd sub', description: 'Move quietly' }),
       toolCall('toolu_mcp', 'mcp__quiet__nothing', {}),
       toolCall('toolu_mcp_empty', 'mcp__quiet__none', {}),
       text('Done.'),
     ],
   }),
-  async run({ options, api, observed }, seen) {
+  async run({ options, api, dirs, observed }, seen) {
     const quiet = createSdkMcpServer({
       name: 'quiet',
       version: '1.0.0',
@@ -33,6 +34,6 @@ export const confEmptyResults: SdkProgram = {
     const messages = ((api.log.at(-1)?.body as { messages?: Array<{ role: string; content: unknown }> } | undefined)?.messages ?? []);
     observed.toModel = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
       .filter((b: { type?: string }) => b.type === 'tool_result')
-      .map((b: { tool_use_id: string; content: unknown; is_error?: boolean }) => ({ id: b.tool_use_id, isError: b.is_error === true, content: typeof b.content === 'string' ? b.content.split('\n\n<system-reminder>')[0] : b.content }));
+      .map((b: { tool_use_id: string; content: unknown; is_error?: boolean }) => ({ id: b.tool_use_id, isError: b.is_error === true, content: typeof b.content === 'string' ? b.content.split('\n\n<system-reminder>\n<total_tokens>')[0].split(dirs.cwd).join('<cwd>') : b.content }));
   },
 };
