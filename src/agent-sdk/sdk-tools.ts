@@ -18,6 +18,7 @@ import { isSubagentToolName, LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } fro
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { emptyResultText, isEmptyContent } from '../tools/tool-result-message.ts';
+import { environmentUpdateReminder } from './resumed-shell.ts';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
@@ -199,7 +200,7 @@ function withEnvironmentUpdate(bash: BashTool, spelled: (dir: string) => string)
       if (now === was || typeof result.content !== 'string') return result;
       // The runtime words an empty result only when it is empty; with the reminder after it, say so here (as claude).
       const output = !result.isError && isEmptyContent(result.content) ? emptyResultText(bash.name) : result.content;
-      return { ...result, content: `${output}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>` };
+      return { ...result, content: `${output}\n\n${environmentUpdateReminder(now, was)}` };
     },
   } as Tool;
 }
