@@ -55,6 +55,8 @@ export interface HeadlessArgs {
   effort?: string;
   /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
   settingSources?: string;
+  /** `--agent`: the program's agent the main thread runs as (main-agent.ts). */
+  agent?: string;
   /** `--settings`: inline JSON or a file path (read by flag-settings.ts). */
   settings?: string;
   /** turnloop's own: a file that receives, at exit, the requests the fake API answered (JSON lines). */
@@ -98,7 +100,7 @@ const IMPLEMENTED = new Set([
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
   'dangerously-skip-permissions', 'fake-api-log', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
-  'effort', 'settings',
+  'effort', 'settings', 'agent',
 ]);
 
 export { isHeadlessInvocation } from './headless-invocation.ts';
@@ -236,6 +238,7 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'fake-api-log': args.fakeApiLog = value; break;
     case 'setting-sources': args.settingSources = value; break;
     case 'settings': args.settings = value; break;
+    case 'agent': args.agent = value; break;
     case 'thinking': args.thinking = value; break;
     case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
     case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;

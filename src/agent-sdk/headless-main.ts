@@ -33,6 +33,7 @@ import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
 import { readFlagSettings } from './flag-settings.ts';
+import { findMainAgent, mainAgentTools } from './main-agent.ts';
 import { commandHookRunner, withCommandHooks } from './command-hooks.ts';
 import { createSkillTool, loadSources, skillAllowList, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
@@ -210,6 +211,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const makeSession = () => {
       // The SDK sends `[""]` when the program gives no systemPrompt: claude then uses its own short prompt, turnloop its own.
       const systemPrompt = initializeSystemPrompt(initialize.systemPrompt) ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
+      // `--agent`: the main thread as one of the program's agents (its prompt after the session's, its tools).
+      const found = args.agent === undefined ? undefined : findMainAgent(args.agent, initialize.agents ?? {});
+      if (found && 'problem' in found) warn(found.problem);
+      const agent = found && 'agent' in found ? found.agent : undefined;
       const append = [initialize.appendSystemPrompt, args.appendSystemPrompt, structuredOutput ? STRUCTURED_OUTPUT_PROMPT : undefined].filter((p): p is string => typeof p === 'string' && p !== '');
       return new HeadlessSession(
         {
@@ -232,7 +237,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           quickRetries: fake !== null,
           forwardSubagentText: () => (initialize as { forwardSubagentText?: unknown }).forwardSubagentText === true,
           ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
-          systemPrompt: [...systemPrompt, ...append],
+          systemPrompt: [...systemPrompt, ...(agent?.prompt ? [agent.prompt] : []), ...append],
           unknownTools: selection.unknown,
           mcpServers: () => mcpServers,
           agents: () => agentNames(Object.keys(initialize.agents ?? {})),
@@ -243,7 +248,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
+          tools: () => {
+            const all = [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])];
+            return agent ? mainAgentTools(all, agent) : all;
+          },
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
