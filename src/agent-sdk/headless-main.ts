@@ -286,6 +286,10 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         const offered = skillAllowList(skills);
         if (!offered) throw new HeadlessArgsError(`initialize: skills: expected an array of skill names or 'all', got ${JSON.stringify(skills)}`);
         offeredSkills = offered;
+        // The SDK's `title`: claude names the session with it and says so before the first turn's `init`.
+        const { title } = request as { title?: unknown };
+        if (typeof title === 'string' && title.trim() !== '') write({ type: 'system', subtype: 'session_title_changed', title, uuid: randomUUID(), session_id: sessionId });
+        else if (title !== undefined && title !== null) warn(`initialize: title: expected a non-empty string, got ${JSON.stringify(title)}; ignored`);
         hookRegistry = withCommandHooks(commandHooks.registry, request.hooks);
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {

@@ -1,6 +1,6 @@
 /**
  * Options an SDK program sets that reach turnloop inside `initialize` (the SDK's `plugins`, `settings`,
- * `title`...) and that turnloop does not implement are named on stderr, as ignored flags are: nothing an SDK sends
+ * `promptSuggestions`...) and that turnloop does not implement are named on stderr, as ignored flags are: nothing an SDK sends
  * is ignored silently (issue #38). Before, they were dropped without a word.
  */
 import { expect, it } from 'vitest';
@@ -12,10 +12,10 @@ it('names the initialize fields turnloop does not read, once, and runs the turn'
   const script = writeScript(cwd, { model: [{ content: [{ type: 'text', text: 'hi' }] }] });
   const run = await runHeadless([...SDK_ARGS, '--fake-api', script], {
     cwd,
-    opening: [initialize({ plugins: [], title: 'My chat', systemPrompt: ['Be brief.'], agents: {} }), userLine('hello')],
+    opening: [initialize({ plugins: [], promptSuggestions: true, systemPrompt: ['Be brief.'], agents: {} }), userLine('hello')],
   });
   expect(run.code).toBe(0);
-  expect(run.stderr).toContain('ignoring initialize fields turnloop does not implement: plugins, title\n');
+  expect(run.stderr).toContain('ignoring initialize fields turnloop does not implement: plugins, promptSuggestions\n');
   expect(run.lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
 });
 
