@@ -23,3 +23,15 @@ it('the fields turnloop reads (or gets as flags too) are not named', () => {
   expect(unreadInitializeFields({ subtype: 'initialize', hooks: {}, systemPrompt: [''], appendSystemPrompt: 'x', agents: {}, jsonSchema: {}, sdkMcpServers: [], sdkMcpServerManifests: {}, skills: ['pdf'] })).toEqual([]);
   expect(unreadInitializeFields({ subtype: 'initialize', plugins: [], settings: '{}', promptSuggestions: false, title: undefined })).toEqual(['plugins', 'settings', 'promptSuggestions']);
 });
+
+it('a title is written as system/session_title_changed before the first init (as claude); a bad one is named and ignored', async () => {
+  const cwd = tempProject();
+  const script = writeScript(cwd, { model: [{ content: [{ type: 'text', text: 'hi' }] }] });
+  const run = await runHeadless([...SDK_ARGS, '--fake-api', script], { cwd, opening: [initialize({ title: 'My chat' }), userLine('hello')] });
+  const messages = run.lines.filter((l) => l.type !== 'control_response');
+  expect(messages.slice(0, 2).map((l) => [l.subtype, l.title])).toEqual([['session_title_changed', 'My chat'], ['init', undefined]]);
+  expect(messages[0].session_id).toBe(messages[1].session_id);
+  const bad = await runHeadless([...SDK_ARGS, '--fake-api', script], { cwd: tempProject(), opening: [initialize({ title: 3 }), userLine('hello')] });
+  expect(bad.stderr).toContain('initialize: title: expected a non-empty string, got 3; ignored');
+  expect(bad.lines.some((l) => l.subtype === 'session_title_changed')).toBe(false);
+});
