@@ -14,7 +14,8 @@ export const confSessionTitle: SdkProgram = {
     await drain(query({ prompt: 'Hi.', options: { ...options, promptSuggestions: true, title: 'My chat' } }), seen);
     observed.requests = api.log.length;
     observed.types = seen.map((m) => `${m.type}${'subtype' in m && m.subtype ? `/${m.subtype}` : ''}`);
-    observed.titles = seen.filter((m) => m.type === 'system' && m.subtype === 'session_title_changed').map((m) => {
+    // The SDK's types do not list this subtype (claude 2.1.334 writes it all the same).
+    observed.titles = seen.filter((m) => m.type === 'system' && (m.subtype as string) === 'session_title_changed').map((m) => {
       const { title, session_id: sessionId } = m as { title?: string; session_id?: string };
       return { title, sameSession: sessionId === seen.find((r) => r.type === 'result')?.session_id };
     });

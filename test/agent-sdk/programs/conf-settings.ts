@@ -21,7 +21,7 @@ esac
 const SETTINGS = {
   permissions: { allow: ['Bash(touch allowed.txt)'], deny: ['Bash(rm:*)'] },
   env: { CONF_FLAG: 'from-flag-settings' },
-  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/hook.sh' }] }] },
+  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: '"$CLAUDE_PROJECT_DIR"/hook.sh' }] }] },
 };
 
 function confSettingsProgram(name: string, as: 'object' | 'path' | 'json-text'): SdkProgram {
