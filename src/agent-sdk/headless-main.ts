@@ -222,7 +222,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           cwd: io.cwd,
           ...(args.model ? { model: resolveModelAlias(args.model) } : {}),
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
-          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
+          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string, maxTokens: number) => thinkingParam(args, model, maxTokens) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
           ...(effort ? { effort } : {}),
           permissionMode: mode as PermissionMode,

@@ -19,6 +19,7 @@ import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts'
 import { SessionPermissions } from './permission-updates.ts';
 import { settingsProblemsMessage } from './settings-permissions.ts';
 import { resumedShellReminder } from './resumed-shell.ts';
+import { withRequestThinking } from './request-options.ts';
 import { SETTING_SOURCES } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
@@ -165,7 +166,7 @@ export class HeadlessSession {
       features: { streamingToolExecution: false },
     };
     const config = resolveConfig(overrides);
-    const thinking = settings.thinking?.(config.model);
+    const thinking = settings.thinking?.(config.model, modelInfo(config, config.model).maxOutputTokens);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
@@ -276,7 +277,7 @@ export class HeadlessSession {
         signal: controller.signal,
         config: overrides,
         // As claude: number and boolean inputs sent as strings are rewritten before the loop sees them (string-inputs.ts).
-        deps: { callModel: withStringInputsCoerced(deps.callModel) },
+        deps: { callModel: withStringInputsCoerced(settings.thinking ? withRequestThinking(deps.callModel, settings.thinking) : deps.callModel) },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },
