@@ -154,6 +154,8 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     // The settings' command hooks answer their own hook_callback requests (command-hooks.ts); `env` is over the process's.
     const commandHooks = commandHookRunner(fromSettings.hooks, { cwd: io.cwd, env: { ...io.env, ...fromSettings.env }, sessionId, write: (message) => write(message), warn });
     const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
+    // The program's `model`, else the settings' (claude's order: the option wins).
+    const sessionModel = args.model ?? fromSettings.model;
     const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
     const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];
     let initialize: InitializeRequest = {};
@@ -220,7 +222,7 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         {
           sessionId,
           cwd: io.cwd,
-          ...(args.model ? { model: resolveModelAlias(args.model) } : {}),
+          ...(sessionModel ? { model: resolveModelAlias(sessionModel) } : {}),
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
           ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string, maxTokens: number) => thinkingParam(args, model, maxTokens) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),

@@ -6,7 +6,8 @@
  * `--allowedTools` / `--disallowedTools` rules do (permission-rules.ts); `permissions.defaultMode` is the mode when
  * no `--permission-mode` is given, the last file that sets it winning; `permissions.additionalDirectories` add to
  * `--add-dir` (resolved against the working directory); `env` is set for the session's commands and hooks (over the
- * process's own variables); `hooks` are command hooks (settings-hooks.ts, run by command-hooks.ts).
+ * process's own variables); `hooks` are command hooks (settings-hooks.ts, run by command-hooks.ts); `model` is the
+ * session's model when no `--model` is given, the last file that sets it winning.
  *
  * Invariants:
  * - A file that is not valid JSON, not an object, or whose `permissions` (or one of its lists), `env`,
@@ -47,13 +48,15 @@ export interface SettingsPermissions {
   additionalDirectories: string[];
   /** Command hooks (settings-hooks.ts), every file's. */
   hooks: CommandHookConfig;
+  /** `model`, the last file's that sets it: the session's model when the program names none (as claude). */
+  model?: string;
   problems: SettingsProblem[];
   /** What the files read hold that turnloop does not apply (`sandbox`, `statusLine`, a SessionStart hook...), one line each. */
   ignored: string[];
 }
 
 /** The keys turnloop applies; `$schema` only names the file's schema. */
-const READ_KEYS = new Set(['permissions', 'env', 'hooks', '$schema']);
+const READ_KEYS = new Set(['permissions', 'env', 'hooks', 'model', '$schema']);
 const READ_PERMISSION_KEYS = new Set([...RULE_LISTS, 'defaultMode', 'additionalDirectories']);
 
 /** The settings file of each selected source, user first (the order claude merges them in). */
@@ -119,8 +122,9 @@ function mergeSettingsText(merged: SettingsPermissions, path: string, text: stri
   }
   const { permissions } = parsed;
   const ignored = [...Object.keys(parsed).filter((key) => !READ_KEYS.has(key)), ...(isRecord(permissions) ? Object.keys(permissions).filter((key) => !READ_PERMISSION_KEYS.has(key)).map((key) => `permissions.${key}`) : [])];
-  if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env and command hooks; ignoring ${ignored.join(', ')}`);
+  if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env, model and command hooks; ignoring ${ignored.join(', ')}`);
   // Every check comes before anything is merged: a problem of scope `file` leaves the whole file out.
+  if (parsed.model !== undefined && (typeof parsed.model !== 'string' || parsed.model.trim() === '')) return fileProblem(`expected a model name, got ${JSON.stringify(parsed.model)}`, 'model');
   if (parsed.env !== undefined && !isRecord(parsed.env)) return fileProblem(`expected an object of variable names to values, got ${kindOf(parsed.env)}`, 'env');
   const hooks = readSettingsHooks(parsed.hooks);
   const badHooks = hooks.problems.find((p) => p.scope === 'file');
@@ -155,6 +159,7 @@ function mergeSettingsText(merged: SettingsPermissions, path: string, text: stri
     }
   }
   if (perms.defaultMode !== undefined) merged.defaultMode = perms.defaultMode as PermissionMode;
+  if (typeof parsed.model === 'string') merged.model = parsed.model;
 }
 
 /** One line per problem: the file, the field, what was wrong. */

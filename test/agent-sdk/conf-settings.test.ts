@@ -8,7 +8,7 @@ import { ENGINES, type EngineName } from './harness/engines.ts';
 import { runProgram, type ProgramRun } from './harness/sdk-program.ts';
 import {
   confSettingsBadField, confSettingsBadJson, confSettingsBadJsonFile, confSettingsBadJsonObject, confSettingsJsonText,
-  confSettingsMissingFile, confSettingsObject, confSettingsOverProject, confSettingsPath,
+  confSettingsMissingFile, confSettingsModel, confSettingsModelUnder, confSettingsObject, confSettingsOverProject, confSettingsPath,
 } from './programs/conf-settings.ts';
 
 function runsOf(program: Parameters<typeof runProgram>[0]) {
@@ -81,5 +81,17 @@ describe('settings: a bad value', () => {
       }
       expect(badField('turnloop').shapes).toEqual(badField('claude').shapes);
     }
+  });
+});
+
+describe('settings: model', () => {
+  const alone = runsOf(confSettingsModel);
+  const under = runsOf(confSettingsModelUnder);
+  it('is the session\'s model when the program names none; the program\'s model option wins over it', () => {
+    for (const engine of ENGINES) {
+      expect(alone(engine).observed, engine).toEqual({ requestModel: 'claude-haiku-4-5', initModel: 'claude-haiku-4-5' });
+      expect(under(engine).observed, engine).toEqual({ requestModel: 'claude-sonnet-4-6', initModel: 'claude-sonnet-4-6' });
+    }
+    expect(alone('turnloop').shapes).toEqual(alone('claude').shapes);
   });
 });

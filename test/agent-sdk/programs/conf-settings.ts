@@ -130,3 +130,21 @@ export const confSettingsBadJsonFile = confSettingsBad('settings: a file that is
   return join(dirs.cwd, 'bad.json');
 });
 export const confSettingsBadJsonObject = confSettingsBad('settings: JSON text in braces that does not parse', () => '{"permissions": }');
+
+/** The flag settings' `model`: with and without the program's own `model` option. */
+function confSettingsModelProgram(name: string, withModelOption: boolean): SdkProgram {
+  return {
+    name,
+    script: () => ({ model: [text('Hello.')] }),
+    async run({ options, api, observed }, seen) {
+      const { model: _model, ...rest } = options;
+      await drain(query({ prompt: 'Hi.', options: { ...(withModelOption ? options : rest), settingSources: [], settings: { model: 'claude-haiku-4-5' } } }), seen);
+      observed.requestModel = (api.log[0]?.body as { model?: string } | undefined)?.model ?? null;
+      const init = seen.find((m) => m.type === 'system' && m.subtype === 'init') as { model?: string } | undefined;
+      observed.initModel = init?.model ?? null;
+    },
+  };
+}
+
+export const confSettingsModel = confSettingsModelProgram('settings: model, with no model option', false);
+export const confSettingsModelUnder = confSettingsModelProgram('settings: model, under the program\'s model option', true);

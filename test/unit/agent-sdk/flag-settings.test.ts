@@ -55,3 +55,16 @@ describe('readSettingsPermissions with flag settings', () => {
     expect(notJson.problems[0]).toMatchObject({ path: '/x/s.json', scope: 'file' });
   });
 });
+
+describe('model in settings', () => {
+  it('the last file that sets it wins (the flag settings last); a model that is not a name leaves its file out', () => {
+    const cwd = project();
+    mkdirSync(join(cwd, '.claude'));
+    writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify({ model: 'claude-sonnet-4-6' }));
+    expect(readSettingsPermissions(['project'], cwd, {}).model).toBe('claude-sonnet-4-6');
+    expect(readSettingsPermissions(['project'], cwd, {}, { label: INLINE_SETTINGS_LABEL, text: '{"model":"claude-haiku-4-5"}' }).model).toBe('claude-haiku-4-5');
+    const bad = readSettingsPermissions([], cwd, {}, { label: INLINE_SETTINGS_LABEL, text: '{"model":3,"env":{"A":"1"}}' });
+    expect(bad.problems).toEqual([{ path: INLINE_SETTINGS_LABEL, field: 'model', problem: 'expected a model name, got 3', scope: 'file' }]);
+    expect([bad.model, bad.env]).toEqual([undefined, {}]);
+  });
+});
