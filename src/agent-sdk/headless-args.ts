@@ -49,6 +49,8 @@ export interface HeadlessArgs {
   /** `--thinking` (adaptive, enabled, disabled) and `--max-thinking-tokens` (request-options.ts). */
   thinking?: string;
   maxThinkingTokens?: number;
+  /** `--thinking-display` (the SDK's `thinking.display`; checked by request-options.ts). */
+  thinkingDisplay?: string;
   /** `--task-budget`: tokens, sent as `output_config.task_budget` on every request. */
   taskBudget?: number;
   /** `--effort`: the level asked for (checked by request-options.ts). */
@@ -100,7 +102,7 @@ const IMPLEMENTED = new Set([
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
   'dangerously-skip-permissions', 'fake-api-log', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
-  'effort', 'settings', 'agent',
+  'effort', 'settings', 'agent', 'thinking-display',
 ]);
 
 export { isHeadlessInvocation } from './headless-invocation.ts';
@@ -240,6 +242,7 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'settings': args.settings = value; break;
     case 'agent': args.agent = value; break;
     case 'thinking': args.thinking = value; break;
+    case 'thinking-display': args.thinkingDisplay = value; break;
     case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
     case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;
     case 'effort': args.effort = value; break;

@@ -7,7 +7,7 @@
  * `--effort L` → `output_config.effort` on a model that takes effort (the loop's `effort`; `effortParam`).
  * Model aliases resolve through the model table (src/config/config.ts). Pure.
  */
-import type { ThinkingParam } from '../data/state.ts';
+import type { ThinkingDisplay, ThinkingParam } from '../data/state.ts';
 import type { ModelCaller } from '../data/deps.ts';
 import { EFFORT_LEVELS, type EffortLevel } from '../config/model-effort.ts';
 import { HeadlessArgsError } from './headless-args.ts';
@@ -21,7 +21,13 @@ const ADAPTIVE_FAMILIES = ['claude-opus-4-6', 'claude-sonnet-4-6', 'claude-opus-
  * test/agent-sdk/programs/conf-fallback-thinking.ts): `{type: 'enabled', budget_tokens: max_tokens - 1}`; without
  * `maxTokens` (the start-up check of the flags) it stays `adaptive`.
  */
-export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: number }, model: string, maxTokens?: number): ThinkingParam | undefined {
+export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: number; thinkingDisplay?: string }, model: string, maxTokens?: number): ThinkingParam | undefined {
+  const display = thinkingDisplay(options.thinkingDisplay);
+  const param = thinkingOfModel(options, model, maxTokens);
+  return param && param.type !== 'disabled' && display ? { ...param, display } : param;
+}
+
+function thinkingOfModel(options: { thinking?: string; maxThinkingTokens?: number }, model: string, maxTokens?: number): ThinkingParam | undefined {
   if (options.thinking === 'disabled') return { type: 'disabled' };
   const adaptive = ADAPTIVE_FAMILIES.some((family) => model.includes(family));
   if (options.maxThinkingTokens !== undefined) return adaptive ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: options.maxThinkingTokens };
@@ -30,6 +36,17 @@ export function thinkingParam(options: { thinking?: string; maxThinkingTokens?: 
   }
   if (options.thinking !== undefined) throw new HeadlessArgsError(`--thinking expects one of adaptive, enabled, disabled, got '${options.thinking}'`);
   return undefined;
+}
+
+/**
+ * `--thinking-display`, as claude 2.1.334 sends it (probed, test/agent-sdk/programs/conf-fallback-thinking.ts):
+ * `summarized` as given, `omitted` as `updates` (what claude sends by default). Another value is bad input.
+ */
+function thinkingDisplay(value: string | undefined): ThinkingDisplay | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'summarized') return 'summarized';
+  if (value === 'omitted') return 'updates';
+  throw new HeadlessArgsError(`--thinking-display expects one of summarized, omitted, got '${value}'`);
 }
 
 /**

@@ -23,3 +23,18 @@ function confFallbackThinkingProgram(name: string, thinking: { type: 'adaptive' 
 
 export const confFallbackAdaptive = confFallbackThinkingProgram('thinking adaptive, then a fallback to Haiku 4.5', { type: 'adaptive' });
 export const confFallbackBudget = confFallbackThinkingProgram('thinking with a budget, then a fallback to Haiku 4.5', { type: 'enabled', budgetTokens: 5000 });
+
+/** `thinking.display` (`--thinking-display`): what each request's `thinking` carries. */
+function confThinkingDisplayProgram(name: string, display: 'summarized' | 'omitted'): SdkProgram {
+  return {
+    name,
+    script: () => ({ model: [text('Hello.')] }),
+    async run({ options, api, observed }, seen) {
+      await drain(query({ prompt: 'Hi.', options: { ...options, thinking: { type: 'adaptive', display } } }), seen);
+      observed.thinking = (api.log[0]?.body as { thinking?: unknown } | undefined)?.thinking ?? null;
+    },
+  };
+}
+
+export const confThinkingSummarized = confThinkingDisplayProgram('thinking display summarized', 'summarized');
+export const confThinkingOmitted = confThinkingDisplayProgram('thinking display omitted', 'omitted');

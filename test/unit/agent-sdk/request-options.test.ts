@@ -77,6 +77,17 @@ describe('request options', () => {
     expect(budget.run.lines.at(-1)).toMatchObject({ subtype: 'success' });
   });
 
+  it('--thinking-display is the request thinking\'s display as claude sends it; a bad value is exit 2', async () => {
+    expect((await requestsOf(['--thinking', 'adaptive', '--thinking-display', 'summarized'])).bodies[0].thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    await api?.close();
+    expect((await requestsOf(['--thinking', 'adaptive', '--thinking-display', 'omitted'])).bodies[0].thinking).toEqual({ type: 'adaptive', display: 'updates' });
+    await api?.close();
+    expect((await requestsOf(['--thinking', 'disabled', '--thinking-display', 'summarized'])).bodies[0].thinking).toEqual({ type: 'disabled' });
+    const bad = await runHeadless([...SDK_ARGS, '--thinking', 'adaptive', '--thinking-display', 'loud', '--fake-api', 'none.json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--thinking-display expects one of summarized, omitted, got 'loud'");
+  });
+
   it('--effort follows the request to a fallback model: none on one without effort (claude 2.1.334 sends none there)', async () => {
     const { run, bodies } = await requestsOf(['--effort', 'low', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], { model: [{ status: 529 }, { status: 529 }, { status: 529 }, ANSWER] });
     expect(bodies.map((b) => [b.model, b.output_config])).toEqual([
