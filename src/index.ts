@@ -30,7 +30,7 @@ export { ConfigError } from './config/config-error.ts';
 export { initialState, step, type StepResult } from './reducer/step.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from './data/effects.ts';
 export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from './data/events.ts';
-export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from './data/state.ts';
+export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam, ThinkingDisplay } from './data/state.ts';
 export { TERMINAL_REASONS, CONTINUE_REASONS } from './data/outcomes.ts';
 export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from './data/outcomes.ts';
 export type * from './messages/types.ts';

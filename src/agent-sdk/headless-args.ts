@@ -49,12 +49,18 @@ export interface HeadlessArgs {
   /** `--thinking` (adaptive, enabled, disabled) and `--max-thinking-tokens` (request-options.ts). */
   thinking?: string;
   maxThinkingTokens?: number;
+  /** `--thinking-display` (the SDK's `thinking.display`; checked by request-options.ts). */
+  thinkingDisplay?: string;
   /** `--task-budget`: tokens, sent as `output_config.task_budget` on every request. */
   taskBudget?: number;
   /** `--effort`: the level asked for (checked by request-options.ts). */
   effort?: string;
   /** `--setting-sources`: the raw list (checked by setting-sources.ts); absent = the real executable's default. */
   settingSources?: string;
+  /** `--agent`: the program's agent the main thread runs as (main-agent.ts). */
+  agent?: string;
+  /** `--settings`: inline JSON or a file path (read by flag-settings.ts). */
+  settings?: string;
   /** turnloop's own: a file that receives, at exit, the requests the fake API answered (JSON lines). */
   fakeApiLog?: string;
   /** `--json-schema`: the SDK's `outputFormat` schema, as JSON text (checked by structured-output.ts). */
@@ -96,7 +102,7 @@ const IMPLEMENTED = new Set([
   'session-id', 'fork-session', 'continue', 'include-partial-messages', 'mcp-config', 'system-prompt',
   'append-system-prompt', 'add-dir', 'no-session-persistence', 'fake-api', 'verbose', 'print', 'debug',
   'dangerously-skip-permissions', 'fake-api-log', 'json-schema', 'setting-sources', 'thinking', 'max-thinking-tokens', 'task-budget',
-  'effort',
+  'effort', 'settings', 'agent', 'thinking-display',
 ]);
 
 export { isHeadlessInvocation } from './headless-invocation.ts';
@@ -233,7 +239,10 @@ function applyFlag(args: HeadlessArgs, name: string, value: string): void {
     case 'json-schema': args.jsonSchema = value; break;
     case 'fake-api-log': args.fakeApiLog = value; break;
     case 'setting-sources': args.settingSources = value; break;
+    case 'settings': args.settings = value; break;
+    case 'agent': args.agent = value; break;
     case 'thinking': args.thinking = value; break;
+    case 'thinking-display': args.thinkingDisplay = value; break;
     case 'max-thinking-tokens': args.maxThinkingTokens = positiveNumber(name, value, true); break;
     case 'task-budget': args.taskBudget = positiveNumber(name, value, true); break;
     case 'effort': args.effort = value; break;

@@ -32,8 +32,10 @@ import { resolveModelAlias } from '../config/config.ts';
 import { effortParam, thinkingParam } from './request-options.ts';
 import { parseSettingSources } from './setting-sources.ts';
 import { readSettingsPermissions, settingsProblemLines } from './settings-permissions.ts';
+import { readFlagSettings } from './flag-settings.ts';
+import { findMainAgent, mainAgentTools } from './main-agent.ts';
 import { commandHookRunner, withCommandHooks } from './command-hooks.ts';
-import { createSkillTool, loadSources, sourcesContext } from './skills.ts';
+import { createSkillTool, loadSources, skillAllowList, sourcesContext } from './skills.ts';
 import { createStructuredOutput, DEFAULT_MAX_ATTEMPTS, STRUCTURED_OUTPUT_TOOL } from './structured-output.ts';
 import { driveStreamJson, initializeSystemPrompt, unreadInitializeFields, type InitializeRequest } from './stream-json-driver.ts';
 import { messageOf } from '../errors/message-of.ts';
@@ -147,15 +149,19 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const settingSources = parseSettingSources(args.settingSources);
     const loaded = await loadSources(settingSources, io.cwd, io.env, warn);
     // The settings files' permission rules apply as the flags' do; their defaultMode when no --permission-mode is given.
-    const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env);
+    const fromSettings = readSettingsPermissions(settingSources, io.cwd, io.env, readFlagSettings(args.settings, io.cwd));
     for (const line of [...settingsProblemLines(fromSettings.problems), ...fromSettings.ignored]) warn(`settings: ${line}`);
     // The settings' command hooks answer their own hook_callback requests (command-hooks.ts); `env` is over the process's.
     const commandHooks = commandHookRunner(fromSettings.hooks, { cwd: io.cwd, env: { ...io.env, ...fromSettings.env }, sessionId, write: (message) => write(message), warn });
     const mode = args.permissionMode ?? fromSettings.defaultMode ?? 'default';
+    // The program's `model`, else the settings' (claude's order: the option wins).
+    const sessionModel = args.model ?? fromSettings.model;
     const allowedTools = [...args.allowedTools, ...fromSettings.rules.allow];
     const disallowedTools = [...args.disallowedTools, ...fromSettings.rules.deny];
-    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills) : undefined;
     let initialize: InitializeRequest = {};
+    // The program's `skills` allow-list comes with `initialize` (checked there); until then every skill is offered.
+    let offeredSkills = skillAllowList(undefined)!;
+    const skillTool = loaded.skills.length > 0 ? createSkillTool(loaded.skills, () => offeredSkills) : undefined;
     // As the real executable: each Task call is a task; one with run_in_background returns at once, and its report
     // starts a turn of its own when the child ends.
     const tasks = new SessionTasks({
@@ -207,14 +213,18 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
     const makeSession = () => {
       // The SDK sends `[""]` when the program gives no systemPrompt: claude then uses its own short prompt, turnloop its own.
       const systemPrompt = initializeSystemPrompt(initialize.systemPrompt) ?? (args.systemPrompt !== undefined ? [args.systemPrompt] : [DEFAULT_SYSTEM_PROMPT]);
+      // `--agent`: the main thread as one of the program's agents (its prompt after the session's, its tools).
+      const found = args.agent === undefined ? undefined : findMainAgent(args.agent, initialize.agents ?? {});
+      if (found && 'problem' in found) warn(found.problem);
+      const agent = found && 'agent' in found ? found.agent : undefined;
       const append = [initialize.appendSystemPrompt, args.appendSystemPrompt, structuredOutput ? STRUCTURED_OUTPUT_PROMPT : undefined].filter((p): p is string => typeof p === 'string' && p !== '');
       return new HeadlessSession(
         {
           sessionId,
           cwd: io.cwd,
-          ...(args.model ? { model: resolveModelAlias(args.model) } : {}),
+          ...(sessionModel ? { model: resolveModelAlias(sessionModel) } : {}),
           ...(args.fallbackModel ? { fallbackModel: resolveModelAlias(args.fallbackModel) } : {}),
-          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string) => thinkingParam(args, model) } : {}),
+          ...(args.thinking !== undefined || args.maxThinkingTokens !== undefined ? { thinking: (model: string, maxTokens: number) => thinkingParam(args, model, maxTokens) } : {}),
           ...(args.taskBudget !== undefined ? { taskBudget: args.taskBudget } : {}),
           ...(effort ? { effort } : {}),
           permissionMode: mode as PermissionMode,
@@ -229,18 +239,21 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
           quickRetries: fake !== null,
           forwardSubagentText: () => (initialize as { forwardSubagentText?: unknown }).forwardSubagentText === true,
           ...(args.noSessionPersistence ? {} : { logPath: sessionLogPath(io.cwd, sessionId) }),
-          systemPrompt: [...systemPrompt, ...append],
+          systemPrompt: [...systemPrompt, ...(agent?.prompt ? [agent.prompt] : []), ...append],
           unknownTools: selection.unknown,
           mcpServers: () => mcpServers,
           agents: () => agentNames(Object.keys(initialize.agents ?? {})),
           skills: loaded.skills.map((skill) => skill.name),
           apiKeySource: fake ? 'none' : 'ANTHROPIC_API_KEY',
           additionalDirectories: args.addDirs,
-          ...(sourcesContext(loaded) ? { startContext: sourcesContext(loaded) } : {}),
+          ...(sourcesContext(loaded, offeredSkills) ? { startContext: sourcesContext(loaded, offeredSkills) } : {}),
         },
         {
           callModel,
-          tools: () => [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])],
+          tools: () => {
+            const all = [...selection.tools, ...(skillTool ? [skillTool.tool] : []), ...(structuredOutput ? [structuredOutput.tool] : []), ...extraTools, ...(commandMcp?.tools() ?? [])];
+            return agent ? mainAgentTools(all, agent) : all;
+          },
           write,
           warn,
           ...(args.permissionPromptTool === 'stdio' ? { ask: askProgram } : {}),
@@ -271,6 +284,14 @@ export async function runHeadlessCli(argv: string[], io: HeadlessIo): Promise<nu
         if (unread.length > 0) warn(`ignoring initialize fields turnloop does not implement: ${unread.join(', ')}`);
         const hooksProblem = hookRegistryProblem(request.hooks);
         if (hooksProblem) throw new HeadlessArgsError(`initialize: ${hooksProblem}`);
+        const skills = (request as { skills?: unknown }).skills;
+        const offered = skillAllowList(skills);
+        if (!offered) throw new HeadlessArgsError(`initialize: skills: expected an array of skill names or 'all', got ${JSON.stringify(skills)}`);
+        offeredSkills = offered;
+        // The SDK's `title`: claude names the session with it and says so before the first turn's `init`.
+        const { title } = request as { title?: unknown };
+        if (typeof title === 'string' && title.trim() !== '') write({ type: 'system', subtype: 'session_title_changed', title, uuid: randomUUID(), session_id: sessionId });
+        else if (title !== undefined && title !== null) warn(`initialize: title: expected a non-empty string, got ${JSON.stringify(title)}; ignored`);
         hookRegistry = withCommandHooks(commandHooks.registry, request.hooks);
         const configured = (request as { mcpServers?: Record<string, unknown> }).mcpServers;
         if (configured && Object.keys(configured).length > 0) {

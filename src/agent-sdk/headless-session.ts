@@ -18,6 +18,8 @@ import type { JsonObject } from './json-lines.ts';
 import { createSdkCanUseTool, type PermissionMode } from './permission-modes.ts';
 import { SessionPermissions } from './permission-updates.ts';
 import { settingsProblemsMessage } from './settings-permissions.ts';
+import { resumedShellReminder } from './resumed-shell.ts';
+import { withRequestThinking } from './request-options.ts';
 import { SETTING_SOURCES } from './setting-sources.ts';
 import { resultMessage, type PermissionDenial } from './result-message.ts';
 import { toSdkMessage, type MessageFrame } from './sdk-messages.ts';
@@ -52,6 +54,8 @@ export class HeadlessSession {
   /** The rules and mode the program's "always allow" answers added (`updatedPermissions`), kept across turns. */
   readonly permissions: SessionPermissions;
   private settingsReported = false;
+  /** A resumed session's first prompt says where its shell was (resumed-shell.ts); once. */
+  private resumeTold = false;
   /** The running turn: its abort, and the background subagents it launched (an interrupt stops them too, as claude). */
   private current: { controller: AbortController; interrupted: boolean; background: Array<() => void> } | null = null;
 
@@ -162,7 +166,7 @@ export class HeadlessSession {
       features: { streamingToolExecution: false },
     };
     const config = resolveConfig(overrides);
-    const thinking = settings.thinking?.(config.model);
+    const thinking = settings.thinking?.(config.model, modelInfo(config, config.model).maxOutputTokens);
     const usage = new TurnUsage((model) => {
       const info = modelInfo(config, model);
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens };
@@ -207,6 +211,9 @@ export class HeadlessSession {
     const startReminders = deps.sessionStartReminders ? await deps.sessionStartReminders() : [];
     if (this.history.length === 0) for (const reminder of startReminders) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: reminder } });
     if (this.history.length === 0 && settings.startContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: settings.startContext } });
+    const shellWas = this.history.length > 0 && !this.resumeTold ? resumedShellReminder(this.history, settings.cwd) : undefined;
+    this.resumeTold = true;
+    if (shellWas) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: shellWas } });
     messages.push({ type: 'user', uuid: options.uuid ?? randomUUID(), message: { role: 'user', content } });
     if (options.extraContext) messages.push({ type: 'user', uuid: randomUUID(), isMeta: true, message: { role: 'user', content: options.extraContext } });
     const hooks = deps.hooks();
@@ -270,7 +277,7 @@ export class HeadlessSession {
         signal: controller.signal,
         config: overrides,
         // As claude: number and boolean inputs sent as strings are rewritten before the loop sees them (string-inputs.ts).
-        deps: { callModel: withStringInputsCoerced(deps.callModel) },
+        deps: { callModel: withStringInputsCoerced(settings.thinking ? withRequestThinking(deps.callModel, settings.thinking) : deps.callModel) },
         onStep: (step) => {
           finalMessages = conversationOf(step.state);
         },

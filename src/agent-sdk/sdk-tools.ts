@@ -17,6 +17,8 @@ import { isInside } from '../tools/builtin/confine-path.ts';
 import { isSubagentToolName, LEGACY_SUBAGENT_TOOL_NAME, SUBAGENT_TOOL_NAME } from './subagent-tool-names.ts';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { emptyResultText, isEmptyContent } from '../tools/tool-result-message.ts';
+import { environmentUpdateReminder } from './resumed-shell.ts';
 
 export const BUILTIN_TOOL_NAMES = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write'] as const;
 
@@ -196,7 +198,9 @@ function withEnvironmentUpdate(bash: BashTool, spelled: (dir: string) => string)
       const result = await (bash.call(input as Parameters<BashTool['call']>[0], ctx) as Promise<ToolCallResult>);
       const now = spelled(bash.workingDirectory());
       if (now === was || typeof result.content !== 'string') return result;
-      return { ...result, content: `${result.content}\n\n<system-reminder>\n# Environment update\n - Primary working directory: ${now} (was ${was})\n</system-reminder>` };
+      // The runtime words an empty result only when it is empty; with the reminder after it, say so here (as claude).
+      const output = !result.isError && isEmptyContent(result.content) ? emptyResultText(bash.name) : result.content;
+      return { ...result, content: `${output}\n\n${environmentUpdateReminder(now, was)}` };
     },
   } as Tool;
 }

@@ -20,8 +20,8 @@ export interface SessionSettings {
   model?: string;
   /** `--fallback-model`: used after repeated overloads (the loop's `fallbackModel`). */
   fallbackModel?: string;
-  /** The request's `thinking` for a model (request-options.ts). */
-  thinking?: (model: string) => ThinkingParam | undefined;
+  /** The request's `thinking` for a model and its `max_tokens` (request-options.ts). */
+  thinking?: (model: string, maxTokens: number) => ThinkingParam | undefined;
   /** `--task-budget`: `output_config.task_budget.total` on every request. */
   taskBudget?: number;
   /** `--effort`: `output_config.effort` on every request whose model takes it (src/config/model-effort.ts). */

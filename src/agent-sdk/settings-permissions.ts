@@ -6,7 +6,8 @@
  * `--allowedTools` / `--disallowedTools` rules do (permission-rules.ts); `permissions.defaultMode` is the mode when
  * no `--permission-mode` is given, the last file that sets it winning; `permissions.additionalDirectories` add to
  * `--add-dir` (resolved against the working directory); `env` is set for the session's commands and hooks (over the
- * process's own variables); `hooks` are command hooks (settings-hooks.ts, run by command-hooks.ts).
+ * process's own variables); `hooks` are command hooks (settings-hooks.ts, run by command-hooks.ts); `model` is the
+ * session's model when no `--model` is given, the last file that sets it winning.
  *
  * Invariants:
  * - A file that is not valid JSON, not an object, or whose `permissions` (or one of its lists), `env`,
@@ -24,6 +25,7 @@ import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from './permi
 import type { JsonObject } from './json-lines.ts';
 import { mergeCommandHooks, readSettingsHooks, type CommandHookConfig } from './settings-hooks.ts';
 import type { SettingSource } from './setting-sources.ts';
+import type { FlagSettings } from './flag-settings.ts';
 import { isRecord, kindOf } from './settings-values.ts';
 
 const RULE_LISTS = ['allow', 'deny', 'ask'] as const;
@@ -46,13 +48,15 @@ export interface SettingsPermissions {
   additionalDirectories: string[];
   /** Command hooks (settings-hooks.ts), every file's. */
   hooks: CommandHookConfig;
+  /** `model`, the last file's that sets it: the session's model when the program names none (as claude). */
+  model?: string;
   problems: SettingsProblem[];
   /** What the files read hold that turnloop does not apply (`sandbox`, `statusLine`, a SessionStart hook...), one line each. */
   ignored: string[];
 }
 
 /** The keys turnloop applies; `$schema` only names the file's schema. */
-const READ_KEYS = new Set(['permissions', 'env', 'hooks', '$schema']);
+const READ_KEYS = new Set(['permissions', 'env', 'hooks', 'model', '$schema']);
 const READ_PERMISSION_KEYS = new Set([...RULE_LISTS, 'defaultMode', 'additionalDirectories']);
 
 /** The settings file of each selected source, user first (the order claude merges them in). */
@@ -83,88 +87,79 @@ function readSettingsText(source: SettingSource, dir: string, path: string): { t
   }
 }
 
-/** Reads and merges the permission settings of the given sources; never throws on a bad file (see the problems). */
-export function readSettingsPermissions(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>): SettingsPermissions {
+/**
+ * Reads and merges the permission settings of the given sources, then the flag settings (`--settings`,
+ * flag-settings.ts) over them, as claude's highest user-controlled layer; never throws on a bad file (see the problems).
+ */
+export function readSettingsPermissions(sources: readonly SettingSource[], cwd: string, env: Record<string, string | undefined>, flag?: FlagSettings): SettingsPermissions {
   const merged: SettingsPermissions = { rules: { allow: [], deny: [], ask: [] }, env: {}, additionalDirectories: [], hooks: {}, problems: [], ignored: [] };
   for (const { source, dir, file } of settingsFiles(sources, cwd, env)) {
     const path = join(dir, file);
-    const fileProblem = (problem: string, field?: string) => merged.problems.push({ path, problem, scope: 'file', ...(field ? { field } : {}) });
     const read = readSettingsText(source, dir, path);
     if (read === undefined) continue;
-    if ('problem' in read) {
-      fileProblem(read.problem);
-      continue;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(read.text);
-    } catch (error) {
-      fileProblem(`not valid JSON (${(error as Error).message})`);
-      continue;
-    }
-    if (!isRecord(parsed)) {
-      fileProblem(`expected a JSON object, got ${kindOf(parsed)}`);
-      continue;
-    }
-    const { permissions } = parsed;
-    const ignored = [...Object.keys(parsed).filter((key) => !READ_KEYS.has(key)), ...(isRecord(permissions) ? Object.keys(permissions).filter((key) => !READ_PERMISSION_KEYS.has(key)).map((key) => `permissions.${key}`) : [])];
-    if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env and command hooks; ignoring ${ignored.join(', ')}`);
-    // Every check comes before anything is merged: a problem of scope `file` leaves the whole file out.
-    if (parsed.env !== undefined && !isRecord(parsed.env)) {
-      fileProblem(`expected an object of variable names to values, got ${kindOf(parsed.env)}`, 'env');
-      continue;
-    }
-    const hooks = readSettingsHooks(parsed.hooks);
-    const badHooks = hooks.problems.find((p) => p.scope === 'file');
-    if (badHooks) {
-      fileProblem(badHooks.problem, badHooks.field);
-      continue;
-    }
-    if (permissions !== undefined && !isRecord(permissions)) {
-      fileProblem(`expected an object, got ${kindOf(permissions)}`, 'permissions');
-      continue;
-    }
-    const perms = permissions ?? {};
-    const badList = RULE_LISTS.find((key) => perms[key] !== undefined && !Array.isArray(perms[key]));
-    if (badList) {
-      fileProblem(`expected an array of rule strings, got ${kindOf(perms[badList])}`, `permissions.${badList}`);
-      continue;
-    }
-    if (perms.defaultMode !== undefined && !isPermissionMode(perms.defaultMode)) {
-      fileProblem(`expected one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(perms.defaultMode)}`, 'permissions.defaultMode');
-      continue;
-    }
-    const dirs = perms.additionalDirectories;
-    if (dirs !== undefined && !Array.isArray(dirs)) {
-      fileProblem(`expected an array of directory paths, got ${kindOf(dirs)}`, 'permissions.additionalDirectories');
-      continue;
-    }
-    const badDir = ((dirs as unknown[] | undefined) ?? []).findIndex((d) => typeof d !== 'string' || d === '');
-    if (badDir >= 0) {
-      fileProblem(`expected a directory path, got ${JSON.stringify((dirs as unknown[])[badDir])}`, `permissions.additionalDirectories[${badDir}]`);
-      continue;
-    }
-    for (const p of hooks.problems) merged.problems.push({ path, field: p.field, problem: p.problem, scope: 'field' });
-    merged.ignored.push(...hooks.ignored.map((line) => `${path}: ${line}`));
-    mergeCommandHooks(merged.hooks, hooks.hooks);
-    // As claude: a value that is not a string is taken as its text (`1` is "1"); a later file wins.
-    for (const [name, value] of Object.entries((parsed.env as Record<string, unknown> | undefined) ?? {})) {
-      if (value !== null && value !== undefined) merged.env[name] = typeof value === 'string' ? value : JSON.stringify(value);
-    }
-    // Relative to the working directory, as claude resolves them (not to the settings file's folder).
-    for (const dir of (dirs as string[] | undefined) ?? []) {
-      const absolute = resolve(cwd, dir);
-      if (!merged.additionalDirectories.includes(absolute)) merged.additionalDirectories.push(absolute);
-    }
-    for (const key of RULE_LISTS) {
-      for (const [i, rule] of ((perms[key] as unknown[] | undefined) ?? []).entries()) {
-        if (typeof rule !== 'string') merged.problems.push({ path, field: `permissions.${key}[${i}]`, problem: `expected a rule string, got ${JSON.stringify(rule)}; skipped`, scope: 'entry' });
-        else if (!merged.rules[key].includes(rule)) merged.rules[key].push(rule);
-      }
-    }
-    if (perms.defaultMode !== undefined) merged.defaultMode = perms.defaultMode as PermissionMode;
+    if ('problem' in read) merged.problems.push({ path, problem: read.problem, scope: 'file' });
+    else mergeSettingsText(merged, path, read.text, cwd);
   }
+  if (flag) mergeSettingsText(merged, flag.label, flag.text, cwd);
   return merged;
+}
+
+/** Checks one settings file's text and merges what it holds into `merged`; a problem of scope `file` leaves it all out. */
+function mergeSettingsText(merged: SettingsPermissions, path: string, text: string, cwd: string): void {
+  const fileProblem = (problem: string, field?: string): void => {
+    merged.problems.push({ path, problem, scope: 'file', ...(field ? { field } : {}) });
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    fileProblem(`not valid JSON (${(error as Error).message})`);
+    return;
+  }
+  if (!isRecord(parsed)) {
+    fileProblem(`expected a JSON object, got ${kindOf(parsed)}`);
+    return;
+  }
+  const { permissions } = parsed;
+  const ignored = [...Object.keys(parsed).filter((key) => !READ_KEYS.has(key)), ...(isRecord(permissions) ? Object.keys(permissions).filter((key) => !READ_PERMISSION_KEYS.has(key)).map((key) => `permissions.${key}`) : [])];
+  if (ignored.length > 0) merged.ignored.push(`${path}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env, model and command hooks; ignoring ${ignored.join(', ')}`);
+  // Every check comes before anything is merged: a problem of scope `file` leaves the whole file out.
+  if (parsed.model !== undefined && (typeof parsed.model !== 'string' || parsed.model.trim() === '')) return fileProblem(`expected a model name, got ${JSON.stringify(parsed.model)}`, 'model');
+  if (parsed.env !== undefined && !isRecord(parsed.env)) return fileProblem(`expected an object of variable names to values, got ${kindOf(parsed.env)}`, 'env');
+  const hooks = readSettingsHooks(parsed.hooks);
+  const badHooks = hooks.problems.find((p) => p.scope === 'file');
+  if (badHooks) return fileProblem(badHooks.problem, badHooks.field);
+  if (permissions !== undefined && !isRecord(permissions)) return fileProblem(`expected an object, got ${kindOf(permissions)}`, 'permissions');
+  const perms = permissions ?? {};
+  const badList = RULE_LISTS.find((key) => perms[key] !== undefined && !Array.isArray(perms[key]));
+  if (badList) return fileProblem(`expected an array of rule strings, got ${kindOf(perms[badList])}`, `permissions.${badList}`);
+  if (perms.defaultMode !== undefined && !isPermissionMode(perms.defaultMode)) {
+    return fileProblem(`expected one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(perms.defaultMode)}`, 'permissions.defaultMode');
+  }
+  const dirs = perms.additionalDirectories;
+  if (dirs !== undefined && !Array.isArray(dirs)) return fileProblem(`expected an array of directory paths, got ${kindOf(dirs)}`, 'permissions.additionalDirectories');
+  const badDir = ((dirs as unknown[] | undefined) ?? []).findIndex((d) => typeof d !== 'string' || d === '');
+  if (badDir >= 0) return fileProblem(`expected a directory path, got ${JSON.stringify((dirs as unknown[])[badDir])}`, `permissions.additionalDirectories[${badDir}]`);
+  for (const p of hooks.problems) merged.problems.push({ path, field: p.field, problem: p.problem, scope: 'field' });
+  merged.ignored.push(...hooks.ignored.map((line) => `${path}: ${line}`));
+  mergeCommandHooks(merged.hooks, hooks.hooks);
+  // As claude: a value that is not a string is taken as its text (`1` is "1"); a later file wins.
+  for (const [name, value] of Object.entries((parsed.env as Record<string, unknown> | undefined) ?? {})) {
+    if (value !== null && value !== undefined) merged.env[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  // Relative to the working directory, as claude resolves them (not to the settings file's folder).
+  for (const dir of (dirs as string[] | undefined) ?? []) {
+    const absolute = resolve(cwd, dir);
+    if (!merged.additionalDirectories.includes(absolute)) merged.additionalDirectories.push(absolute);
+  }
+  for (const key of RULE_LISTS) {
+    for (const [i, rule] of ((perms[key] as unknown[] | undefined) ?? []).entries()) {
+      if (typeof rule !== 'string') merged.problems.push({ path, field: `permissions.${key}[${i}]`, problem: `expected a rule string, got ${JSON.stringify(rule)}; skipped`, scope: 'entry' });
+      else if (!merged.rules[key].includes(rule)) merged.rules[key].push(rule);
+    }
+  }
+  if (perms.defaultMode !== undefined) merged.defaultMode = perms.defaultMode as PermissionMode;
+  if (typeof parsed.model === 'string') merged.model = parsed.model;
 }
 
 /** One line per problem: the file, the field, what was wrong. */

@@ -9,7 +9,7 @@
  * outside its directory) is named on stderr with the reason and left out; the run goes on.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/define-tool.ts';
 import type { PostToolHook } from '../tools/call-deps.ts';
@@ -123,8 +123,21 @@ export async function loadSources(sources: readonly SettingSource[], cwd: string
   return loaded;
 }
 
+/**
+ * The SDK's `skills` option (the `initialize` request's `skills`): which skills the model is offered. An array names
+ * them (by `name` or directory name); `'all'` or none offers every one. As claude 2.1.334 (probed): `init` still
+ * lists every skill, the model's list holds only these, and the Skill tool refuses the others. Undefined: the value
+ * is neither (the caller reports it).
+ */
+export function skillAllowList(value: unknown): ((skill: SkillDefinition) => boolean) | undefined {
+  if (value === undefined || value === null || value === 'all') return () => true;
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) return undefined;
+  const names = new Set(value as string[]);
+  return (skill) => names.has(skill.name) || names.has(basename(skill.dir));
+}
+
 /** The text that gives the model the memory files and the skill list before the first prompt; undefined when empty. */
-export function sourcesContext(loaded: LoadedSources): string | undefined {
+export function sourcesContext(loaded: LoadedSources, offered: (skill: SkillDefinition) => boolean = () => true): string | undefined {
   const parts: string[] = [];
   if (loaded.memory.length > 0) {
     parts.push([
@@ -132,8 +145,9 @@ export function sourcesContext(loaded: LoadedSources): string | undefined {
       ...loaded.memory.map((m) => `\nContents of ${m.path} (${m.source} instructions):\n\n${m.content.trimEnd()}`),
     ].join('\n'));
   }
-  if (loaded.skills.length > 0) {
-    parts.push(['Skills you can start with the Skill tool:', '', ...loaded.skills.map((s) => `- ${s.name}: ${s.description}`)].join('\n'));
+  const skills = loaded.skills.filter(offered);
+  if (skills.length > 0) {
+    parts.push(['Skills you can start with the Skill tool:', '', ...skills.map((s) => `- ${s.name}: ${s.description}`)].join('\n'));
   }
   return parts.length === 0 ? undefined : parts.map((p) => `<system-reminder>\n${p}\n</system-reminder>`).join('\n');
 }
@@ -148,8 +162,8 @@ function skillText(skill: SkillDefinition, args: string | undefined): string {
   return args ? `${text}\n\nARGUMENTS: ${args}` : text;
 }
 
-/** The Skill tool and the post-tool hook that hands the called skill's body to the loop. */
-export function createSkillTool(skills: readonly SkillDefinition[]): { tool: Tool; hook: PostToolHook } {
+/** The Skill tool and the post-tool hook that hands the called skill's body to the loop; `offered` is read at each call. */
+export function createSkillTool(skills: readonly SkillDefinition[], offered: () => (skill: SkillDefinition) => boolean = () => () => true): { tool: Tool; hook: PostToolHook } {
   const byName = new Map(skills.map((s) => [s.name, s]));
   const tool = defineTool({
     name: SKILL_TOOL,
@@ -158,7 +172,10 @@ export function createSkillTool(skills: readonly SkillDefinition[]): { tool: Too
     isReadOnly: () => true,
     call: ({ skill }) => {
       const name = skill.replace(/^\//, '');
-      if (!byName.has(name)) return { content: `Unknown skill: ${name}. Available skills: ${[...byName.keys()].join(', ') || 'none'}`, isError: true };
+      const found = byName.get(name);
+      // claude's text, with the wrapper its tools' input checks put around a refusal.
+      if (found && !offered()(found)) return { content: `<tool_use_error>Skill ${name} is not in this session's skills allowlist</tool_use_error>`, isError: true };
+      if (!found) return { content: `Unknown skill: ${name}. Available skills: ${skills.filter(offered()).map((s) => s.name).join(', ') || 'none'}`, isError: true };
       return { content: `Launching skill: ${name}` };
     },
   });

@@ -44,7 +44,7 @@ export function initializeSystemPrompt(prompt: string[] | undefined): string[] |
  */
 const INITIALIZE_FIELDS_READ = new Set([
   'subtype', 'hooks', 'sdkMcpServers', 'sdkMcpServerConfigs', 'sdkMcpServerManifests', 'jsonSchema', 'systemPrompt',
-  'appendSystemPrompt', 'agents', 'forwardSubagentText', 'mcpServers', 'disallowedTools',
+  'appendSystemPrompt', 'agents', 'forwardSubagentText', 'mcpServers', 'disallowedTools', 'skills', 'title',
 ]);
 
 export function unreadInitializeFields(request: object): string[] {

@@ -6,8 +6,16 @@ import type { Message, ToolUseBlock, Usage } from '../messages/types.ts';
 import type { Continue, Terminal } from './outcomes.ts';
 import type { EffortLevel } from '../config/model-effort.ts';
 
-/** Extended thinking, sent as the request's `thinking` param (docs/loop.md §10). */
-export type ThinkingParam = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+/**
+ * Extended thinking, sent as the request's `thinking` param (docs/loop.md §10). `display` (how the API returns the
+ * thinking text) is sent only when set (the SDK session's `--thinking-display`, src/agent-sdk/request-options.ts).
+ */
+export type ThinkingParam =
+  | { type: 'enabled'; budget_tokens: number; display?: ThinkingDisplay }
+  | { type: 'adaptive'; display?: ThinkingDisplay }
+  | { type: 'disabled' };
+
+export type ThinkingDisplay = 'summarized' | 'omitted' | 'updates';
 
 /** The JSON part of the parameters of one loop run (functions live with the interpreter). */
 export interface LoopParams {

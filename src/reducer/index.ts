@@ -5,7 +5,7 @@ export { createStepper, type ChartPaths, type Stepper, type StepperOptions } fro
 export { EFFECT_TYPES } from '../data/effects.ts';
 export type { Effect, EffectOf, EffectType, ModelRequest, ToolBatch, ContextLayer } from '../data/effects.ts';
 export type { LoopEvent, EventOf, LoopEventType, MessageEdit, AbortReason } from '../data/events.ts';
-export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam } from '../data/state.ts';
+export type { LoopState, LoopContext, LoopParams, IterationState, ThinkingParam, ThinkingDisplay } from '../data/state.ts';
 export { TERMINAL_REASONS, CONTINUE_REASONS } from '../data/outcomes.ts';
 export type { Terminal, TerminalReason, Continue, ContinueReason, CapName } from '../data/outcomes.ts';
 export { estimateTokens, estimateMessageTokens, tokenCountWithEstimation, usageTokens } from '../rules/tokens.ts';

@@ -234,7 +234,8 @@ export function createBashTool(options: BashToolOptions): BashTool {
         const status = run.code === null ? `killed by ${run.signal}` : `Exit code ${run.code}`;
         return { content: `${status}\n${text}`.trim(), isError: true };
       }
-      return { content: text === '' ? '(no output)' : text };
+      // No output: the runtime words an empty result for every tool alike (run-tool-use.ts), as claude does.
+      return { content: text };
     },
   });
   return Object.assign(tool, { workingDirectory: () => (options.follow ? options.follow() : current) });

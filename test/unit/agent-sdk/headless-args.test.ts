@@ -18,8 +18,13 @@ describe('headless args', () => {
   });
 
   it('collects flags it does not implement, with their values, without refusing them', () => {
-    const args = parseHeadlessArgs(['--output-format', 'stream-json', '--betas', 'context-1m', '--thinking-display=summarized', '--await-initialize', '--future-flag', 'x']);
-    expect(args.ignored).toEqual(['--betas context-1m', '--thinking-display summarized', '--await-initialize', '--future-flag x']);
+    const args = parseHeadlessArgs(['--output-format', 'stream-json', '--betas', 'context-1m', '--plugin-dir=plugins', '--await-initialize', '--future-flag', 'x']);
+    expect(args.ignored).toEqual(['--betas context-1m', '--plugin-dir plugins', '--await-initialize', '--future-flag x']);
+  });
+
+  it('reads the flags of the SDK options turnloop applies since round 13: --settings, --agent, --thinking-display', () => {
+    const args = parseHeadlessArgs(['--settings', '{"env":{}}', '--agent', 'reviewer', '--thinking-display=summarized']);
+    expect(args).toMatchObject({ settings: '{"env":{}}', agent: 'reviewer', thinkingDisplay: 'summarized', ignored: [] });
   });
 
   it('the shell form takes the prompt as a positional', () => {

@@ -64,6 +64,30 @@ describe('request options', () => {
     expect(await effortOf([])).toBeUndefined();
   });
 
+  it('--thinking follows the request to a fallback model without adaptive thinking: a budget, as claude 2.1.334 sends it', async () => {
+    const overloads = { model: [{ status: 529 as const }, { status: 529 as const }, { status: 529 as const }, ANSWER] };
+    const adaptive = await requestsOf(['--thinking', 'adaptive', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], overloads);
+    expect(adaptive.bodies.map((b) => [b.model, b.thinking])).toEqual([
+      ...Array(3).fill(['claude-sonnet-4-6', { type: 'adaptive' }]),
+      ['claude-haiku-4-5', { type: 'enabled', budget_tokens: adaptive.bodies[3].max_tokens - 1 }],
+    ]);
+    await api?.close();
+    const budget = await requestsOf(['--max-thinking-tokens', '5000', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], overloads);
+    expect(budget.bodies.map((b) => b.thinking)).toEqual([...Array(3).fill({ type: 'adaptive' }), { type: 'enabled', budget_tokens: 5000 }]);
+    expect(budget.run.lines.at(-1)).toMatchObject({ subtype: 'success' });
+  });
+
+  it('--thinking-display is the request thinking\'s display as claude sends it; a bad value is exit 2', async () => {
+    expect((await requestsOf(['--thinking', 'adaptive', '--thinking-display', 'summarized'])).bodies[0].thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    await api?.close();
+    expect((await requestsOf(['--thinking', 'adaptive', '--thinking-display', 'omitted'])).bodies[0].thinking).toEqual({ type: 'adaptive', display: 'updates' });
+    await api?.close();
+    expect((await requestsOf(['--thinking', 'disabled', '--thinking-display', 'summarized'])).bodies[0].thinking).toEqual({ type: 'disabled' });
+    const bad = await runHeadless([...SDK_ARGS, '--thinking', 'adaptive', '--thinking-display', 'loud', '--fake-api', 'none.json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--thinking-display expects one of summarized, omitted, got 'loud'");
+  });
+
   it('--effort follows the request to a fallback model: none on one without effort (claude 2.1.334 sends none there)', async () => {
     const { run, bodies } = await requestsOf(['--effort', 'low', '--model', 'claude-sonnet-4-6', '--fallback-model', 'claude-haiku-4-5'], { model: [{ status: 529 }, { status: 529 }, { status: 529 }, ANSWER] });
     expect(bodies.map((b) => [b.model, b.output_config])).toEqual([

@@ -120,7 +120,7 @@ describe('bad settings files', () => {
 
   it('what turnloop does not apply (sandbox, statusLine, permissions.disableBypassPermissionsMode) is named on stderr, never ignored silently', async () => {
     const outcome = await run(project({ local: { $schema: 'x', hooks: {}, env: { A: '1' }, sandbox: {}, statusLine: {}, permissions: { allow: ['Bash(touch allowed.txt)'], additionalDirectories: ['/tmp'], disableBypassPermissionsMode: 'disable' } } }), 'local');
-    expect(outcome.stderr).toContain(`settings: ${join(outcome.cwd, '.claude/settings.local.json')}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env and command hooks; ignoring sandbox, statusLine, permissions.disableBypassPermissionsMode`);
+    expect(outcome.stderr).toContain(`settings: ${join(outcome.cwd, '.claude/settings.local.json')}: turnloop applies only permissions (allow, deny, ask, defaultMode, additionalDirectories), env, model and command hooks; ignoring sandbox, statusLine, permissions.disableBypassPermissionsMode`);
     expect(outcome.asked).toEqual(['rm -f gone.txt']);
     expect(types(outcome.lines)).not.toContain('system/informational');
   });

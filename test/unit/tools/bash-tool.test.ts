@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolCallResult, ToolContext } from '../../../src/tools/define-tool.ts';
 import { createBashTool } from '../../../src/tools/builtin/bash.ts';
+import { runToolUse } from '../../../src/tools/run-tool-use.ts';
+import { depsFor, isErrorResult, resultText, toolUse } from './fixtures.ts';
 
 function context(signal = new AbortController().signal): ToolContext {
   return { toolUseId: 'toolu_1', idempotencyKey: 'toolu_1', signal, context: {} };
@@ -32,6 +34,13 @@ describe('Bash tool', () => {
     expect(result.content).toContain(root.split('/').at(-1));
     expect(result.content).toContain('out');
     expect(result.content).toContain('err');
+  });
+
+  it('a command with no output is the runtime\'s empty result naming Bash, as every tool\'s (claude words it the same way for every tool)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bash-tool-'));
+    const event = await runToolUse(toolUse('toolu_1', 'Bash', { command: 'true' }), depsFor([createBashTool({ root })]), { signal: new AbortController().signal, context: {} });
+    expect(resultText(event)).toBe('(Bash finished with no output)');
+    expect(isErrorResult(event)).toBe(false);
   });
 
   it('a non-zero exit is an error result naming the exit code', async () => {
