@@ -15,6 +15,7 @@ export type ThinkingParam =
   | { type: 'adaptive'; display?: ThinkingDisplay }
   | { type: 'disabled' };
 
+/** How the API returns the reply's thinking text (the request's `thinking.display`). */
 export type ThinkingDisplay = 'summarized' | 'omitted' | 'updates';
 
 /** The JSON part of the parameters of one loop run (functions live with the interpreter). */
