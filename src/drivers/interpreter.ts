@@ -181,13 +181,12 @@ export class Interpreter extends RunCore {
     });
   }
 
-  /** Queues everything a stream yields (a model call's stream events, then its events), in order. */
-  private async pump(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
-    for await (const output of outputs) await this.channel.put(output);
-  }
-
+  /**
+   * A model call: its outputs go straight into the queue (`forward`), each put awaited before the next is made, as a
+   * loop over the executor's stream would (without that stream's generator: a few promises per output).
+   */
   protected runStream<E extends Effect>(effect: E, executor: StreamExecutor<E>, fallback: (() => LoopEvent) | null): void {
-    this.background(() => this.pump(executor.run(effect, this.env, this)), effect, fallback);
+    this.background(() => executor.forward(effect, this.env, this, this.channel), effect, fallback);
   }
 
   /**
