@@ -274,10 +274,15 @@ async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: M
       if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
     }
   } else {
-    result = await returned;
+    // A tool that answered at once (most do) is not awaited: an await of a plain value is two promises and a hop.
+    result = isThenable(returned) ? await returned : returned;
   }
   if (!result || typeof result !== 'object') throw new TurnloopError('TOOL_NO_RESULT', `${tool.name} ended without a result`);
   return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
