@@ -5,9 +5,16 @@
  * by a queued microtask, as the race's reaction to the resolved promise would be), and when both have settled
  * before `firstOf` is called, the pipeline wins, as the first of the race's entries.
  */
+import { keepLatest } from './kept-shapes.ts';
+
 export class CancellationRace<T> {
   #cancelledEarly = false;
   #settle: ((winner: T | 'cancelled') => void) | null = null;
+
+  constructor() {
+    // The latest instance stays reachable, so its hidden class outlives a full GC between runs (see kept-shapes.ts).
+    keepLatest(CancellationRace, this);
+  }
 
   /** The abort listener (an arrow: handed to `onAbort`). */
   readonly cancel = (): void => {
