@@ -26,6 +26,7 @@ export interface StreamingToolSession {
 
 /** Where `StreamingToolSession.finishInto` puts each result; the promise settles when the driver has taken it. */
 export interface ToolResultSink {
+  /** Takes one result; `finishInto` looks for the next only once this settles. */
   put(event: ToolResultEvent): Promise<void>;
 }
 
