@@ -515,11 +515,11 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
  * "Round 5" to "Round 8" (figures of other scripts of those rounds, each naming its script), the viewer's round-9
  * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`), and rounds 10 and 11's replay,
  * query, fold, recording and short-run notes, round 12's recording, replay and short-run notes, and round 13's
- * recording notes (A/B figures of other scripts, each naming its script).
+ * recording and short-run notes (A/B figures of other scripts, each naming its script).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording', 'round-11-replay', 'round-11-short', 'round-12-recording', 'round-12-replay', 'round-12-short', 'round-13-recording']
+  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording', 'round-11-replay', 'round-11-short', 'round-12-recording', 'round-12-replay', 'round-12-short', 'round-13-recording', 'round-13-short']
     .map((name) => {
       const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
       const begin = doc.indexOf(open);

@@ -16,7 +16,7 @@ export { query, runQuery, type QueryOptions } from './api/query.ts';
 export { UnknownQueryOptionError } from './api/query-option-keys.ts';
 export type { LoopOptions, QueryDeps, StepRecord, StepObserver, StepGate, RunObserver, RunObserverFactory, ObservedRun, RunErrorHandler, RunErrorContext, RunErrorSource } from './runtime/query-options.ts';
 export type * from './data/deps.ts';
-export type { ToolRuntime, StreamingToolSession } from './data/tool-runtime.ts';
+export type { ToolRuntime, StreamingToolSession, ToolResultSink } from './data/tool-runtime.ts';
 export { systemClock, randomIds } from './runtime/system-clock.ts';
 export { createAnthropicModelCaller, type AnthropicModelCallerOptions, type ModelRetryNotice } from './model/anthropic-model-caller.ts';
 export { InvalidBaseUrlError } from './model/base-url.ts';

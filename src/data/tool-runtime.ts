@@ -15,8 +15,19 @@ export interface StreamingToolSession {
   onReady(listener: () => void): void;
   /** The model finished: every remaining result, in order (cancelled tools included, one result each). */
   finish(): AsyncIterable<ToolResultEvent>;
+  /**
+   * Optional: what `finish()` yields, each result handed to `sink.put` and awaited before the next (a driver that
+   * queues the results anyway uses it, without an async generator's promises per result).
+   */
+  finishInto?(sink: ToolResultSink): Promise<void>;
   /** Throw the session away (fallbacks): running tools are aborted; no more results. */
   discard(reason: string): void;
+}
+
+/** Where `StreamingToolSession.finishInto` puts each result; the promise settles when the driver has taken it. */
+export interface ToolResultSink {
+  /** Takes one result; `finishInto` looks for the next only once this settles. */
+  put(event: ToolResultEvent): Promise<void>;
 }
 
 export interface ToolRuntime {

@@ -25,7 +25,7 @@ import { isPromiseLike, type ExecutorOutput, type MaybePromise, type ObserveExec
 import type { RunLoopOptions } from '../runtime/query-options.ts';
 import type { ResolvedRun, RunWatch } from './resolve-run.ts';
 import { abortReasonOf, RunCore } from './run-core.ts';
-import type { StreamingToolSession } from '../data/tool-runtime.ts';
+import type { StreamingToolSession, ToolResultSink } from '../data/tool-runtime.ts';
 import type { LoopParams } from '../data/state.ts';
 
 export class Interpreter extends RunCore {
@@ -181,13 +181,12 @@ export class Interpreter extends RunCore {
     });
   }
 
-  /** Queues everything a stream yields (a model call's stream events, then its events), in order. */
-  private async pump(outputs: AsyncIterable<ExecutorOutput>): Promise<void> {
-    for await (const output of outputs) await this.channel.put(output);
-  }
-
+  /**
+   * A model call: its outputs go straight into the queue (`forward`), each put awaited before the next is made, as a
+   * loop over the executor's stream would (without that stream's generator: a few promises per output).
+   */
   protected runStream<E extends Effect>(effect: E, executor: StreamExecutor<E>, fallback: (() => LoopEvent) | null): void {
-    this.background(() => this.pump(executor.run(effect, this.env, this)), effect, fallback);
+    this.background(() => executor.forward(effect, this.env, this, this.channel), effect, fallback);
   }
 
   /**
@@ -240,10 +239,7 @@ export class Interpreter extends RunCore {
       case 'finish': {
         const session = this.streaming;
         this.streaming = null;
-        this.background(async () => {
-          if (session) for await (const result of session.finish()) await this.put(result);
-          await this.put({ type: 'tools_finished' });
-        }, effect, fallback);
+        this.background(() => this.finishSession(session), effect, fallback);
         return;
       }
       case 'discard':
@@ -256,6 +252,16 @@ export class Interpreter extends RunCore {
       }
     }
   }
+
+  /** The session's remaining results (straight into the queue when it can: `finishInto`), then `tools_finished`. */
+  private async finishSession(session: StreamingToolSession | null): Promise<void> {
+    if (session?.finishInto) await session.finishInto(this.resultSink);
+    else if (session) for await (const result of session.finish()) await this.put(result);
+    await this.put({ type: 'tools_finished' });
+  }
+
+  /** `finishInto`'s sink: each result queued as an event. */
+  private readonly resultSink: ToolResultSink = { put: (event) => this.put(event) };
 
   private streamingSession(): StreamingToolSession {
     if (!this.streaming) {

@@ -21,12 +21,12 @@ import { messageOf } from '../errors/message-of.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import type { EffectExecutor, EffectExecutors, ExecutorEnv, ExecutorOutput, OnceExecutor, RunView, StreamExecutor } from './executor-kinds.ts';
 import { thenMaybe } from './maybe-promise.ts';
-import { executeModelCall } from './model-call-executor.ts';
+import { executeModelCall, forwardModelCall } from './model-call-executor.ts';
 import { executeStopHooks } from './stop-hooks-executor.ts';
 
 export type {
   AnsweringExecutor, AwaitedExecutor, EffectExecutor, EffectExecutors, EndExecutor, ExecutorEnv, ExecutorOutput, ItemExecutor,
-  ObserveExecutor, OnceExecutor, RunView, StreamExecutor, ToolCommand, ToolsExecutor, UnansweredExecutor,
+  ObserveExecutor, OnceExecutor, OutputSink, RunView, StreamExecutor, ToolCommand, ToolsExecutor, UnansweredExecutor,
 } from './executor-kinds.ts';
 export { isPromiseLike, type MaybePromise } from './maybe-promise.ts';
 
@@ -55,6 +55,7 @@ export const EFFECT_EXECUTORS: EffectExecutors = {
   call_model: {
     kind: 'stream',
     run: (effect, env, run) => executeModelCall(effect, env, run.currentState.context.params, run),
+    forward: (effect, env, run, sink) => forwardModelCall(effect, env, run.currentState.context.params, run, sink),
     fallback: () => ({ type: 'model_error', error: { kind: 'other', message: 'the model call failed inside the interpreter' } }),
   },
   context_layer: {
@@ -147,10 +148,11 @@ const DISPATCH: ReadonlyMap<string, EffectExecutor<never>> = new Map(
 
 /** One executor in the shape every entry of `DISPATCH` shares (the kind's own members, the others null). */
 function fixedShape(executor: EffectExecutor<never>): EffectExecutor<never> {
-  const members = executor as Partial<Record<'run' | 'fallback' | 'local' | 'command' | 'item' | 'hasWork' | 'terminal', unknown>>;
+  const members = executor as Partial<Record<'run' | 'forward' | 'fallback' | 'local' | 'command' | 'item' | 'hasWork' | 'terminal', unknown>>;
   const shaped = {
     kind: executor.kind,
     run: members.run ?? null,
+    forward: members.forward ?? null,
     fallback: members.fallback ?? null,
     local: members.local ?? false,
     command: members.command ?? null,

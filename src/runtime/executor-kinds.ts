@@ -60,7 +60,17 @@ export type ToolCommand =
 export interface StreamExecutor<E> {
   kind: 'stream';
   run(effect: E, env: ExecutorEnv, run: RunView): AsyncIterable<ExecutorOutput>;
+  /**
+   * The same outputs as `run`, in the same order, each handed to `sink.put` and awaited before the next is made:
+   * for a driver that queues them anyway (the interpreter), without an async generator's promises per output.
+   */
+  forward(effect: E, env: ExecutorEnv, run: RunView, sink: OutputSink): Promise<void>;
   fallback(effect: E): LoopEvent;
+}
+
+/** Where `StreamExecutor.forward` puts each output; the promise settles when the driver has taken it. */
+export interface OutputSink {
+  put(output: ExecutorOutput): Promise<void>;
 }
 
 /** Answered by at most one event (none: the abort answers), ready at once when its dependency is synchronous. */

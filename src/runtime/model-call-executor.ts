@@ -9,11 +9,11 @@
 import type { EffectOf } from '../data/effects.ts';
 import type { EventOf } from '../data/events.ts';
 import type { AssistantMessage } from '../messages/types.ts';
-import type { ModelCallOptions } from '../data/deps.ts';
+import type { ModelCallOptions, ModelStreamItem } from '../data/deps.ts';
 import type { LoopParams } from '../data/state.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
 import { messageOf } from '../errors/message-of.ts';
-import type { ExecutorEnv, ExecutorOutput } from './executor-kinds.ts';
+import type { ExecutorEnv, ExecutorOutput, OutputSink } from './executor-kinds.ts';
 import { LazyAbortController } from '../tools/lazy-abort-controller.ts';
 import { recordableModelEvent } from './recordable-model-output.ts';
 
@@ -90,41 +90,104 @@ export async function* executeModelCall(
   params: Pick<LoopParams, 'fallbackModel' | 'thinking' | 'effort'>,
   run: { readonly done: boolean },
 ): AsyncGenerator<ExecutorOutput> {
-  const { signal, deps, tools } = env;
-  const { fallbackModel, thinking, effort } = params;
+  const call = startModelCall(effect, env, params);
+  if (call === null) return;
+  try {
+    for await (const item of call.stream) {
+      const output = outputOf(item, env, call.controller, run);
+      if (output === null) return;
+      yield output;
+      if (endsCall(item, output)) return;
+    }
+  } catch (error) {
+    if (call.controller.aborted || run.done) return;
+    yield failureOf(error);
+  } finally {
+    call.detach();
+  }
+}
+
+/**
+ * `executeModelCall`'s outputs handed to `sink` one by one, each awaited before the caller's stream is read on (the
+ * same order and the same backpressure as a consumer of the generator that awaits each put): the interpreter's
+ * model call, without the generator's promises per output.
+ */
+export async function forwardModelCall(
+  effect: EffectOf<'call_model'>,
+  env: ExecutorEnv,
+  params: Pick<LoopParams, 'fallbackModel' | 'thinking' | 'effort'>,
+  run: { readonly done: boolean },
+  sink: OutputSink,
+): Promise<void> {
+  const call = startModelCall(effect, env, params);
+  if (call === null) return;
+  try {
+    for await (const item of call.stream) {
+      const output = outputOf(item, env, call.controller, run);
+      if (output === null) return;
+      await sink.put(output);
+      if (endsCall(item, output)) return;
+    }
+  } catch (error) {
+    if (call.controller.aborted || run.done) return;
+    await sink.put(failureOf(error));
+  } finally {
+    call.detach();
+  }
+}
+
+/** A started call: the caller's stream, the call's own controller, and the listener on the run's signal to detach. */
+interface StartedModelCall {
+  stream: AsyncIterable<ModelStreamItem>;
+  controller: LazyAbortController;
+  detach: () => void;
+}
+
+/** Calls the model; null when the run's signal is already aborted (nothing is called). */
+function startModelCall(effect: EffectOf<'call_model'>, env: ExecutorEnv, params: Pick<LoopParams, 'fallbackModel' | 'thinking' | 'effort'>): StartedModelCall | null {
+  const { signal, deps } = env;
   // The call's own controller: the caller's listeners die with it, not pile up on the run's signal. Lazy: a
   // caller that never reads the signal (a scripted model) costs no AbortSignal.
   const controller = new LazyAbortController();
   const stop = () => controller.abort(signal.reason);
-  if (signal.aborted) return;
+  if (signal.aborted) return null;
   const detach = onAbort(signal, stop);
   try {
-    const stream = deps.callModel(effect.request, callOptionsOf(controller, effect, env, fallbackModel, thinking, effort));
-    for await (const item of stream) {
-      if (controller.aborted || run.done) return;
-      if (item.kind === 'stream_event') {
-        yield { kind: 'item', item: { type: 'stream_event', event: item.event } };
-        continue;
-      }
-      // Refused as it arrives, before the reducer and the log see it: a reply the log could not give back.
-      let event = recordableModelEvent(item.event);
-      if (event.type === 'model_error' && item.event.type !== 'model_error') {
-        yield { kind: 'event', event };
-        return;
-      }
-      if (event.type === 'model_message') {
-        const message = env.toolUseIds.claim(event.message);
-        if (message.timestamp === undefined) message.timestamp = deps.clock.now();
-        const toolUses = message.message.content.filter((b) => b.type === 'tool_use');
-        const concurrencySafe = toolUses.length > 0 ? tools.concurrencySafe(toolUses) : undefined;
-        event = claimedModelMessage(event, message, concurrencySafe);
-      }
-      yield { kind: 'event', event };
-    }
+    const stream = deps.callModel(effect.request, callOptionsOf(controller, effect, env, params.fallbackModel, params.thinking, params.effort));
+    return { stream, controller, detach };
   } catch (error) {
-    if (controller.aborted || run.done) return;
-    yield { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
-  } finally {
-    detach();
+    // A caller that throws instead of returning a stream: its failure goes out as the stream's would.
+    return { stream: throwing(error), controller, detach };
   }
+}
+
+/** A stream that fails at once with `error`. */
+async function* throwing(error: unknown): AsyncGenerator<ModelStreamItem> {
+  throw error;
+}
+
+/** The output of one item of the caller's stream: null when the call ends here with nothing more (aborted, or the run is over). */
+function outputOf(item: ModelStreamItem, env: ExecutorEnv, controller: LazyAbortController, run: { readonly done: boolean }): ExecutorOutput | null {
+  if (controller.aborted || run.done) return null;
+  if (item.kind === 'stream_event') return { kind: 'item', item: { type: 'stream_event', event: item.event } };
+  // Refused as it arrives, before the reducer and the log see it: a reply the log could not give back.
+  let event = recordableModelEvent(item.event);
+  if (event.type === 'model_error' && item.event.type !== 'model_error') return { kind: 'event', event };
+  if (event.type === 'model_message') {
+    const message = env.toolUseIds.claim(event.message);
+    if (message.timestamp === undefined) message.timestamp = env.deps.clock.now();
+    const toolUses = message.message.content.filter((b) => b.type === 'tool_use');
+    const concurrencySafe = toolUses.length > 0 ? env.tools.concurrencySafe(toolUses) : undefined;
+    event = claimedModelMessage(event, message, concurrencySafe);
+  }
+  return { kind: 'event', event };
+}
+
+/** True for a reply refused as it arrived (its `model_error`): nothing more of the stream is read. */
+function endsCall(item: ModelStreamItem, output: ExecutorOutput): boolean {
+  return output.kind === 'event' && output.event.type === 'model_error' && item.kind === 'event' && item.event.type !== 'model_error';
+}
+
+function failureOf(error: unknown): ExecutorOutput {
+  return { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
 }

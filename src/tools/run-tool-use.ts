@@ -29,6 +29,7 @@ import {
   unknownToolText,
 } from './tool-result-message.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { CancellationRace } from './cancellation-race.ts';
 
 export type ToolUseStatus = 'success' | 'error' | 'cancelled';
 
@@ -113,7 +114,9 @@ async function runOnController(
   // The timer's controller exists only when a timeout is set (the default is none): aborting a controller
   // dispatches an event, which costs more than the rest of a trivial call.
   let stopTimer: (() => void) | undefined;
-  const cancelled = new Promise<'cancelled'>((resolve) => own.onAbort(() => resolve('cancelled')));
+  // Which ends first, the pipeline or a cancellation (see `firstOf`): the cancellation is seen from here on.
+  const race = new CancellationRace<PipelineResult>();
+  own.onAbort(race.cancel);
   const startTimer = () => {
     const ms = deps.timeoutMs ?? 0;
     if (ms <= 0) return;
@@ -134,11 +137,13 @@ async function runOnController(
       return own.signal;
     },
     context,
-    ...(deps.runChild ? { runChild: (request: ChildRunRequest) => deps.runChild!(request, { toolUseId: toolUse.id, signal: own.signal }) } : {}),
   };
+  // Assigned, not spread into the literal (the same members in the same order): a spread sends V8 down its generic path.
+  const runChild = deps.runChild;
+  if (runChild) ctx.runChild = (request: ChildRunRequest) => runChild(request, { toolUseId: toolUse.id, signal: own.signal });
   const work = runPipeline(tool, toolUse, deps, ctx, startTimer);
   try {
-    const winner = await Promise.race([work, cancelled]);
+    const winner = await race.firstOf(work);
     if (winner === 'cancelled') {
       const reason: unknown = own.reason;
       const timedOut = reason instanceof ToolCancellation && reason.kind === 'timeout';
@@ -274,10 +279,15 @@ async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: M
       if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
     }
   } else {
-    result = await returned;
+    // A tool that answered at once (most do) is not awaited: an await of a plain value is two promises and a hop.
+    result = isThenable(returned) ? await returned : returned;
   }
   if (!result || typeof result !== 'object') throw new TurnloopError('TOOL_NO_RESULT', `${tool.name} ended without a result`);
   return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

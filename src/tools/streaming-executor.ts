@@ -18,6 +18,7 @@
 import type { ToolUseBlock } from '../messages/types.ts';
 import type { LazyAbortController } from './lazy-abort-controller.ts';
 import type { ToolResultEvent } from '../data/deps.ts';
+import type { ToolResultSink } from '../data/tool-runtime.ts';
 import { CancelGroup, discardCancellation, loopAbortCancels, loopAbortReason, siblingErrorCancellation, USER_ABORT_TEXT } from './cancellation.ts';
 import type { InterruptBehavior } from './define-tool.ts';
 import { interruptBehaviorOf, startLinkedCall, type LinkedCallOutcome } from './linked-call.ts';
@@ -112,12 +113,43 @@ export class StreamingToolExecutor {
           for (const event of ready) yield event;
           continue;
         }
-        if (this.#discarded || this.#tools.every((t) => t.state === 'reported')) return;
-        await new Promise<void>((resolve) => this.#waiters.push(resolve));
+        if (this.#finished()) return;
+        await this.#nextReady();
       }
     } finally {
       this.#detachLoopAbort();
     }
+  }
+
+  /**
+   * `finish()`'s results handed to `sink.put` one by one, each awaited before the next look (the same results in the
+   * same order as a consumer of `finish()` that awaits each put), without the generator's promises per result.
+   */
+  async finishInto(sink: ToolResultSink): Promise<void> {
+    try {
+      for (;;) {
+        // As in `finish()`: wait only right after a look that found nothing.
+        const ready = this.takeCompleted();
+        if (ready.length > 0) {
+          for (const event of ready) await sink.put(event);
+          continue;
+        }
+        if (this.#finished()) return;
+        await this.#nextReady();
+      }
+    } finally {
+      this.#detachLoopAbort();
+    }
+  }
+
+  /** Nothing more to report: discarded, or every tool reported. */
+  #finished(): boolean {
+    return this.#discarded || this.#tools.every((t) => t.state === 'reported');
+  }
+
+  /** Settles when a tool finishes or is cancelled (or the executor is discarded). */
+  #nextReady(): Promise<void> {
+    return new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
   /**

@@ -14,6 +14,7 @@ import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { AssistantMessage } from '../../../src/messages/types.ts';
 import { ToolUseIdRegistry } from '../../../src/runtime/unique-tool-use-ids.ts';
 import { CancelGroup } from '../../../src/tools/cancellation.ts';
+import { CancellationRace } from '../../../src/tools/cancellation-race.ts';
 import { echoTool as echo } from '../../helpers/echo-tool.ts';
 import { keptInstanceOf } from '../../../src/tools/kept-shapes.ts';
 import { LazyAbortController } from '../../../src/tools/lazy-abort-controller.ts';
@@ -35,10 +36,10 @@ function caller(): ModelCaller {
 }
 
 describe('the latest instance of each per-run class', () => {
-  it('is kept after a run: the interpreter, its queue, the streaming executor, its controllers and group, the id registry', async () => {
+  it('is kept after a run: the interpreter, its queue, the streaming executor, its controllers and group, the id registry, a tool call\'s cancellation race', async () => {
     const { terminal } = await runLoopToEnd({ prompt: SECRET, config: resolveConfig({ sessionId: 'kept' }), tools: [echo], deps: { callModel: caller() }, onStep: () => undefined });
     expect(terminal.reason).toBe('completed');
-    for (const type of [Interpreter, EventChannel, StreamingToolExecutor, LazyAbortController, CancelGroup, ToolUseIdRegistry]) {
+    for (const type of [Interpreter, EventChannel, StreamingToolExecutor, LazyAbortController, CancelGroup, ToolUseIdRegistry, CancellationRace]) {
       expect.soft(keptInstanceOf(type), type.name).toBeInstanceOf(type);
     }
   });

@@ -132,7 +132,21 @@ describe('streaming executor: emission order', () => {
   );
 });
 
-describe('streaming executor: finish() never misses a result', () => {
+/** `finishInto` drained the way the interpreter drains it: each put taken a few microtasks later (round 13). */
+async function collectInto(executor: StreamingToolExecutor): Promise<ToolResultEvent[]> {
+  const out: ToolResultEvent[] = [];
+  await executor.finishInto({
+    put: async (event) => {
+      out.push(event);
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+    },
+  });
+  return out;
+}
+
+const FINISHES = { 'finish()': (executor: StreamingToolExecutor) => collect(executor.finish()), 'finishInto()': collectInto };
+
+for (const [finishName, finishAll] of Object.entries(FINISHES)) describe(`streaming executor: ${finishName} never misses a result`, () => {
   const hops = async (n: number) => {
     for (let i = 0; i < n; i++) await Promise.resolve();
   };
@@ -149,18 +163,18 @@ describe('streaming executor: finish() never misses a result', () => {
   });
   const timeout = () => new Promise<'timed out'>((resolve) => setTimeout(() => resolve('timed out'), 200));
   const finishOf = async (executor: StreamingToolExecutor) => {
-    const results = await Promise.race([collect(executor.finish()), timeout()]);
+    const results = await Promise.race([finishAll(executor), timeout()]);
     return results === 'timed out' ? results : results.map(resultText);
   };
 
   // Stepping the timing one microtask at a time makes a tool end at every point of finish(), including between a
   // look for results and the wait that follows it, where a finished tool once went unseen and finish() hung.
-  it('reports a tool that ends at any microtask of finish() starting', async () => {
+  it(`reports a tool that ends at any microtask of ${finishName} starting`, async () => {
     for (let delay = 0; delay <= 30; delay++) {
       const executor = new StreamingToolExecutor({ deps: depsFor([quick]), signal: new AbortController().signal });
       executor.enqueue(toolUse('q1', 'Quick', { after: 0 }), true);
       await hops(delay);
-      expect(await finishOf(executor), `finish() called ${delay} microtasks later`).toEqual(['after 0']);
+      expect(await finishOf(executor), `${finishName} called ${delay} microtasks later`).toEqual(['after 0']);
     }
   });
 
@@ -283,5 +297,29 @@ describe('streaming executor: context patches', () => {
     gates.open('c', 'd');
     await collect(executor.finish());
     expect(seen.get('d')).toEqual({ who: 'c' });
+  });
+});
+
+describe('streaming executor: finishInto() gives what finish() gives (round 13)', () => {
+  it('the same results in the same order with a shell-like error cancelling its siblings, and nothing after discard', async () => {
+    const run = async (finishAll: (executor: StreamingToolExecutor) => Promise<ToolResultEvent[]>) => {
+      const { gates, executor, add } = setup();
+      add('a', 'SafeShell', { fail: true });
+      add('b', 'Safe');
+      add('c', 'Unsafe');
+      add('d', 'Safe');
+      const finished = finishAll(executor);
+      await flush();
+      gates.open('a');
+      return (await finished).map((event) => [event.toolUseId, resultText(event), isErrorResult(event)]);
+    };
+    const viaGenerator = await run((executor) => collect(executor.finish()));
+    expect(viaGenerator.length).toBe(4);
+    expect(await run(collectInto)).toEqual(viaGenerator);
+
+    const { executor, add } = setup();
+    add('s1', 'Safe');
+    executor.discard('fallback');
+    expect(await collectInto(executor)).toEqual([]);
   });
 });
