@@ -6,7 +6,7 @@
  * one Node exactly).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -70,7 +70,7 @@ export type SnapshotOutcome = { made: true; blob: string } | { made: false; reas
 /**
  * Runs Node's snapshot builder on the entry beside `bundleFile` (it loads the bundle from this V8's code cache, which
  * must exist) and, when it succeeds, writes the blob and HEADLESS_SNAPSHOT_INFO (which Node made it, under which V8
- * flags) beside the bundle. A failure leaves neither, so agentSdkOptions() keeps the normal start.
+ * flags, in which folder) beside the bundle. A failure leaves neither, so agentSdkOptions() keeps the normal start.
  */
 export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
   const dir = dirname(bundleFile);
@@ -85,7 +85,7 @@ export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
     rmSync(blob, { force: true });
     return { made: false, reason: `Node's snapshot builder ended with ${built.signal ?? `exit code ${built.status}`}: ${`${built.stderr}${built.stdout}`.trim()}` };
   }
-  const info: HeadlessSnapshotInfo = { blob: basename(blob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags() };
+  const info: HeadlessSnapshotInfo = { blob: basename(blob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags(), dir: realpathSync(dir) };
   writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   return { made: true, blob };
 }

@@ -83,7 +83,7 @@ function comparable(session: Session & { cwd: string }, marker: string): string 
 describe('the headless start-up snapshot', () => {
   it('the build made one for this Node, described by the file beside it', () => {
     const info = JSON.parse(readFileSync(join(distCli, HEADLESS_SNAPSHOT_INFO), 'utf8'));
-    expect(info).toMatchObject({ node: process.version, arch: process.arch, v8: process.versions.v8 });
+    expect(info).toMatchObject({ node: process.version, arch: process.arch, v8: process.versions.v8, dir: distCli });
     expect(existsSync(join(distCli, info.blob))).toBe(true);
   });
 
@@ -173,7 +173,7 @@ describe('agentSdkOptions() and the snapshot', () => {
     const withInfo = (changes: Record<string, unknown>, blob = true) => {
       const dir = join(folder, String(Math.random()).slice(2));
       mkdirSync(dir);
-      writeFileSync(join(dir, HEADLESS_SNAPSHOT_INFO), JSON.stringify({ ...info, ...changes }));
+      writeFileSync(join(dir, HEADLESS_SNAPSHOT_INFO), JSON.stringify({ ...info, dir, ...changes }));
       if (blob) writeFileSync(join(dir, info.blob), '');
       return dir;
     };
@@ -185,6 +185,9 @@ describe('agentSdkOptions() and the snapshot', () => {
     expect(headlessSnapshotArgs(withInfo({ node: 'v20.0.0' }), env)).toEqual([]);
     expect(headlessSnapshotArgs(withInfo({ arch: 'arm64' === process.arch ? 'x64' : 'arm64' }), env)).toEqual([]);
     expect(headlessSnapshotArgs(withInfo({ v8: '0.0.0' }), env)).toEqual([]);
+    // Made in another folder (the package copied or moved since): the blob's heap names the bin it was made beside,
+    // so a run from it would start a second Node for the bin here, slower than no snapshot.
+    expect(headlessSnapshotArgs(withInfo({ dir: distCli }), env)).toEqual([]);
     const broken = withInfo({});
     writeFileSync(join(broken, HEADLESS_SNAPSHOT_INFO), '{');
     expect(headlessSnapshotArgs(broken, env)).toEqual([]);
