@@ -80,7 +80,11 @@ export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
   if (!existsSync(codeCachePath(bundleFile))) return { made: false, reason: `no code cache for V8 ${process.versions.v8} beside ${bundleFile}` };
   // The builder warns that node:module and node:readline are "not yet fully verified" in a snapshot: its output is
   // shown only when it fails.
-  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8' });
+  // Without NODE_OPTIONS: its V8 flags would go into the blob, which a session's Node (the SDK removes NODE_OPTIONS,
+  // and agentSdkOptions() gives the blob to none that has it) then refuses, exiting 14. A code cache made under them
+  // is refused here instead (no blob).
+  const { NODE_OPTIONS: _ignored, ...env } = process.env;
+  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8', env });
   if (built.status !== 0) {
     rmSync(blob, { force: true });
     return { made: false, reason: `Node's snapshot builder ended with ${built.signal ?? `exit code ${built.status}`}: ${`${built.stderr}${built.stdout}`.trim()}` };

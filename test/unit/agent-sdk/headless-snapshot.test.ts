@@ -5,7 +5,7 @@
  * (src/agent-sdk/headless-snapshot-args.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -156,6 +156,26 @@ console.log(JSON.stringify({ env: [...reads], cwdCalls, listeners: process.event
       expect({ stdout: fromSnapshot.stdout, stderr: fromSnapshot.stderr, status: fromSnapshot.status }).toEqual({ stdout: normal.stdout, stderr: normal.stderr, status: normal.status });
     }
   }, 60_000);
+});
+
+describe('making the snapshot', () => {
+  it('under NODE_OPTIONS V8 flags makes no blob that a session without them cannot start (Node would exit 14)', () => {
+    // A copy of the package without its cache and blob, in which they are made as build.mjs makes them.
+    const copy = temp();
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repo, part), join(copy, part), { recursive: true, filter: (from) => !/\.(cache|snapshot\.blob|snapshot\.json)$/.test(from) });
+    symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+    symlinkSync(join(repo, 'examples'), join(copy, 'examples'));
+    const copyCli = join(copy, 'dist/cli');
+    const make = `const w = await import(${JSON.stringify(join(copyCli, 'headless-warm-start.js'))});
+const bundle = ${JSON.stringify(join(copyCli, 'headless-bundle.cjs'))};
+await w.makeHeadlessCodeCache(bundle);
+console.log(JSON.stringify(w.makeHeadlessSnapshot(bundle).made));`;
+    const made = spawnSync(process.execPath, ['--input-type=module', '-e', make], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=4096' } });
+    expect(made.status, made.stderr).toBe(0);
+    const args = headlessSnapshotArgs(copyCli, { PATH: nodeDir });
+    const run = spawnSync(process.execPath, [...args, join(copy, 'bin/turnloop.mjs'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+  }, 120_000);
 });
 
 describe('agentSdkOptions() and the snapshot', () => {
