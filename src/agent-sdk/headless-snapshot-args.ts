@@ -22,10 +22,15 @@ export interface HeadlessSnapshotInfo {
   v8: string;
   /** V8 flags the blob was made under, to give Node with it. */
   v8Flags: string[];
+  /**
+   * The real path of the folder the blob was made in: its heap names the bin beside it, so a blob copied or moved
+   * with its package would start a second Node for the bin it finds (src/cli/headless-snapshot.ts).
+   */
+  dir: string;
 }
 
 /**
- * `['--snapshot-blob', <blob>, ...flags]` when `distCli` holds a blob made by the Node that runs this process, and
+ * `['--snapshot-blob', <blob>, ...flags]` when `distCli` holds a blob made there by the Node that runs this process, and
  * the SDK's `node` (the first on `env.PATH`) is that Node, and `NODE_OPTIONS` adds no flag of its own; else `[]`.
  */
 export function headlessSnapshotArgs(distCli: string, env: NodeJS.ProcessEnv = process.env): string[] {
@@ -40,7 +45,7 @@ export function headlessSnapshotArgs(distCli: string, env: NodeJS.ProcessEnv = p
   }
   const blob = join(distCli, String(info.blob));
   const made = info.node === process.version && info.arch === process.arch && info.v8 === process.versions.v8;
-  if (!made || !Array.isArray(info.v8Flags) || !existsSync(blob) || nodeOnPath(env.PATH) !== realPath(process.execPath)) return [];
+  if (!made || !Array.isArray(info.v8Flags) || info.dir !== realPath(distCli) || !existsSync(blob) || nodeOnPath(env.PATH) !== realPath(process.execPath)) return [];
   return ['--snapshot-blob', blob, ...info.v8Flags.map(String)];
 }
 

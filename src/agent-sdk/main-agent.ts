@@ -24,11 +24,23 @@ export function mainAgentTools(tools: readonly Tool[], agent: MainAgentDefinitio
   return tools.filter((tool) => tool.name === STRUCTURED_OUTPUT_TOOL || ((!agent.tools || names(agent.tools, tool.name)) && !names(agent.disallowedTools ?? [], tool.name)));
 }
 
+/** Absent, or an array of strings. */
+function isNameList(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+}
+
 /** The agent `--agent` names among the program's, or why it cannot be used. */
 export function findMainAgent(name: string, agents: Readonly<Record<string, unknown>>): { agent: MainAgentDefinition } | { problem: string } {
   const known = Object.keys(agents);
   if (!Object.hasOwn(agents, name)) return { problem: `--agent ${name}: no such agent among the program's agents (${known.join(', ') || 'none'}); the main thread runs as itself` };
   const agent = agents[name];
   if (typeof agent !== 'object' || agent === null) return { problem: `--agent ${name}: the agent's definition is not an object; the main thread runs as itself` };
+  // The definition comes as JSON from the program: a wrong type would fail each turn's tool list or system prompt.
+  const { prompt, tools, disallowedTools } = agent as Record<string, unknown>;
+  const wrong = prompt !== undefined && typeof prompt !== 'string' ? (['prompt', prompt, 'a string'] as const)
+    : !isNameList(tools) ? (['tools', tools, 'an array of tool names'] as const)
+    : !isNameList(disallowedTools) ? (['disallowedTools', disallowedTools, 'an array of tool names'] as const)
+    : undefined;
+  if (wrong) return { problem: `--agent ${name}: the agent's ${wrong[0]} is ${JSON.stringify(wrong[1])}, expected ${wrong[2]}; the main thread runs as itself` };
   return { agent: agent as MainAgentDefinition };
 }

@@ -6,7 +6,7 @@
  * one Node exactly).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -70,7 +70,7 @@ export type SnapshotOutcome = { made: true; blob: string } | { made: false; reas
 /**
  * Runs Node's snapshot builder on the entry beside `bundleFile` (it loads the bundle from this V8's code cache, which
  * must exist) and, when it succeeds, writes the blob and HEADLESS_SNAPSHOT_INFO (which Node made it, under which V8
- * flags) beside the bundle. A failure leaves neither, so agentSdkOptions() keeps the normal start.
+ * flags, in which folder) beside the bundle. A failure leaves neither, so agentSdkOptions() keeps the normal start.
  */
 export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
   const dir = dirname(bundleFile);
@@ -80,12 +80,16 @@ export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
   if (!existsSync(codeCachePath(bundleFile))) return { made: false, reason: `no code cache for V8 ${process.versions.v8} beside ${bundleFile}` };
   // The builder warns that node:module and node:readline are "not yet fully verified" in a snapshot: its output is
   // shown only when it fails.
-  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8' });
+  // Without NODE_OPTIONS: its V8 flags would go into the blob, which a session's Node (the SDK removes NODE_OPTIONS,
+  // and agentSdkOptions() gives the blob to none that has it) then refuses, exiting 14. A code cache made under them
+  // is refused here instead (no blob).
+  const { NODE_OPTIONS: _ignored, ...env } = process.env;
+  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8', env });
   if (built.status !== 0) {
     rmSync(blob, { force: true });
     return { made: false, reason: `Node's snapshot builder ended with ${built.signal ?? `exit code ${built.status}`}: ${`${built.stderr}${built.stdout}`.trim()}` };
   }
-  const info: HeadlessSnapshotInfo = { blob: basename(blob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags() };
+  const info: HeadlessSnapshotInfo = { blob: basename(blob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags(), dir: realpathSync(dir) };
   writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   return { made: true, blob };
 }

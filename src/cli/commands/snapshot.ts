@@ -18,11 +18,18 @@ in the installed package beside the headless bundle. agentSdkOptions() then star
 about a fifth faster to its result (docs/agent-sdk.md, "A faster start"). Run it again after changing Node: a
 snapshot fits the Node that made it and no other, and agentSdkOptions() ignores one made by another.
 It first compiles the bundle's code cache for this Node's V8 when the package has none (two offline runs
-against a loopback fake API). Takes a few seconds; writes only beside the bundle.`;
+against a loopback fake API). Takes a few seconds; writes only beside the bundle. Run it without NODE_OPTIONS.`;
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const { positionals } = parseFlags('snapshot', args, {});
   if (positionals.length > 0) throw new UsageError(`turnloop snapshot takes no arguments, got '${positionals[0]}' (see turnloop snapshot --help)`);
+  // The cache is compiled in this process, under NODE_OPTIONS' V8 flags too: the plain start and the snapshot
+  // builder (which runs without NODE_OPTIONS) would refuse it, and it would stay beside the bundle.
+  const nodeOptions = (io.env.NODE_OPTIONS ?? '').trim();
+  if (nodeOptions !== '') {
+    io.stderr.write(`turnloop snapshot: NODE_OPTIONS is set ('${nodeOptions}'): the code cache and the snapshot must be made under the bundle's own V8 flags alone (Node refuses them under others); run it again without NODE_OPTIONS\n`);
+    return EXIT_FAILURE_TERMINAL;
+  }
   const bundleFile = fileURLToPath(new URL(`../${HEADLESS_BUNDLE}`, import.meta.url));
   if (!existsSync(bundleFile)) {
     io.stderr.write(`turnloop snapshot: the headless bundle ${bundleFile} is missing: run npm run build\n`);

@@ -5,7 +5,7 @@
  * (src/agent-sdk/headless-snapshot-args.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ function comparable(session: Session & { cwd: string }, marker: string): string 
 describe('the headless start-up snapshot', () => {
   it('the build made one for this Node, described by the file beside it', () => {
     const info = JSON.parse(readFileSync(join(distCli, HEADLESS_SNAPSHOT_INFO), 'utf8'));
-    expect(info).toMatchObject({ node: process.version, arch: process.arch, v8: process.versions.v8 });
+    expect(info).toMatchObject({ node: process.version, arch: process.arch, v8: process.versions.v8, dir: distCli });
     expect(existsSync(join(distCli, info.blob))).toBe(true);
   });
 
@@ -158,6 +158,26 @@ console.log(JSON.stringify({ env: [...reads], cwdCalls, listeners: process.event
   }, 60_000);
 });
 
+describe('making the snapshot', () => {
+  it('under NODE_OPTIONS V8 flags makes no blob that a session without them cannot start (Node would exit 14)', () => {
+    // A copy of the package without its cache and blob, in which they are made as build.mjs makes them.
+    const copy = temp();
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(repo, part), join(copy, part), { recursive: true, filter: (from) => !/\.(cache|snapshot\.blob|snapshot\.json)$/.test(from) });
+    symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+    symlinkSync(join(repo, 'examples'), join(copy, 'examples'));
+    const copyCli = join(copy, 'dist/cli');
+    const make = `const w = await import(${JSON.stringify(join(copyCli, 'headless-warm-start.js'))});
+const bundle = ${JSON.stringify(join(copyCli, 'headless-bundle.cjs'))};
+await w.makeHeadlessCodeCache(bundle);
+console.log(JSON.stringify(w.makeHeadlessSnapshot(bundle).made));`;
+    const made = spawnSync(process.execPath, ['--input-type=module', '-e', make], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=4096' } });
+    expect(made.status, made.stderr).toBe(0);
+    const args = headlessSnapshotArgs(copyCli, { PATH: nodeDir });
+    const run = spawnSync(process.execPath, [...args, join(copy, 'bin/turnloop.mjs'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+  }, 120_000);
+});
+
 describe('agentSdkOptions() and the snapshot', () => {
   it('gives the SDK the snapshot when it fits the Node the SDK will start', () => {
     const options = agentSdkOptions();
@@ -173,7 +193,7 @@ describe('agentSdkOptions() and the snapshot', () => {
     const withInfo = (changes: Record<string, unknown>, blob = true) => {
       const dir = join(folder, String(Math.random()).slice(2));
       mkdirSync(dir);
-      writeFileSync(join(dir, HEADLESS_SNAPSHOT_INFO), JSON.stringify({ ...info, ...changes }));
+      writeFileSync(join(dir, HEADLESS_SNAPSHOT_INFO), JSON.stringify({ ...info, dir, ...changes }));
       if (blob) writeFileSync(join(dir, info.blob), '');
       return dir;
     };
@@ -185,6 +205,9 @@ describe('agentSdkOptions() and the snapshot', () => {
     expect(headlessSnapshotArgs(withInfo({ node: 'v20.0.0' }), env)).toEqual([]);
     expect(headlessSnapshotArgs(withInfo({ arch: 'arm64' === process.arch ? 'x64' : 'arm64' }), env)).toEqual([]);
     expect(headlessSnapshotArgs(withInfo({ v8: '0.0.0' }), env)).toEqual([]);
+    // Made in another folder (the package copied or moved since): the blob's heap names the bin it was made beside,
+    // so a run from it would start a second Node for the bin here, slower than no snapshot.
+    expect(headlessSnapshotArgs(withInfo({ dir: distCli }), env)).toEqual([]);
     const broken = withInfo({});
     writeFileSync(join(broken, HEADLESS_SNAPSHOT_INFO), '{');
     expect(headlessSnapshotArgs(broken, env)).toEqual([]);

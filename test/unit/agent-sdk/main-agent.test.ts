@@ -22,4 +22,11 @@ describe('findMainAgent', () => {
     expect(findMainAgent('nobody', { reviewer: {} })).toEqual({ problem: '--agent nobody: no such agent among the program\'s agents (reviewer); the main thread runs as itself' });
     expect(findMainAgent('toString', {})).toMatchObject({ problem: expect.stringContaining('no such agent') });
   });
+
+  it('names a definition whose prompt, tools or disallowedTools has the wrong type, instead of running with it', () => {
+    for (const [field, value] of [['tools', 'Read'], ['disallowedTools', [1]], ['prompt', 7]] as const) {
+      const found = findMainAgent('reviewer', { reviewer: { prompt: 'p', [field]: value } });
+      expect(found).toEqual({ problem: `--agent reviewer: the agent's ${field} is ${JSON.stringify(value)}, expected ${field === 'prompt' ? 'a string' : 'an array of tool names'}; the main thread runs as itself` });
+    }
+  });
 });
