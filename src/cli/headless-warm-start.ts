@@ -6,7 +6,7 @@
  * one Node exactly).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -84,11 +84,15 @@ export function makeHeadlessSnapshot(bundleFile: string): SnapshotOutcome {
   // and agentSdkOptions() gives the blob to none that has it) then refuses, exiting 14. A code cache made under them
   // is refused here instead (no blob).
   const { NODE_OPTIONS: _ignored, ...env } = process.env;
-  const built = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8', env });
+  // Made under another name and renamed when whole: a session starting meanwhile never reads half a blob.
+  const partial = `${blob}.${process.pid}.partial`;
+  const built = spawnSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', join(dir, HEADLESS_SNAPSHOT_ENTRY), bundleFile], { encoding: 'utf8', env });
   if (built.status !== 0) {
+    rmSync(partial, { force: true });
     rmSync(blob, { force: true });
     return { made: false, reason: `Node's snapshot builder ended with ${built.signal ?? `exit code ${built.status}`}: ${`${built.stderr}${built.stdout}`.trim()}` };
   }
+  renameSync(partial, blob);
   const info: HeadlessSnapshotInfo = { blob: basename(blob), node: process.version, arch: process.arch, v8: process.versions.v8, v8Flags: bundleV8Flags(), dir: realpathSync(dir) };
   writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   return { made: true, blob };
