@@ -14,14 +14,17 @@ export function environmentUpdateReminder(directory: string, was: string): strin
   return `<system-reminder>\n# Environment update\n - Primary working directory: ${directory} (was ${was})\n</system-reminder>`;
 }
 
-/** The texts of a user message: its string, text blocks and tool results' texts, in order. */
-function userTexts(message: Message): string[] {
+/**
+ * The texts that may hold a reminder turnloop wrote: Bash calls' results (sdk-tools.ts appends one) and the meta
+ * prompts a resume opened with. Not a typed prompt or another tool's result (a file read back could hold the words).
+ */
+function reminderTexts(message: Message, bashCalls: ReadonlySet<string>): string[] {
   if (message.type !== 'user') return [];
   const { content } = message.message;
-  if (typeof content === 'string') return [content];
+  if (typeof content === 'string') return message.isMeta ? [content] : [];
   return content.flatMap((block) => {
-    if (block.type === 'text') return [block.text];
-    if (block.type !== 'tool_result') return [];
+    if (block.type === 'text') return message.isMeta ? [block.text] : [];
+    if (block.type !== 'tool_result' || !bashCalls.has(block.tool_use_id)) return [];
     if (typeof block.content === 'string') return [block.content];
     return (block.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : []));
   });
@@ -29,9 +32,14 @@ function userTexts(message: Message): string[] {
 
 /** Where the shell was when the conversation ended, by its last reminder; undefined when it never moved. */
 export function lastShellDirectory(history: readonly Message[]): string | undefined {
+  const bashCalls = new Set<string>();
   let last: string | undefined;
   for (const message of history) {
-    for (const text of userTexts(message)) {
+    if (message.type === 'assistant') {
+      for (const block of message.message.content) if (block.type === 'tool_use' && block.name === 'Bash') bashCalls.add(block.id);
+      continue;
+    }
+    for (const text of reminderTexts(message, bashCalls)) {
       for (const match of text.matchAll(UPDATE)) last = match[1];
     }
   }
