@@ -15,7 +15,7 @@ const HELP = `Usage: turnloop snapshot
 
 Makes the headless mode's V8 start-up snapshot for the Node that runs this command (${process.version} here),
 in the installed package beside the headless bundle. agentSdkOptions() then starts an Agent SDK session from it,
-about a fifth faster to its result (docs/agent-sdk.md, "A faster start"). Run it again after changing Node: a
+some 20 ms sooner to its result (docs/agent-sdk.md, "A faster start"). Run it again after changing Node: a
 snapshot fits the Node that made it and no other, and agentSdkOptions() ignores one made by another.
 It first compiles the bundle's code cache for this Node's V8 when the package has none (two offline runs
 against a loopback fake API). Takes a few seconds; writes only beside the bundle. Run it without NODE_OPTIONS.`;
