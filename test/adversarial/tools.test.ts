@@ -188,8 +188,8 @@ describe('confinement without races', () => {
     }
     stop = true;
     await flipper;
-    expect(outcomes.some(refused)).toBe(true);
     expect(snapshotOutside(sandbox)).toEqual(beforeRace);
+    expect(outcomes.some(refused), `no attempt met the link pointing out: ${[...new Set(outcomes)].join(' | ')}`).toBe(true);
   });
 
   it('the tool-result store refuses a .turnloop symlinked out of the workspace and creates nothing there', async () => {
