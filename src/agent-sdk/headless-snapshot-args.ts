@@ -64,7 +64,8 @@ function nodeOnPath(path: string | undefined): string | undefined {
   return undefined;
 }
 
-function realPath(path: string): string | undefined {
+/** The real path of `path`, or undefined when it does not resolve (also the snapshot's check of its bin). */
+export function realPath(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {

@@ -22,6 +22,7 @@ import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { isHeadlessInvocation } from '../agent-sdk/headless-invocation.ts';
+import { realPath } from '../agent-sdk/headless-snapshot-args.ts';
 import { loadBundle, type LoadedBundle } from './bundle-loader.ts';
 
 /** What the bundle exports (src/cli/headless-entry.ts) that a run from the blob calls. */
@@ -72,12 +73,4 @@ function runWithoutSnapshot(): void {
   child.on('exit', (code, signal) => {
     process.exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
   });
-}
-
-function realPath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
