@@ -1,11 +1,15 @@
 /**
- * turnloop's N=10 cell as `npm run bench` meets it, alone: the bench's warm-up for turnloop (5 runs at H=10, one
- * 30-turn run at H=100), then ROUNDS runs at N=10 (then at H=10), each right after two full GCs. What is left of
- * the cell's JIT warm-up and GC per turn, for CPU profiles (`--cpu-prof`) and `--trace-opt` of the first few
- * hundred turns, and for paired A/B of two builds by path.
+ * turnloop's two short cells as `npm run bench` meets them, alone (round 14): the bench's warm-up for turnloop (5 runs
+ * at H=10, one 30-turn run at H=100), then ROUNDS (default 15, the bench's) runs at N=10, then as many at H=10, each
+ * right after two full GCs. At N=10 most of the loop's code still runs unoptimized (`--trace-opt`: almost nothing of
+ * `dist/` is optimized before the cell ends), so this measures what a cold turn costs; for paired A/B of two builds
+ * (run it from each tree's bench/), CPU profiles and traces of those first few hundred turns.
  *
  * `node --expose-gc --import tsx cold-short-probe.ts [root]` (in bench/; root defaults to `..`, the build at
- * `<root>/dist`); prints one JSON line: the pooled median µs per turn at N=10 and at H=10, and a sum of per-turn µs.
+ * `<root>/dist`). Prints one JSON line: the pooled median µs per turn at N=10 and at H=10. Options (environment):
+ * BY_TURN=1 prints the median of each turn index too; WINDOW=<file> writes each measured run's turns as a window
+ * on the profiler's clock (first to last model call, µs), to keep only the turns' samples of a `--cpu-prof`
+ * profile; MARK=1 prints a line where the measured runs start (for `--trace-opt` output).
  */
 import { writeFileSync } from 'node:fs';
 import { loadSide } from './core-ab-sides.ts';
