@@ -51,6 +51,8 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
   const model = options.model ?? (() => config.model);
   const lastAssistantAt = options.lastAssistantAt ?? lastAssistantTimestamp;
   const autocompactThreshold = () => contextThresholds(model(), config).autocompact;
+  // Made once per runner, not on every turn's layer 0.
+  const pointerFor = (id: string) => store.pointerFor(config.sessionId, id);
 
   /** Synchronous unless a result must be stored (the only I/O of any layer). */
   function toolResultBudget(input: ContextLayerInput): ContextLayerOutcome | Promise<ContextLayerOutcome> {
@@ -61,7 +63,7 @@ export function createContextLayerRunner(options: ContextLayerRunnerOptions): Co
       exemptTools: options.exemptTools,
       maxResultChars: options.maxResultChars,
       perMessage: options.querySource === undefined || perMessageBudgetApplies(options.querySource),
-      pointerFor: (id) => store.pointerFor(config.sessionId, id),
+      pointerFor,
     });
     if (outcome.toStore.length === 0) {
       Object.assign(decisions, outcome.newDecisions);

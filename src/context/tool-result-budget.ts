@@ -123,6 +123,13 @@ function resultLimit(input: ToolResultBudgetInput, name: string | undefined): nu
   return Number.isFinite(declared[name]) ? Math.min(declared[name], perResultChars) : null;
 }
 
+/** True when no result is over its own limit and `total` is within `perMessageChars`: nothing is replaced. */
+function withinBudget(candidates: readonly FreshResult[], total: number, perMessageChars: number): boolean {
+  if (total > perMessageChars) return false;
+  for (const result of candidates) if (result.chars > result.limit) return false;
+  return true;
+}
+
 /**
  * Applies the tool-result budget to the fresh results of a history.
  *
@@ -161,6 +168,12 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
       total += chars;
       candidates.push({ toolUseId: id, text, chars, order: candidates.length, limit });
     }
+  }
+
+  // The common case, every fresh result within its limit and the message within its budget: nothing to replace,
+  // so no sorting (this layer runs on every turn). The same outcome as the loops below would give.
+  if (withinBudget(candidates, total, input.perMessage === false ? Infinity : config.perMessageChars)) {
+    return { edits, tokensFreed: Math.max(0, tokensFreed), toStore, newDecisions };
   }
 
   const replace = (result: FreshResult) => {

@@ -24,7 +24,7 @@ import type { LoopParams, LoopState } from '../data/state.ts';
 import type { StepResult } from '../reducer/step.ts';
 import { createStepMemo, initialStateWithMemo, stepWithMemo } from '../reducer/stepper.ts';
 import { sharedChartPaths } from '../runtime/chart-paths.ts';
-import { executorOf, executorWarning, fallbackOf, type ExecutorEnv, type ObserveExecutor, type OnceExecutor, type RunView, type StreamExecutor, type ToolCommand } from '../runtime/effect-executors.ts';
+import { executorOf, executorWarning, fallbackFrom, type ExecutorEnv, type ObserveExecutor, type OnceExecutor, type RunView, type StreamExecutor, type ToolCommand } from '../runtime/effect-executors.ts';
 import type { QueryDeps, RunErrorSource, RunLoopOptions, StepGate, StepObserver, StepRecord } from '../runtime/query-options.ts';
 import type { ResolvedRun, RunWatch } from './resolve-run.ts';
 import type { ToolRuntime } from '../data/tool-runtime.ts';
@@ -202,11 +202,11 @@ export abstract class RunCore implements RunView {
         this.items.push(executor.item(effect));
         return;
       case 'stream':
-        return this.runStream(effect, executor, fallbackOf(effect));
+        return this.runStream(effect, executor, fallbackFrom(executor, effect));
       case 'once':
-        return this.runOnce(effect, executor, fallbackOf(effect));
+        return this.runOnce(effect, executor, fallbackFrom(executor, effect));
       case 'tools':
-        return this.runTools(effect, executor.command(effect), fallbackOf(effect));
+        return this.runTools(effect, executor.command(effect), fallbackFrom(executor, effect));
       case 'observe':
         return this.runObserve(effect, executor);
       case 'end':

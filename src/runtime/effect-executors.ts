@@ -183,7 +183,11 @@ export async function* outputsOf<E>(executor: StreamExecutor<E> | OnceExecutor<E
  * fallback event (the answer is optional, or nothing answers the effect).
  */
 export function fallbackOf(effect: Effect): (() => LoopEvent) | null {
-  const executor = executorOf(effect);
+  return fallbackFrom(executorOf(effect), effect);
+}
+
+/** `fallbackOf` for a driver that holds `effect`'s executor already (no second lookup by type). */
+export function fallbackFrom<E extends Effect>(executor: EffectExecutor<E>, effect: E): (() => LoopEvent) | null {
   const fallback = 'fallback' in executor ? executor.fallback : null;
   return fallback && (() => fallback(effect));
 }

@@ -8,7 +8,7 @@
  */
 import type { EffectOf } from '../data/effects.ts';
 import type { EventOf } from '../data/events.ts';
-import type { AssistantMessage } from '../messages/types.ts';
+import type { AssistantMessage, ToolUseBlock } from '../messages/types.ts';
 import type { ModelCallOptions, ModelStreamItem } from '../data/deps.ts';
 import type { LoopParams } from '../data/state.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
@@ -176,11 +176,18 @@ function outputOf(item: ModelStreamItem, env: ExecutorEnv, controller: LazyAbort
   if (event.type === 'model_message') {
     const message = env.toolUseIds.claim(event.message);
     if (message.timestamp === undefined) message.timestamp = env.deps.clock.now();
-    const toolUses = message.message.content.filter((b) => b.type === 'tool_use');
-    const concurrencySafe = toolUses.length > 0 ? env.tools.concurrencySafe(toolUses) : undefined;
+    const toolUses = toolUsesOf(message);
+    const concurrencySafe = toolUses === null ? undefined : env.tools.concurrencySafe(toolUses);
     event = claimedModelMessage(event, message, concurrencySafe);
   }
   return { kind: 'event', event };
+}
+
+/** The reply's tool_use blocks in order, or null when it has none (a loop: a callback costs more while cold). */
+function toolUsesOf(message: AssistantMessage): ToolUseBlock[] | null {
+  let toolUses: ToolUseBlock[] | null = null;
+  for (const block of message.message.content) if (block.type === 'tool_use') (toolUses ??= []).push(block);
+  return toolUses;
 }
 
 /** True for a reply refused as it arrived (its `model_error`): nothing more of the stream is read. */

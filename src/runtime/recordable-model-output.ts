@@ -112,7 +112,10 @@ function describedProblem(value: unknown, maxDepth: number): string | null {
  */
 function impossibleUsage(usage: unknown, where: string): string | null {
   if (usage === null || typeof usage !== 'object') return null;
-  for (const [key, count] of Object.entries(usage)) {
+  // `for…in` with an own check: the same keys in the same order as `Object.entries`, without its pairs (twice a turn).
+  for (const key in usage) {
+    if (!Object.hasOwn(usage, key)) continue;
+    const count: unknown = (usage as Record<string, unknown>)[key];
     if (typeof count !== 'number' || !Number.isFinite(count)) continue; // the JSON check below names it
     if (count < 0) return `${where}.${key} is ${count}; a token count is at least 0`;
     if (count > Number.MAX_SAFE_INTEGER) return `${where}.${key} is ${count}; a token count is at most ${Number.MAX_SAFE_INTEGER}`;

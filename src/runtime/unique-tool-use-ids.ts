@@ -25,15 +25,18 @@ export class ToolUseIdRegistry {
 
   /** The message with every tool_use id unique in the run (the message itself when nothing changed). */
   claim(message: AssistantMessage): AssistantMessage {
-    let changed = false;
-    const content = message.message.content.map((block) => {
-      if (block.type !== 'tool_use') return block;
+    // A loop that copies the content only once an id changes (every reply takes this path; most change nothing).
+    const blocks = message.message.content;
+    let content: typeof blocks | null = null;
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i];
+      if (block.type !== 'tool_use') continue;
       const id = this.unique(block.id);
-      if (id === block.id) return block;
-      changed = true;
-      return { ...block, id };
-    });
-    return changed ? { ...message, message: { ...message.message, content } } : message;
+      if (id === block.id) continue;
+      content ??= blocks.slice();
+      content[i] = { ...block, id };
+    }
+    return content === null ? message : { ...message, message: { ...message.message, content } };
   }
 
   private unique(id: string): string {

@@ -198,7 +198,7 @@ async function runPipeline(
     const pre = preHooks.length === 0
       ? noPreHookOutcome(input)
       : await runPreToolHooks(preHooks, { ...ctx, toolName: tool.name, input, newId: deps.newId });
-    out.extra.push(...pre.messages);
+    if (pre.messages.length > 0) out.extra.push(...pre.messages);
     out.preventContinuation = pre.preventContinuation;
     out.stopReason = pre.stopReason;
     if (pre.stop) return fail(`Error: a pre-tool hook stopped this call${pre.stopReason ? `: ${pre.stopReason}` : '.'}`);
@@ -209,13 +209,14 @@ async function runPipeline(
     }
 
     stage = 'the permission check';
+    // One literal of a fixed shape (a conditional spread in it sent V8 down its generic object-building path).
     const permission = await decidePermission({
       tool,
       input,
       ctx,
       hookDecision: pre.decision,
       hookReason: pre.reason,
-      ...(pre.reasonIsText ? { hookReasonIsText: true } : {}),
+      hookReasonIsText: pre.reasonIsText === true,
       canUseTool: deps.canUseTool,
     });
     if (!permission.allowed) return fail(permission.message);
@@ -227,10 +228,11 @@ async function runPipeline(
 
     stage = 'call';
     startTimer();
-    // Only for the post-tool hooks' `duration_ms`: never part of the loop's state or messages.
-    started = performance.now();
+    // Only for the post-tool hooks' `duration_ms` (never part of the loop's state or messages): not read without hooks.
+    const timed = (deps.postToolHooks ?? []).length > 0;
+    if (timed) started = performance.now();
     const result = await invokeTool(tool, input, ctx, out.extra, deps);
-    const durationMs = Math.round(performance.now() - started);
+    const durationMs = started === undefined ? 0 : Math.round(performance.now() - started);
     out.content = result.content;
     out.isError = result.isError === true;
     out.contextPatch = result.contextModifier;
@@ -241,7 +243,7 @@ async function runPipeline(
     const post = postHooks.length === 0
       ? noPostHookOutcome()
       : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId, durationMs });
-    out.extra.push(...post.messages);
+    if (post.messages.length > 0) out.extra.push(...post.messages);
     if (post.preventContinuation) out.preventContinuation = true;
     out.stopReason ??= post.stopReason;
     return out;

@@ -82,7 +82,8 @@ export class StreamingToolExecutor {
   /** Hands over one tool_use as soon as the model finished its block. Ignored after `discard`. */
   enqueue(toolUse: ToolUseBlock, concurrencySafe: boolean): void {
     if (this.#discarded) return;
-    if (this.#tools.some((t) => t.toolUse.id === toolUse.id)) throw new DuplicateToolUseError(toolUse.id);
+    // Plain loops on this path (here and below), no callbacks: it runs on every turn, mostly before V8 optimizes it.
+    for (const tool of this.#tools) if (tool.toolUse.id === toolUse.id) throw new DuplicateToolUseError(toolUse.id);
     const behavior = interruptBehaviorOf(this.#options.deps.registry.find(toolUse.name));
     this.#tools.push({ index: this.#tools.length, toolUse, safe: concurrencySafe, behavior, state: 'queued' });
     this.#processQueue();
@@ -144,7 +145,9 @@ export class StreamingToolExecutor {
 
   /** Nothing more to report: discarded, or every tool reported. */
   #finished(): boolean {
-    return this.#discarded || this.#tools.every((t) => t.state === 'reported');
+    if (this.#discarded) return true;
+    for (const tool of this.#tools) if (tool.state !== 'reported') return false;
+    return true;
   }
 
   /** Settles when a tool finishes or is cancelled (or the executor is discarded). */
@@ -215,9 +218,15 @@ export class StreamingToolExecutor {
   }
 
   #canStart(tool: TrackedTool): boolean {
-    const running = this.#tools.filter((t) => t.state === 'running');
-    if (running.length === 0) return true;
-    return tool.safe && running.length < this.#cap && running.every((t) => t.safe);
+    let running = 0;
+    let allSafe = true;
+    for (const t of this.#tools) {
+      if (t.state !== 'running') continue;
+      running += 1;
+      if (!t.safe) allSafe = false;
+    }
+    if (running === 0) return true;
+    return tool.safe && running < this.#cap && allSafe;
   }
 
   #start(tool: TrackedTool): void {
@@ -243,7 +252,8 @@ export class StreamingToolExecutor {
   #applyPatch(tool: TrackedTool, patch: Record<string, unknown> | undefined): void {
     if (!tool.safe) applyContextPatch(this.context, patch);
     else if (patch) this.#pendingSafePatches.set(tool.index, patch);
-    if (this.#tools.some((t) => t.state === 'running' && t.safe)) return;
+    for (const t of this.#tools) if (t.state === 'running' && t.safe) return;
+    if (this.#pendingSafePatches.size === 0) return;
     for (const index of [...this.#pendingSafePatches.keys()].sort((a, b) => a - b)) {
       applyContextPatch(this.context, this.#pendingSafePatches.get(index));
     }
@@ -254,12 +264,17 @@ export class StreamingToolExecutor {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();
-    for (const listener of [this.#options.onResultReady, ...this.#listeners]) {
-      try {
-        listener?.();
-      } catch {
-        // A failing listener must not break the executor; the results stay available to `takeCompleted`.
-      }
+    this.#call(this.#options.onResultReady);
+    // By index, up to the length it had before: as the copy it once iterated, a listener added meanwhile waits.
+    const listeners = this.#listeners;
+    for (let i = 0, n = listeners.length; i < n; i++) this.#call(listeners[i]);
+  }
+
+  #call(listener: (() => void) | undefined): void {
+    try {
+      listener?.();
+    } catch {
+      // A failing listener must not break the executor; the results stay available to `takeCompleted`.
     }
   }
 }

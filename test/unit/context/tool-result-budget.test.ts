@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/config/config.ts';
 import { budgetToolResults, previewToolResult } from '../../../src/context/tool-result-budget.ts';
 import type { Message } from '../../../src/messages/types.ts';
@@ -127,6 +127,29 @@ describe('per-message selection as the original (Claude Code 2.1.88 utils/toolRe
     const kept = 'p'.repeat(500);
     const out = budgetToolResults({ messages, config: small, decisions: { a: kept }, pointerFor });
     expect(out.edits).toEqual([{ op: 'replace_tool_result', toolUseId: 'a', content: kept }]);
+    expect(out.toStore).toEqual([]);
+  });
+});
+
+describe('tool-result budget: the common turn (round 14)', () => {
+  it('sorts nothing when every fresh result is within its limit and the message within its budget', () => {
+    // This layer runs on every turn; ranking the results by size is only needed when one must be replaced.
+    const messages = freshBatch({ a: 100, b: 200 });
+    const sort = vi.spyOn(Array.prototype, 'sort');
+    try {
+      const out = budgetToolResults({ messages, config, decisions: {}, pointerFor });
+      expect(sort).not.toHaveBeenCalled();
+      expect(out).toEqual({ edits: [], tokensFreed: 0, toStore: [], newDecisions: {} });
+    } finally {
+      sort.mockRestore();
+    }
+  });
+
+  it('gives the same outcome on that path as the ranking does, frozen decisions included', () => {
+    const messages = freshBatch({ a: 100, b: 200 });
+    const out = budgetToolResults({ messages, config, decisions: { a: 'kept' }, pointerFor });
+    expect(out.edits).toEqual([{ op: 'replace_tool_result', toolUseId: 'a', content: 'kept' }]);
+    expect(out.tokensFreed).toBe(Math.ceil(100 / 4) - Math.ceil(4 / 4));
     expect(out.toStore).toEqual([]);
   });
 });

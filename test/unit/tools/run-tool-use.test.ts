@@ -147,3 +147,27 @@ describe('one tool call produces exactly one tool_result event', () => {
     expect(event.extra?.at(-1)).toMatchObject({ type: 'attachment', attachment: { type: 'hook_stopped_continuation', toolUseId: 't1' } });
   });
 });
+
+describe('the call duration is read only for post-tool hooks (round 14)', () => {
+  it('reads no clock for a call without post-tool hooks', async () => {
+    const now = vi.spyOn(performance, 'now');
+    try {
+      expect(resultText(await run([echo]))).toBe('hi');
+      expect(now).not.toHaveBeenCalled();
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('still gives post-tool hooks the duration of the call', async () => {
+    let seen: number | undefined;
+    const now = vi.spyOn(performance, 'now');
+    try {
+      await run([echo], undefined, { postToolHooks: [({ durationMs }) => void (seen = durationMs)] });
+      expect(now).toHaveBeenCalledTimes(2);
+      expect(typeof seen).toBe('number');
+    } finally {
+      now.mockRestore();
+    }
+  });
+});
