@@ -139,8 +139,8 @@ const ASSISTANT_UNTIMED_MEMBERS = ['type', 'uuid', 'message'];
 
 /**
  * The model's reply as the interpreter wraps it (`{ type, message: { type: 'assistant', uuid, message, timestamp },
- * concurrencySafe }`): `[json, free]` as for a tool result, the reply's API message written by `JSON.stringify`
- * (any content) and in `free` whole, with the uuid and the tool-use ids; `null` for any other shape.
+ * concurrencySafe }`): `[json, free]` as for a tool result, the reply's API message and the flags written by
+ * `JSON.stringify` (any content) and in `free` whole, with the uuid; `null` for any other shape.
  */
 export function modelMessageEventJson(event: LoopEvent): [json: string, free: string] | null {
   const flags = (event as { concurrencySafe?: unknown }).concurrencySafe;
@@ -157,23 +157,12 @@ export function modelMessageEventJson(event: LoopEvent): [json: string, free: st
   const replyJson = JSON.stringify(reply);
   let json = `{"type":"model_message","message":{"type":"assistant","uuid":${uuidJson},"message":${replyJson}`;
   if (timestamp !== undefined) json += `,"timestamp":${String(timestamp)}`;
-  let free = `${uuidJson}\n${replyJson}`;
-  if (flags !== undefined) {
-    if (typeof flags !== 'object' || flags === null || Array.isArray(flags) || (flags as { toJSON?: unknown }).toJSON !== undefined) return null;
-    json += '},"concurrencySafe":{';
-    let first = true;
-    for (const id in flags) {
-      const flag = (flags as Record<string, unknown>)[id];
-      // An inherited member is listed by `for…in` but not written by JSON.stringify.
-      if (typeof flag !== 'boolean' || !Object.hasOwn(flags, id)) return null;
-      const idJson = stringJson(id);
-      json += `${first ? '' : ','}${idJson}:${flag ? 'true' : 'false'}`;
-      free += `\n${idJson}`;
-      first = false;
-    }
-    json += '}}';
-  } else json += '}}';
-  return [json, free];
+  if (flags === undefined) return [`${json}}}`, `${uuidJson}\n${replyJson}`];
+  // The flags (a new object each turn, keyed by tool-use ids) are written by `JSON.stringify` too, as the event's
+  // would write them (its own `toJSON` would be called with another key: left to the caller); checked whole.
+  if (typeof flags !== 'object' || flags === null || (flags as { toJSON?: unknown }).toJSON !== undefined) return null;
+  const flagsJson = JSON.stringify(flags);
+  return [`${json}},"concurrencySafe":${flagsJson}}`, `${uuidJson}\n${replyJson}\n${flagsJson}`];
 }
 
 /**

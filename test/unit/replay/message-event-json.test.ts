@@ -62,10 +62,21 @@ describe('the tool result and model reply templates', () => {
     expect(events.every((event) => textOf(event) !== null)).toBe(true);
   });
 
-  it('give up (null) on any other shape', () => {
-    const withToJson = { ...REPLY, toJSON: () => ({ other: true }) };
+  it('write the reply\'s flags of any JSON shape as JSON.stringify writes them, and check them whole', () => {
+    // The flags are written by JSON.stringify (no member walk), so shapes the interpreter never makes are written too.
     const inheritedFlag = Object.create({ toolu_9: true }) as Record<string, boolean>;
     inheritedFlag.toolu_1 = true;
+    const flagsOf = [{ toolu_1: 'yes' }, inheritedFlag, [true], { toolu_1: { nested: 'sk-ant-api03-abc' } }] as unknown[];
+    for (const flags of flagsOf) {
+      const event = modelMessage('m', REPLY, 1, flags);
+      const text = textOf(event);
+      expect(text?.[0], JSON.stringify(event)).toBe(JSON.stringify(event));
+      expect(text?.[1]).toContain(JSON.stringify(flags));
+    }
+  });
+
+  it('give up (null) on any other shape', () => {
+    const withToJson = { ...REPLY, toJSON: () => ({ other: true }) };
     const others: LoopEvent[] = [
       toolResult('t', 'u', [{ type: 'text', text: 'blocks' }]),
       toolResult('t', 'u', 7),
@@ -79,9 +90,6 @@ describe('the tool result and model reply templates', () => {
       modelMessage('m', withToJson, 1),
       modelMessage('m', REPLY, Number.NaN),
       modelMessage('m', REPLY, '1'),
-      modelMessage('m', REPLY, 1, { toolu_1: 'yes' }),
-      modelMessage('m', REPLY, 1, inheritedFlag),
-      modelMessage('m', REPLY, 1, [true]),
       modelMessage('m', REPLY, 1, null),
       modelMessage(7 as unknown as string, REPLY, 1),
       { type: 'model_message', message: { type: 'assistant', uuid: 'm', message: REPLY, apiError: { status: 500 } } } as unknown as LoopEvent,
