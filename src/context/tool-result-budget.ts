@@ -123,10 +123,14 @@ function resultLimit(input: ToolResultBudgetInput, name: string | undefined): nu
   return Number.isFinite(declared[name]) ? Math.min(declared[name], perResultChars) : null;
 }
 
-/** True when no result is over its own limit and `total` is within `perMessageChars`: nothing is replaced. */
+/**
+ * True when no result is over its own limit and `total` is within `perMessageChars`: nothing is replaced. Written as
+ * the negation of the loops' own `<=` tests, so a limit that is NaN or undefined (a config that sets one to
+ * undefined) takes the loops as before.
+ */
 function withinBudget(candidates: readonly FreshResult[], total: number, perMessageChars: number): boolean {
-  if (total > perMessageChars) return false;
-  for (const result of candidates) if (result.chars > result.limit) return false;
+  if (!(total <= perMessageChars)) return false;
+  for (const result of candidates) if (!(result.chars <= result.limit)) return false;
   return true;
 }
 

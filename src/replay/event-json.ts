@@ -13,9 +13,10 @@
  *   of the check when no literal secret value nor extra pattern is being masked.
  * - A tool's result and the model's reply (one or two a turn) are written from templates too when they have the
  *   shapes the tool runtime and the interpreter give them (`toolResultEventJson`, `modelMessageEventJson`): the
- *   reply's API message by `JSON.stringify`, the rest around it. Their strings can hold anything, so they are
- *   checked for secrets, but only they: the fixed words between them are clean and no word of the check contains a
- *   quote, so a match in the whole text lies inside one of them (`test/unit/replay/message-event-json.test.ts`
+ *   reply's API message and its `concurrencySafe` flags by `JSON.stringify`, the rest around them. Their strings
+ *   and those two JSON texts can hold anything, so they are checked for secrets, but only they: the fixed words
+ *   between them are clean and no word of the check contains a quote, bracket or brace, so a match in the whole
+ *   text lies inside one of them (`test/unit/replay/message-event-json.test.ts`
  *   holds the two verdicts equal). With a literal secret value or an extra pattern the whole text is checked.
  * The replay side reads the same texts back without the parser (`event-text.ts`).
  */
@@ -170,7 +171,8 @@ export function modelMessageEventJson(event: LoopEvent): [json: string, free: st
  * a text clean as a whole is clean in each of its parts, and only when it is not is each event checked (and
  * masked) on its own. The common events' templates (`commonEventJson`) are left out of that check when
  * `checksCommon` is false (no literal secret value nor extra pattern is masked): their texts hold no word the check
- * looks for; of a tool result's or a reply's template, only the strings are checked then. Stops before a step whose event cannot be serialised, returning what came before it and the failure.
+ * looks for; of a tool result's or a reply's template, only the strings and JSON texts written into it are checked
+ * then. Stops before a step whose event cannot be serialised, returning what came before it and the failure.
  */
 export function loggedEventJsons(steps: readonly { event: LoopEvent }[], redact: Redactor, checksCommon: boolean): { jsons: string[]; failure: unknown } {
   const jsons: string[] = [];

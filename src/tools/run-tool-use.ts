@@ -184,6 +184,8 @@ async function runPipeline(
   let stage = 'input validation';
   // When the tool was called (the post-tool hooks' `duration_ms`, also for a tool that threw).
   let started: number | undefined;
+  // Read once, so the post-tool hooks that run are the ones the call was timed for.
+  const postHooks = deps.postToolHooks ?? [];
   let input: unknown = toolUse.input;
   try {
     const parsed = tool.inputSchema.safeParse(toolUse.input);
@@ -229,8 +231,7 @@ async function runPipeline(
     stage = 'call';
     startTimer();
     // Only for the post-tool hooks' `duration_ms` (never part of the loop's state or messages): not read without hooks.
-    const timed = (deps.postToolHooks ?? []).length > 0;
-    if (timed) started = performance.now();
+    if (postHooks.length > 0) started = performance.now();
     const result = await invokeTool(tool, input, ctx, out.extra, deps);
     const durationMs = started === undefined ? 0 : Math.round(performance.now() - started);
     out.content = result.content;
@@ -239,7 +240,6 @@ async function runPipeline(
     if (result.preventContinuation) out.preventContinuation = true;
 
     stage = 'a post-tool hook';
-    const postHooks = deps.postToolHooks ?? [];
     const post = postHooks.length === 0
       ? noPostHookOutcome()
       : await runPostToolHooks(postHooks, { ...ctx, toolName: tool.name, input, result, newId: deps.newId, durationMs });
@@ -256,7 +256,6 @@ async function runPipeline(
     // A tool that threw: the post-tool hooks still hear of it, with its error result (Claude Code's
     // PostToolUseFailure hooks); what they add goes with the result, a hook that fails is a warning.
     const failed = fail(`Error: ${errorText(error)}`);
-    const postHooks = deps.postToolHooks ?? [];
     if (postHooks.length === 0 || ctx.signal.aborted) return failed;
     try {
       const durationMs = started === undefined ? undefined : Math.round(performance.now() - started);

@@ -152,4 +152,15 @@ describe('tool-result budget: the common turn (round 14)', () => {
     expect(out.tokensFreed).toBe(Math.ceil(100 / 4) - Math.ceil(4 / 4));
     expect(out.toStore).toEqual([]);
   });
+
+  it('takes the ranking, as before the shortcut, when a limit is NaN or undefined', () => {
+    // A config group is Partial in ConfigOverrides, so a limit can arrive undefined; the ranking's own `<=` tests
+    // then replace the result, and the shortcut must not decide otherwise.
+    const messages = freshBatch({ a: 5_000 });
+    for (const broken of [{ ...config, perMessageChars: undefined as unknown as number }, { ...config, perResultChars: Number.NaN }]) {
+      const out = budgetToolResults({ messages, config: broken, decisions: {}, pointerFor });
+      expect(out.edits).toHaveLength(1);
+      expect(out.toStore).toHaveLength(1);
+    }
+  });
 });

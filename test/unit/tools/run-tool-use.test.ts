@@ -161,11 +161,11 @@ describe('the call duration is read only for post-tool hooks (round 14)', () => 
 
   it('still gives post-tool hooks the duration of the call', async () => {
     let seen: number | undefined;
-    const now = vi.spyOn(performance, 'now');
+    const now = vi.spyOn(performance, 'now').mockReturnValueOnce(10).mockReturnValueOnce(25);
     try {
       await run([echo], undefined, { postToolHooks: [({ durationMs }) => void (seen = durationMs)] });
       expect(now).toHaveBeenCalledTimes(2);
-      expect(typeof seen).toBe('number');
+      expect(seen).toBe(15);
     } finally {
       now.mockRestore();
     }
