@@ -151,12 +151,12 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
 
 function rootsOf(paths: ChartPaths, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
   if (typeof value === 'string') return rootsByKey(paths, value, create);
-  // Only frozen values are looked up by identity: a caller's own value object could change under the cache.
-  const frozen = Object.isFrozen(value);
-  let roots = frozen ? paths.byValueObject.get(value) : undefined;
+  // Only frozen values are looked up by identity: a caller's own value object could change under the cache. Only
+  // frozen ones are ever put in it, and nothing unfreezes an object, so a hit needs no `isFrozen` check.
+  let roots = paths.byValueObject.get(value);
   if (!roots) {
     roots = rootsByKey(paths, valueKey(value), create);
-    if (roots && frozen) paths.byValueObject.set(value, roots);
+    if (roots && Object.isFrozen(value)) paths.byValueObject.set(value, roots);
   }
   return roots;
 }

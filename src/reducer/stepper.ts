@@ -13,7 +13,7 @@ import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
 import type { LoopEvent } from '../data/events.ts';
-import { toScratchContext } from '../machine/machine-context.ts';
+import { fillContext, toScratchContext, type ScratchContext } from '../machine/machine-context.ts';
 import { createInitialContext } from '../machine/context-conversions.ts';
 import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from '../data/state.ts';
@@ -45,6 +45,8 @@ const PLAIN: Stepper = Object.freeze({ initialState, step, stats: () => ({ hits:
 export interface StepMemo {
   readonly memo: MacrostepMemo;
   readonly tracer: TraceCollector;
+  /** The context the memo runs each step's guards and actions on (`scratchFor`); made by the first step. */
+  scratch: ScratchContext | null;
 }
 
 /** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
@@ -56,7 +58,8 @@ const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProb
  */
 export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector() };
+  const owned: StepMemo = { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
+  return owned;
 }
 
 /**
@@ -101,12 +104,26 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
   return result;
 }
 
+/**
+ * `owned`'s scratch context, filled from `state` and `config` for one step. Refilled, not built per step: it was a
+ * fifth of a step's cost in the fold (a 31-field object and its float box per step). Safe to reuse because nothing
+ * keeps it: the step's state gets a copy (`toLoopContext`), actions keep only values read from it, and every field
+ * is written again before each step, so what a step (or a miss halfway) left in it is never read.
+ */
+function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): ScratchContext {
+  const scratch = owned.scratch;
+  if (scratch === null) return (owned.scratch = toScratchContext(state.context, config));
+  fillContext(scratch, state.context);
+  scratch.config = config;
+  return scratch;
+}
+
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */
 export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
   const { memo, tracer } = owned;
   checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
+  const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
     return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);

@@ -3,7 +3,7 @@
  * the same way. The toy guards and actions here stand in for the machine's; the whole-machine check that the memo
  * changes nothing is in `drive()` (every driven test) and in the purity property.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ActionFn, GuardFn, MachineContext } from '../../src/machine/machine-context.ts';
 import { createTraceCollector, type TraceStep } from '../../src/machine/macrostep-trace.ts';
 import { createChartPaths, createMacrostepMemo } from '../../src/reducer/macrostep-memo.ts';
@@ -184,5 +184,24 @@ describe('macrostep memo', () => {
     createStepper({ memo: true }).step(start.state, layerResult('tool_result_budget'), config);
     expect(createStepper({ memo: true }).stats()).toEqual({ hits: 0, misses: 0, nodes: 0 });
     expect(createStepper().stats()).toEqual({ hits: 0, misses: 0, nodes: 0 });
+  });
+
+  it('finds the paths of a state value it handed out by identity alone, without asking whether it is frozen', () => {
+    const memo = createMacrostepMemo();
+    memo.add({ exitLadder: 'stopHooks' }, event, [actionStep(bump)], end('b'));
+    memo.add('b', event, [actionStep(bump)], { value: { exitLadder: 'stopHooks' }, done: false, unchanged: false });
+    const handedOut = memo.follow('b', ctx(0), event)?.end.value as Record<string, unknown>;
+    expect(Object.isFrozen(handedOut)).toBe(true);
+    expect(memo.follow(handedOut, ctx(0), event)).not.toBeNull();
+    const isFrozen = vi.spyOn(Object, 'isFrozen');
+    try {
+      for (let i = 0; i < 5; i++) expect(memo.follow(handedOut, ctx(i), event)?.context.turnCount).toBe(i + 1);
+      expect(isFrozen).not.toHaveBeenCalled();
+      // A caller's own (unfrozen) value of the same state is found by its text, and never kept by identity.
+      expect(memo.follow({ exitLadder: 'stopHooks' }, ctx(0), event)).not.toBeNull();
+      expect(isFrozen).toHaveBeenCalledTimes(1);
+    } finally {
+      isFrozen.mockRestore();
+    }
   });
 });

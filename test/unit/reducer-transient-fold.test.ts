@@ -12,7 +12,8 @@ import { toScratchContext } from '../../src/machine/machine-context.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, initialStateWithMemo, type StepMemo } from '../../src/reducer/stepper.ts';
-import { fillContext, startTransientFold, transientFoldState, transientStep, type TransientFold } from '../../src/reducer/transient-fold.ts';
+import { startTransientFold, transientFoldState, transientStep, type TransientFold } from '../../src/reducer/transient-fold.ts';
+import { fillContext } from '../../src/machine/machine-context.ts';
 import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
 import { recordRun, toolTurns } from './replay/fixtures.ts';
 
