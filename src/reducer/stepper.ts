@@ -126,11 +126,25 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
   const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
-    return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
+    if (end.unchanged) return unchangedBy(state, event);
+    const result = resultFromContext(end.value, end.done, followed.context, followed.effects);
+    if (end.done) releaseStepMemo(owned);
+    return result;
   }
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
     : { value: state.value, done: false, unchanged: true });
+  if (next?.state.status === 'done') releaseStepMemo(owned);
   return next ?? unchangedBy(state, event);
+}
+
+/**
+ * Lets go of what `owned` holds of its run (the scratch context, with the last step's history and config); its
+ * paths stay. Done by the step that ends the run, so a memo kept after its run (the drivers keep their last
+ * interpreter, src/tools/kept-shapes.ts) holds none of the run's data (a run that fails still ends in a terminal
+ * step); a driver that drops a run before any end may call it itself. A later step makes a new scratch.
+ */
+export function releaseStepMemo(owned: StepMemo): void {
+  owned.scratch = null;
 }
