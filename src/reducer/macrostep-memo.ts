@@ -73,7 +73,7 @@ export function createChartPaths(maxNodes = DEFAULT_MAX_NODES): ChartPaths {
 
 export interface MacrostepMemo {
   /** This memo's hits and misses, and the size of the paths it follows (shared paths count every memo's). */
-  readonly stats: MemoStats;
+  stats(): MemoStats;
   readonly paths: ChartPaths;
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
@@ -106,13 +106,16 @@ export function createMacrostepMemo(paths: ChartPaths = createChartPaths()): Mac
     paths,
     hits: 0,
     misses: 0,
-    get stats(): MemoStats {
-      return { hits: this.hits, misses: this.misses, nodes: this.paths.nodes };
-    },
+    stats,
     follow,
     add,
   };
   return memo;
+}
+
+/** A method, not a getter: a literal with a getter took 0.5-1.5 µs to build (one per run), one without 0.05. */
+function stats(this: MemoTree): MemoStats {
+  return { hits: this.hits, misses: this.misses, nodes: this.paths.nodes };
 }
 
 function follow(this: MemoTree, value: StateValue, context: MachineContext, event: LoopEvent): { context: MachineContext; end: PathEnd; effects: Effect[] } | null {

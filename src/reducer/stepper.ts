@@ -74,7 +74,7 @@ export function createStepper(options: StepperOptions = {}): Stepper {
   const owned = createStepMemo(options.paths);
   return {
     initialState: (params, config) => initialStateWithMemo(owned, params, config),
-    stats: () => owned.memo.stats,
+    stats: () => owned.memo.stats(),
     step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
 }

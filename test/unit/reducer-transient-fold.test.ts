@@ -49,7 +49,7 @@ describe('the transient fold', () => {
     const memo = createStepMemo(paths);
     const histories = new Set<unknown>();
     const final = transientFold(memo, params, config, events, (fold) => histories.add(fold.context.messages));
-    expect(memo.memo.stats.misses).toBe(0);
+    expect(memo.memo.stats().misses).toBe(0);
     expect(final).toEqual(plainFold(params, config, events));
     // The initial history (the header's, or taken from it) is never appended to: one copy, then that copy grows.
     expect(params).toEqual(before);
