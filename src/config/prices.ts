@@ -28,8 +28,8 @@ function listPrice(inputPerMTok: number, outputPerMTok: number): ModelPrice {
   return { inputPerMTok, outputPerMTok, cacheWritePerMTok: inputPerMTok * 1.25, cacheReadPerMTok: inputPerMTok * 0.1 };
 }
 
-/** Published list prices, by model-id prefix. */
-export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
+/** Published list prices, by model-id prefix. Frozen, so the prefix list below stays its keys. */
+export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   'claude-opus-4-6': listPrice(5, 25),
   'claude-opus-4-5': listPrice(5, 25),
   'claude-opus-4-1': listPrice(15, 75),
@@ -40,11 +40,26 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-3-7-sonnet': listPrice(3, 15),
   'claude-haiku-4-5': listPrice(1, 5),
   'claude-3-5-haiku': listPrice(0.8, 4),
-};
+});
+
+/**
+ * The published list's keys, longest first: the first that prefixes a model is the longest that does (two keys of
+ * one length cannot both prefix one model). Read once: every model response prices its usage (`recordUsage`), and
+ * listing the table's keys each time was a twentieth of a memoized step.
+ */
+const MODEL_PRICE_KEYS: readonly string[] = Object.freeze(Object.keys(MODEL_PRICES).sort((a, b) => b.length - a.length));
 
 /** The price of `model` (longest matching prefix in `table`, then in the published list), or undefined if unknown. */
 export function priceOf(model: string, table?: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
-  return (table && priceByLongestPrefix(model, table)) ?? priceByLongestPrefix(model, MODEL_PRICES);
+  return (table && priceByLongestPrefix(model, table)) ?? listedPrice(model);
+}
+
+function listedPrice(model: string): ModelPrice | undefined {
+  for (let i = 0; i < MODEL_PRICE_KEYS.length; i++) {
+    const key = MODEL_PRICE_KEYS[i];
+    if (model.startsWith(key)) return MODEL_PRICES[key];
+  }
+  return undefined;
 }
 
 /**

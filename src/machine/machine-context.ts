@@ -80,6 +80,41 @@ export function toScratchContext(c: LoopContext, config: LoopConfig, transient: 
   return scratch;
 }
 
+/**
+ * Writes every field of `c` into `target`, whose shape stays the scratch's (its config and history claim are
+ * kept). Listed one by one like `toScratchContext` (a test holds the two to the same fields).
+ */
+export function fillContext(target: ScratchContext, c: LoopContext): void {
+  target.runId = c.runId;
+  target.seq = c.seq;
+  target.params = c.params;
+  target.querySource = c.querySource;
+  target.messages = c.messages;
+  target.historyRevision = c.historyRevision;
+  target.userContextMessage = c.userContextMessage;
+  target.autoCompactTracking = c.autoCompactTracking;
+  target.maxOutputTokensRecoveryCount = c.maxOutputTokensRecoveryCount;
+  target.hasAttemptedReactiveCompact = c.hasAttemptedReactiveCompact;
+  target.maxOutputTokensOverride = c.maxOutputTokensOverride;
+  target.pendingToolUseSummary = c.pendingToolUseSummary;
+  target.stopHookActive = c.stopHookActive;
+  target.turnCount = c.turnCount;
+  target.transition = c.transition;
+  target.tokenBudget = c.tokenBudget;
+  target.taskBudgetRemaining = c.taskBudgetRemaining;
+  target.currentModel = c.currentModel;
+  target.tokens = c.tokens;
+  target.outputTokens = c.outputTokens;
+  target.modelCalls = c.modelCalls;
+  target.costUsd = c.costUsd;
+  target.stopHookBlockingCount = c.stopHookBlockingCount;
+  target.toolUseContext = c.toolUseContext;
+  target.lastUsage = c.lastUsage;
+  target.iter = c.iter;
+  target.terminal = c.terminal;
+  target.effects = undefined;
+}
+
 /** The context fields an action changes. */
 export type ContextPatch = Partial<MachineContext>;
 

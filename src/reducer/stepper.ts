@@ -13,7 +13,7 @@ import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
 import type { LoopEvent } from '../data/events.ts';
-import { toScratchContext } from '../machine/machine-context.ts';
+import { fillContext, toScratchContext, type ScratchContext } from '../machine/machine-context.ts';
 import { createInitialContext } from '../machine/context-conversions.ts';
 import { createChartPaths, createMacrostepMemo, type ChartPaths, type MacrostepMemo, type MemoStats } from './macrostep-memo.ts';
 import type { LoopParams, LoopState } from '../data/state.ts';
@@ -45,6 +45,8 @@ const PLAIN: Stepper = Object.freeze({ initialState, step, stats: () => ({ hits:
 export interface StepMemo {
   readonly memo: MacrostepMemo;
   readonly tracer: TraceCollector;
+  /** The context the memo runs each step's guards and actions on (`scratchFor`); made by the first step. */
+  scratch: ScratchContext | null;
 }
 
 /** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
@@ -56,7 +58,8 @@ const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProb
  */
 export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector() };
+  const owned: StepMemo = { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
+  return owned;
 }
 
 /**
@@ -71,7 +74,7 @@ export function createStepper(options: StepperOptions = {}): Stepper {
   const owned = createStepMemo(options.paths);
   return {
     initialState: (params, config) => initialStateWithMemo(owned, params, config),
-    stats: () => owned.memo.stats,
+    stats: () => owned.memo.stats(),
     step: (state, event, config) => stepWithMemo(owned, state, event, config),
   };
 }
@@ -101,19 +104,47 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
   return result;
 }
 
+/**
+ * `owned`'s scratch context, filled from `state` and `config` for one step. Refilled, not built per step: it was a
+ * fifth of a step's cost in the fold (a 31-field object and its float box per step). Safe to reuse because nothing
+ * keeps it: the step's state gets a copy (`toLoopContext`), actions keep only values read from it, and every field
+ * is written again before each step, so what a step (or a miss halfway) left in it is never read.
+ */
+function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): ScratchContext {
+  const scratch = owned.scratch;
+  if (scratch === null) return (owned.scratch = toScratchContext(state.context, config));
+  fillContext(scratch, state.context);
+  scratch.config = config;
+  return scratch;
+}
+
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */
 export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
   const { memo, tracer } = owned;
   checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  const followed = memo.follow(state.value, toScratchContext(state.context, config), event);
+  const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
-    return end.unchanged ? unchangedBy(state, event) : resultFromContext(end.value, end.done, followed.context, followed.effects);
+    if (end.unchanged) return unchangedBy(state, event);
+    const result = resultFromContext(end.value, end.done, followed.context, followed.effects);
+    if (end.done) releaseStepMemo(owned);
+    return result;
   }
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
     : { value: state.value, done: false, unchanged: true });
+  if (next?.state.status === 'done') releaseStepMemo(owned);
   return next ?? unchangedBy(state, event);
+}
+
+/**
+ * Lets go of what `owned` holds of its run (the scratch context, with the last step's history and config); its
+ * paths stay. Done by the step that ends the run, so a memo kept after its run (the drivers keep their last
+ * interpreter, src/tools/kept-shapes.ts) holds none of the run's data (a run that fails still ends in a terminal
+ * step); a driver that drops a run before any end may call it itself. A later step makes a new scratch.
+ */
+export function releaseStepMemo(owned: StepMemo): void {
+  owned.scratch = null;
 }

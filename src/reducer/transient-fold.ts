@@ -20,9 +20,9 @@
 import type { LoopConfig } from '../config/config.ts';
 import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
-import type { LoopContext, LoopState } from '../data/state.ts';
+import type { LoopState } from '../data/state.ts';
 import { toLoopContext } from '../machine/context-conversions.ts';
-import { toScratchContext, type ScratchContext, type TransientHistory } from '../machine/machine-context.ts';
+import { fillContext, toScratchContext, type ScratchContext, type TransientHistory } from '../machine/machine-context.ts';
 import { checkEventType } from './step.ts';
 import { stepWithMemo, type StepMemo } from './stepper.ts';
 
@@ -102,39 +102,4 @@ export function transientFoldState(fold: TransientFold): LoopState {
 
 function stateOf(fold: TransientFold): LoopState {
   return { value: fold.value, status: fold.done ? 'done' : 'active', context: toLoopContext(fold.context) };
-}
-
-/**
- * Writes every field of `c` into `target`, whose shape stays the scratch's. Listed one by one like
- * `toScratchContext` (a test holds the two to the same fields).
- */
-export function fillContext(target: ScratchContext, c: LoopContext): void {
-  target.runId = c.runId;
-  target.seq = c.seq;
-  target.params = c.params;
-  target.querySource = c.querySource;
-  target.messages = c.messages;
-  target.historyRevision = c.historyRevision;
-  target.userContextMessage = c.userContextMessage;
-  target.autoCompactTracking = c.autoCompactTracking;
-  target.maxOutputTokensRecoveryCount = c.maxOutputTokensRecoveryCount;
-  target.hasAttemptedReactiveCompact = c.hasAttemptedReactiveCompact;
-  target.maxOutputTokensOverride = c.maxOutputTokensOverride;
-  target.pendingToolUseSummary = c.pendingToolUseSummary;
-  target.stopHookActive = c.stopHookActive;
-  target.turnCount = c.turnCount;
-  target.transition = c.transition;
-  target.tokenBudget = c.tokenBudget;
-  target.taskBudgetRemaining = c.taskBudgetRemaining;
-  target.currentModel = c.currentModel;
-  target.tokens = c.tokens;
-  target.outputTokens = c.outputTokens;
-  target.modelCalls = c.modelCalls;
-  target.costUsd = c.costUsd;
-  target.stopHookBlockingCount = c.stopHookBlockingCount;
-  target.toolUseContext = c.toolUseContext;
-  target.lastUsage = c.lastUsage;
-  target.iter = c.iter;
-  target.terminal = c.terminal;
-  target.effects = undefined;
 }

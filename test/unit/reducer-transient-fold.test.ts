@@ -12,7 +12,8 @@ import { toScratchContext } from '../../src/machine/machine-context.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, initialStateWithMemo, type StepMemo } from '../../src/reducer/stepper.ts';
-import { fillContext, startTransientFold, transientFoldState, transientStep, type TransientFold } from '../../src/reducer/transient-fold.ts';
+import { startTransientFold, transientFoldState, transientStep, type TransientFold } from '../../src/reducer/transient-fold.ts';
+import { fillContext } from '../../src/machine/machine-context.ts';
 import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
 import { recordRun, toolTurns } from './replay/fixtures.ts';
 
@@ -48,7 +49,7 @@ describe('the transient fold', () => {
     const memo = createStepMemo(paths);
     const histories = new Set<unknown>();
     const final = transientFold(memo, params, config, events, (fold) => histories.add(fold.context.messages));
-    expect(memo.memo.stats.misses).toBe(0);
+    expect(memo.memo.stats().misses).toBe(0);
     expect(final).toEqual(plainFold(params, config, events));
     // The initial history (the header's, or taken from it) is never appended to: one copy, then that copy grows.
     expect(params).toEqual(before);

@@ -24,4 +24,15 @@ describe('model prices', () => {
     expect(costOfUsage({ input_tokens: 1_000_000, output_tokens: 1_000_000 }, priceOf('claude-opus-4-1')!)).toBe(90);
     expect(costOfUsage({ input_tokens: 1_000_000, output_tokens: 1_000_000 }, priceOf('claude-haiku-4-5')!)).toBe(6);
   });
+
+  it('finds the longest listed prefix, from a frozen list', () => {
+    expect(Object.isFrozen(MODEL_PRICES)).toBe(true);
+    const keys = Object.keys(MODEL_PRICES);
+    const longest = (model: string) => keys.filter((key) => model.startsWith(key)).sort((a, b) => b.length - a.length)[0];
+    const models = [...keys, ...keys.map((key) => `${key}-20250101`), ...keys.map((key) => key.slice(0, -1)), 'claude', 'gpt-4', ''];
+    for (const model of models) {
+      const key = longest(model);
+      expect(priceOf(model)).toBe(key === undefined ? undefined : MODEL_PRICES[key]);
+    }
+  });
 });

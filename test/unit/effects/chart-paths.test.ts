@@ -48,9 +48,9 @@ describe('chart paths shared per machine', () => {
     const first = createStepMemo(paths);
     const second = createStepMemo(paths);
     const a = stepWithMemo(first, start.state, layerResult('tool_result_budget'), cfg);
-    expect(first.memo.stats).toMatchObject({ hits: 0, misses: 1 });
+    expect(first.memo.stats()).toMatchObject({ hits: 0, misses: 1 });
     const b = stepWithMemo(second, start.state, layerResult('tool_result_budget'), cfg);
-    expect(second.memo.stats).toMatchObject({ hits: 1, misses: 0, nodes: paths.nodes });
+    expect(second.memo.stats()).toMatchObject({ hits: 1, misses: 0, nodes: paths.nodes });
     expect(b).toEqual(a);
     expect(b).toEqual(step(start.state, layerResult('tool_result_budget'), cfg));
   });
