@@ -513,20 +513,20 @@ process, runs alternated; the machine was shared (load average 3-4 on 2 cores).
  * The blocks other scripts keep in the doc, kept as they are: "Package" (`npm run bench:package`,
  * scripts/measure-package.ts), "First contact" (scripts/measure-clone.sh, written by hand from its output),
  * "Round 5" to "Round 8" (figures of other scripts of those rounds, each naming its script), the viewer's round-9
- * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`), and rounds 10 and 11's replay,
- * query, fold, recording and short-run notes, round 12's recording, replay and short-run notes, and round 13's
- * recording and short-run notes (A/B figures of other scripts, each naming its script).
+ * figures (`npm run test:perf`), "Headless start-up" (`npm run bench:agent-sdk`), and from round 10 on each round's
+ * notes (A/B figures of other scripts, each naming its script).
  */
 function packageBlockOf(docPath: string): string {
   const doc = readFileSync(docPath, 'utf8');
-  return ['round-5', 'round-6', 'round-7', 'round-8', 'first-contact', 'package-benchmarks', 'round-9', 'viewer-round-9', 'headless-startup', 'round-10-replay', 'round-10-query', 'round-10-fold', 'round-11-recording', 'round-11-replay', 'round-11-short', 'round-12-recording', 'round-12-replay', 'round-12-short', 'round-13-recording', 'round-13-short']
-    .map((name) => {
-      const [open, close] = [`<!-- ${name}:begin -->`, `<!-- ${name}:end -->`];
-      const begin = doc.indexOf(open);
-      const end = doc.indexOf(close);
-      return begin === -1 || end === -1 ? '' : `\n${doc.slice(begin, end + close.length)}\n`;
-    })
-    .join('');
+  const blocks: string[] = [];
+  // Every `<!-- name:begin -->` … `<!-- name:end -->` block, in the doc's order: a round's notes are kept by adding
+  // their markers, not by listing the round here.
+  for (const match of doc.matchAll(/<!-- ([\w-]+):begin -->/g)) {
+    const close = `<!-- ${match[1]}:end -->`;
+    const end = doc.indexOf(close, match.index);
+    if (end !== -1) blocks.push(`\n${doc.slice(match.index, end + close.length)}\n`);
+  }
+  return blocks.join('');
 }
 
 export async function writeBenchmarksDoc(input: DocInput): Promise<string> {

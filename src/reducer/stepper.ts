@@ -58,8 +58,7 @@ const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProb
  */
 export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  const owned: StepMemo = { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
-  return owned;
+  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
 }
 
 /**
