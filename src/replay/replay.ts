@@ -27,6 +27,7 @@ import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from '
 import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
 import { parseEventText } from './event-text.ts';
+import { stateValuePatterns } from './state-value-patterns.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { MAX_GROUP_LINES, type SessionEventLine, type SessionHeader, type StateDigest } from './session-log-schema.ts';
@@ -312,30 +313,6 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   // Lines after the last hash: the parser drops them and says so in `truncated`.
   if (unhashed > 0) return null;
   return resultOf(header, transientFoldState(fold), emitted, steps, null);
-}
-
-/**
- * Matches text at an offset against the state value's text: a sticky expression per value, remembered for the last
- * value object (consecutive steps mostly share the chart's frozen one) and per value text (a replay sees a handful).
- * `startsWith` at an offset cost about three times the expression's test.
- */
-function stateValuePatterns(): (value: LoopState['value']) => RegExp {
-  const byText = new Map<string, RegExp>();
-  let lastValue: LoopState['value'] | null = null;
-  let lastPattern = /(?:)/y;
-  return (value) => {
-    if (value !== lastValue) {
-      const text = stateValueString(value);
-      let pattern = byText.get(text);
-      if (pattern === undefined) {
-        pattern = new RegExp(text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'y');
-        byText.set(text, pattern);
-      }
-      lastPattern = pattern;
-      lastValue = value;
-    }
-    return lastPattern;
-  };
 }
 
 /** `checkDigest` against the line's text: the recorded `at` is the digest of the replayed state. */
