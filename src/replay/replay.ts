@@ -279,11 +279,11 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
   const valueText = stateValuePatterns();
-  const hasher = groupHasher();
+  // Each commit group as three offsets (its start, the end of its hashed bytes, its hash), checked after the fold.
+  const groups: number[] = [];
   // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
   // (`transient-fold.ts`: the history grows in place, no state is built per step).
   const fold = startTransientFold(memo, started.state, config);
-  let hash = header.initialHash;
   let groupStart = headerEnd + 1;
   let unhashed = 0;
   let steps = 1;
@@ -300,11 +300,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     collectEmitted(transientStep(fold, event), emitted);
     if (verify) {
       if (!digestMatches(text, fields, fold.context, fold.value, valueText)) return null;
-      if (hashed) {
-        // The group's lines, each with its newline, then this one up to its hash: the text between, as read.
-        hash = hasher(hash, text, groupStart, fields.hashedEnd);
-        if (!sameTextAt(text, fields.hashStart, hash)) return null;
-      }
+      if (hashed) groups.push(groupStart, fields.hashedEnd, fields.hashStart);
     }
     if (hashed) groupStart = end + 1;
     steps += 1;
@@ -312,6 +308,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   }
   // Lines after the last hash: the parser drops them and says so in `truncated`.
   if (unhashed > 0) return null;
+  if (verify && !groupsHashTo(text, groups, header.initialHash)) return null;
   return resultOf(header, transientFoldState(fold), emitted, steps, null);
 }
 
@@ -321,6 +318,23 @@ function digestMatches(text: string, fields: EventLineFields, c: LoopContext, st
   const pattern = valuePattern(stateValue);
   pattern.lastIndex = fields.valueStart;
   return pattern.test(text) && pattern.lastIndex === fields.valueEnd;
+}
+
+/**
+ * Whether every commit group's bytes hash to the hash its last line records: the group's lines, each with its
+ * newline, then that line up to its hash (the text between, as read), after the previous group's hash. Checked after
+ * the fold, back to back: a failure anywhere gives the same null (the slow path then finds the first one and words
+ * it), and the groups hashed in one loop cost less than hashed between steps (round-14-replay block in
+ * docs/benchmarks.md).
+ */
+function groupsHashTo(text: string, groups: readonly number[], initialHash: string): boolean {
+  const hasher = groupHasher();
+  let hash = initialHash;
+  for (let i = 0; i < groups.length; i += 3) {
+    hash = hasher(hash, text, groups[i], groups[i + 1]);
+    if (!sameTextAt(text, groups[i + 2], hash)) return false;
+  }
+  return true;
 }
 
 /** Whether `text` holds `part` at `at` (a line's hash: 16 characters, compared faster than `startsWith` does). */
