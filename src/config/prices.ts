@@ -43,33 +43,24 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze(
 });
 
 /**
- * The published list's keys, longest first: the first that prefixes a model is the longest that does (two keys of
- * one length cannot both prefix one model). Read once: every model response prices its usage (`recordUsage`), and
- * listing the table's keys each time was a twentieth of a memoized step.
+ * The published list's keys, read once: every model response prices its usage (`recordUsage`), and listing the
+ * table's keys each time was a twentieth of a memoized step.
  */
-const MODEL_PRICE_KEYS: readonly string[] = Object.freeze(Object.keys(MODEL_PRICES).sort((a, b) => b.length - a.length));
+const MODEL_PRICE_KEYS: readonly string[] = Object.freeze(Object.keys(MODEL_PRICES));
 
 /** The price of `model` (longest matching prefix in `table`, then in the published list), or undefined if unknown. */
 export function priceOf(model: string, table?: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
-  return (table && priceByLongestPrefix(model, table)) ?? listedPrice(model);
-}
-
-function listedPrice(model: string): ModelPrice | undefined {
-  for (let i = 0; i < MODEL_PRICE_KEYS.length; i++) {
-    const key = MODEL_PRICE_KEYS[i];
-    if (model.startsWith(key)) return MODEL_PRICES[key];
-  }
-  return undefined;
+  return (table && priceByLongestPrefix(model, table)) ?? priceByLongestPrefix(model, MODEL_PRICES, MODEL_PRICE_KEYS);
 }
 
 /**
- * The price under the longest key of `source` that prefixes `model`. A plain loop: the spend count calls this on
- * every model response, where a filter and a sort allocated each time (two keys of one length cannot both prefix
- * one model).
+ * The price under the longest of `keys` (by default `source`'s own) that prefixes `model`. A plain loop: the spend
+ * count calls this on every model response, where a filter and a sort allocated each time (two keys of one length
+ * cannot both prefix one model).
  */
-function priceByLongestPrefix(model: string, source: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+function priceByLongestPrefix(model: string, source: Readonly<Record<string, ModelPrice>>, keys: readonly string[] = Object.keys(source)): ModelPrice | undefined {
   let best: string | undefined;
-  for (const key of Object.keys(source)) {
+  for (const key of keys) {
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
   }
   return best === undefined ? undefined : source[best];
