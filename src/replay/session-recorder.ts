@@ -356,7 +356,9 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
       // The record itself is queued (step records are immutable data, like the states and events they hold).
       pending.push(record as RecordedStep);
       if (commitsBefore(record.effects) || pending.length >= MAX_PENDING_STEPS) writer.commit();
-      else writer.touch();
+      // Every commit empties the queue, so only its first step has to tell the writer (one call per stretch, not
+      // per step: the writer's schedule then covers every step queued after it until the next commit).
+      else if (pending.length === 1) writer.touch();
     } catch (caught) {
       fail(caught);
     }
