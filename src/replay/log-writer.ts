@@ -62,15 +62,19 @@ export function openLogWriter(
   let held = '';
   let scheduled: ReturnType<typeof setImmediate> | null = null;
   let failed = false;
-  // Whether `commit` is in `holding` (it is put there once per stretch of held lines, not once per line).
+  // Whether `commit` is in `holding`: put there by the first line held after a turn of the event loop and left there
+  // until that turn (`onImmediate`) or `close()`, not taken out and put back at every commit in between (a run's
+  // synchronous stretch commits once per model call); at exit, a commit with nothing held writes nothing.
   let registered = false;
-  // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
-  // a new one on the next turn's first line cost more than the empty commit it saves.
-  const commit = () => {
+  const unregister = () => {
     if (registered) {
       holding.delete(commit);
       registered = false;
     }
+  };
+  // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
+  // a new one on the next turn's first line cost more than the empty commit it saves.
+  const commit = () => {
     const pulled = options.pull?.() ?? '';
     const text = typeof pulled === 'string' ? held + pulled : held;
     held = '';
@@ -90,6 +94,7 @@ export function openLogWriter(
   const onImmediate = () => {
     scheduled = null;
     commit();
+    unregister();
   };
   const touch = () => {
     if (options.fsync) return commit();
@@ -109,6 +114,7 @@ export function openLogWriter(
     commit,
     close() {
       commit();
+      unregister();
       if (scheduled !== null) clearImmediate(scheduled);
       scheduled = null;
       closeSync(fd);

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { ToolRuntime } from '../../../src/data/tool-runtime.ts';
@@ -116,6 +116,51 @@ describe('group commit', () => {
       expect(lineCount(path)).toBe(i + 1);
     }
     recorder.close();
+  });
+
+  it('keeps its exit flush registered through a synchronous stretch of commits, not re-registered per commit', async () => {
+    const steps = [...foldSessionLog(parseSessionLogText(readFileSync((await recordRun(toolTurns(4))).path, 'utf8')))];
+    const path = tempLogPath();
+    const recorder = createSessionRecorder(path, { config });
+    recorder(steps[0]);
+    recorder(steps[1]);
+    // Every later turn commits before its model call and queues quiet steps after it: no set is touched for that.
+    const add = vi.spyOn(Set.prototype, 'add');
+    const remove = vi.spyOn(Set.prototype, 'delete');
+    try {
+      for (const step of steps.slice(2)) recorder(step);
+      // The writer's exit flush is its `commit` (the spies themselves use sets too).
+      const ofWriter = (calls: unknown[][]) => calls.filter(([value]) => typeof value === 'function' && value.name === 'commit');
+      expect(ofWriter(add.mock.calls)).toHaveLength(0);
+      expect(ofWriter(remove.mock.calls)).toHaveLength(0);
+    } finally {
+      add.mockRestore();
+      remove.mockRestore();
+    }
+    expect(lineCount(path)).toBe(steps.length);
+    recorder.close();
+  });
+
+  it('writes at exit the lines held after a commit in the same synchronous stretch', () => {
+    const path = tempLogPath();
+    const script = [
+      `import { createSessionRecorder } from ${JSON.stringify(new URL('../../../src/replay/session-recorder.ts', import.meta.url).pathname)};`,
+      `import { initialState } from ${JSON.stringify(new URL('../../../src/reducer/step.ts', import.meta.url).pathname)};`,
+      `import { resolveConfig } from ${JSON.stringify(new URL('../../../src/config/config.ts', import.meta.url).pathname)};`,
+      `const config = resolveConfig({ sessionId: 'exit' });`,
+      `const started = initialState({ messages: [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }] }, config);`,
+      `const recorder = createSessionRecorder(${JSON.stringify(path)}, { config });`,
+      `const layer = { type: 'context_layer_result', layer: 'tool_result_budget', edits: [], tokensFreed: 0 };`,
+      `recorder({ index: 0, event: null, state: started.state, effects: started.effects });`,
+      `recorder({ index: 1, event: layer, state: started.state, effects: [] });`,
+      `recorder({ index: 2, event: layer, state: started.state, effects: [{ type: 'call_model', id: 1 }] });`,
+      `recorder({ index: 3, event: layer, state: started.state, effects: [] });`,
+      `recorder({ index: 4, event: layer, state: started.state, effects: [] });`,
+      `process.exit(0);`,
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(lineCount(path)).toBe(5);
   });
 
   it('writes held lines when the process exits', () => {
