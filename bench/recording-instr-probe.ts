@@ -9,9 +9,11 @@
  * (instructions with `MODE=rec` - with `MODE=none`) / turns, and two builds' recorders compare as the difference
  * of their `MODE=rec` counts (the loop's code is the same in both when only the recorder changed).
  *
- * Usage (in bench/): `SIDE=after MODE=rec AB_BEFORE=/tmp/base valgrind --tool=callgrind --callgrind-out-file=/dev/null
- * --toggle-collect='v8::internal::Heap::PreciseCollectAllGarbage*' node --expose-gc --single-threaded --import tsx
- * recording-instr-probe.ts` (the toggle leaves the full GCs out; `RUNS`, default 20; `GCS=0`: no full GCs).
+ * Usage (in bench/): `SIDE=after MODE=rec AB_BEFORE=/tmp/base valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out
+ * node --expose-gc --single-threaded --import tsx recording-instr-probe.ts` (`RUNS`, default 20; `GCS=0`: no full
+ * GCs). The counts include the full GCs between runs, which differ between the modes (a recorded run leaves more
+ * to mark); `--toggle-collect='v8::internal::Heap::PreciseCollectAllGarbage*'` does not leave them out: with a
+ * toggle, callgrind collects only inside the named function, so that gives the full GCs' instructions alone.
  */
 import { join } from 'node:path';
 import { loadSide } from './core-ab-sides.ts';
