@@ -12,7 +12,13 @@
  * Each text is recognised by one character after `{"type":"` and then a sticky regular expression that must cover
  * it exactly: `startsWith` at an offset cost about 55 ns a call here, three times the expression's test, and every
  * line asked it up to three times.
+ *
+ * A tool's result and the model's reply (written by the recorder's templates, `event-json.ts`) are read by template
+ * readers of their own, any strings and escapes included (`tool-result-text.ts`, `model-message-text.ts`: the reply
+ * itself and its flags still through `JSON.parse`); a text they do not take goes through `JSON.parse` whole.
  */
+import { modelMessageAt } from './model-message-text.ts';
+import { toolResultAt } from './tool-result-text.ts';
 
 /** Where the type's name starts: after `{"type":"`. */
 const TYPE_NAME = 9;
@@ -58,14 +64,22 @@ export function parseEventText(text: string, start: number, end: number): unknow
   const first = text.charCodeAt(start + TYPE_NAME);
   if (first === T) {
     if (covers(TOOLS_FINISHED, text, start, end)) return { type: 'tools_finished' };
+    const event = toolResultAt(text, start, end);
+    if (event !== undefined) return event;
   } else if (first === A) {
     if (covers(NO_ATTACHMENTS, text, start, end)) return { type: 'attachments_collected', attachments: [] };
   } else if (first === C) {
     if (covers(LAYER_RESULT, text, start, end)) {
       return { type: 'context_layer_result', layer: text.slice(start + LAYER_RESULT_START, end - LAYER_RESULT_END), edits: [], tokensFreed: 0 };
     }
-  } else if (first === M && text.charCodeAt(start + MODEL_SUFFIX) === D) {
-    if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end);
+  } else if (first === M) {
+    const suffix = text.charCodeAt(start + MODEL_SUFFIX);
+    if (suffix === D) {
+      if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end);
+    } else if (suffix === M) {
+      const event = modelMessageAt(text, start, end);
+      if (event !== undefined) return event;
+    }
   }
   return JSON.parse(text.slice(start, end));
 }
