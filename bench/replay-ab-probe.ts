@@ -6,7 +6,9 @@
  *   events, as `replay-throughput.ts` cuts it);
  * - `real`: a session spelled as real ones are: each turn a text reply then a tool call (one block per reply, as the
  *   stream adapter gives them), long ids, and tool results of a few hundred to a few thousand characters with
- *   newlines, tabs, quotes, backslashes and non-ASCII text, some of them errors;
+ *   newlines, tabs, quotes, backslashes and non-ASCII text (`—`, `✓`: the whole text is then two bytes a
+ *   character), some of them errors;
+ * - `latin1`: the same session with its non-ASCII text within Latin-1 (`é`, `ï`: one byte a character);
  * each of `replay({ text })`, `replay({ text }, { verify: false })` and `parseSessionLogText(text)`.
  *
  * Every round runs each measure once on each side (`REPEAT` calls per timing), the side that goes first alternating
@@ -16,7 +18,7 @@
  * side's functions see the live interpreter's shapes first (`fold-probe.ts` says why).
  *
  * Usage (in bench/): `AB_BEFORE=/tmp/base node --import tsx replay-ab-probe.ts` (`ROUNDS=n`, default 15;
- * `REPEAT=n`, default 2; `LOGS=bench,real`; `WORKS=replay,verify:false,parse`).
+ * `REPEAT=n`, default 2; `LOGS=bench,real,latin1`; `WORKS=replay,verify:false,parse`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,20 +36,23 @@ import { TurnProbe } from './workload.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const REPEAT = Number(process.env.REPEAT ?? 2);
-const LOGS = (process.env.LOGS ?? 'bench,real').split(',');
+const LOGS = (process.env.LOGS ?? 'bench,real,latin1').split(',');
 const WORKS = (process.env.WORKS ?? 'replay,verify:false,parse').split(',');
 
-/** A tool's output as real tools give it: lines, indentation, quotes, a backslash, non-ASCII text. */
-function realOutput(turn: number): string {
+/**
+ * A tool's output as real tools give it: lines, indentation, quotes, a backslash, non-ASCII text; `wide` adds
+ * characters past U+00FF (then V8 stores the whole log text two bytes a character).
+ */
+function realOutput(turn: number, wide: boolean): string {
   const lines = [`$ cat "src/file-${turn}.ts"`];
   for (let i = 0; i < 4 + (turn % 40); i++) {
-    lines.push(`\t${i}: const label = "naïve café ${turn}.${i}"; // C:\\path\\to\\x — ✓ ${'x'.repeat(i % 7)}`);
+    lines.push(`\t${i}: const label = "naïve café ${turn}.${i}"; // C:\\path\\to\\x ${wide ? '— ✓' : '-- ok'} ${'x'.repeat(i % 7)}`);
   }
   return lines.join('\n');
 }
 
 /** Records a session of `turns` tool turns spelled as real ones are (see the module comment); its log text. */
-async function recordRealSession(turns: number): Promise<string> {
+async function recordRealSession(turns: number, wide: boolean): Promise<string> {
   const { runLoopToEnd } = await import('../dist/drivers/run-loop.js');
   const { defineTool } = await import('../dist/tools/index.js');
   const { createSessionRecorder } = await import('../dist/replay/session-recorder.js');
@@ -56,7 +61,7 @@ async function recordRealSession(turns: number): Promise<string> {
     description: 'Reads a file.',
     inputSchema: z.object({ path: z.string(), turn: z.number() }),
     isConcurrencySafe: () => true,
-    call: (input) => (input.turn % 9 === 4 ? { content: `Error: "${input.path}" not found\n`, isError: true } : { content: realOutput(input.turn) }),
+    call: (input) => (input.turn % 9 === 4 ? { content: `Error: "${input.path}" not found\n`, isError: true } : { content: realOutput(input.turn, wide) }),
   });
   let call = 0;
   const callModel: ModelCaller = async function* (request): AsyncGenerator<ModelStreamItem> {
@@ -69,7 +74,7 @@ async function recordRealSession(turns: number): Promise<string> {
       yield { kind: 'event', event: { type: 'model_done', usage, stopReason: 'end_turn' } };
       return;
     }
-    yield { kind: 'event', event: { type: 'model_message', message: say(`Let me read "src/file-${call}.ts" next — it's the one with the\nconfig.`, null) } };
+    yield { kind: 'event', event: { type: 'model_message', message: say(`Let me read "src/file-${call}.ts" next ${wide ? '—' : '-'} it's the one with the\nconfig.`, null) } };
     const toolUseId = `toolu_01${String(call).padStart(16, 'Q')}`;
     const message: AssistantMessage = { type: 'assistant', uuid: `${id}:1`, message: { id, role: 'assistant', model: request.model, content: [{ type: 'tool_use', id: toolUseId, name: 'read_file', input: { path: `src/file-${call}.ts`, turn: call } }], stop_reason: 'tool_use', usage } };
     yield { kind: 'event', event: { type: 'model_message', message } };
@@ -93,7 +98,7 @@ async function recordRealSession(turns: number): Promise<string> {
 const recordedPath = join(tmpdir(), `turnloop-replay-ab-${process.pid}.json`);
 if (process.env.REPLAY_AB_RECORD) {
   const bench = prefixText((await recordSession({ turns: 1_430, history: 0 }, new TurnProbe())).text, 10_000).text;
-  writeFileSync(process.env.REPLAY_AB_RECORD, JSON.stringify({ bench, real: await recordRealSession(1_200) }));
+  writeFileSync(process.env.REPLAY_AB_RECORD, JSON.stringify({ bench, real: await recordRealSession(1_200, true), latin1: await recordRealSession(1_200, false) }));
   process.exit(0);
 }
 const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, REPLAY_AB_RECORD: recordedPath }, encoding: 'utf8' });

@@ -11,7 +11,12 @@
  *   would), a plain one is cut out of the text.
  * - The value never holds on to the whole text: V8 cuts a string of 13 or more characters as a slice that keeps its
  *   parent (the whole log) alive, so such a string is copied through `JSON.parse` of its slice (a fresh string, as
- *   the parser of the whole event would have given). A shorter cut is a copy already.
+ *   the parser of the whole event would have given). A shorter cut is a copy already, in the text's own encoding.
+ * - The text is Latin-1 (`isLatin1Text`). Cut out of a text that holds any character past U+00FF (V8 then stores
+ *   all of it two bytes a character), even `tool_use` would be a two-byte string, which V8 compares with the
+ *   one-byte names in the code, and looks up as a key, the slow way; parsing every short string instead (for the
+ *   one-byte, interned strings the parser gives) cost more than the readers save (docs/benchmarks.md, round 15),
+ *   so `parseEventText` reads such a text with `JSON.parse`.
  */
 
 /** A plain string: no quote, backslash or control character inside. */
@@ -42,7 +47,7 @@ export function jsonStringEnd(text: string, at: number): number {
 /**
  * The value of the JSON string text[at, |end|): `end` as `jsonStringEnd` gave it (not 0), or negated when the span
  * was found otherwise (then it is checked to be exactly one JSON string). Throws as `JSON.parse` does when it is not
- * (a raw control character, an unknown escape, more than one value).
+ * (a raw control character, an unknown escape, more than one value). `text` is Latin-1 (see the module comment).
  */
 export function jsonStringValue(text: string, at: number, end: number): string {
   if (end > 0 && end - at - 2 < SLICE_MIN_LENGTH) return text.slice(at + 1, end - 1);
@@ -54,6 +59,14 @@ export function jsonStringValue(text: string, at: number, end: number): string {
   const value: unknown = JSON.parse(text.slice(at, to));
   if (typeof value !== 'string') throw new SyntaxError('not a JSON string');
   return value;
+}
+
+/** Not Latin-1. On a one-byte text the test returns at once (irregexp sees that no character can match). */
+const WIDE = /[^\u0000-\u00ff]/;
+
+/** Whether `text` holds only characters up to U+00FF (then V8 stores it, and every cut of it, one byte a character). */
+export function isLatin1Text(text: string): boolean {
+  return !WIDE.test(text);
 }
 
 /** Whether text[a, aEnd) and text[b, bEnd) are the same characters (a tool-use id written two or three times). */

@@ -64,7 +64,9 @@ function flagsStart(text: string, from: number, close: number): number {
   return at - 1;
 }
 
-/** The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`. */
+/**
+ * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`.
+ */
 export function modelMessageAt(text: string, start: number, end: number): unknown {
   const uuidAt = fixedEnd(HEAD, text, start);
   if (uuidAt < 0) return undefined;

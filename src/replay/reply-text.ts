@@ -54,7 +54,9 @@ function covers(pattern: RegExp, text: string, at: number, end: number): boolean
   return pattern.test(text) && pattern.lastIndex === end;
 }
 
-/** The reply of text[start, end) when spelled as above, else `undefined`; throws when a piece is not JSON. */
+/**
+ * The reply of text[start, end) when spelled as above, else `undefined`; throws when a piece is not JSON.
+ */
 export function replyAt(text: string, start: number, end: number): unknown {
   HEAD.lastIndex = start;
   if (!HEAD.test(text) || text.charCodeAt(end - 1) !== CLOSE_BRACE) return undefined;

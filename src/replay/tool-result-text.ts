@@ -69,7 +69,9 @@ function openingQuote(text: string, close: number): number {
   return -1;
 }
 
-/** The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`. */
+/**
+ * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`.
+ */
 export function toolResultAt(text: string, start: number, end: number): unknown {
   const idEnd = stringAfter(HEAD_ID, HEAD, text, start);
   if (idEnd === 0) return undefined;
