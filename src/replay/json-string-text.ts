@@ -45,9 +45,10 @@ export function jsonStringEnd(text: string, at: number): number {
 }
 
 /**
- * The value of the JSON string text[at, |end|): `end` as `jsonStringEnd` gave it (not 0), or negated when the span
- * was found otherwise (then it is checked to be exactly one JSON string). Throws as `JSON.parse` does when it is not
- * (a raw control character, an unknown escape, more than one value). `text` is Latin-1 (see the module comment).
+ * The value of the JSON string text[at, |end|), text[at] its opening quote: `end` as `jsonStringEnd` gave it (not
+ * 0), or negated when the span was found otherwise (then it is checked to be exactly one JSON string). Throws as
+ * `JSON.parse` does when it is not (a raw control character, an unknown escape, more than one value). `text` is
+ * Latin-1 (see the module comment).
  */
 export function jsonStringValue(text: string, at: number, end: number): string {
   if (end > 0 && end - at - 2 < SLICE_MIN_LENGTH) return text.slice(at + 1, end - 1);
@@ -56,9 +57,8 @@ export function jsonStringValue(text: string, at: number, end: number): string {
     PLAIN.lastIndex = at;
     if (PLAIN.test(text) && PLAIN.lastIndex === to) return text.slice(at + 1, to - 1);
   }
-  const value: unknown = JSON.parse(text.slice(at, to));
-  if (typeof value !== 'string') throw new SyntaxError('not a JSON string');
-  return value;
+  // The span starts with a quote: what parses is one string (anything after it would be no JSON).
+  return JSON.parse(text.slice(at, to)) as string;
 }
 
 /** Not Latin-1. On a one-byte text the test returns at once (irregexp sees that no character can match). */
