@@ -12,7 +12,15 @@
  * Each text is recognised by one character after `{"type":"` and then a sticky regular expression that must cover
  * it exactly: `startsWith` at an offset cost about 55 ns a call here, three times the expression's test, and every
  * line asked it up to three times.
+ *
+ * A tool's result and the model's reply (written by the recorder's templates, `event-json.ts`) are read by template
+ * readers of their own, any strings and escapes included (`tool-result-text.ts`, `model-message-text.ts`,
+ * `reply-text.ts`: a tool's input, the flags and long or escaped strings alone through `JSON.parse`), when the
+ * whole text is Latin-1; a text they do not take goes through `JSON.parse` whole.
  */
+import { isLatin1Text } from './json-string-text.ts';
+import { modelMessageAt } from './model-message-text.ts';
+import { toolResultAt } from './tool-result-text.ts';
 
 /** Where the type's name starts: after `{"type":"`. */
 const TYPE_NAME = 9;
@@ -53,25 +61,37 @@ function covers(pattern: RegExp, text: string, start: number, end: number): bool
   return pattern.test(text) && pattern.lastIndex === end;
 }
 
-/** The JSON value of text[start, end) (see the module comment); throws as `JSON.parse` does on text that is not JSON. */
-export function parseEventText(text: string, start: number, end: number): unknown {
+/**
+ * The JSON value of text[start, end) (see the module comment); throws as `JSON.parse` does on text that is not JSON.
+ * `latin1` is `isLatin1Text(text)`, which a caller reading many events of one text finds once: the template readers
+ * read a Latin-1 text only, and names are cut out of such a text only (`json-string-text.ts` says why).
+ */
+export function parseEventText(text: string, start: number, end: number, latin1 = isLatin1Text(text)): unknown {
   const first = text.charCodeAt(start + TYPE_NAME);
   if (first === T) {
     if (covers(TOOLS_FINISHED, text, start, end)) return { type: 'tools_finished' };
+    const event = latin1 ? toolResultAt(text, start, end) : undefined;
+    if (event !== undefined) return event;
   } else if (first === A) {
     if (covers(NO_ATTACHMENTS, text, start, end)) return { type: 'attachments_collected', attachments: [] };
   } else if (first === C) {
     if (covers(LAYER_RESULT, text, start, end)) {
-      return { type: 'context_layer_result', layer: text.slice(start + LAYER_RESULT_START, end - LAYER_RESULT_END), edits: [], tokensFreed: 0 };
+      return { type: 'context_layer_result', layer: nameAt(text, start + LAYER_RESULT_START - 1, end - LAYER_RESULT_END + 1, latin1), edits: [], tokensFreed: 0 };
     }
-  } else if (first === M && text.charCodeAt(start + MODEL_SUFFIX) === D) {
-    if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end);
+  } else if (first === M) {
+    const suffix = text.charCodeAt(start + MODEL_SUFFIX);
+    if (suffix === D) {
+      if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end, latin1);
+    } else if (suffix === M) {
+      const event = latin1 ? modelMessageAt(text, start, end) : undefined;
+      if (event !== undefined) return event;
+    }
   }
   return JSON.parse(text.slice(start, end));
 }
 
 /** The `model_done` event of text[start, end), which `MODEL_DONE` covers. */
-function modelDoneAt(text: string, start: number, end: number): unknown {
+function modelDoneAt(text: string, start: number, end: number, latin1: boolean): unknown {
   let i = start + INPUT_TOKENS_START;
   let input = 0;
   for (let code = text.charCodeAt(i); code !== COMMA; code = text.charCodeAt(++i)) input = input * 10 + (code - ZERO);
@@ -79,5 +99,13 @@ function modelDoneAt(text: string, start: number, end: number): unknown {
   let output = 0;
   for (let code = text.charCodeAt(i); code !== CLOSE_BRACE; code = text.charCodeAt(++i)) output = output * 10 + (code - ZERO);
   const usage = { input_tokens: input, output_tokens: output };
-  return { type: 'model_done', usage, stopReason: text.slice(i + STOP_REASON_MEMBER, end - 2) };
+  return { type: 'model_done', usage, stopReason: nameAt(text, i + STOP_REASON_MEMBER - 1, end - 1, latin1) };
+}
+
+/**
+ * A plain JSON string text[at, end) (quotes included) that names something (a layer, a stop reason): cut out of a
+ * Latin-1 text, else parsed, for a one-byte string (`json-string-text.ts` says why).
+ */
+function nameAt(text: string, at: number, end: number, latin1: boolean): string {
+  return latin1 ? text.slice(at + 1, end - 1) : (JSON.parse(text.slice(at, end)) as string);
 }

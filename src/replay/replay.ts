@@ -27,6 +27,7 @@ import { digestDiff, MachineVersionMismatchError, ReplayDivergenceError } from '
 import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
 import { parseEventText } from './event-text.ts';
+import { isLatin1Text } from './json-string-text.ts';
 import { stateValuePatterns } from './state-value-patterns.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -279,6 +280,8 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   collectEmitted(started.effects, emitted);
   const fields = eventLineFields();
   const valueText = stateValuePatterns();
+  // How the event readers cut short strings (`json-string-text.ts`), found once for the whole text.
+  const latin1 = isLatin1Text(text);
   // Each commit group as three offsets (its start, the end of its hashed bytes, its hash), checked after the fold.
   const groups: number[] = [];
   // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
@@ -291,7 +294,7 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
-    const event = parseEventText(text, fields.eventStart, fields.eventEnd);
+    const event = parseEventText(text, fields.eventStart, fields.eventEnd, latin1);
     if (!isLoopEvent(event)) return null;
     const hashed = fields.hashStart >= 0;
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.

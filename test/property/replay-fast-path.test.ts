@@ -52,11 +52,16 @@ const bases: Base[] = [];
 beforeAll(async () => {
   const v3 = readFileSync((await recordRun(toolTurns(3))).path, 'utf8');
   const v3Text = readFileSync((await recordRun(toolTurns(2, 'naïve → ünïcode text "quoted" \\ back'))).path, 'utf8');
+  // Tool results as real tools give them (lines, tabs, quotes, a backslash, non-ASCII, an error), read by the
+  // template readers of event-text.ts.
+  const lines = ['line 1\n\t"two" \\ ✓ naïve', 'no such file: "x.txt"\n', '{"not":"json"}'];
+  const v3Lines = readFileSync((await recordRun({ model: toolTurns(3).model, tools: [{ name: 'Read', results: lines.map((content, i) => ({ content, isError: i === 1 })) }] })).path, 'utf8');
   const v2 = readFileSync(V2_FIXTURE, 'utf8');
   bases.push(
     { name: 'v3', text: v3, options: {} },
     { name: 'v3 unverified', text: v3, options: { verify: false } },
     { name: 'v3 non-ASCII', text: v3Text, options: {} },
+    { name: 'v3 multi-line and error results', text: v3Lines, options: {} },
     { name: 'v3 resealed, one group per line', text: `${reseal(v3.trimEnd().split('\n')).join('\n')}\n`, options: {} },
     { name: 'v2', text: v2, options: { allowVersionSkew: true } },
     { name: 'v2 unverified', text: v2, options: { allowVersionSkew: true, verify: false } },
