@@ -2,7 +2,7 @@
  * Actions of sampling the model (docs/loop.md §4.5-8): the request, each finished block, withholding, the two fallbacks,
  * model errors, and what happens right after the reply.
  */
-import type { AssistantMessage, Message } from '../../messages/types.ts';
+import type { AssistantMessage, Message, ToolUseBlock } from '../../messages/types.ts';
 import type { ModelRequest } from '../../data/effects.ts';
 import type { EventOf } from '../../data/events.ts';
 import { userContextMessageOf } from '../context-conversions.ts';
@@ -88,12 +88,25 @@ function hasNoKeys(flags: Record<string, boolean>): boolean {
   return Object.getOwnPropertySymbols(flags).length === 0;
 }
 
+/** The reply's tool_use blocks, in order (a new array, empty when it has none). */
+function toolUsesOf(message: AssistantMessage): ToolUseBlock[] {
+  const toolUses: ToolUseBlock[] = [];
+  const content = message.message.content;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (block.type === 'tool_use') toolUses.push(block);
+  }
+  return toolUses;
+}
+
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
   const out = openOutbox(context);
   const iter = copyIteration(context.iter);
-  iter.assistantMessages = [...context.iter.assistantMessages, message];
-  const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
+  // Loops and `concat`, not an iterator spread and a `filter` callback: this runs once a reply, mostly before V8
+  // optimizes it, where each costs more than the rest of the action.
+  iter.assistantMessages = context.iter.assistantMessages.concat([message]);
+  const toolUses = toolUsesOf(message);
   if (toolUses.length > 0) {
     iter.toolUses = iter.toolUses.length === 0 ? toolUses : iter.toolUses.concat(toolUses);
     iter.needsFollowUp = true;
@@ -120,7 +133,8 @@ export const recordUsage: ActionFn = (context, event) => {
     lastUsage: usage,
     // The original anchors the count at the response's first block: its later blocks are estimated on top of the
     // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
-    tokens: { reported: usageTokens(usage), estimatedSince: estimateTokens(context.iter.assistantMessages.slice(1)) },
+    // Nothing after the first block (a reply of one block, most replies): no slice to estimate (0 either way).
+    tokens: { reported: usageTokens(usage), estimatedSince: context.iter.assistantMessages.length > 1 ? estimateTokens(context.iter.assistantMessages.slice(1)) : 0 },
     outputTokens: context.outputTokens + usage.output_tokens,
     costUsd: context.costUsd + usageCostUsd(usage, context.currentModel),
   };
