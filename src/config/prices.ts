@@ -63,7 +63,8 @@ function priceByLongestPrefix(model: string, source: Readonly<Record<string, Mod
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     // Its last character first (the list's keys share their first seven): most keys are out after one comparison,
-    // where `startsWith` is a call per key (a third of a fold's time in the reply's step went to this search).
+    // where `startsWith` is a call per key (in a CPU profile of the fold, this search took a third as long as
+    // following every step's path).
     const last = key.length - 1;
     if (last >= 0 && (last >= model.length || model.charCodeAt(last) !== key.charCodeAt(last))) continue;
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
