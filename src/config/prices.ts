@@ -59,6 +59,8 @@ export function priceOf(model: string, table?: Readonly<Record<string, ModelPric
  * cannot both prefix one model).
  */
 function priceByLongestPrefix(model: string, source: Readonly<Record<string, ModelPrice>>, keys: readonly string[] = Object.keys(source)): ModelPrice | undefined {
+  // A model named exactly as a key (the default model, most configs): no key longer than the model can prefix it.
+  if (Object.hasOwn(source, model)) return source[model];
   let best: string | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];

@@ -9,7 +9,7 @@ import { userContextMessageOf } from '../context-conversions.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../messages/message-factory.ts';
 import { usageCostUsd } from '../../rules/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
-import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -125,7 +125,7 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
 
 export const recordUsage: ActionFn = (context, event) => {
   const { usage } = event as EventOf<'model_done'>;
-  if (!usage) return {};
+  if (!usage) return UNCHANGED;
   const iter = copyIteration(context.iter);
   iter.usage = usage;
   return {
@@ -210,14 +210,14 @@ export const failOnImageError: ActionFn = (context, event) => {
 
 /** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
-  if (context.iter.assistantMessages.length === 0) return {};
+  if (context.iter.assistantMessages.length === 0) return UNCHANGED;
   return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
 /** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */
 export const emitResolvedToolUseSummary: ActionFn = (context) => {
   const pending = context.pendingToolUseSummary;
-  if (!pending || pending.summary === null) return {};
+  if (!pending || pending.summary === null) return UNCHANGED;
   const out = openOutbox(context);
   out.emit({ type: 'tool_use_summary', uuid: out.id('m'), summary: pending.summary, precedingToolUseIds: pending.toolUseIds });
   return out.patchWith({ pendingToolUseSummary: null });
@@ -226,6 +226,6 @@ export const emitResolvedToolUseSummary: ActionFn = (context) => {
 export const recordToolUseSummary: ActionFn = (context, event) => {
   const ready = event as EventOf<'tool_use_summary_ready'>;
   const pending = context.pendingToolUseSummary;
-  if (!pending || pending.summaryId !== ready.summaryId) return {};
+  if (!pending || pending.summaryId !== ready.summaryId) return UNCHANGED;
   return { pendingToolUseSummary: { ...pending, summary: ready.summary } };
 };

@@ -41,7 +41,7 @@ describe('model prices', () => {
     const table = { '': price(1), 'm': price(2), 'mo': price(3), 'modèle-🙂': price(4), 'modèle-🙂-x': price(5), 'a-much-longer-key-than-any-model': price(6) };
     const keys = Object.keys(table);
     const longest = (model: string) => keys.filter((key) => model.startsWith(key)).sort((a, b) => b.length - a.length)[0];
-    for (const model of ['', 'm', 'mo', 'mx', 'modèle-🙂', 'modèle-🙂-x', 'modèle-🙂-y', 'modèle-\ud83d', 'zzz', 'a-much-longer-key']) {
+    for (const model of ['', 'm', 'mo', 'mx', '__proto__', 'constructor', 'toString', 'modèle-🙂', 'modèle-🙂-x', 'modèle-🙂-y', 'modèle-\ud83d', 'zzz', 'a-much-longer-key']) {
       expect(priceOf(model, table)).toBe(table[longest(model) as keyof typeof table]);
     }
   });
@@ -52,6 +52,10 @@ describe('model prices', () => {
       expect(priceOf('claude-sonnet-4-5-20250929')).toBe(MODEL_PRICES['claude-sonnet-4-5']);
       // 10 keys; before round 15 each took a startsWith call.
       expect(startsWith.mock.calls.length).toBeLessThanOrEqual(3);
+      startsWith.mockClear();
+      // A model named exactly as a key (the default model) is found without a search.
+      expect(priceOf('claude-sonnet-4-6')).toBe(MODEL_PRICES['claude-sonnet-4-6']);
+      expect(startsWith).not.toHaveBeenCalled();
     } finally {
       startsWith.mockRestore();
     }
