@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordAssistantMessage, recordUsage } from '../../src/machine/actions/sampling-actions.ts';
 import { terminate } from '../../src/machine/actions/terminal-actions.ts';
+import { recordToolResult } from '../../src/machine/actions/tool-actions.ts';
 import { createInitialContext, toMachineContext } from '../../src/machine/context-conversions.ts';
 import type { MachineContext } from '../../src/machine/machine-context.ts';
 import type { LoopEvent } from '../../src/data/events.ts';
@@ -47,6 +48,37 @@ describe('the actions of a reply', () => {
     expect(slice).not.toHaveBeenCalled();
     vi.restoreAllMocks();
     expect(result.tokens).toEqual({ reported: 105, estimatedSince: 0 });
+  });
+});
+
+describe('the action of a tool result', () => {
+  const result = (extra?: unknown[]): LoopEvent =>
+    ({
+      type: 'tool_result',
+      toolUseId: 't1',
+      message: { type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, sourceToolUseId: 't1' },
+      ...(extra ? { extra } : {}),
+    }) as LoopEvent;
+
+  it('records a result without extra messages without a filter callback', () => {
+    const filter = vi.spyOn(Array.prototype, 'filter');
+    const patch = recordToolResult(context(), result(), undefined);
+    expect(filter).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(patch.iter?.toolResults.map((m) => m.uuid)).toEqual(['r1']);
+    expect(patch.iter?.answeredToolUseIds).toEqual(['t1']);
+    expect(patch.effects?.map((e) => e.type)).toEqual(['emit']);
+  });
+
+  it('emits extra messages first and carries only the attachments among them after the result', () => {
+    const attachment = { type: 'attachment', uuid: 'a1', attachment: { type: 'hook_stopped_continuation', message: 'x', toolUseId: 't1' } };
+    const note = { type: 'system', uuid: 's1', subtype: 'informational', content: 'note' };
+    const c = context();
+    c.iter = { ...c.iter, toolResults: [{ type: 'user', uuid: 'r0', message: { role: 'user', content: 'earlier' } }] as never, answeredToolUseIds: ['t0'] };
+    const patch = recordToolResult(c, result([note, attachment]), undefined);
+    expect(patch.effects?.map((e) => (e as { message: { uuid: string } }).message.uuid)).toEqual(['s1', 'a1', 'r1']);
+    expect(patch.iter?.toolResults.map((m) => m.uuid)).toEqual(['r0', 'r1', 'a1']);
+    expect(patch.iter?.answeredToolUseIds).toEqual(['t0', 't1']);
   });
 });
 

@@ -26,17 +26,15 @@ const USAGE = { input_tokens: 10, output_tokens: 2 };
 const config = resolveConfig({ sessionId: 'unchanged', limits: { maxModelCalls: 100 } });
 
 /** Two tool turns and a text reply. */
-const callModel: ModelCaller = (() => {
-  return async function* (request: { model: string }, _options: unknown): AsyncGenerator<ModelStreamItem> {
-    const count = (request as { messages: unknown[] }).messages.length;
-    const id = `msg_${count}`;
-    const block = count < 5 ? { type: 'tool_use' as const, id: `t${count}`, name: 'echo', input: { text: 'x' } } : { type: 'text' as const, text: 'done' };
-    const stopReason = block.type === 'text' ? 'end_turn' : 'tool_use';
-    const message: AssistantMessage = { type: 'assistant', uuid: `${id}:0`, message: { id, role: 'assistant', model: request.model, content: [block], stop_reason: stopReason, usage: USAGE } };
-    yield { kind: 'event', event: { type: 'model_message', message } };
-    yield { kind: 'event', event: { type: 'model_done', usage: USAGE, stopReason } };
-  };
-})() as ModelCaller;
+const callModel: ModelCaller = async function* (request): AsyncGenerator<ModelStreamItem> {
+  const count = request.messages.length;
+  const id = `msg_${count}`;
+  const block = count < 5 ? { type: 'tool_use' as const, id: `t${count}`, name: 'echo', input: { text: 'x' } } : { type: 'text' as const, text: 'done' };
+  const stopReason = block.type === 'text' ? 'end_turn' : 'tool_use';
+  const message: AssistantMessage = { type: 'assistant', uuid: `${id}:0`, message: { id, role: 'assistant', model: request.model, content: [block], stop_reason: stopReason, usage: USAGE } };
+  yield { kind: 'event', event: { type: 'model_message', message } };
+  yield { kind: 'event', event: { type: 'model_done', usage: USAGE, stopReason } };
+};
 
 /** A real run's events (the drivers' own path), and the state they start from. */
 async function recorded(): Promise<{ events: LoopEvent[]; start: LoopState }> {

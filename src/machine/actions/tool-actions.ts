@@ -55,11 +55,13 @@ export const finishStreamingTools: ActionFn = (context) => openOutbox(context).p
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
   const extra = result.extra ?? [];
-  const out = openOutbox(context).emit(...extra, result.message);
-  const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
+  // A result without extra messages (most) takes no spread or filter callback: this runs on every tool call, mostly
+  // before V8 optimizes it. The same messages and lists either way.
+  const out = extra.length === 0 ? openOutbox(context).emit(result.message) : openOutbox(context).emit(...extra, result.message);
+  const carried: Message[] = extra.length === 0 ? [result.message] : [result.message, ...extra.filter((m) => m.type === 'attachment')];
   const iter = copyIteration(context.iter);
-  iter.toolResults = [...context.iter.toolResults, ...carried];
-  iter.answeredToolUseIds = [...context.iter.answeredToolUseIds, result.toolUseId];
+  iter.toolResults = context.iter.toolResults.concat(carried);
+  iter.answeredToolUseIds = context.iter.answeredToolUseIds.concat([result.toolUseId]);
   iter.preventContinuation = context.iter.preventContinuation || result.preventContinuation === true;
   return out.patchWith({
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
