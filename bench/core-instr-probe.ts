@@ -4,17 +4,19 @@
  *
  * `node --import tsx core-instr-probe.ts <root> <query|fold> <runs>` (in bench/): loads the build at `<root>/dist`
  * (`core-ab-sides.ts`), warms up as the bench does before its N=10 cell (five runs at H=10, one of 30 turns; for the
- * fold, 60 folds), then makes `<runs>` more runs (or folds) at N=10, H=10, between two calls of `os.loadavg()`
- * (libuv's `uv_loadavg`), which mark the measured stretch for callgrind: `--dump-before=uv_loadavg` writes one
- * profile per stretch, and the second holds only the measured runs (start-up and warm-up vary by a few percent
- * between two processes of one build; this does not). `--max-opt=1` on node keeps every function in the baseline
- * tier, the state most of a short cell's code is in (docs/benchmarks.md "Round 14: the shell's share of a cold
- * short turn"); without it the figure is closer to a warm turn.
+ * fold, 60 folds), then makes `<runs>` more runs (or folds) at N=10, H=10. Run it under callgrind with 0 and with k
+ * runs and divide the difference by k: start-up and warm-up cancel, but only to within about 0.2 billion
+ * instructions (two processes of one build differ by that much), so k must be large (1,000 runs of `query()`, a
+ * few thousand folds). `--max-opt=1` on node keeps every function in the baseline tier, the state most of a short
+ * cell's code is in (docs/benchmarks.md "Round 14: the shell's share of a cold short turn"); without it the figure
+ * is closer to a warm turn.
  *
- *   valgrind --tool=callgrind --dump-before=uv_loadavg --callgrind-out-file=/tmp/ci.%p node --max-opt=1 --import tsx core-instr-probe.ts /tmp/r15-base-core query 300
- *   grep -h '^summary:' /tmp/ci.<pid>.2      # instructions of the 300 runs
+ *   valgrind --tool=callgrind --callgrind-out-file=/dev/null node --max-opt=1 --import tsx core-instr-probe.ts /tmp/r15-base-core query 1000
+ *
+ * (the total is in callgrind's last line on stderr: "Collected : <n>"). Marking the measured stretch for callgrind
+ * (`--dump-before` on a native function called around it) was tried: one run worked, later ones hung or wrote no
+ * dumps.
  */
-import { loadavg } from 'node:os';
 import { loadSide } from './core-ab-sides.ts';
 import { TurnProbe } from './workload.ts';
 
@@ -26,14 +28,10 @@ const spec = { turns: 10, history: 10 };
 if (what === 'query') {
   for (let i = 0; i < 5; i++) await side.runQuery(spec, new TurnProbe());
   await side.runQuery({ turns: 30, history: 0 }, new TurnProbe());
-  loadavg();
   for (let i = 0; i < runs; i++) await side.runQuery(spec, new TurnProbe());
-  loadavg();
 } else {
   const session = await side.session(spec);
   for (let i = 0; i < 60; i++) side.fold(session, () => {});
-  loadavg();
   for (let i = 0; i < runs; i++) side.fold(session, () => {});
-  loadavg();
 }
 side.cleanUp();
