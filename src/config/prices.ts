@@ -59,8 +59,16 @@ export function priceOf(model: string, table?: Readonly<Record<string, ModelPric
  * cannot both prefix one model).
  */
 function priceByLongestPrefix(model: string, source: Readonly<Record<string, ModelPrice>>, keys: readonly string[] = Object.keys(source)): ModelPrice | undefined {
+  // A model named exactly as a key (the default model, most configs): no key longer than the model can prefix it.
+  if (Object.hasOwn(source, model)) return source[model];
   let best: string | undefined;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    // Its last character first (the list's keys share their first seven): most keys are out after one comparison,
+    // where `startsWith` is a call per key (in a CPU profile of the fold, this search took a third as long as
+    // following every step's path).
+    const last = key.length - 1;
+    if (last >= 0 && (last >= model.length || model.charCodeAt(last) !== key.charCodeAt(last))) continue;
     if (model.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
   }
   return best === undefined ? undefined : source[best];
@@ -68,12 +76,12 @@ function priceByLongestPrefix(model: string, source: Readonly<Record<string, Mod
 
 /** What `usage` costs at `price`, in USD. */
 export function costOfUsage(usage: TokenUsage, price: ModelPrice): number {
-  const perToken = (perMTok: number) => perMTok / 1_000_000;
+  // The same arithmetic, in the same order, as with a `perToken` closure (made on every reply before).
   return (
-    usage.input_tokens * perToken(price.inputPerMTok) +
-    usage.output_tokens * perToken(price.outputPerMTok) +
-    (usage.cache_creation_input_tokens ?? 0) * perToken(price.cacheWritePerMTok) +
-    (usage.cache_read_input_tokens ?? 0) * perToken(price.cacheReadPerMTok)
+    usage.input_tokens * (price.inputPerMTok / 1_000_000) +
+    usage.output_tokens * (price.outputPerMTok / 1_000_000) +
+    (usage.cache_creation_input_tokens ?? 0) * (price.cacheWritePerMTok / 1_000_000) +
+    (usage.cache_read_input_tokens ?? 0) * (price.cacheReadPerMTok / 1_000_000)
   );
 }
 

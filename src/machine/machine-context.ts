@@ -121,6 +121,13 @@ export type ContextPatch = Partial<MachineContext>;
 /** What an action returns: the context fields it changes and, when it queues any, its effects in order. */
 export type ActionResult = ContextPatch & { effects?: Effect[] };
 
+/**
+ * What an action returns when it changes nothing and queues nothing: one frozen empty patch, so the memoized step
+ * can tell it apart by identity and skip writing it (`follow`, src/reducer/macrostep-memo.ts; about five a tool
+ * turn). Never written to: an action that builds its patch up starts from a literal of its own.
+ */
+export const UNCHANGED: ActionResult = Object.freeze({});
+
 /** The signature of every action implementation: a pure function of context and event. */
 export type ActionFn<P = undefined> = (context: MachineContext, event: LoopEvent, params: P) => ActionResult;
 

@@ -23,7 +23,7 @@ import type { TraceStep } from '../machine/macrostep-trace.ts';
 import type { Effect } from '../data/effects.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
 import type { LoopEvent } from '../data/events.ts';
-import type { ScratchContext } from '../machine/machine-context.ts';
+import { UNCHANGED, type ScratchContext } from '../machine/machine-context.ts';
 import type { LoopState } from '../data/state.ts';
 
 type StateValue = LoopState['value'];
@@ -133,14 +133,19 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
       } else {
         // The action's effects land in the scratch's own `effects` slot and are taken from there: reading
         // `result.effects` saw every action's result shape (a megamorphic load that missed on almost every call).
-        Object.assign(current, node.step.fn(current, event, node.step.params));
-        const queued = current.effects;
-        if (queued !== undefined) {
-          // The first action's own array becomes the step's (fresh per action, held by no one else): pushing onto
-          // an empty literal reserved room for 16 effects.
-          if (effects === null) effects = queued;
-          else for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
-          current.effects = undefined;
+        const patch = node.step.fn(current, event, node.step.params);
+        // An action that changed nothing returns the one `UNCHANGED` patch: nothing to write (`Object.assign` was the
+        // largest part of this loop in a profile, and about a quarter of the patches were empty).
+        if (patch !== UNCHANGED) {
+          Object.assign(current, patch);
+          const queued = current.effects;
+          if (queued !== undefined) {
+            // The first action's own array becomes the step's (fresh per action, held by no one else): pushing onto
+            // an empty literal reserved room for 16 effects.
+            if (effects === null) effects = queued;
+            else for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+            current.effects = undefined;
+          }
         }
         node = node.next;
       }

@@ -45,35 +45,29 @@ export function jsonRoundTripProblem(value: unknown, maxDepth: number): string |
 
 /**
  * The same walk, with no places: every model event takes it, and a place per member was most of its cost. Only a
- * value it refuses is walked again to name where.
+ * value it refuses is walked again to name where. Recursive, with no stack of its own (two arrays per event
+ * before): it never goes deeper than `maxDepth` + 1 calls, as it refuses a value there, so a hostile depth cannot
+ * overflow the stack.
  */
 function roundTrips(value: unknown, maxDepth: number): boolean {
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const at = values.pop();
-    const depth = depths.pop() as number;
-    if (typeof at === 'number') {
-      if (!Number.isFinite(at)) return false;
-      continue;
+  return roundTripsAt(value, 1, maxDepth);
+}
+
+function roundTripsAt(at: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof at === 'string' || typeof at === 'boolean' || at === null) return true;
+  if (typeof at === 'number') return Number.isFinite(at);
+  if (typeof at !== 'object' || depth > maxDepth) return false;
+  if (Array.isArray(at)) {
+    for (let i = 0; i < at.length; i++) {
+      const member: unknown = at[i];
+      if (member === undefined || !roundTripsAt(member, depth + 1, maxDepth)) return false;
     }
-    if (at === null || typeof at === 'string' || typeof at === 'boolean') continue;
-    if (typeof at !== 'object' || depth > maxDepth) return false;
-    if (Array.isArray(at)) {
-      for (let i = 0; i < at.length; i++) {
-        if (at[i] === undefined) return false;
-        values.push(at[i]);
-        depths.push(depth + 1);
-      }
-      continue;
-    }
-    for (const key in at) {
-      if (!Object.hasOwn(at, key)) continue;
-      const member = (at as Record<string, unknown>)[key];
-      if (member === undefined) continue;
-      values.push(member);
-      depths.push(depth + 1);
-    }
+    return true;
+  }
+  for (const key in at) {
+    if (!Object.hasOwn(at, key)) continue;
+    const member = (at as Record<string, unknown>)[key];
+    if (member !== undefined && !roundTripsAt(member, depth + 1, maxDepth)) return false;
   }
   return true;
 }

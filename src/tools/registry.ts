@@ -60,12 +60,25 @@ function find(this: FixedRegistry, name: string): Tool | undefined {
 }
 
 function concurrencySafeFor(this: FixedRegistry, toolUses: readonly ToolUseBlock[]): Record<string, boolean> {
-  // Keyed by tool-use ids, new in every reply: on a `{}` each id was a new hidden class (a transition of the one
-  // empty-literal shape every `{}` shares, dead after the next full GC), so the store and every reader missed their
-  // inline caches on every turn. A prototype-less object is a hash table from the start: no shape per key.
-  const result = Object.create(null) as Record<string, boolean>;
+  const result = flagTable();
   for (const toolUse of toolUses) result[toolUse.id] = this.byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
   return result;
+}
+
+/**
+ * An empty plain object (`Object.prototype`, as a parsed log's flags) that V8 keeps as a hash table. Keyed by
+ * tool-use ids, new in every reply: on a `{}` each id was a new hidden class (a transition of the one empty-literal
+ * shape every `{}` shares, dead after the next full GC), so the store and every reader missed their inline caches
+ * on every turn. A prototype-less object avoided that, but the reducer keeps a reply's flags in its state only when
+ * they are plain data, so it copied them by a spread, a new hidden class per reply again (`mergedFlags`, a twentieth
+ * of a cold turn's samples). Deleting a member that is not the last turns an object into a hash table; the same
+ * keys, order, prototype and JSON as `{}`.
+ */
+function flagTable(): Record<string, boolean> {
+  const table: Record<string, boolean> = { a: false, b: false };
+  delete table.a;
+  delete table.b;
+  return table;
 }
 
 function definitionsForModel(this: FixedRegistry): ToolDefinitionForModel[] {

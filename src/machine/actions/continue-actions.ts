@@ -9,7 +9,7 @@ import type { EventOf } from '../../data/events.ts';
 import { applyEdits } from '../../rules/edits.ts';
 import { recoveryPrompt, stopHookFeedback, tokenBudgetNudge, userMessage } from '../../messages/message-factory.ts';
 import { estimateTokens } from '../../rules/tokens.ts';
-import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, type ScratchContext } from '../machine-context.ts';
+import { openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, type ScratchContext, UNCHANGED } from '../machine-context.ts';
 import { tokenBudgetDecision } from '../queries.ts';
 import { emitStopHookSummary } from './exit-ladder-actions.ts';
 import { compactedHistory } from './pipeline-actions.ts';
@@ -110,7 +110,7 @@ export const continueStopHookBlocking: ActionFn = (context, event) => {
 
 export const continueTokenBudget: ActionFn = (context) => {
   const decision = tokenBudgetDecision(context);
-  if (decision.action !== 'continue') return {};
+  if (decision.action !== 'continue') return UNCHANGED;
   const out = openOutbox(context);
   // Added to the history, never emitted (Claude Code 2.1.88 `query.ts:1308-1330`).
   const nudge = userMessage(out.id('m'), tokenBudgetNudge(decision.pct, decision.turnTokens, decision.budget), true);

@@ -12,7 +12,7 @@ import {
   systemMessage,
   userMessage,
 } from '../../messages/message-factory.ts';
-import { openOutbox, type Outbox, type ActionFn } from '../machine-context.ts';
+import { openOutbox, type Outbox, type ActionFn, UNCHANGED } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
 
 export const requestCollapseDrain: ActionFn = (context) =>
@@ -26,21 +26,21 @@ export const requestReactiveCompact: ActionFn = (context) => {
 /** Shows the withheld error after all: recovery is not possible (or not needed any more). */
 export const releaseWithheld: ActionFn = (context) => {
   const withheld = context.iter.withheld;
-  if (!withheld) return {};
+  if (!withheld) return UNCHANGED;
   return { ...openOutbox(context).emit(withheld).patch(), iter: { ...context.iter, withheld: null } };
 };
 
 /** docs/loop.md §4.9.3: stop-failure hooks replace stop hooks when the turn ended in an API error. */
 export const runStopFailureHooks: ActionFn = (context) => {
   const error = lastAssistantMessage(context);
-  if (!error) return {};
+  if (!error) return UNCHANGED;
   return openOutbox(context).push({ type: 'run_stop_failure_hooks', error }).patch();
 };
 
 /** Extension `terminalApiError`: the Terminal names the API error the turn ended on (the reason stays the original's). */
 export const recordApiErrorEnding: ActionFn = (context) => {
   const apiError = lastAssistantMessage(context)?.apiError;
-  if (!apiError) return {};
+  if (!apiError) return UNCHANGED;
   return { terminal: { ...(context.terminal ?? { reason: 'completed' }), apiError } as Terminal };
 };
 
@@ -118,7 +118,7 @@ export const stopAtStopHookCap: ActionFn = (context) => {
  */
 export const completeTokenBudget: ActionFn = (context) => {
   const decision = tokenBudgetDecision(context);
-  if (decision.action !== 'stop' || !decision.report) return {};
+  if (decision.action !== 'stop' || !decision.report) return UNCHANGED;
   const tokenBudget = { pct: decision.pct, continuations: context.tokenBudget.continuationCount, diminishing: decision.diminishing };
   return { terminal: { ...(context.terminal ?? { reason: 'completed' }), tokenBudget } as Terminal };
 };

@@ -8,7 +8,7 @@ import type { EventOf } from '../../data/events.ts';
 import { apiErrorMessage, systemMessage } from '../../messages/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../rules/task-budget.ts';
 import { estimateTokens } from '../../rules/tokens.ts';
-import { emptyIteration, newHistory, openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext } from '../machine-context.ts';
+import { emptyIteration, newHistory, openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
@@ -38,11 +38,12 @@ function countsAsFreed(layer: ContextLayer): boolean {
 
 export const applyContextLayer: ActionFn = (context, event) => {
   const result = event as EventOf<'context_layer_result'>;
-  // Most results change nothing (no edit, nothing emitted or freed): then the patch stays empty, as cheap as it gets.
+  // Most results change nothing (no edit, nothing emitted or freed): then there is no patch to write.
   const emitted = result.emitted ?? [];
+  const freed = countsAsFreed(result.layer) ? result.tokensFreed : 0;
+  if (emitted.length === 0 && result.edits.length === 0 && freed === 0) return UNCHANGED;
   const patch: ContextPatch = emitted.length > 0 ? openOutbox(context).emit(...emitted).patch() : {};
   if (result.edits.length > 0) Object.assign(patch, replaceHistory(context, applyEdits(context.messages, result.edits)));
-  const freed = countsAsFreed(result.layer) ? result.tokensFreed : 0;
   if (freed !== 0) patch.iter = { ...context.iter, tokensFreed: context.iter.tokensFreed + freed };
   return patch;
 };

@@ -2,14 +2,14 @@
  * Actions of sampling the model (docs/loop.md §4.5-8): the request, each finished block, withholding, the two fallbacks,
  * model errors, and what happens right after the reply.
  */
-import type { AssistantMessage, Message } from '../../messages/types.ts';
+import type { AssistantMessage, Message, ToolUseBlock } from '../../messages/types.ts';
 import type { ModelRequest } from '../../data/effects.ts';
 import type { EventOf } from '../../data/events.ts';
 import { userContextMessageOf } from '../context-conversions.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../messages/message-factory.ts';
 import { usageCostUsd } from '../../rules/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
-import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -88,12 +88,25 @@ function hasNoKeys(flags: Record<string, boolean>): boolean {
   return Object.getOwnPropertySymbols(flags).length === 0;
 }
 
+/** The reply's tool_use blocks, in order (a new array, empty when it has none). */
+function toolUsesOf(message: AssistantMessage): ToolUseBlock[] {
+  const toolUses: ToolUseBlock[] = [];
+  const content = message.message.content;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (block.type === 'tool_use') toolUses.push(block);
+  }
+  return toolUses;
+}
+
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
   const out = openOutbox(context);
   const iter = copyIteration(context.iter);
-  iter.assistantMessages = [...context.iter.assistantMessages, message];
-  const toolUses = message.message.content.filter((block) => block.type === 'tool_use');
+  // Loops and `concat`, not an iterator spread and a `filter` callback: this runs once a reply, mostly before V8
+  // optimizes it, where each costs more than the rest of the action.
+  iter.assistantMessages = context.iter.assistantMessages.concat([message]);
+  const toolUses = toolUsesOf(message);
   if (toolUses.length > 0) {
     iter.toolUses = iter.toolUses.length === 0 ? toolUses : iter.toolUses.concat(toolUses);
     iter.needsFollowUp = true;
@@ -112,7 +125,7 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
 
 export const recordUsage: ActionFn = (context, event) => {
   const { usage } = event as EventOf<'model_done'>;
-  if (!usage) return {};
+  if (!usage) return UNCHANGED;
   const iter = copyIteration(context.iter);
   iter.usage = usage;
   return {
@@ -120,7 +133,8 @@ export const recordUsage: ActionFn = (context, event) => {
     lastUsage: usage,
     // The original anchors the count at the response's first block: its later blocks are estimated on top of the
     // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
-    tokens: { reported: usageTokens(usage), estimatedSince: estimateTokens(context.iter.assistantMessages.slice(1)) },
+    // Nothing after the first block (a reply of one block, most replies): no slice to estimate (0 either way).
+    tokens: { reported: usageTokens(usage), estimatedSince: context.iter.assistantMessages.length > 1 ? estimateTokens(context.iter.assistantMessages.slice(1)) : 0 },
     outputTokens: context.outputTokens + usage.output_tokens,
     costUsd: context.costUsd + usageCostUsd(usage, context.currentModel),
   };
@@ -196,14 +210,14 @@ export const failOnImageError: ActionFn = (context, event) => {
 
 /** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
-  if (context.iter.assistantMessages.length === 0) return {};
+  if (context.iter.assistantMessages.length === 0) return UNCHANGED;
   return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
 /** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */
 export const emitResolvedToolUseSummary: ActionFn = (context) => {
   const pending = context.pendingToolUseSummary;
-  if (!pending || pending.summary === null) return {};
+  if (!pending || pending.summary === null) return UNCHANGED;
   const out = openOutbox(context);
   out.emit({ type: 'tool_use_summary', uuid: out.id('m'), summary: pending.summary, precedingToolUseIds: pending.toolUseIds });
   return out.patchWith({ pendingToolUseSummary: null });
@@ -212,6 +226,6 @@ export const emitResolvedToolUseSummary: ActionFn = (context) => {
 export const recordToolUseSummary: ActionFn = (context, event) => {
   const ready = event as EventOf<'tool_use_summary_ready'>;
   const pending = context.pendingToolUseSummary;
-  if (!pending || pending.summaryId !== ready.summaryId) return {};
+  if (!pending || pending.summaryId !== ready.summaryId) return UNCHANGED;
   return { pendingToolUseSummary: { ...pending, summary: ready.summary } };
 };

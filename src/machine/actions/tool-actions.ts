@@ -12,7 +12,7 @@ import {
   userMessage,
 } from '../../messages/message-factory.ts';
 import { partitionToolCalls } from '../../rules/tool-batching.ts';
-import { copyIteration, openOutbox, type Outbox, type ActionFn, type MachineContext } from '../machine-context.ts';
+import { copyIteration, openOutbox, type Outbox, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 
 /**
@@ -55,11 +55,13 @@ export const finishStreamingTools: ActionFn = (context) => openOutbox(context).p
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
   const extra = result.extra ?? [];
-  const out = openOutbox(context).emit(...extra, result.message);
-  const carried: Message[] = [result.message, ...extra.filter((m) => m.type === 'attachment')];
+  // A result without extra messages (most) takes no spread or filter callback: this runs on every tool call, mostly
+  // before V8 optimizes it. The same messages and lists either way.
+  const out = extra.length === 0 ? openOutbox(context).emit(result.message) : openOutbox(context).emit(...extra, result.message);
+  const carried: Message[] = extra.length === 0 ? [result.message] : [result.message, ...extra.filter((m) => m.type === 'attachment')];
   const iter = copyIteration(context.iter);
-  iter.toolResults = [...context.iter.toolResults, ...carried];
-  iter.answeredToolUseIds = [...context.iter.answeredToolUseIds, result.toolUseId];
+  iter.toolResults = context.iter.toolResults.concat(carried);
+  iter.answeredToolUseIds = context.iter.answeredToolUseIds.concat([result.toolUseId]);
   iter.preventContinuation = context.iter.preventContinuation || result.preventContinuation === true;
   return out.patchWith({
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
@@ -68,13 +70,13 @@ export const recordToolResult: ActionFn = (context, event) => {
 };
 
 export const noteAbort: ActionFn = (context, event) => {
-  if (context.iter.abortReason !== null) return {};
+  if (context.iter.abortReason !== null) return UNCHANGED;
   return { iter: { ...context.iter, abortReason: (event as EventOf<'abort'>).reason } };
 };
 
 /** docs/loop.md §4.7: unless the user interrupted by typing, say that the request was interrupted. */
 export const emitInterruptedMessage: ActionFn = (context) => {
-  if (context.iter.abortReason === 'interrupt') return {};
+  if (context.iter.abortReason === 'interrupt') return UNCHANGED;
   const out = openOutbox(context);
   out.emit(userMessage(out.id('m'), INTERRUPTED_TEXT));
   return out.patch();
@@ -83,8 +85,8 @@ export const emitInterruptedMessage: ActionFn = (context) => {
 /** docs/loop.md §4.11: only when enabled, tools ran, not aborted, not a subagent. */
 export const startToolUseSummary: ActionFn = (context) => {
   const { iter } = context;
-  if (!context.config.features.toolUseSummaries || iter.toolUses.length === 0) return {};
-  if (iter.abortReason !== null || isSubagent(context.querySource)) return {};
+  if (!context.config.features.toolUseSummaries || iter.toolUses.length === 0) return UNCHANGED;
+  if (iter.abortReason !== null || isSubagent(context.querySource)) return UNCHANGED;
   const out = openOutbox(context);
   const summaryId = out.id('s');
   const toolUseIds = iter.toolUses.map((t) => t.id);
@@ -114,7 +116,7 @@ export const requestAttachments: ActionFn = (context) =>
 /** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
   const { attachments } = event as EventOf<'attachments_collected'>;
-  if (attachments.length === 0) return {};
+  if (attachments.length === 0) return UNCHANGED;
   const out = openOutbox(context).emit(...attachments);
   return out.patchWith({ iter: { ...context.iter, toolResults: [...context.iter.toolResults, ...attachments] } });
 };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { costOfUsage, MODEL_PRICES, priceOf } from '../../../src/config/prices.ts';
 
 describe('model prices', () => {
@@ -33,6 +33,31 @@ describe('model prices', () => {
     for (const model of models) {
       const key = longest(model);
       expect(priceOf(model)).toBe(key === undefined ? undefined : MODEL_PRICES[key]);
+    }
+  });
+
+  it('finds the longest prefix of a config table too, whatever its keys (empty, unicode, longer than the model)', () => {
+    const price = (n: number) => ({ inputPerMTok: n, outputPerMTok: n, cacheWritePerMTok: n, cacheReadPerMTok: n });
+    const table = { '': price(1), 'm': price(2), 'mo': price(3), 'modèle-🙂': price(4), 'modèle-🙂-x': price(5), 'a-much-longer-key-than-any-model': price(6) };
+    const keys = Object.keys(table);
+    const longest = (model: string) => keys.filter((key) => model.startsWith(key)).sort((a, b) => b.length - a.length)[0];
+    for (const model of ['', 'm', 'mo', 'mx', '__proto__', 'constructor', 'toString', 'modèle-🙂', 'modèle-🙂-x', 'modèle-🙂-y', 'modèle-\ud83d', 'zzz', 'a-much-longer-key']) {
+      expect(priceOf(model, table)).toBe(table[longest(model) as keyof typeof table]);
+    }
+  });
+
+  it('compares a key with startsWith only when its last character matches the model (round 15)', () => {
+    const startsWith = vi.spyOn(String.prototype, 'startsWith');
+    try {
+      expect(priceOf('claude-sonnet-4-5-20250929')).toBe(MODEL_PRICES['claude-sonnet-4-5']);
+      // 10 keys; before round 15 each took a startsWith call.
+      expect(startsWith.mock.calls.length).toBeLessThanOrEqual(3);
+      startsWith.mockClear();
+      // A model named exactly as a key (the default model) is found without a search.
+      expect(priceOf('claude-sonnet-4-6')).toBe(MODEL_PRICES['claude-sonnet-4-6']);
+      expect(startsWith).not.toHaveBeenCalled();
+    } finally {
+      startsWith.mockRestore();
     }
   });
 });
