@@ -61,7 +61,13 @@ function find(this: FixedRegistry, name: string): Tool | undefined {
 
 function concurrencySafeFor(this: FixedRegistry, toolUses: readonly ToolUseBlock[]): Record<string, boolean> {
   const result = flagTable();
-  for (const toolUse of toolUses) result[toolUse.id] = this.byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
+  for (const toolUse of toolUses) {
+    const safe = this.byName.get(toolUse.name)?.isConcurrencySafe(toolUse.input) ?? false;
+    // On an object with `Object.prototype`, assigning `__proto__` calls its setter, which ignores a boolean: the
+    // flag would be lost (and left out of the log). Defined as an own member, as `JSON.parse` of the log makes it.
+    if (toolUse.id === '__proto__') Object.defineProperty(result, '__proto__', { value: safe, writable: true, enumerable: true, configurable: true });
+    else result[toolUse.id] = safe;
+  }
   return result;
 }
 

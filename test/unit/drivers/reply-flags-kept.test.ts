@@ -15,6 +15,10 @@ import type { AssistantMessage } from '../../../src/messages/types.ts';
 import type { StepRecord } from '../../../src/runtime/query-options.ts';
 import { defineTool } from '../../../src/tools/define-tool.ts';
 import { createToolRegistry } from '../../../src/tools/registry.ts';
+import { readFileSync } from 'node:fs';
+import { replay } from '../../../src/replay/replay.ts';
+import { createSessionRecorder } from '../../../src/replay/session-recorder.ts';
+import { tempLogPath } from '../replay/fixtures.ts';
 import { echoTool as echo } from '../../helpers/echo-tool.ts';
 
 setFlagsFromString('--allow-natives-syntax');
@@ -83,5 +87,51 @@ describe('a reply\'s concurrency flags', () => {
     expect(JSON.stringify(flags)).toBe(JSON.stringify(JSON.parse('{"7":false,"b":true,"a":false,"constructor":true}')));
     expect(Object.getPrototypeOf(flags)).toBe(Object.prototype);
     expect(registry.concurrencySafeFor([])).toEqual({});
+  });
+
+  it('keep a flag for a tool-use id `__proto__` as an own member, in the run, its log and its replay', async () => {
+    const registry = createToolRegistry([echo]);
+    const flags = registry.concurrencySafeFor([
+      { type: 'tool_use' as const, id: '__proto__', name: 'echo', input: { text: 'x' } },
+      { type: 'tool_use' as const, id: 'b', name: 'echo', input: { text: 'y' } },
+    ]);
+    expect(Object.keys(flags)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(flags)).toBe(Object.prototype);
+    expect(JSON.stringify(flags)).toBe('{"__proto__":true,"b":true}');
+
+    // Live: the `__proto__` call may run beside the other; the log holds the flag and replays alike.
+    let call = 0;
+    const callModel: ModelCaller = async function* (request): AsyncGenerator<ModelStreamItem> {
+      call += 1;
+      const content = call === 1
+        ? [{ type: 'tool_use' as const, id: '__proto__', name: 'echo', input: { text: 'a' } }, { type: 'tool_use' as const, id: 'b', name: 'echo', input: { text: 'b' } }]
+        : [{ type: 'text' as const, text: 'done' }];
+      const stopReason = call === 1 ? 'tool_use' : 'end_turn';
+      const message: AssistantMessage = { type: 'assistant', uuid: `m${call}:0`, message: { id: `m${call}`, role: 'assistant', model: request.model, content, stop_reason: stopReason, usage: USAGE } };
+      yield { kind: 'event', event: { type: 'model_message', message } };
+      yield { kind: 'event', event: { type: 'model_done', usage: USAGE, stopReason } };
+    };
+    const path = tempLogPath();
+    const recorder = createSessionRecorder(path, { config });
+    // Whether the `__proto__` call may run beside others: as its queued call (streaming) or its batch says.
+    const safe: boolean[] = [];
+    const { terminal } = await runLoopToEnd({
+      prompt: 'Echo.',
+      config,
+      tools: [echo],
+      deps: { callModel },
+      onStep: (step) => {
+        recorder(step);
+        for (const effect of step.effects) {
+          if (effect.type === 'enqueue_tool' && effect.toolUse.id === '__proto__') safe.push(effect.concurrencySafe);
+          if (effect.type === 'run_tools') for (const batch of effect.batches) if (batch.toolUses.some((use) => use.id === '__proto__')) safe.push(batch.concurrent);
+        }
+      },
+    });
+    recorder.close();
+    expect(terminal.reason).toBe('completed');
+    expect(safe).toEqual([true]);
+    expect(readFileSync(path, 'utf8')).toContain('"concurrencySafe":{"__proto__":true,"b":true}');
+    expect(replay(path).steps).toBeGreaterThan(0);
   });
 });
