@@ -12,7 +12,7 @@
  * With `fsync: true` every line is written and fsynced at once (it survives an OS crash too).
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { asError } from '../errors/turnloop-error.ts';
+import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 export interface LogWriter {
   /** Appends a line; `commit()` (or the writer itself, soon) makes it durable. */
@@ -62,6 +62,14 @@ export function openLogWriter(
   let held = '';
   let scheduled: ReturnType<typeof setImmediate> | null = null;
   let failed = false;
+  // After `close()` the descriptor's number may belong to another file the process opened since: nothing more is
+  // written through it (and it is not closed twice); the first attempt is reported.
+  let closed = false;
+  const refuseClosed = () => {
+    if (failed) return;
+    failed = true;
+    options.onError(new TurnloopError('RECORDER_STEP_ORDER', `session log ${target}: a step after close(); nothing more is written to it`));
+  };
   // Whether `commit` is in `holding`: put there by the first line held after a turn of the event loop and left there
   // until that turn (`onImmediate`) or `close()`, not taken out and put back at every commit in between (a run's
   // synchronous stretch commits once per model call); at exit, a commit with nothing held writes nothing.
@@ -75,6 +83,7 @@ export function openLogWriter(
   // A commit leaves a pending `setImmediate` in place (it then finds nothing to write): clearing it and scheduling
   // a new one on the next turn's first line cost more than the empty commit it saves.
   const commit = () => {
+    if (closed) return refuseClosed();
     const pulled = options.pull?.() ?? '';
     const text = typeof pulled === 'string' ? held + pulled : held;
     held = '';
@@ -97,6 +106,7 @@ export function openLogWriter(
     unregister();
   };
   const touch = () => {
+    if (closed) return refuseClosed();
     if (options.fsync) return commit();
     if (!registered) {
       registered = true;
@@ -106,6 +116,7 @@ export function openLogWriter(
   };
   return {
     write(text) {
+      if (closed) return refuseClosed();
       held += text;
       if (held.length > HOLD_LIMIT) return commit();
       touch();
@@ -113,10 +124,12 @@ export function openLogWriter(
     touch,
     commit,
     close() {
+      if (closed) return;
       commit();
       unregister();
       if (scheduled !== null) clearImmediate(scheduled);
       scheduled = null;
+      closed = true;
       closeSync(fd);
     },
   };

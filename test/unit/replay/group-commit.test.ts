@@ -3,7 +3,7 @@
  * on their account, and never while the process waits.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../../src/config/config.ts';
 import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
@@ -179,5 +179,30 @@ describe('group commit', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.stderr).toBe('');
     expect(lineCount(path)).toBe(2);
+  });
+
+  it('writes nothing through its closed file after close(): a later step is reported, not written to a file that took the descriptor', async () => {
+    const steps = [...foldSessionLog(parseSessionLogText(readFileSync((await recordRun(toolTurns(2))).path, 'utf8')))];
+    const path = tempLogPath();
+    const errors: Error[] = [];
+    const recorder = createSessionRecorder(path, { config, onError: (error) => errors.push(error) });
+    const cut = steps.findIndex((step, i) => i > 1 && step.effects.some((effect) => effect.type === 'call_model'));
+    for (const step of steps.slice(0, cut)) recorder(step);
+    recorder.close();
+    const before = readFileSync(path, 'utf8');
+    // The process opens another file: it may get the closed log's descriptor number.
+    const otherPath = tempLogPath('other.jsonl');
+    const other = openSync(otherPath, 'w');
+    try {
+      // A quiet step, then one that commits before its model call; and close() again.
+      for (const step of steps.slice(cut, cut + 3)) recorder(step);
+      recorder.close();
+    } finally {
+      closeSync(other);
+    }
+    expect(readFileSync(otherPath, 'utf8')).toBe('');
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['RECORDER_STEP_ORDER']);
+    expect(recorder.error).toBe(errors[0]);
   });
 });
