@@ -9,6 +9,8 @@
  * - the next turn of Node's event loop (`setImmediate`): the process never waits for I/O or a timer with a line
  *   held, so a crash loses only lines of the synchronous stretch it interrupted;
  * - the process exiting (`exit` handler), and `close()`.
+ * After `close()` nothing more is written (the descriptor's number may belong to another file by then): a later
+ * line or commit is reported once through `onError` (`RECORDER_STEP_ORDER`), and a second `close()` does nothing.
  * With `fsync: true` every line is written and fsynced at once (it survives an OS crash too).
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';

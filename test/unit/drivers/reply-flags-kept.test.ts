@@ -4,6 +4,7 @@
  * it (`mergedFlags`): a spread copy keyed by tool-use ids made a new hidden class per reply, about a twentieth of a
  * cold turn's samples (docs/benchmarks.md "Round 15: less work per turn"). The same keys, order and JSON as before.
  */
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,7 +16,6 @@ import type { AssistantMessage } from '../../../src/messages/types.ts';
 import type { StepRecord } from '../../../src/runtime/query-options.ts';
 import { defineTool } from '../../../src/tools/define-tool.ts';
 import { createToolRegistry } from '../../../src/tools/registry.ts';
-import { readFileSync } from 'node:fs';
 import { replay } from '../../../src/replay/replay.ts';
 import { createSessionRecorder } from '../../../src/replay/session-recorder.ts';
 import { tempLogPath } from '../replay/fixtures.ts';
