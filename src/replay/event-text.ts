@@ -20,6 +20,7 @@
  */
 import { isLatin1Text } from './json-string-text.ts';
 import { modelMessageAt } from './model-message-text.ts';
+import { covers, plainUsageAt } from './template-scan.ts';
 import { toolResultAt } from './tool-result-text.ts';
 
 /** Where the type's name starts: after `{"type":"`. */
@@ -36,30 +37,16 @@ const LAYER_RESULT = /\{"type":"context_layer_result","layer":"[^"\\\u0000-\u001
 /**
  * The usage a model call reports with no cache members, each count a plain integer of at most 15 digits (exact as a
  * double); the stop reason a string without escapes. Other usages (cache counts, nulls, another order) are parsed:
- * the literal below has the very shape `JSON.parse` gives this text (V8 shares the two), and a usage built member
- * by member would not, so every reader of usage would see two shapes.
+ * `plainUsageAt` builds the usage in the shape `JSON.parse` gives it (`template-scan.ts`).
  */
 const MODEL_DONE = /\{"type":"model_done","usage":\{"input_tokens":(?:0|[1-9][0-9]{0,14}),"output_tokens":(?:0|[1-9][0-9]{0,14})\},"stopReason":"[^"\\\u0000-\u001f]*"\}/y;
-const INPUT_TOKENS_START = '{"type":"model_done","usage":{"input_tokens":'.length;
-/** `,"output_tokens":`. */
-const OUTPUT_TOKENS_MEMBER = 17;
-/** `},"stopReason":"`. */
-const STOP_REASON_MEMBER = 16;
+const USAGE_START = '{"type":"model_done","usage":'.length;
 
 const T = 0x74;
 const A = 0x61;
 const C = 0x63;
 const M = 0x6d;
 const D = 0x64;
-const ZERO = 0x30;
-const COMMA = 0x2c;
-const CLOSE_BRACE = 0x7d;
-
-/** Whether `pattern` (sticky) matches text[start, end) whole. Its `lastIndex` is set right before each use. */
-function covers(pattern: RegExp, text: string, start: number, end: number): boolean {
-  pattern.lastIndex = start;
-  return pattern.test(text) && pattern.lastIndex === end;
-}
 
 /**
  * The JSON value of text[start, end) (see the module comment); throws as `JSON.parse` does on text that is not JSON.
@@ -90,16 +77,10 @@ export function parseEventText(text: string, start: number, end: number, latin1 
   return JSON.parse(text.slice(start, end));
 }
 
-/** The `model_done` event of text[start, end), which `MODEL_DONE` covers. */
+/** The `model_done` event of text[start, end), which `MODEL_DONE` covers (its stop reason holds no quote). */
 function modelDoneAt(text: string, start: number, end: number, latin1: boolean): unknown {
-  let i = start + INPUT_TOKENS_START;
-  let input = 0;
-  for (let code = text.charCodeAt(i); code !== COMMA; code = text.charCodeAt(++i)) input = input * 10 + (code - ZERO);
-  i += OUTPUT_TOKENS_MEMBER;
-  let output = 0;
-  for (let code = text.charCodeAt(i); code !== CLOSE_BRACE; code = text.charCodeAt(++i)) output = output * 10 + (code - ZERO);
-  const usage = { input_tokens: input, output_tokens: output };
-  return { type: 'model_done', usage, stopReason: nameAt(text, i + STOP_REASON_MEMBER - 1, end - 1, latin1) };
+  const usage = plainUsageAt(text, start + USAGE_START);
+  return { type: 'model_done', usage, stopReason: nameAt(text, text.lastIndexOf('"', end - 3), end - 1, latin1) };
 }
 
 /**

@@ -19,12 +19,13 @@
  *   so `parseEventText` reads such a text with `JSON.parse`.
  */
 
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+
 /** A plain string: no quote, backslash or control character inside. */
 const PLAIN = /"[^"\\\u0000-\u001f]*"/y;
 /** Below this length V8 copies a cut string instead of keeping a slice of its parent (`SlicedString::kMinLength`). */
 const SLICE_MIN_LENGTH = 13;
-const BACKSLASH = 0x5c;
-const QUOTE = 0x22;
 
 /**
  * Where the JSON string whose opening quote is text[at] ends (the offset after its closing quote), negated when it

@@ -16,6 +16,15 @@
  */
 import { jsonStringEnd, jsonStringValue } from './json-string-text.ts';
 import { replyAt } from './reply-text.ts';
+import { fixedEnd } from './template-scan.ts';
+
+const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const E = 0x65;
+const NINE = 0x39;
+const OPEN_BRACE = 0x7b;
+const QUOTE = 0x22;
+const ZERO = 0x30;
 
 const HEAD = /\{"type":"model_message","message":\{"type":"assistant","uuid":(?=")/y;
 const TO_REPLY = /,"message":/y;
@@ -27,20 +36,6 @@ const FLAGS_MEMBER_TEXT = /\},"concurrencySafe":/y;
 const FLAG_KEY = /"[^"\\\u0000-\u001f]*":/y;
 /** A timestamp's digits: a plain integer of at most 15 (exact as a double). */
 const MAX_DIGITS = 15;
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const ZERO = 0x30;
-const NINE = 0x39;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const E = 0x65;
-
-/** Where the sticky `pattern` ends when it matches at `at`; -1 when it does not. */
-function fixedEnd(pattern: RegExp, text: string, at: number): number {
-  pattern.lastIndex = at;
-  return pattern.test(text) ? pattern.lastIndex : -1;
-}
 
 /**
  * Where the flags' record starts, its closing brace being text[close]: read backward over `"key":true` and

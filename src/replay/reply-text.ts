@@ -17,6 +17,11 @@
  * whole parses to exactly these objects. Any other spelling gives `undefined` (the caller parses the reply).
  */
 import { jsonStringValue } from './json-string-text.ts';
+import { covers, plainUsageAt } from './template-scan.ts';
+
+const CLOSE_BRACE = 0x7d;
+const E = 0x65;
+const QUOTE = 0x22;
 
 /** `{"id":S,"role":"assistant","model":S,"content":[`, S plain. */
 const HEAD = /\{"id":"[^"\\\u0000-\u001f]*","role":"assistant","model":"[^"\\\u0000-\u001f]*","content":\[/y;
@@ -36,23 +41,10 @@ const TO_USAGE = /,"usage":/y;
 const TO_USAGE_LENGTH = ',"usage":'.length;
 /** The usage with two plain counts of at most 15 digits (exact as doubles). */
 const PLAIN_USAGE = /\{"input_tokens":(?:0|[1-9][0-9]{0,14}),"output_tokens":(?:0|[1-9][0-9]{0,14})\}/y;
-const INPUT_TOKENS_AT = '{"input_tokens":'.length;
-const TO_OUTPUT_TOKENS = ',"output_tokens":'.length;
 const PLAIN_STRING = /"[^"\\\u0000-\u001f]*"/y;
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const ZERO = 0x30;
-const CLOSE_BRACE = 0x7d;
-const E = 0x65;
 /** `{"type":"t`: the next letter tells `text` from `tool_use`. */
 const TYPE_SECOND_LETTER = 10;
-
-/** Whether the sticky `pattern` matches text[at, end) whole. */
-function covers(pattern: RegExp, text: string, at: number, end: number): boolean {
-  pattern.lastIndex = at;
-  return pattern.test(text) && pattern.lastIndex === end;
-}
 
 /**
  * The reply of text[start, end) when spelled as above, else `undefined`; throws when a piece is not JSON.
@@ -122,11 +114,5 @@ function blockOf(text: string, at: number, close: number): unknown {
 /** The usage text[at, close] (`close` its closing brace): two plain counts as a literal, any other by the parser. */
 function usageOf(text: string, at: number, close: number): unknown {
   if (!covers(PLAIN_USAGE, text, at, close + 1)) return JSON.parse(text.slice(at, close + 1)) as unknown;
-  let i = at + INPUT_TOKENS_AT;
-  let input = 0;
-  for (let code = text.charCodeAt(i); code !== COMMA; code = text.charCodeAt(++i)) input = input * 10 + (code - ZERO);
-  i += TO_OUTPUT_TOKENS;
-  let output = 0;
-  for (let code = text.charCodeAt(i); code !== CLOSE_BRACE; code = text.charCodeAt(++i)) output = output * 10 + (code - ZERO);
-  return { input_tokens: input, output_tokens: output };
+  return plainUsageAt(text, at);
 }

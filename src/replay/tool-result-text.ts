@@ -18,6 +18,11 @@
  * non-string where a string is, a string that is not JSON) gives `undefined`, and the caller parses the text.
  */
 import { jsonStringEnd, jsonStringValue, sameSpan } from './json-string-text.ts';
+import { fixedEnd } from './template-scan.ts';
+
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+const QUOTE = 0x22;
 
 /**
  * The fixed text before each of the first three strings with that string when it is plain (one test, the common
@@ -34,16 +39,6 @@ const TO_SOURCE = /\}\]\},"sourceToolUseId":/y;
 const TO_SOURCE_AFTER_ERROR = /,"is_error":true\}\]\},"sourceToolUseId":/y;
 const TO_SOURCE_LENGTH = '}]},"sourceToolUseId":'.length;
 const TO_SOURCE_AFTER_ERROR_LENGTH = ',"is_error":true}]},"sourceToolUseId":'.length;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CLOSE_BRACE = 0x7d;
-
-/** Where `pattern` (sticky) ends when it matches at `at`; -1 when it does not. */
-function fixedEnd(pattern: RegExp, text: string, at: number): number {
-  pattern.lastIndex = at;
-  return pattern.test(text) ? pattern.lastIndex : -1;
-}
 
 /**
  * The end of the string after a fixed text at `at` (as `jsonStringEnd` gives it: negated when not plain), by
