@@ -13,17 +13,16 @@ import { modelMessageEventJson, toolResultEventJson } from '../../../src/replay/
 import { parseEventText } from '../../../src/replay/event-text.ts';
 import { isLatin1Text } from '../../../src/replay/json-string-text.ts';
 import { propertyOptions } from '../../property/settings.ts';
+import { outcome, type Outcome } from '../../helpers/json-outcome.ts';
 
-type Outcome = { value: unknown; keys: string } | { error: string };
-
-/** The value and the key order of every object in it (`JSON.stringify` keeps the order), or the error's kind. */
-function outcome(read: () => unknown): Outcome {
-  try {
-    const value = read();
-    return { value, keys: JSON.stringify(value) };
-  } catch (error) {
-    return { error: (error as Error).constructor.name };
+/** `text` with each edit applied in turn: at a position (modulo the length), `remove` characters replaced by `char`. */
+function withEdits(text: string, edits: ReadonlyArray<{ at: number; char: string; remove: number }>): string {
+  let edited = text;
+  for (const { at, char, remove } of edits) {
+    const i = at % (edited.length + 1);
+    edited = edited.slice(0, i) + char + edited.slice(i + remove);
   }
+  return edited;
 }
 
 /** `parseEventText` of `text` inside a larger text (as a log line holds it), and every argument `JSON.parse` got. */
@@ -150,12 +149,7 @@ describe('parseEventText: the recorder template of a tool result', () => {
     const CHARS = ['"', '\\', '}', '{', ']', '[', ',', ' ', ':', 'u', 'n', 'e', '0', '\n', '\u0001', 'é'];
     fc.assert(
       fc.property(toolResultText, fc.array(fc.record({ at: fc.nat(), char: fc.constantFrom(...CHARS, ''), remove: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 3 }), (text, edits) => {
-        let edited = text;
-        for (const { at, char, remove } of edits) {
-          const i = at % (edited.length + 1);
-          edited = edited.slice(0, i) + char + edited.slice(i + remove);
-        }
-        expectAsJsonParse(edited);
+        expectAsJsonParse(withEdits(text, edits));
       }),
       propertyOptions(1500),
     );
@@ -211,12 +205,7 @@ describe('parseEventText: the recorder template of a model reply', () => {
     const CHARS = ['"', '\\', '}', '{', ']', '[', ',', ' ', ':', 'e', 'l', '0', '1', '\n', 'é'];
     fc.assert(
       fc.property(fc.oneof(modelMessageText, modelMessageTextAnyTime), fc.array(fc.record({ at: fc.nat(), char: fc.constantFrom(...CHARS, ''), remove: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 3 }), (text, edits) => {
-        let edited = text;
-        for (const { at, char, remove } of edits) {
-          const i = at % (edited.length + 1);
-          edited = edited.slice(0, i) + char + edited.slice(i + remove);
-        }
-        expectAsJsonParse(edited);
+        expectAsJsonParse(withEdits(text, edits));
       }),
       propertyOptions(1500),
     );

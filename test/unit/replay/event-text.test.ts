@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseEventText } from '../../../src/replay/event-text.ts';
 import { propertyOptions } from '../../property/settings.ts';
+import { outcome } from '../../helpers/json-outcome.ts';
 
 const COMMON = [
   '{"type":"tools_finished"}',
@@ -15,18 +16,6 @@ const COMMON = [
   '{"type":"model_done","usage":{"input_tokens":1000,"output_tokens":20},"stopReason":"tool_use"}',
   '{"type":"model_done","usage":{"input_tokens":0,"output_tokens":123456789012345},"stopReason":""}',
 ];
-
-type Outcome = { value: unknown; keys: string } | { error: string };
-
-/** The value and the key order of every object in it (`JSON.stringify` keeps the order), or the error's kind. */
-function outcome(read: () => unknown): Outcome {
-  try {
-    const value = read();
-    return { value, keys: JSON.stringify(value) };
-  } catch (error) {
-    return { error: (error as Error).constructor.name };
-  }
-}
 
 function expectAsJsonParse(text: string, prefix = 'x', suffix = '\n') {
   const whole = `${prefix}${text}${suffix}`;
