@@ -17,6 +17,24 @@ import { recordRun, tempLogPath, toolTurns } from './fixtures.ts';
 const config = resolveConfig({ sessionId: 'group-commit' });
 const lineCount = (path: string) => readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').length;
 
+/**
+ * Runs `lines` in a child process after the set-up they share: a recorder of `path` (named `recorder`) and the
+ * initial step of a one-message run (`started`).
+ */
+function recordInChild(path: string, lines: string[]) {
+  const source = (file: string) => JSON.stringify(new URL(`../../../src/${file}`, import.meta.url).pathname);
+  const script = [
+    `import { createSessionRecorder } from ${source('replay/session-recorder.ts')};`,
+    `import { initialState } from ${source('reducer/step.ts')};`,
+    `import { resolveConfig } from ${source('config/config.ts')};`,
+    `const config = resolveConfig({ sessionId: 'exit' });`,
+    `const started = initialState({ messages: [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }] }, config);`,
+    `const recorder = createSessionRecorder(${JSON.stringify(path)}, { config });`,
+    ...lines,
+  ].join('\n');
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+}
+
 /** The folded steps of a recorded run, to feed a recorder by hand. */
 async function recordedSteps() {
   const run = await recordRun(toolTurns(1));
@@ -143,13 +161,7 @@ describe('group commit', () => {
 
   it('writes at exit the lines held after a commit in the same synchronous stretch', () => {
     const path = tempLogPath();
-    const script = [
-      `import { createSessionRecorder } from ${JSON.stringify(new URL('../../../src/replay/session-recorder.ts', import.meta.url).pathname)};`,
-      `import { initialState } from ${JSON.stringify(new URL('../../../src/reducer/step.ts', import.meta.url).pathname)};`,
-      `import { resolveConfig } from ${JSON.stringify(new URL('../../../src/config/config.ts', import.meta.url).pathname)};`,
-      `const config = resolveConfig({ sessionId: 'exit' });`,
-      `const started = initialState({ messages: [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }] }, config);`,
-      `const recorder = createSessionRecorder(${JSON.stringify(path)}, { config });`,
+    const child = recordInChild(path, [
       `const layer = { type: 'context_layer_result', layer: 'tool_result_budget', edits: [], tokensFreed: 0 };`,
       `recorder({ index: 0, event: null, state: started.state, effects: started.effects });`,
       `recorder({ index: 1, event: layer, state: started.state, effects: [] });`,
@@ -157,26 +169,18 @@ describe('group commit', () => {
       `recorder({ index: 3, event: layer, state: started.state, effects: [] });`,
       `recorder({ index: 4, event: layer, state: started.state, effects: [] });`,
       `process.exit(0);`,
-    ].join('\n');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    ]);
     expect(child.stderr).toBe('');
     expect(lineCount(path)).toBe(5);
   });
 
   it('writes held lines when the process exits', () => {
     const path = tempLogPath();
-    const script = [
-      `import { createSessionRecorder } from ${JSON.stringify(new URL('../../../src/replay/session-recorder.ts', import.meta.url).pathname)};`,
-      `import { initialState } from ${JSON.stringify(new URL('../../../src/reducer/step.ts', import.meta.url).pathname)};`,
-      `import { resolveConfig } from ${JSON.stringify(new URL('../../../src/config/config.ts', import.meta.url).pathname)};`,
-      `const config = resolveConfig({ sessionId: 'exit' });`,
-      `const started = initialState({ messages: [{ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hi' } }] }, config);`,
-      `const recorder = createSessionRecorder(${JSON.stringify(path)}, { config });`,
+    const child = recordInChild(path, [
       `recorder({ index: 0, event: null, state: started.state, effects: started.effects });`,
       `recorder({ index: 1, event: { type: 'context_layer_result', layer: 'tool_result_budget', edits: [], tokensFreed: 0 }, state: started.state, effects: [] });`,
       `process.exit(0);`,
-    ].join('\n');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    ]);
     expect(child.stderr).toBe('');
     expect(lineCount(path)).toBe(2);
   });
