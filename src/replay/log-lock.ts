@@ -7,7 +7,8 @@
  * Invariants:
  * - The lock file holds `{pid, host, since}` of its holder. A lock whose holder is a process of this host that no
  *   longer exists (a crash, `kill -9`) is stale: it is taken over, so a crash never locks a log forever.
- * - Locks are released by `release()` and, should a writer forget, when the process exits.
+ * - Locks are released by `release()` and, should a writer forget, when the process exits, after every writer's
+ *   held lines are written (`exit-tasks.ts`).
  * - Not a lock against other hosts writing the same file over a network file system at the same moment, nor
  *   against writers that do not take it (another program appending by hand).
  */
@@ -15,6 +16,7 @@ import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { addExitTask, removeExitTask } from './exit-tasks.ts';
 
 export interface LogLock {
   /** The absolute path of the locked log. */
@@ -34,16 +36,6 @@ export class LogLockedError extends TurnloopError {
   }
 }
 
-const held = new Set<string>();
-let exitHook = false;
-
-function releaseAllOnExit(): void {
-  if (exitHook) return;
-  exitHook = true;
-  process.on('exit', () => {
-    for (const file of held) rmSync(file, { force: true });
-  });
-}
 
 /** Deletes a lock file, gone already or not (`unlinkSync`: one system call, where `rmSync` makes two). */
 function removeLockFile(lockFile: string): void {
@@ -108,18 +100,16 @@ export function lockLog(path: string): LogLock {
     } finally {
       closeSync(fd);
     }
-    held.add(lockFile);
-    releaseAllOnExit();
     let released = false;
-    return {
-      log,
-      release() {
-        if (released) return;
-        released = true;
-        held.delete(lockFile);
-        removeLockFile(lockFile);
-      },
+    const release = () => {
+      if (released) return;
+      released = true;
+      removeExitTask('release', release);
+      removeLockFile(lockFile);
     };
+    // At exit, after every writer's held lines (`exit-tasks.ts`).
+    addExitTask('release', release);
+    return { log, release };
   }
   throw new LogLockedError(log, readHolder(lockFile) ?? {});
 }

@@ -8,13 +8,14 @@
  * - 64 KiB held;
  * - the next turn of Node's event loop (`setImmediate`): the process never waits for I/O or a timer with a line
  *   held, so a crash loses only lines of the synchronous stretch it interrupted;
- * - the process exiting (`exit` handler), and `close()`.
+ * - the process exiting (before any log lock is released: `exit-tasks.ts`), and `close()`.
  * After `close()` nothing more is written (the descriptor's number may belong to another file by then): a later
  * line or commit is reported once through `onError` (`RECORDER_STEP_ORDER`), and a second `close()` does nothing.
  * With `fsync: true` every line is written and fsynced at once (it survives an OS crash too).
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
+import { addExitTask, removeExitTask } from './exit-tasks.ts';
 
 export interface LogWriter {
   /** Appends a line; `commit()` (or the writer itself, soon) makes it durable. */
@@ -28,19 +29,6 @@ export interface LogWriter {
 
 /** Characters held at most before a write, whatever else happens. */
 const HOLD_LIMIT = 64 * 1024;
-
-/** Writers holding lines, flushed when the process exits (one listener for all of them). */
-const holding = new Set<() => void>();
-let exitHook = false;
-
-function flushOnExit(flush: () => void): void {
-  holding.add(flush);
-  if (exitHook) return;
-  exitHook = true;
-  process.on('exit', () => {
-    for (const pending of holding) pending();
-  });
-}
 
 /**
  * @param pull called at every commit for text not yet handed to `write` (the recorder's pending steps, turned into
@@ -72,13 +60,13 @@ export function openLogWriter(
     failed = true;
     options.onError(new TurnloopError('RECORDER_STEP_ORDER', `session log ${target}: a step after close(); nothing more is written to it`));
   };
-  // Whether `commit` is in `holding`: put there by the first line held after a turn of the event loop and left there
+  // Whether `commit` is an exit task: put there by the first line held after a turn of the event loop and left there
   // until that turn (`onImmediate`) or `close()`, not taken out and put back at every commit in between (a run's
   // synchronous stretch commits once per model call); at exit, a commit with nothing held writes nothing.
   let registered = false;
   const unregister = () => {
     if (registered) {
-      holding.delete(commit);
+      removeExitTask('flush', commit);
       registered = false;
     }
   };
@@ -112,7 +100,7 @@ export function openLogWriter(
     if (options.fsync) return commit();
     if (!registered) {
       registered = true;
-      flushOnExit(commit);
+      addExitTask('flush', commit);
     }
     if (scheduled === null) scheduled = setImmediate(onImmediate);
   };
