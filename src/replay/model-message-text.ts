@@ -16,7 +16,7 @@
  */
 import { jsonStringEnd, jsonStringValue } from './json-string-text.ts';
 import { replyAt } from './reply-text.ts';
-import { fixedEnd } from './template-scan.ts';
+import { fixedEnd, type EventRead } from './template-scan.ts';
 
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
@@ -60,9 +60,48 @@ function flagsStart(text: string, from: number, close: number): number {
 }
 
 /**
- * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`.
+ * The flags' record text[at, close] (`close` its closing brace) that `flagsStart` read backward, built forward as
+ * `JSON.parse` builds it (each key set in turn: a repeated key keeps its first place and takes its last value), or
+ * `undefined` for a key `__proto__` (the parser makes it an own member, an assignment would set the prototype).
+ * `JSON.parse` of this small text cost about 260 ns, most of it the call.
  */
-export function modelMessageAt(text: string, start: number, end: number): unknown {
+function flagsOf(text: string, at: number, close: number): Record<string, boolean> | undefined {
+  const flags: Record<string, boolean> = {};
+  let i = at + 1;
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i === close ? flags : undefined;
+  for (;;) {
+    const valueAt = fixedEnd(FLAG_KEY, text, i);
+    if (valueAt < 0) return undefined;
+    const key = jsonStringValue(text, i, valueAt - 1);
+    if (key === '__proto__') return undefined;
+    let value: boolean;
+    if (isWordAt(text, valueAt, TRUE)) value = true;
+    else if (isWordAt(text, valueAt, FALSE)) value = false;
+    else return undefined;
+    flags[key] = value;
+    i = valueAt + (value ? TRUE.length : FALSE.length);
+    const next = text.charCodeAt(i);
+    if (next === CLOSE_BRACE) return i === close ? flags : undefined;
+    if (next !== COMMA) return undefined;
+    i += 1;
+  }
+}
+
+const TRUE = 'true';
+const FALSE = 'false';
+
+/** Whether text holds `word` at `at` (a few characters: compared faster than `startsWith` does). */
+function isWordAt(text: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`. When it
+ * gives an event, `read.checked` says whether all of it was built here (see `EventRead`): the reply read by
+ * `replyAt` with a plain usage, the flags by `flagsOf`.
+ */
+export function modelMessageAt(text: string, start: number, end: number, read: EventRead): unknown {
   const uuidAt = fixedEnd(HEAD, text, start);
   if (uuidAt < 0) return undefined;
   const uuidEnd = jsonStringEnd(text, uuidAt);
@@ -97,9 +136,18 @@ export function modelMessageAt(text: string, start: number, end: number): unknow
   let flags: unknown;
   try {
     uuid = jsonStringValue(text, uuidAt, uuidEnd);
-    reply = replyAt(text, replyStart, replyEnd);
-    if (reply === undefined) reply = JSON.parse(text.slice(replyStart, replyEnd));
-    if (flagsAt >= 0) flags = JSON.parse(text.slice(flagsAt, end - 1));
+    reply = replyAt(text, replyStart, replyEnd, read);
+    if (reply === undefined) {
+      read.checked = false;
+      reply = JSON.parse(text.slice(replyStart, replyEnd));
+    }
+    if (flagsAt >= 0) {
+      flags = flagsOf(text, flagsAt, end - 2);
+      if (flags === undefined) {
+        read.checked = false;
+        flags = JSON.parse(text.slice(flagsAt, end - 1));
+      }
+    }
   } catch {
     // Not JSON: the caller's `JSON.parse` of the whole text words it.
     return undefined;

@@ -28,6 +28,7 @@ import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
 import { parseEventText } from './event-text.ts';
 import { isLatin1Text } from './json-string-text.ts';
+import type { EventRead } from './template-scan.ts';
 import { stateValuePatterns } from './state-value-patterns.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -282,6 +283,8 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   const valueText = stateValuePatterns();
   // How the event readers cut short strings (`json-string-text.ts`), found once for the whole text.
   const latin1 = isLatin1Text(text);
+  // Whether the event reader built the line's event whole (then it has the schema's shape by construction).
+  const read: EventRead = { checked: false };
   // Each commit group as three offsets (its start, the end of its hashed bytes, its hash), checked after the fold.
   const groups: number[] = [];
   // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
@@ -294,13 +297,14 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
-    const event = parseEventText(text, fields.eventStart, fields.eventEnd, latin1);
-    if (!isLoopEvent(event)) return null;
+    const event = parseEventText(text, fields.eventStart, fields.eventEnd, latin1, read);
+    // An event any part of which `JSON.parse` gave is validated; one the reader built whole is valid as built.
+    if (!read.checked && !isLoopEvent(event)) return null;
     const hashed = fields.hashStart >= 0;
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
     if (hashed) unhashed = 0;
     else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
-    collectEmitted(transientStep(fold, event), emitted);
+    collectEmitted(transientStep(fold, event as LoopEvent), emitted);
     if (verify) {
       if (!digestMatches(text, fields, fold.context, fold.value, valueText)) return null;
       if (hashed) groups.push(groupStart, fields.hashedEnd, fields.hashStart);
