@@ -52,8 +52,8 @@ const D = 0x64;
  * The JSON value of text[start, end) (see the module comment); throws as `JSON.parse` does on text that is not JSON.
  * `latin1` is `isLatin1Text(text)`, which a caller reading many events of one text finds once: the template readers
  * read a Latin-1 text only, and names are cut out of such a text only (`json-string-text.ts` says why).
- * `read.checked` is set on every call: true when the event was built here whole, so that it has the schema's shape
- * by construction (see `EventRead`; a context layer's name is not checked here, so that event never is).
+ * `read.checked` is set on every call: true when the event has the schema's shape by construction (see
+ * `EventRead`; a context layer's name is not checked here, so that event never is).
  */
 export function parseEventText(text: string, start: number, end: number, latin1 = isLatin1Text(text), read: EventRead = { checked: false }): unknown {
   read.checked = true;

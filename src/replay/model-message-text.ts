@@ -60,46 +60,11 @@ function flagsStart(text: string, from: number, close: number): number {
 }
 
 /**
- * The flags' record text[at, close] (`close` its closing brace) that `flagsStart` read backward, built forward as
- * `JSON.parse` builds it (each key set in turn: a repeated key keeps its first place and takes its last value), or
- * `undefined` for a key `__proto__` (the parser makes it an own member, an assignment would set the prototype).
- * `JSON.parse` of this small text cost about 260 ns, most of it the call.
- */
-function flagsOf(text: string, at: number, close: number): Record<string, boolean> | undefined {
-  const flags: Record<string, boolean> = {};
-  let i = at + 1;
-  if (text.charCodeAt(i) === CLOSE_BRACE) return i === close ? flags : undefined;
-  for (;;) {
-    const valueAt = fixedEnd(FLAG_KEY, text, i);
-    if (valueAt < 0) return undefined;
-    const key = jsonStringValue(text, i, valueAt - 1);
-    if (key === '__proto__') return undefined;
-    let value: boolean;
-    if (isWordAt(text, valueAt, TRUE)) value = true;
-    else if (isWordAt(text, valueAt, FALSE)) value = false;
-    else return undefined;
-    flags[key] = value;
-    i = valueAt + (value ? TRUE.length : FALSE.length);
-    const next = text.charCodeAt(i);
-    if (next === CLOSE_BRACE) return i === close ? flags : undefined;
-    if (next !== COMMA) return undefined;
-    i += 1;
-  }
-}
-
-const TRUE = 'true';
-const FALSE = 'false';
-
-/** Whether text holds `word` at `at` (a few characters: compared faster than `startsWith` does). */
-function isWordAt(text: string, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) if (text.charCodeAt(at + i) !== word.charCodeAt(i)) return false;
-  return true;
-}
-
-/**
  * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`. When it
- * gives an event, `read.checked` says whether all of it was built here (see `EventRead`): the reply read by
- * `replyAt` with a plain usage, the flags by `flagsOf`.
+ * gives an event, `read.checked` says whether it has the schema's shape by construction (see `EventRead`): the
+ * reply read by `replyAt` with a plain usage. The flags parsed alone are booleans by construction: `flagsStart`
+ * read each member's value as four or five characters ending in `e`, and the only such JSON values are `true` and
+ * `false` (a test holds the claim to `isLoopEvent`).
  */
 export function modelMessageAt(text: string, start: number, end: number, read: EventRead): unknown {
   const uuidAt = fixedEnd(HEAD, text, start);
@@ -141,13 +106,7 @@ export function modelMessageAt(text: string, start: number, end: number, read: E
       read.checked = false;
       reply = JSON.parse(text.slice(replyStart, replyEnd));
     }
-    if (flagsAt >= 0) {
-      flags = flagsOf(text, flagsAt, end - 2);
-      if (flags === undefined) {
-        read.checked = false;
-        flags = JSON.parse(text.slice(flagsAt, end - 1));
-      }
-    }
+    if (flagsAt >= 0) flags = JSON.parse(text.slice(flagsAt, end - 1));
   } catch {
     // Not JSON: the caller's `JSON.parse` of the whole text words it.
     return undefined;

@@ -11,8 +11,9 @@ const CLOSE_BRACE = 0x7d;
 
 /**
  * What a reader says of the event it built, for a caller that validates events (`replay.ts`): `checked` is true
- * when every part of it was built by the reader from text it matched (no part parsed by `JSON.parse`), so the
- * event has the schema's shape by construction (`isLoopEvent` would answer yes: a test holds the two to that).
+ * when every part the schema constrains was built by the reader from text it matched (or parsed from a span that
+ * can only hold what the schema asks), so the event has the schema's shape by construction (`isLoopEvent` would
+ * answer yes: a test holds the two to that).
  * One object per caller, written by the reader on every call.
  */
 export interface EventRead {

@@ -196,8 +196,8 @@ describe('parseEventText: the recorder template of a model reply', () => {
     const reply = { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'tool_use', id: 'call_1', name: 'echo', input: { text: 'ping 1' } }], stop_reason: 'tool_use', usage: { input_tokens: 1000, output_tokens: 20 } };
     const event = { type: 'model_message', message: { type: 'assistant', uuid: 'msg_1:0', message: reply, timestamp: 1796521594997 }, concurrencySafe: { call_1: true } };
     const text = modelMessageEventJson(event as unknown as LoopEvent)![0];
-    // The tool's input and the model's name (a long string, copied) alone; the flags are built by hand.
-    expect(expectAsJsonParse(text)).toEqual(['{"text":"ping 1"}', '"claude-sonnet-4-6"']);
+    // The tool's input, the flags and the model's name (a long string, copied) alone.
+    expect(expectAsJsonParse(text)).toEqual(['{"text":"ping 1"}', '"claude-sonnet-4-6"', '{"call_1":true}']);
     const textReply = { ...reply, content: [{ type: 'text', text: 'Done: "ok".\n' }], stop_reason: null, model: 'm' };
     const plain = modelMessageEventJson({ type: 'model_message', message: { type: 'assistant', uuid: 'u', message: textReply } } as unknown as LoopEvent)![0];
     expect(expectAsJsonParse(plain)).toEqual([JSON.stringify('Done: "ok".\n')]);
@@ -286,7 +286,7 @@ describe('parseEventText: what it says it built whole (EventRead)', () => {
     );
   });
 
-  it('builds the common texts whole, and says not for what it parsed or does not check', () => {
+  it('says so of the common texts, and not of what it parsed whole or does not check', () => {
     const reply = { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'tool_use', id: 'call_1', name: 'echo', input: { text: 'ping 1' } }], stop_reason: 'tool_use', usage: { input_tokens: 1000, output_tokens: 20 } };
     const event = { type: 'model_message', message: { type: 'assistant', uuid: 'msg_1:0', message: reply, timestamp: 1796521594997 }, concurrencySafe: { call_1: true, call_2: false } };
     const text = modelMessageEventJson(event as unknown as LoopEvent)![0];
@@ -296,6 +296,7 @@ describe('parseEventText: what it says it built whole (EventRead)', () => {
       text.replace(',"concurrencySafe":{"call_1":true,"call_2":false}', ''),
       text.replace('{"call_1":true,"call_2":false}', '{}'),
       text.replace('{"call_1":true,"call_2":false}', '{"a":true,"a":false}'),
+      text.replace('{"call_1":true,"call_2":false}', '{"__proto__":true,"b":false}'),
       tool,
       '{"type":"tools_finished"}',
       '{"type":"attachments_collected","attachments":[]}',
@@ -304,7 +305,6 @@ describe('parseEventText: what it says it built whole (EventRead)', () => {
     for (const parsed of [
       text.replace('"output_tokens":20}', '"output_tokens":20,"cache_read_input_tokens":5}'),
       text.replace('"output_tokens":20}', '"output_tokens":-20}'),
-      text.replace('{"call_1":true,"call_2":false}', '{"__proto__":true}'),
       text.replace('"stop_reason":"tool_use"', '"stop_reason":"tool_use","stop_sequence":null'),
       text.replace('ping 1', 'ping ✓'),
       tool.replace('"content":"a', '"content":"✓a'),
@@ -314,7 +314,7 @@ describe('parseEventText: what it says it built whole (EventRead)', () => {
     ]) expect(readChecked(parsed), parsed).toEqual({ event: JSON.parse(parsed), checked: false });
   });
 
-  it('builds the flags as JSON.parse does: member order, a repeated key, true and false, and refuses other values', () => {
+  it('reads the flags as JSON.parse does: member order, a repeated key, true and false, and refuses other values', () => {
     const base = modelMessageEventJson({ type: 'model_message', message: { type: 'assistant', uuid: 'u', message: { id: 'm', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'hi' }], stop_reason: null } }, concurrencySafe: { a: true } } as unknown as LoopEvent)![0];
     for (const flags of ['{"b":false,"a":true}', '{"2":true,"1":false,"x":true}', '{"a":true,"a":false,"b":true}', '{"toolu_01ABCDEFGHIJKLMNOPQRSTUV":true}', '{"a":txue}', '{"a":fals}', '{"a":true,}', '{"a":true "b":false}', '{"a":truee}']) {
       const text = base.replace('{"a":true}', flags);
