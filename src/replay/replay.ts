@@ -252,9 +252,10 @@ function resultOf(header: SessionHeader, finalState: LoopState, emitted: Message
 
 /**
  * `replay()` of the text of a version-2 or -3 log in one pass: each line's envelope read by hand
- * (`event-line-scanner.ts`), its event parsed, checked (`isLoopEvent`) and folded at once, the digest and the
- * hashes checked against the text itself. No line object is built, and an event the state does not keep dies
- * with its step instead of living as long as the whole parsed log.
+ * (`event-line-scanner.ts`), its event parsed, checked (`isLoopEvent`, unless a template reader built it whole:
+ * `EventRead` in `template-scan.ts`) and folded at once, the digest and the hashes checked against the text
+ * itself. No line object is built, and an event the state does not keep dies with its step instead of living as
+ * long as the whole parsed log.
  *
  * The same checks as parsing then folding, in the same cases, with the same result. Null at the first thing it
  * does not take on (another layout or spelling, a blank line, version 1, a log cut inside a group) or that fails
