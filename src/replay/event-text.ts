@@ -20,7 +20,7 @@
  */
 import { isLatin1Text } from './json-string-text.ts';
 import { modelMessageAt } from './model-message-text.ts';
-import { covers, plainUsageAt } from './template-scan.ts';
+import { covers, plainUsageAt, type EventRead } from './template-scan.ts';
 import { toolResultAt } from './tool-result-text.ts';
 
 /** Where the type's name starts: after `{"type":"`. */
@@ -52,8 +52,11 @@ const D = 0x64;
  * The JSON value of text[start, end) (see the module comment); throws as `JSON.parse` does on text that is not JSON.
  * `latin1` is `isLatin1Text(text)`, which a caller reading many events of one text finds once: the template readers
  * read a Latin-1 text only, and names are cut out of such a text only (`json-string-text.ts` says why).
+ * `read.checked` is set on every call: true when the event has the schema's shape by construction (see
+ * `EventRead`; a context layer's name is not checked here, so that event never is).
  */
-export function parseEventText(text: string, start: number, end: number, latin1 = isLatin1Text(text)): unknown {
+export function parseEventText(text: string, start: number, end: number, latin1 = isLatin1Text(text), read: EventRead = { checked: false }): unknown {
+  read.checked = true;
   const first = text.charCodeAt(start + TYPE_NAME);
   if (first === T) {
     if (covers(TOOLS_FINISHED, text, start, end)) return { type: 'tools_finished' };
@@ -62,6 +65,7 @@ export function parseEventText(text: string, start: number, end: number, latin1 
   } else if (first === A) {
     if (covers(NO_ATTACHMENTS, text, start, end)) return { type: 'attachments_collected', attachments: [] };
   } else if (first === C) {
+    read.checked = false;
     if (covers(LAYER_RESULT, text, start, end)) {
       return { type: 'context_layer_result', layer: nameAt(text, start + LAYER_RESULT_START - 1, end - LAYER_RESULT_END + 1, latin1), edits: [], tokensFreed: 0 };
     }
@@ -70,10 +74,11 @@ export function parseEventText(text: string, start: number, end: number, latin1 
     if (suffix === D) {
       if (covers(MODEL_DONE, text, start, end)) return modelDoneAt(text, start, end, latin1);
     } else if (suffix === M) {
-      const event = latin1 ? modelMessageAt(text, start, end) : undefined;
+      const event = latin1 ? modelMessageAt(text, start, end, read) : undefined;
       if (event !== undefined) return event;
     }
   }
+  read.checked = false;
   return JSON.parse(text.slice(start, end));
 }
 

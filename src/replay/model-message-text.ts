@@ -16,7 +16,7 @@
  */
 import { jsonStringEnd, jsonStringValue } from './json-string-text.ts';
 import { replyAt } from './reply-text.ts';
-import { fixedEnd } from './template-scan.ts';
+import { fixedEnd, type EventRead } from './template-scan.ts';
 
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
@@ -60,9 +60,13 @@ function flagsStart(text: string, from: number, close: number): number {
 }
 
 /**
- * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`.
+ * The event of text[start, end) when it is spelled as the template writes it (see above), else `undefined`. When it
+ * gives an event, `read.checked` says whether it has the schema's shape by construction (see `EventRead`): the
+ * reply read by `replyAt` with a plain usage. The flags parsed alone are booleans by construction: `flagsStart`
+ * read each member's value as four or five characters ending in `e`, and the only such JSON values are `true` and
+ * `false` (a test holds the claim to `isLoopEvent`).
  */
-export function modelMessageAt(text: string, start: number, end: number): unknown {
+export function modelMessageAt(text: string, start: number, end: number, read: EventRead): unknown {
   const uuidAt = fixedEnd(HEAD, text, start);
   if (uuidAt < 0) return undefined;
   const uuidEnd = jsonStringEnd(text, uuidAt);
@@ -97,8 +101,11 @@ export function modelMessageAt(text: string, start: number, end: number): unknow
   let flags: unknown;
   try {
     uuid = jsonStringValue(text, uuidAt, uuidEnd);
-    reply = replyAt(text, replyStart, replyEnd);
-    if (reply === undefined) reply = JSON.parse(text.slice(replyStart, replyEnd));
+    reply = replyAt(text, replyStart, replyEnd, read);
+    if (reply === undefined) {
+      read.checked = false;
+      reply = JSON.parse(text.slice(replyStart, replyEnd));
+    }
     if (flagsAt >= 0) flags = JSON.parse(text.slice(flagsAt, end - 1));
   } catch {
     // Not JSON: the caller's `JSON.parse` of the whole text words it.

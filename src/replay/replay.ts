@@ -28,6 +28,7 @@ import { machineHash } from './machine-hash.ts';
 import { eventLineFields, scanEventLine, type EventLineFields } from './event-line-scanner.ts';
 import { parseEventText } from './event-text.ts';
 import { isLatin1Text } from './json-string-text.ts';
+import type { EventRead } from './template-scan.ts';
 import { stateValuePatterns } from './state-value-patterns.ts';
 import { parseSessionLogText, type ParsedSessionLog, type SessionLogSource } from './parse-session-log.ts';
 import { createRedactor, type Redactor } from './redact.ts';
@@ -251,9 +252,10 @@ function resultOf(header: SessionHeader, finalState: LoopState, emitted: Message
 
 /**
  * `replay()` of the text of a version-2 or -3 log in one pass: each line's envelope read by hand
- * (`event-line-scanner.ts`), its event parsed, checked (`isLoopEvent`) and folded at once, the digest and the
- * hashes checked against the text itself. No line object is built, and an event the state does not keep dies
- * with its step instead of living as long as the whole parsed log.
+ * (`event-line-scanner.ts`), its event parsed, checked (`isLoopEvent`, unless a template reader built it whole:
+ * `EventRead` in `template-scan.ts`) and folded at once, the digest and the hashes checked against the text
+ * itself. No line object is built, and an event the state does not keep dies with its step instead of living as
+ * long as the whole parsed log.
  *
  * The same checks as parsing then folding, in the same cases, with the same result. Null at the first thing it
  * does not take on (another layout or spelling, a blank line, version 1, a log cut inside a group) or that fails
@@ -282,6 +284,8 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   const valueText = stateValuePatterns();
   // How the event readers cut short strings (`json-string-text.ts`), found once for the whole text.
   const latin1 = isLatin1Text(text);
+  // Whether the event reader built the line's event whole (then it has the schema's shape by construction).
+  const read: EventRead = { checked: false };
   // Each commit group as three offsets (its start, the end of its hashed bytes, its hash), checked after the fold.
   const groups: number[] = [];
   // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
@@ -294,13 +298,14 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     if (!scanEventLine(text, start, end, fields) || fields.index !== steps) return null;
-    const event = parseEventText(text, fields.eventStart, fields.eventEnd, latin1);
-    if (!isLoopEvent(event)) return null;
+    const event = parseEventText(text, fields.eventStart, fields.eventEnd, latin1, read);
+    // An event any part of which `JSON.parse` gave is validated; one the reader built whole is valid as built.
+    if (!read.checked && !isLoopEvent(event)) return null;
     const hashed = fields.hashStart >= 0;
     // Version 2 hashes every line; version 3 at least every MAX_GROUP_LINES lines.
     if (hashed) unhashed = 0;
     else if (header.version !== 3 || ++unhashed >= MAX_GROUP_LINES) return null;
-    collectEmitted(transientStep(fold, event), emitted);
+    collectEmitted(transientStep(fold, event as LoopEvent), emitted);
     if (verify) {
       if (!digestMatches(text, fields, fold.context, fold.value, valueText)) return null;
       if (hashed) groups.push(groupStart, fields.hashedEnd, fields.hashStart);

@@ -17,7 +17,7 @@
  * whole parses to exactly these objects. Any other spelling gives `undefined` (the caller parses the reply).
  */
 import { jsonStringValue } from './json-string-text.ts';
-import { covers, plainUsageAt } from './template-scan.ts';
+import { covers, plainUsageAt, type EventRead } from './template-scan.ts';
 
 const CLOSE_BRACE = 0x7d;
 const E = 0x65;
@@ -47,9 +47,10 @@ const PLAIN_STRING = /"[^"\\\u0000-\u001f]*"/y;
 const TYPE_SECOND_LETTER = 10;
 
 /**
- * The reply of text[start, end) when spelled as above, else `undefined`; throws when a piece is not JSON.
+ * The reply of text[start, end) when spelled as above, else `undefined`; throws when a piece is not JSON. When it
+ * gives a reply, `read.checked` says whether all of it was built here (a usage other than two plain counts is parsed).
  */
-export function replyAt(text: string, start: number, end: number): unknown {
+export function replyAt(text: string, start: number, end: number, read: EventRead): unknown {
   HEAD.lastIndex = start;
   if (!HEAD.test(text) || text.charCodeAt(end - 1) !== CLOSE_BRACE) return undefined;
   const blockAt = HEAD.lastIndex;
@@ -82,8 +83,14 @@ export function replyAt(text: string, start: number, end: number): unknown {
   const id = jsonStringValue(text, idAt, idEnd);
   const model = jsonStringValue(text, idEnd + TO_MODEL, modelEnd);
   const content = [block];
-  if (usageAt < 0) return { id, role: 'assistant', model, content, stop_reason: stopReason };
-  return { id, role: 'assistant', model, content, stop_reason: stopReason, usage: usageOf(text, usageAt, end - 2) };
+  if (usageAt < 0) {
+    read.checked = true;
+    return { id, role: 'assistant', model, content, stop_reason: stopReason };
+  }
+  const plain = covers(PLAIN_USAGE, text, usageAt, end - 1);
+  read.checked = plain;
+  const usage = plain ? plainUsageAt(text, usageAt) : (JSON.parse(text.slice(usageAt, end - 1)) as unknown);
+  return { id, role: 'assistant', model, content, stop_reason: stopReason, usage };
 }
 
 /**
@@ -109,10 +116,4 @@ function blockOf(text: string, at: number, close: number): unknown {
   const id = jsonStringValue(text, idAt, idEnd);
   const name = jsonStringValue(text, idEnd + TO_NAME, inputAt - TO_INPUT);
   return { type: 'tool_use', id, name, input: JSON.parse(text.slice(inputAt, close)) as unknown };
-}
-
-/** The usage text[at, close] (`close` its closing brace): two plain counts as a literal, any other by the parser. */
-function usageOf(text: string, at: number, close: number): unknown {
-  if (!covers(PLAIN_USAGE, text, at, close + 1)) return JSON.parse(text.slice(at, close + 1)) as unknown;
-  return plainUsageAt(text, at);
 }

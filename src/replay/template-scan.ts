@@ -9,6 +9,17 @@ const COMMA = 0x2c;
 const ZERO = 0x30;
 const CLOSE_BRACE = 0x7d;
 
+/**
+ * What a reader says of the event it built, for a caller that validates events (`replay.ts`): `checked` is true
+ * when every part the schema constrains was built by the reader from text it matched (or parsed from a span that
+ * can only hold what the schema asks), so the event has the schema's shape by construction (`isLoopEvent` would
+ * answer yes: a test holds the two to that).
+ * One object per caller, written by the reader on every call.
+ */
+export interface EventRead {
+  checked: boolean;
+}
+
 /** Where the sticky `pattern` ends when it matches at `at`; -1 when it does not. Its `lastIndex` is set right before use. */
 export function fixedEnd(pattern: RegExp, text: string, at: number): number {
   pattern.lastIndex = at;

@@ -12,6 +12,8 @@ import type { LoopEvent } from '../../../src/data/events.ts';
 import { modelMessageEventJson, toolResultEventJson } from '../../../src/replay/event-json.ts';
 import { parseEventText } from '../../../src/replay/event-text.ts';
 import { isLatin1Text } from '../../../src/replay/json-string-text.ts';
+import { isLoopEvent } from '../../../src/data/event-check.ts';
+import type { EventRead } from '../../../src/replay/template-scan.ts';
 import { propertyOptions } from '../../property/settings.ts';
 import { outcome, type Outcome } from '../../helpers/json-outcome.ts';
 
@@ -258,5 +260,67 @@ describe('parseEventText: a text that is not Latin-1', () => {
     expect(expectAsJsonParse(done, 'x', '\né')).toEqual([]);
     const layer = '{"type":"context_layer_result","layer":"microcompact","edits":[],"tokensFreed":0}';
     expect(expectAsJsonParse(layer, 'x', '\n✓')).toEqual(['"microcompact"']);
+  });
+});
+
+/** `parseEventText` of `text` with its `EventRead`, or null when it throws. */
+function readChecked(text: string): { event: unknown; checked: boolean } | null {
+  const read: EventRead = { checked: false };
+  try {
+    const event = parseEventText(text, 0, text.length, isLatin1Text(text), read);
+    return { event, checked: read.checked };
+  } catch {
+    return null;
+  }
+}
+
+describe('parseEventText: what it says it built whole (EventRead)', () => {
+  it('says so only of events the schema accepts: template texts, and random edits of them', () => {
+    const CHARS = ['"', '\\', '}', '{', ']', '[', ',', ' ', ':', 'e', 'l', '0', '1', '-', '.', '\n', 'é', '✓'];
+    fc.assert(
+      fc.property(fc.oneof(toolResultText, modelMessageText, modelMessageTextAnyTime), fc.array(fc.record({ at: fc.nat(), char: fc.constantFrom(...CHARS, ''), remove: fc.nat({ max: 3 }) }), { maxLength: 3 }), (text, edits) => {
+        const read = readChecked(withEdits(text, edits));
+        if (read?.checked) expect(isLoopEvent(read.event)).toBe(true);
+      }),
+      propertyOptions(3000),
+    );
+  });
+
+  it('says so of the common texts, and not of what it parsed whole or does not check', () => {
+    const reply = { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'tool_use', id: 'call_1', name: 'echo', input: { text: 'ping 1' } }], stop_reason: 'tool_use', usage: { input_tokens: 1000, output_tokens: 20 } };
+    const event = { type: 'model_message', message: { type: 'assistant', uuid: 'msg_1:0', message: reply, timestamp: 1796521594997 }, concurrencySafe: { call_1: true, call_2: false } };
+    const text = modelMessageEventJson(event as unknown as LoopEvent)![0];
+    const tool = toolResultEventJson(toolResultEvent('call_1', 'u-1', 'call_1', 'a "b"\n', 'call_1', true))![0];
+    for (const whole of [
+      text,
+      text.replace(',"concurrencySafe":{"call_1":true,"call_2":false}', ''),
+      text.replace('{"call_1":true,"call_2":false}', '{}'),
+      text.replace('{"call_1":true,"call_2":false}', '{"a":true,"a":false}'),
+      text.replace('{"call_1":true,"call_2":false}', '{"__proto__":true,"b":false}'),
+      tool,
+      '{"type":"tools_finished"}',
+      '{"type":"attachments_collected","attachments":[]}',
+      '{"type":"model_done","usage":{"input_tokens":1,"output_tokens":2},"stopReason":"tool_use"}',
+    ]) expect(readChecked(whole), whole).toEqual({ event: JSON.parse(whole), checked: true });
+    for (const parsed of [
+      text.replace('"output_tokens":20}', '"output_tokens":20,"cache_read_input_tokens":5}'),
+      text.replace('"output_tokens":20}', '"output_tokens":-20}'),
+      text.replace('"stop_reason":"tool_use"', '"stop_reason":"tool_use","stop_sequence":null'),
+      text.replace('ping 1', 'ping ✓'),
+      tool.replace('"content":"a', '"content":"✓a'),
+      '{"type":"context_layer_result","layer":"microcompact","edits":[],"tokensFreed":0}',
+      '{"type":"context_layer_result","layer":"nonesuch","edits":[],"tokensFreed":0}',
+      '{"type":"model_stream_fallback"}',
+    ]) expect(readChecked(parsed), parsed).toEqual({ event: JSON.parse(parsed), checked: false });
+  });
+
+  it('reads the flags as JSON.parse does: member order, a repeated key, true and false, and refuses other values', () => {
+    const base = modelMessageEventJson({ type: 'model_message', message: { type: 'assistant', uuid: 'u', message: { id: 'm', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'hi' }], stop_reason: null } }, concurrencySafe: { a: true } } as unknown as LoopEvent)![0];
+    for (const flags of ['{"b":false,"a":true}', '{"2":true,"1":false,"x":true}', '{"a":true,"a":false,"b":true}', '{"toolu_01ABCDEFGHIJKLMNOPQRSTUV":true}', '{"a":txue}', '{"a":fals}', '{"a":true,}', '{"a":true "b":false}', '{"a":truee}']) {
+      const text = base.replace('{"a":true}', flags);
+      expect(outcome(() => parseEventText(text, 0, text.length)), flags).toEqual(outcome(() => JSON.parse(text)));
+    }
+    const ordered = base.replace('{"a":true}', '{"b":false,"2":true,"a":true,"b":true}');
+    expect(Object.keys((parseEventText(ordered, 0, ordered.length) as { concurrencySafe: object }).concurrencySafe)).toEqual(Object.keys(JSON.parse(ordered).concurrencySafe));
   });
 });
