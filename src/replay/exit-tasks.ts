@@ -1,32 +1,28 @@
 /**
  * What this process does for its session logs as it exits, in the order that keeps "one writer per log": first
  * every writer's held lines (`flush`), then every lock (`release`). Node runs `exit` listeners in the order they
- * were added and a log is locked before its writer opens, so a listener each would remove the lock first: another
- * process waiting for it could start appending while the last lines were still going out.
+ * were added and a log is locked before its writer opens, so a listener each would remove the lock first: a
+ * process that took the lock at that moment (a retry, the next command) would append beside the last lines.
  */
 export type ExitPhase = 'flush' | 'release';
 
 const tasks: Record<ExitPhase, Set<() => void>> = { flush: new Set(), release: new Set() };
 let listening = false;
 
-/** Runs every task of a phase, even after one throws; the first error is thrown afterwards. */
-function runPhase(phase: ExitPhase): void {
-  let failure: unknown = null;
-  for (const task of tasks[phase]) {
-    try {
-      task();
-    } catch (error) {
-      failure ??= error;
-    }
-  }
-  if (failure !== null) throw failure;
-}
-
+/**
+ * Every task of both phases runs, whatever throws. A failure is printed and makes the exit status 1 instead of
+ * being thrown: a throwing `exit` listener would skip the listeners after it (the tools' child-process killers).
+ */
 function runExitTasks(): void {
-  try {
-    runPhase('flush');
-  } finally {
-    runPhase('release');
+  for (const phase of ['flush', 'release'] as const) {
+    for (const task of tasks[phase]) {
+      try {
+        task();
+      } catch (error) {
+        process.stderr.write(`turnloop: at exit, ${phase === 'flush' ? 'writing a session log' : 'unlocking a session log'} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode ||= 1;
+      }
+    }
   }
 }
 
