@@ -28,12 +28,18 @@ const env = {
 const byCell = new Map<string, number[]>();
 const loadStart = loadavg()[0];
 for (let i = 0; i < Number(processesText); i++) {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'core-ab.ts'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'core-ab.ts'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   // A row: cell name, then before, after, pooled speed, run-median speed, min–max, paired median, [interval], verdict.
   for (const line of out.split('\n')) {
     const match = /^(\S.*?)\s{2,}\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+([\d.]+) \[/.exec(line);
     if (match) (byCell.get(match[1]) ?? byCell.set(match[1], []).get(match[1])!).push(Number(match[2]));
   }
+  // Every process must give one value per cell (a cell only some processes print counts as missing in the others):
+  // a row the pattern missed would otherwise drop out silently.
+  for (const [cell, values] of byCell) {
+    if (values.length !== i + 1) throw new Error(`process ${i + 1} gave no paired median for ${cell}:\n${out}`);
+  }
+  if (byCell.size === 0) throw new Error(`process ${i + 1} printed no cell:\n${out}`);
 }
 console.log(`${before} → ${after}: ${processesText} processes of ${env.ROUNDS} rounds; load ${loadStart.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 for (const [cell, medians] of byCell) {

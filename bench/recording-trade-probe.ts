@@ -46,7 +46,7 @@ const spec = { turns: Number(process.env.N ?? 10), history: Number(process.env.H
 const dir = mkdtempSync(join(tmpdir(), 'recording-trade-'));
 let count = 0;
 
-type Observer = ((record: StepRecord) => void) & { close(): void };
+type Observer = ((record: StepRecord) => void) & { close(): void; readonly error?: Error | null };
 type Side = 'none' | 'rec' | 'deferred' | 'nochain' | 'serialise' | 'write' | 'stringify' | 'commit';
 /**
  * What `nochain` hands the writer per commit: the events' texts (`full`), nothing (`serialise`: texts made and
@@ -68,7 +68,11 @@ function commitsBefore(effects: readonly StepRecord['effects'][number][]): boole
 
 /** `nochain`: the events' redacted texts, one a line, one write per commit; no header, hash or digest. */
 function noChainRecorder(path: string, mode: Pull = 'full'): Observer {
-  const redact = createRedactor({ secretValues: secretValuesFromEnv(process.env) });
+  const secretValues = secretValuesFromEnv(process.env);
+  const redact = createRedactor({ secretValues });
+  // The recorder's own rule (`session-recorder.ts`): the common events' texts are checked too when a secret value
+  // from the environment could match them.
+  const checksCommon = secretValues.some((value) => value.length > 0);
   let pending: StepRecord[] = [];
   const writer = openLogWriter(path, {
     fsync: false,
@@ -87,7 +91,7 @@ function noChainRecorder(path: string, mode: Pull = 'full'): Observer {
         pending = [];
         return '';
       }
-      const { jsons, failure } = loggedEventJsons(pending as never, redact, false);
+      const { jsons, failure } = loggedEventJsons(pending as never, redact, checksCommon);
       if (failure !== null) throw failure;
       pending = [];
       return mode === 'serialise' ? '' : `${jsons.join('\n')}\n`;
@@ -112,6 +116,7 @@ function deferredRecorder(path: string): Observer {
     } else recorder(record);
   }) as Observer;
   observer.close = () => recorder.close();
+  Object.defineProperty(observer, 'error', { get: () => recorder.error });
   return observer;
 }
 
@@ -153,6 +158,8 @@ async function once(side: Side, turns: number, history: number): Promise<{ turns
   } finally {
     observer.close();
   }
+  // A recorder that stopped on an error would look cheap.
+  if (observer.error) throw observer.error;
   const run = (performance.now() - started) * 1000;
   rmSync(path, { force: true });
   return { turns: probe.turnMicros(), run, inside: (inside * 1000) / (turns - 1) };
