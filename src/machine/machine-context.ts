@@ -38,6 +38,12 @@ export type ScratchContext = MachineContext & { effects: Effect[] | undefined; t
  */
 export interface TransientHistory {
   array: Message[] | null;
+  /**
+   * The driver reads no effect of the fold but the `emit`s' messages (replay collects those, and drops the rest):
+   * the outbox then keeps only `emit` effects, without ids, and builds no other effect (`openOutbox`). Counters
+   * and message ids advance as ever, so every state is the same.
+   */
+  readonly emitsOnly: boolean;
 }
 
 /**
@@ -162,6 +168,7 @@ export interface Outbox {
 
 interface OpenOutbox extends Outbox {
   seq: number;
+  keepsEffects: boolean;
   readonly runId: string;
   effects: Effect[];
 }
@@ -174,10 +181,47 @@ interface OpenOutbox extends Outbox {
  * action, so with a class every full GC after a run dropped the shape, and with it the optimized code of every
  * action that had seen it (docs/architecture.md, "Shapes that outlive a run").
  */
+/**
+ * Whether the step's effects are kept: false in a fold whose driver reads only emitted messages
+ * (`TransientHistory.emitsOnly`). An action that queues one effect and emits nothing may then return
+ * `skipEffect(context, fields)` instead of opening an outbox and building the effect.
+ */
+export function keepsEffects(context: MachineContext): boolean {
+  const transient = (context as Partial<ScratchContext>).transient;
+  return transient == null || !transient.emitsOnly;
+}
+
+/**
+ * What an action that queues one effect returns when effects are not kept (`keepsEffects`): `fields` (a fresh
+ * literal, as for `patchWith`) with the counter moved past the effect's id and no effects, as the outbox would
+ * give after pushing it (`push` drops it, and builds no id).
+ */
+export function skipEffect<T extends ContextPatch>(context: MachineContext, fields: T): { seq: number; effects: Effect[] } & T {
+  const patch = fields as { seq: number; effects: Effect[] } & T;
+  patch.seq = context.seq + 1;
+  patch.effects = NO_EFFECTS;
+  return patch;
+}
+
 export function openOutbox(context: MachineContext): Outbox {
-  const out: OpenOutbox = { seq: context.seq, runId: context.runId, effects: [], id: nextId, push, emit, patch, patchWith };
+  const out: OpenOutbox = {
+    seq: context.seq,
+    runId: context.runId,
+    // The one empty array until the first push replaces it: most actions queue one effect or none, and an empty
+    // literal per action was garbage every time. Frozen: nothing may push onto it (`follow` takes only non-empty
+    // arrays for the step's own).
+    effects: NO_EFFECTS,
+    keepsEffects: keepsEffects(context),
+    id: nextId,
+    push,
+    emit,
+    patch,
+    patchWith,
+  };
   return out;
 }
+
+const NO_EFFECTS: Effect[] = Object.freeze([]) as unknown as Effect[];
 
 function nextId(this: OpenOutbox, prefix: string): string {
   this.seq += 1;
@@ -185,8 +229,13 @@ function nextId(this: OpenOutbox, prefix: string): string {
 }
 
 function push(this: OpenOutbox, effect: EffectDraft): Outbox {
-  (effect as Effect).id = this.id('e');
-  // The first effect makes an array of one: a push onto the empty literal reserves room for 16 (144 bytes, most of
+  if (!this.keepsEffects) {
+    // Counted as if pushed (the id's number), not kept unless emitted, and the id string never built.
+    this.seq += 1;
+    if (effect.type !== 'emit') return this;
+    (effect as Effect).id = '';
+  } else (effect as Effect).id = this.id('e');
+  // The first effect makes an array of one: a push onto an empty literal reserves room for 16 (144 bytes, most of
   // what an action that queues one effect allocated).
   if (this.effects.length === 0) this.effects = [effect as Effect];
   else this.effects.push(effect as Effect);

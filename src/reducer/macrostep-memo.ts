@@ -77,7 +77,7 @@ export interface MacrostepMemo {
   readonly paths: ChartPaths;
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
-   * actions queued, or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
+   * actions queued (one shared frozen array when none: a caller that hands them on copies an empty one), or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
    * then gives the canonical outcome).
    *
    * `context` must be a fresh object the caller owns: each action's patch is written into it in place (where
@@ -126,7 +126,7 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
     while (node) {
       if (node.kind === 'end') {
         this.hits += 1;
-        return { context: current, end: node, effects: effects ?? [] };
+        return { context: current, end: node, effects: effects ?? NO_EFFECTS };
       }
       if (node.kind === 'guard') {
         node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
@@ -141,9 +141,12 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
           const queued = current.effects;
           if (queued !== undefined) {
             // The first action's own array becomes the step's (fresh per action, held by no one else): pushing onto
-            // an empty literal reserved room for 16 effects.
-            if (effects === null) effects = queued;
-            else for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+            // an empty literal reserved room for 16 effects. An action that queued none hands out the outbox's one
+            // frozen empty array (`openOutbox`), never taken.
+            if (queued.length > 0) {
+              if (effects === null) effects = queued;
+              else for (let i = 0; i < queued.length; i++) effects.push(queued[i]);
+            }
             current.effects = undefined;
           }
         }
@@ -156,6 +159,9 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
   this.misses += 1;
   return null;
 }
+
+/** The effects of a path whose actions queued none: one frozen array (most steps of a replay emit nothing). */
+const NO_EFFECTS: Effect[] = Object.freeze([]) as unknown as Effect[];
 
 function rootsOf(paths: ChartPaths, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
   if (typeof value === 'string') return rootsByKey(paths, value, create);

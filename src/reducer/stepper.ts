@@ -12,6 +12,7 @@ import type { LoopConfig } from '../config/config.ts';
 import { loopMachine } from '../machine/loop-machine.ts';
 import { createTraceCollector, type TraceCollector } from '../machine/macrostep-trace.ts';
 import { checkMemoPreconditions, memoPreconditionProblems } from '../machine/memo-preconditions.ts';
+import type { Effect } from '../data/effects.ts';
 import type { LoopEvent } from '../data/events.ts';
 import { fillContext, toScratchContext, type ScratchContext } from '../machine/machine-context.ts';
 import { createInitialContext } from '../machine/context-conversions.ts';
@@ -97,7 +98,7 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
   const scratch = toScratchContext(initial, config);
   const init = { type: INIT_EVENT_TYPE, input: scratch } as unknown as LoopEvent;
   const followed = memo.follow(INITIAL_ROOT, scratch, init);
-  if (followed) return resultFromContext(followed.end.value, followed.end.done, followed.context, followed.effects);
+  if (followed) return resultFromContext(followed.end.value, followed.end.done, followed.context, ownEffects(followed.effects));
   const { result, trace } = tracer.record(() => initialTransitionOf(initial, config, tracer));
   memo.add(INITIAL_ROOT, init, trace, { value: result.state.value, done: result.state.status === 'done', unchanged: false });
   return result;
@@ -126,7 +127,7 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
   if (followed) {
     const { end } = followed;
     if (end.unchanged) return unchangedBy(state, event);
-    const result = resultFromContext(end.value, end.done, followed.context, followed.effects);
+    const result = resultFromContext(end.value, end.done, followed.context, ownEffects(followed.effects));
     if (end.done) releaseStepMemo(owned);
     return result;
   }
@@ -136,6 +137,11 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
     : { value: state.value, done: false, unchanged: true });
   if (next?.state.status === 'done') releaseStepMemo(owned);
   return next ?? unchangedBy(state, event);
+}
+
+/** A step's effects as the caller's own array: `follow` hands out one frozen array when there are none. */
+function ownEffects(effects: Effect[]): Effect[] {
+  return effects.length === 0 ? [] : effects;
 }
 
 /**

@@ -8,6 +8,8 @@
  *   (`TransientHistory`), and later appends push onto it instead of copying the whole history each turn
  *   (`extendHistory`). Any other history (the initial one, one taken from an event or edited) is copied by its
  *   first append, as always.
+ * - No effect it is not asked for: a driver that reads only emitted messages says so (`emitsOnly`), and the outbox
+ *   then builds no other effect and no effect id.
  * - No state per step. The context lives in two scratch contexts (the machine's shape, `toScratchContext`): the
  *   memo runs a step's actions on one, filled from the other, and on a hit the two swap. No context copy, state or
  *   result object is built per step; `transientFoldState` builds the one state that leaves.
@@ -40,9 +42,14 @@ export interface TransientFold {
   spare: ScratchContext;
 }
 
-/** A fold from `start` (the initial state); an object literal, its functions module functions (see `createStepper`). */
-export function startTransientFold(owned: StepMemo, start: LoopState, config: LoopConfig): TransientFold {
-  const transient: TransientHistory = { array: null };
+/**
+ * A fold from `start` (the initial state); an object literal, its functions module functions (see `createStepper`).
+ * `emitsOnly`: the caller reads no effect but the emitted messages (replay), so the steps build no other effect
+ * (`TransientHistory.emitsOnly`): then each step's effects are its `emit` effects only, in order, their ids left
+ * empty. The states are the same either way.
+ */
+export function startTransientFold(owned: StepMemo, start: LoopState, config: LoopConfig, emitsOnly = false): TransientFold {
+  const transient: TransientHistory = { array: null, emitsOnly };
   const fold: TransientFold = {
     owned,
     config,
@@ -56,9 +63,11 @@ export function startTransientFold(owned: StepMemo, start: LoopState, config: Lo
 }
 
 /**
- * `stepWithMemo` of the fold's state and `event`: the fold moves on, and the step's effects are returned. Throws
+ * `stepWithMemo` of the fold's state and `event`: the fold moves on, and the step's effects are returned (with
+ * `emitsOnly`, at least its `emit`s: a step the memo misses returns all its effects). Throws
  * what `step()` throws (an unknown event type); the fold is then left as it was. An effect may hold the fold's
- * history (a model request does), which later steps append to: read the effects before the next step.
+ * history (a model request does), which later steps append to: read the effects before the next step. An empty
+ * list may be one shared frozen array: never write to it.
  */
 export function transientStep(fold: TransientFold, event: LoopEvent): Effect[] {
   checkEventType(event);

@@ -243,7 +243,11 @@ function replayParsed(log: ParsedSessionLog, options: ReplayOptions): ReplayResu
 }
 
 function collectEmitted(effects: readonly Effect[], emitted: Message[]): void {
-  for (const effect of effects) if (effect.type === 'emit') emitted.push(effect.message);
+  // Indexed: a step without effects hands out one frozen array (`follow`), whose iterator V8 does not optimize away.
+  for (let i = 0; i < effects.length; i++) {
+    const effect = effects[i];
+    if (effect.type === 'emit') emitted.push(effect.message);
+  }
 }
 
 function resultOf(header: SessionHeader, finalState: LoopState, emitted: Message[], steps: number, truncated: ParsedSessionLog['truncated']): ReplayResult {
@@ -289,8 +293,8 @@ function foldLogText(text: string, options: ReplayOptions): ReplayResult | null 
   // Each commit group as three offsets (its start, the end of its hashed bytes, its hash), checked after the fold.
   const groups: number[] = [];
   // No state of this fold but the last leaves it, and no effect but the emitted messages: the fold owns its states
-  // (`transient-fold.ts`: the history grows in place, no state is built per step).
-  const fold = startTransientFold(memo, started.state, config);
+  // (`transient-fold.ts`: the history grows in place, no state is built per step) and builds no other effect.
+  const fold = startTransientFold(memo, started.state, config, true);
   let groupStart = headerEnd + 1;
   let unhashed = 0;
   let steps = 1;

@@ -10,6 +10,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import type { Effect } from '../../src/data/effects.ts';
 import type { LoopEvent } from '../../src/data/events.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
@@ -59,4 +60,34 @@ describe('a transient fold steps as step() does', () => {
       for (const { event, copy } of handed) expect(copy).toEqual(event);
     },
   );
+
+  test.prop({ config: configArb, params: paramsArb, spec: scriptSpecArb }, runs(60))(
+    'emits only (replay): the same state at every step, the same emitted messages in order, the same final state',
+    ({ config, params, spec }) => {
+      deepFreeze(config);
+      const world = new ScriptedWorld(scriptFromSpec(spec));
+      const start = initialState(params, config);
+      const memo = createStepMemo(paths);
+      let plain = start.state;
+      const fold = startTransientFold(memo, initialStateWithMemo(memo, params, config).state, config, true);
+      const queue = world.answer(start.effects);
+      for (let i = 0; i < MAX_STEPS && queue.length > 0 && plain.status !== 'done'; i++) {
+        const event = deepFreeze(queue.shift() as LoopEvent);
+        const expected = step(plain, event, config);
+        const misses = memo.memo.stats().misses;
+        const effects = transientStep(fold, structuredClone(event) as LoopEvent);
+        // A step the memo followed builds its emits only; a step it missed is taken whole, with every effect.
+        if (memo.memo.stats().misses === misses) expect(effects.every((effect) => effect.type === 'emit')).toBe(true);
+        expect(messagesOf(effects)).toEqual(messagesOf(expected.effects));
+        expect({ value: fold.value, status: fold.done ? 'done' : 'active', context: { ...fold.context, config: undefined, effects: undefined, transient: undefined } }).toEqual(expected.state);
+        queue.push(...world.answer(expected.effects));
+        plain = expected.state;
+      }
+      expect(transientFoldState(fold)).toEqual(plain);
+    },
+  );
 });
+
+function messagesOf(effects: readonly Effect[]): unknown[] {
+  return effects.flatMap((effect) => (effect.type === 'emit' ? [effect.message] : []));
+}

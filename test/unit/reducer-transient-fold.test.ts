@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig, type LoopConfig } from '../../src/config/config.ts';
 import type { LoopEvent } from '../../src/data/events.ts';
 import type { LoopContext, LoopParams, LoopState } from '../../src/data/state.ts';
-import { toScratchContext } from '../../src/machine/machine-context.ts';
+import { keepsEffects, openOutbox, skipEffect, toScratchContext } from '../../src/machine/machine-context.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, initialStateWithMemo, type StepMemo } from '../../src/reducer/stepper.ts';
@@ -91,6 +91,45 @@ describe('the transient fold', () => {
     const second = transientFold(memo, params, config, events);
     expect(second.context.messages).not.toBe(first.context.messages);
     expect(taken.at(-1)!.copy).toEqual(first);
+  });
+
+  it('builds only the emits when asked (replay): the same states and emitted messages, no other effect, no effect id', async () => {
+    const { params, config, events } = await recordedEvents();
+    const paths = createChartPaths();
+    transientFold(createStepMemo(paths), params, config, events);
+    const memo = createStepMemo(paths);
+    const fold = startTransientFold(memo, initialStateWithMemo(memo, params, config).state, config, true);
+    let plain = initialState(params, config).state;
+    const kinds = new Set<string>();
+    for (const event of events) {
+      const expected = step(plain, event, config);
+      const effects = transientStep(fold, event);
+      for (const effect of effects) kinds.add(`${effect.type}:${effect.id}`);
+      expect(effects.map((effect) => effect.type === 'emit' && effect.message)).toEqual(
+        expected.effects.filter((effect) => effect.type === 'emit').map((effect) => effect.type === 'emit' && effect.message),
+      );
+      plain = expected.state;
+    }
+    expect(memo.memo.stats().misses).toBe(0);
+    expect([...kinds]).toEqual(['emit:']);
+    expect(transientFoldState(fold)).toEqual(plain);
+  });
+
+  it('hands out one frozen empty effect list from an outbox that queued nothing; without kept effects, counts ids and keeps emits', () => {
+    const config = resolveConfig({});
+    const context = toScratchContext(initialState({ messages: [] }, config).state.context, config);
+    const none = openOutbox(context).patch().effects;
+    expect(openOutbox(context).patch().effects).toBe(none);
+    expect(Object.isFrozen(none)).toBe(true);
+    expect(keepsEffects(context)).toBe(true);
+    const quiet = toScratchContext(context, config, { array: null, emitsOnly: true });
+    expect(keepsEffects(quiet)).toBe(false);
+    // Pushed and skipped effects move the counter as a pushed one does; only emits are kept, without ids.
+    const message = { type: 'user', uuid: 'u', message: { role: 'user', content: 'hi' } } as const;
+    const out = openOutbox(quiet).push({ type: 'request_start' }).emit(message);
+    expect(out.patch()).toEqual({ seq: context.seq + 2, effects: [{ type: 'emit', message, id: '' }] });
+    expect(skipEffect(quiet, { turnCount: 7 })).toEqual({ turnCount: 7, seq: context.seq + 1, effects: none });
+    expect(openOutbox(context).push({ type: 'request_start' }).patch()).toEqual({ seq: context.seq + 1, effects: [{ type: 'request_start', id: `${context.runId}:e${context.seq + 1}` }] });
   });
 
   it('fills every field of the context into a scratch context', () => {

@@ -8,15 +8,19 @@ import type { EventOf } from '../../data/events.ts';
 import { apiErrorMessage, systemMessage } from '../../messages/message-factory.ts';
 import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../../rules/task-budget.ts';
 import { estimateTokens } from '../../rules/tokens.ts';
-import { emptyIteration, newHistory, openOutbox, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, UNCHANGED } from '../machine-context.ts';
+import { emptyIteration, keepsEffects, newHistory, openOutbox, skipEffect, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
 
 export const startIteration: ActionFn = (context) => {
+  // In a fold that reads only emitted messages (`keepsEffects`), an action that only requests something builds no
+  // outbox and no effect: these are most of a tool turn's actions.
+  if (!keepsEffects(context)) return skipEffect(context, { iter: emptyIteration() });
   const out = openOutbox(context).push({ type: 'request_start' });
   return out.patchWith({ iter: emptyIteration() });
 };
 
 export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
+  if (!keepsEffects(context)) return skipEffect(context, {});
   const out = openOutbox(context).push({
     type: 'context_layer',
     layer: params.layer,

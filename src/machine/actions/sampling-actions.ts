@@ -9,7 +9,7 @@ import { userContextMessageOf } from '../context-conversions.ts';
 import { apiErrorMessage, systemMessage, userMessage } from '../../messages/message-factory.ts';
 import { usageCostUsd } from '../../rules/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
-import { copyIteration, openOutbox, replaceHistory, resetAttempt, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
+import { copyIteration, keepsEffects, openOutbox, replaceHistory, resetAttempt, skipEffect, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
 import { answerOrphans } from './tool-actions.ts';
 
@@ -49,6 +49,8 @@ export function buildModelRequest(context: MachineContext): ModelRequest {
 
 export const callModel: ActionFn = (context) => {
   const modelCall = context.modelCalls + 1;
+  // A fold that reads only emitted messages builds no request (with a user context, its history copy is O(history)).
+  if (!keepsEffects(context)) return skipEffect(context, { modelCalls: modelCall });
   const out = openOutbox(context).push({
     type: 'call_model',
     request: buildModelRequest(context),
@@ -88,16 +90,23 @@ function hasNoKeys(flags: Record<string, boolean>): boolean {
   return Object.getOwnPropertySymbols(flags).length === 0;
 }
 
-/** The reply's tool_use blocks, in order (a new array, empty when it has none). */
+/**
+ * The reply's tool_use blocks, in order: a new array, or the one frozen empty array when it has none (only a
+ * non-empty list is kept). The first block makes an array of one: a push onto an empty literal reserved room for 16.
+ */
 function toolUsesOf(message: AssistantMessage): ToolUseBlock[] {
-  const toolUses: ToolUseBlock[] = [];
+  let toolUses: ToolUseBlock[] | null = null;
   const content = message.message.content;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
-    if (block.type === 'tool_use') toolUses.push(block);
+    if (block.type !== 'tool_use') continue;
+    if (toolUses === null) toolUses = [block];
+    else toolUses.push(block);
   }
-  return toolUses;
+  return toolUses ?? NO_TOOL_USES;
 }
+
+const NO_TOOL_USES: ToolUseBlock[] = Object.freeze([]) as unknown as ToolUseBlock[];
 
 export const recordAssistantMessage: ActionFn = (context, event) => {
   const { message, concurrencySafe } = event as EventOf<'model_message'>;
@@ -114,8 +123,10 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
   }
   if (shouldWithhold(context, message)) iter.withheld = message;
   else out.emit(message);
+  // An indexed loop: an iterator per reply was garbage each turn.
   if (context.config.features.streamingToolExecution) {
-    for (const toolUse of toolUses) {
+    for (let i = 0; i < toolUses.length; i++) {
+      const toolUse = toolUses[i];
       out.push({ type: 'enqueue_tool', toolUse, concurrencySafe: iter.concurrencySafe[toolUse.id] === true });
       iter.streamingToolsStarted = true;
     }
@@ -211,6 +222,7 @@ export const failOnImageError: ActionFn = (context, event) => {
 /** docs/loop.md §4.6: fire and forget, only when something was sampled. */
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return UNCHANGED;
+  if (!keepsEffects(context)) return skipEffect(context, {});
   return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 

@@ -12,18 +12,24 @@ import {
   userMessage,
 } from '../../messages/message-factory.ts';
 import { partitionToolCalls } from '../../rules/tool-batching.ts';
-import { copyIteration, openOutbox, type Outbox, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
+import { copyIteration, keepsEffects, openOutbox, skipEffect, type Outbox, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 
 /**
  * Emits one error tool_result for every tool_use of this attempt that has none yet, and returns them.
  */
 export function answerOrphans(context: MachineContext, out: Outbox, reason: string): UserMessage[] {
-  const answered = new Set(context.iter.answeredToolUseIds);
-  const results = context.iter.toolUses
-    .filter((toolUse) => !answered.has(toolUse.id))
-    .map((toolUse) => toolErrorResult(out.id('m'), toolUse, reason));
-  out.emit(...results);
+  const { toolUses, answeredToolUseIds } = context.iter;
+  // A loop, and a Set only for a long list: this runs once a tool turn, where almost always every tool_use is
+  // answered, and the Set and the two callbacks' arrays were most of what it cost.
+  const answered = answeredToolUseIds.length > 8 ? new Set(answeredToolUseIds) : null;
+  const results: UserMessage[] = [];
+  for (let i = 0; i < toolUses.length; i++) {
+    const id = toolUses[i].id;
+    if (answered !== null ? answered.has(id) : answeredToolUseIds.includes(id)) continue;
+    results.push(toolErrorResult(out.id('m'), toolUses[i], reason));
+  }
+  for (let i = 0; i < results.length; i++) out.emit(results[i]);
   return results;
 }
 
@@ -48,9 +54,11 @@ export const answerOrphanToolUses: ActionFn = (context) => {
 };
 
 export const runToolBatches: ActionFn = (context) =>
-  openOutbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
+  // In a fold that reads only emitted messages (`keepsEffects`), this and the other request actions build no effect.
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
 
-export const finishStreamingTools: ActionFn = (context) => openOutbox(context).push({ type: 'finish_tools' }).patch();
+export const finishStreamingTools: ActionFn = (context) =>
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'finish_tools' }).patch();
 
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
@@ -111,7 +119,7 @@ export const emitToolInterruption: ActionFn = (context) => {
 };
 
 export const requestAttachments: ActionFn = (context) =>
-  openOutbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
 
 /** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
