@@ -40,8 +40,9 @@ export interface TransientHistory {
   array: Message[] | null;
   /**
    * The driver reads no effect of the fold but the `emit`s' messages (replay collects those, and drops the rest):
-   * the outbox then keeps only `emit` effects, without ids, and builds no other effect (`openOutbox`). Counters
-   * and message ids advance as ever, so every state is the same.
+   * the outbox then keeps only `emit` effects, without ids, and keeps no other effect (`openOutbox`); the most
+   * frequent request actions build none (`skipEffect`). Counters and message ids advance as ever, so every state
+   * is the same.
    */
   readonly emitsOnly: boolean;
 }
@@ -174,14 +175,6 @@ interface OpenOutbox extends Outbox {
 }
 
 /**
- * An outbox for one action, starting at the context's counter.
- *
- * An object literal, not a class instance: V8 keeps a literal's shape alive with the function that builds it,
- * while the shape a constructor builds field by field dies with its last instance. Outboxes never outlive their
- * action, so with a class every full GC after a run dropped the shape, and with it the optimized code of every
- * action that had seen it (docs/architecture.md, "Shapes that outlive a run").
- */
-/**
  * Whether the step's effects are kept: false in a fold whose driver reads only emitted messages
  * (`TransientHistory.emitsOnly`). An action that queues one effect and emits nothing may then return
  * `skipEffect(context, fields)` instead of opening an outbox and building the effect.
@@ -203,6 +196,14 @@ export function skipEffect<T extends ContextPatch>(context: MachineContext, fiel
   return patch;
 }
 
+/**
+ * An outbox for one action, starting at the context's counter.
+ *
+ * An object literal, not a class instance: V8 keeps a literal's shape alive with the function that builds it,
+ * while the shape a constructor builds field by field dies with its last instance. Outboxes never outlive their
+ * action, so with a class every full GC after a run dropped the shape, and with it the optimized code of every
+ * action that had seen it (docs/architecture.md, "Shapes that outlive a run").
+ */
 export function openOutbox(context: MachineContext): Outbox {
   const out: OpenOutbox = {
     seq: context.seq,

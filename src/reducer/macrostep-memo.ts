@@ -77,8 +77,9 @@ export interface MacrostepMemo {
   readonly paths: ChartPaths;
   /**
    * Follows the recorded path for this state and event. Returns the context and end reached and the effects the
-   * actions queued (one shared frozen array when none: a caller that hands them on copies an empty one), or null when no recorded path matches the guards' answers (or a guard or action threw: xstate
-   * then gives the canonical outcome).
+   * actions queued (one shared frozen array when none: a caller that hands them on copies an empty one), or null
+   * when no recorded path matches the guards' answers (or a guard or action threw: xstate then gives the canonical
+   * outcome).
    *
    * `context` must be a fresh object the caller owns: each action's patch is written into it in place (where
    * xstate would copy it once per action), and after a miss it is half-updated, so throw it away. Actions never

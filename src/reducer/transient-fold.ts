@@ -9,7 +9,7 @@
  *   (`extendHistory`). Any other history (the initial one, one taken from an event or edited) is copied by its
  *   first append, as always.
  * - No effect it is not asked for: a driver that reads only emitted messages says so (`emitsOnly`), and the outbox
- *   then builds no other effect and no effect id.
+ *   then keeps no other effect and builds no effect id (the most frequent request actions build no effect).
  * - No state per step. The context lives in two scratch contexts (the machine's shape, `toScratchContext`): the
  *   memo runs a step's actions on one, filled from the other, and on a hit the two swap. No context copy, state or
  *   result object is built per step; `transientFoldState` builds the one state that leaves.

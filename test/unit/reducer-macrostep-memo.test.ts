@@ -10,7 +10,8 @@ import { createChartPaths, createMacrostepMemo } from '../../src/reducer/macrost
 import type { LoopEvent } from '../../src/data/events.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepper } from '../../src/reducer/stepper.ts';
-import { layerResult, params, testConfig } from '../helpers/index.ts';
+import type { Effect } from '../../src/data/effects.ts';
+import { layerResult, modelStreamFallback, params, testConfig } from '../helpers/index.ts';
 
 const event = { type: 'tools_finished' } as LoopEvent;
 const isBig: GuardFn = (context) => context.turnCount > 10;
@@ -176,6 +177,28 @@ describe('macrostep memo', () => {
     const other = testConfig({ sessionId: 'memo-test-2', limits: { maxModelCalls: 7 } });
     expect(stepper.initialState(params('again'), other)).toEqual(initialState(params('again'), other));
     expect(stepper.stats()).toMatchObject({ hits: 1, misses: 1 });
+  });
+
+  it("hands its callers an effect list of their own on a memo hit that queues nothing (the memo's is shared and frozen)", () => {
+    const config = testConfig({ sessionId: 'memo-test' });
+    const stepper = createStepper({ memo: true });
+    let result = stepper.initialState(params('hi'), config);
+    // Through the turn's context layers to the model call.
+    for (let i = 0; i < 10 && result.state.value !== 'sampling'; i++) {
+      const request = result.effects.find((effect) => effect.type === 'context_layer');
+      if (request?.type !== 'context_layer') throw new Error(`no context layer requested in ${JSON.stringify(result.state.value)}`);
+      result = stepper.step(result.state, layerResult(request.layer), config);
+    }
+    expect(result.state.value).toBe('sampling');
+    // A stream fallback with nothing received queues nothing: xstate's step, then the memo's.
+    const taken = stepper.step(result.state, modelStreamFallback(), config);
+    const followed = stepper.step(result.state, modelStreamFallback(), config);
+    expect(stepper.stats().hits).toBeGreaterThan(0);
+    expect(followed).toEqual(taken);
+    expect(followed.effects).toEqual([]);
+    expect(Object.isFrozen(followed.effects)).toBe(false);
+    followed.effects.push({ type: 'request_start', id: 'mine' } as Effect);
+    expect(stepper.step(result.state, modelStreamFallback(), config).effects).toEqual([]);
   });
 
   it('keeps its memo to itself: a new stepper starts empty', () => {

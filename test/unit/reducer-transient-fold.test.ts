@@ -29,8 +29,8 @@ function plainFold(params: LoopParams, config: LoopConfig, events: LoopEvent[]):
 }
 
 /** Folds `events` transiently, calling `each` with the fold after every step. */
-function transientFold(memo: StepMemo, params: LoopParams, config: LoopConfig, events: LoopEvent[], each?: (fold: TransientFold) => void): LoopState {
-  const fold = startTransientFold(memo, initialStateWithMemo(memo, params, config).state, config);
+function transientFold(memo: StepMemo, params: LoopParams, config: LoopConfig, events: LoopEvent[], each?: (fold: TransientFold) => void, emitsOnly = false): LoopState {
+  const fold = startTransientFold(memo, initialStateWithMemo(memo, params, config).state, config, emitsOnly);
   for (const event of events) {
     transientStep(fold, event);
     each?.(fold);
@@ -58,7 +58,7 @@ describe('the transient fold', () => {
     expect(final.context.turnCount).toBe(4);
   });
 
-  it('takes the pushed messages off again when the memo misses after an append, so xstate steps from the state as it was', async () => {
+  it.each([false, true])('takes the pushed messages off again when the memo misses after an append, so xstate steps from the state as it was (emits only: %s)', async (emitsOnly) => {
     const { params, config, events } = await recordedEvents();
     // No context layer (no wait between a turn's append and the model-call cap's guard) and a cap of 3 calls: the
     // second turn follows the first one's recorded path (append, then the cap's guard answering no) and claims the
@@ -68,7 +68,7 @@ describe('the transient fold', () => {
     let turnClaimed = 0;
     const final = transientFold(memo, params, capped, events, (fold) => {
       if (turnClaimed === 0 && fold.transient.array === fold.context.messages) turnClaimed = fold.context.turnCount;
-    });
+    }, emitsOnly);
     expect(turnClaimed).toBe(3);
     expect(final.context.terminal).toMatchObject({ reason: 'max_turns', cap: 'maxModelCalls' });
     expect(final).toEqual(plainFold(params, capped, events));
