@@ -222,7 +222,11 @@ export function openOutbox(context: MachineContext): Outbox {
   return out;
 }
 
-const NO_EFFECTS: Effect[] = Object.freeze([]) as unknown as Effect[];
+/**
+ * The one empty effect list of an action or step that queued none (frozen: nobody may push onto it; a driver that
+ * hands effects to a caller gives it its own array, `ownEffects` in `src/reducer/stepper.ts`).
+ */
+export const NO_EFFECTS: Effect[] = Object.freeze([]) as unknown as Effect[];
 
 function nextId(this: OpenOutbox, prefix: string): string {
   this.seq += 1;

@@ -23,7 +23,7 @@ import type { TraceStep } from '../machine/macrostep-trace.ts';
 import type { Effect } from '../data/effects.ts';
 import type { MachineContext } from '../machine/machine-context.ts';
 import type { LoopEvent } from '../data/events.ts';
-import { UNCHANGED, type ScratchContext } from '../machine/machine-context.ts';
+import { NO_EFFECTS, UNCHANGED, type ScratchContext } from '../machine/machine-context.ts';
 import type { LoopState } from '../data/state.ts';
 
 type StateValue = LoopState['value'];
@@ -160,9 +160,6 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
   this.misses += 1;
   return null;
 }
-
-/** The effects of a path whose actions queued none: one frozen array (most steps of a replay emit nothing). */
-const NO_EFFECTS: Effect[] = Object.freeze([]) as unknown as Effect[];
 
 function rootsOf(paths: ChartPaths, value: StateValue, create: boolean): Map<string, PathNode> | undefined {
   if (typeof value === 'string') return rootsByKey(paths, value, create);
