@@ -13,6 +13,7 @@ import type { DocumentBlock, ImageBlock, TextBlock } from '../messages/types.ts'
 import type { ToolDefinitionForModel } from '../data/deps.ts';
 import type { ChildRunRequest, ChildRunResult } from './child-runs.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
+import { alwaysAllowed, alwaysValid } from './default-answers.ts';
 
 /** What a tool may answer: plain text or API content blocks. */
 export type ToolResultContent = string | Array<TextBlock | ImageBlock | DocumentBlock>;
@@ -177,12 +178,9 @@ export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<In
     idempotent: spec.idempotent ?? false,
     isConcurrencySafe: totalPredicate(schema, spec.isConcurrencySafe),
     isReadOnly: totalPredicate(schema, spec.isReadOnly),
-    async validateInput(input: I, ctx: ToolContext) {
-      return spec.validateInput ? spec.validateInput(input, ctx) : { ok: true };
-    },
-    async checkPermissions(input: I, ctx: ToolContext) {
-      return spec.checkPermissions ? spec.checkPermissions(input, ctx) : { behavior: 'allow' };
-    },
+    // Without a spec's own, one shared default each, which the pipeline knows by identity (`run-tool-use.ts`).
+    validateInput: spec.validateInput ? async (input: I, ctx: ToolContext) => spec.validateInput!(input, ctx) : alwaysValid,
+    checkPermissions: spec.checkPermissions ? async (input: I, ctx: ToolContext) => spec.checkPermissions!(input, ctx) : alwaysAllowed,
     call: (input: I, ctx: ToolContext) => spec.call(input, ctx),
   };
 }

@@ -35,7 +35,7 @@ export function startLinkedCall(
   const tool = deps.registry.find(toolUse.name);
   const { controller, dispose } = linkToolSignal(loopSignal, interruptBehaviorOf(tool), group);
   // The linked controller is this call's alone, so the call runs on it directly (no second, mirroring controller).
-  const done = runOwnedToolUse(toolUse, deps, controller, context)
+  const done = runOwnedToolUse(toolUse, deps, controller, context, tool)
     // A literal, not `{ ...outcome, cancelsSiblings }`: V8 (Node 20) gives such a spread a new hidden class per call.
     .then((outcome): LinkedCallOutcome => ({ event: outcome.event, status: outcome.status, cancelsSiblings: outcome.status === 'error' && tool?.isShellLike === true }))
     .finally(dispose);

@@ -14,9 +14,10 @@ import type { ChildRunRequest } from './child-runs.ts';
 import type { Message, ToolUseBlock } from '../messages/types.ts';
 import type { ToolResultEvent } from '../data/deps.ts';
 import { LazyAbortController } from './lazy-abort-controller.ts';
-import type { Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent } from './define-tool.ts';
+import { alwaysAllowed, alwaysValid } from './default-answers.ts';
+import type { PermissionBehavior, Tool, ToolCallResult, ToolCallUpdate, ToolContext, ToolResultContent, ValidationResult } from './define-tool.ts';
 import { cancellationText, notStartedText, ToolCancellation, timeoutCancellation } from './cancellation.ts';
-import { decidePermission } from './permission.ts';
+import { decidePermission, type PermissionOutcome } from './permission.ts';
 import type { ToolCallDeps } from './call-deps.ts';
 import { noPostHookOutcome, noPreHookOutcome, runPostToolHooks, runPreToolHooks } from './tool-hooks.ts';
 import {
@@ -30,6 +31,11 @@ import {
 } from './tool-result-message.ts';
 import { TurnloopError } from '../errors/turnloop-error.ts';
 import { CancellationRace } from './cancellation-race.ts';
+
+/** `alwaysValid`'s answer, settled already. */
+const VALID: Promise<ValidationResult> = Promise.resolve({ ok: true });
+/** What `decidePermission` answers for a call `needsDecision` lets through. */
+const ALLOWED: PermissionOutcome = { allowed: true };
 
 export type ToolUseStatus = 'success' | 'error' | 'cancelled';
 
@@ -80,15 +86,16 @@ export async function runToolUseWithStatus(
 
 /**
  * Like `runToolUseWithStatus`, for an executor that made `controller` for this call alone: the tool gets its
- * signal, and a timeout aborts it, so the call needs no controller of its own.
+ * signal, and a timeout aborts it, so the call needs no controller of its own. `tool`: the registry's answer for
+ * `toolUse.name`, when the caller looked it up already.
  */
 export function runOwnedToolUse(
   toolUse: ToolUseBlock,
   deps: ToolCallDeps,
   controller: LazyAbortController,
   context: Readonly<Record<string, unknown>>,
+  tool: Tool | undefined = deps.registry.find(toolUse.name),
 ): Promise<ToolUseOutcome> {
-  const tool = deps.registry.find(toolUse.name);
   if (!tool || controller.aborted) return Promise.resolve(refusal(toolUse, deps, tool, controller));
   return runOnController(tool, toolUse, deps, controller, context);
 }
@@ -191,7 +198,8 @@ async function runPipeline(
     const parsed = tool.inputSchema.safeParse(toolUse.input);
     if (!parsed.success) return fail(invalidInputText(tool.name, parsed.error));
     input = parsed.data;
-    const valid = await tool.validateInput(input, ctx);
+    // `defineTool`'s default is not called: its answer is known. Still awaited, as the call would be (see `needsDecision`).
+    const valid = tool.validateInput === alwaysValid ? await VALID : await tool.validateInput(input, ctx);
     if (!valid.ok) return fail(`Error: ${valid.message}`);
 
     stage = 'a pre-tool hook';
@@ -212,7 +220,7 @@ async function runPipeline(
 
     stage = 'the permission check';
     // One literal of a fixed shape (a conditional spread in it sent V8 down its generic object-building path).
-    const permission = await decidePermission({
+    const permission = !needsDecision(tool, pre.decision, deps) ? ALLOWED : await decidePermission({
       tool,
       input,
       ctx,
@@ -232,6 +240,7 @@ async function runPipeline(
     startTimer();
     // Only for the post-tool hooks' `duration_ms` (never part of the loop's state or messages): not read without hooks.
     if (postHooks.length > 0) started = performance.now();
+    // Awaited also when the tool answered at once, as the call's promise was: the same hops (see `needsDecision`).
     const result = await invokeTool(tool, input, ctx, out.extra, deps);
     const durationMs = started === undefined ? 0 : Math.round(performance.now() - started);
     out.content = result.content;
@@ -270,21 +279,46 @@ async function runPipeline(
   }
 }
 
-async function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], deps: ToolCallDeps): Promise<ToolCallResult> {
-  const returned = tool.call(input, ctx);
-  let result: ToolCallResult | undefined;
-  if (isAsyncIterable(returned)) {
-    for await (const update of returned as AsyncIterable<ToolCallUpdate>) {
-      if (update.type === 'progress') extra.push(progress(deps, tool.name, ctx.toolUseId, update));
-      else result = update.result;
-      if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
-    }
-  } else {
-    // A tool that answered at once (most do) is not awaited: an await of a plain value is two promises and a hop.
-    result = isThenable(returned) ? await returned : returned;
+/**
+ * The tool's result: at once when it answered at once (most do), without an async function's frame and promise; a
+ * failure always as a rejected promise, as the async function this was gave it (the caller awaits either).
+ */
+function invokeTool(tool: Tool, input: unknown, ctx: ToolContext, extra: Message[], deps: ToolCallDeps): ToolCallResult | Promise<ToolCallResult> {
+  try {
+    const returned = tool.call(input, ctx);
+    if (isAsyncIterable(returned)) return streamedResult(tool, returned as AsyncIterable<ToolCallUpdate>, ctx, extra, deps);
+    if (isThenable(returned)) return Promise.resolve(returned).then((result) => checkedResult(tool, result));
+    return checkedResult(tool, returned as ToolCallResult);
+  } catch (error) {
+    return Promise.reject(error);
   }
+}
+
+/** The final result of a tool that streams its progress. */
+async function streamedResult(tool: Tool, updates: AsyncIterable<ToolCallUpdate>, ctx: ToolContext, extra: Message[], deps: ToolCallDeps): Promise<ToolCallResult> {
+  let result: ToolCallResult | undefined;
+  for await (const update of updates) {
+    if (update.type === 'progress') extra.push(progress(deps, tool.name, ctx.toolUseId, update));
+    else result = update.result;
+    if (ctx.signal.aborted) break; // cancelled: the result no longer matters, let the tool's generator close
+  }
+  return checkedResult(tool, result);
+}
+
+function checkedResult(tool: Tool, result: ToolCallResult | undefined): ToolCallResult {
   if (!result || typeof result !== 'object') throw new TurnloopError('TOOL_NO_RESULT', `${tool.name} ended without a result`);
   return result;
+}
+
+/**
+ * Whether the permission needs deciding: not for a tool with `defineTool`'s default `checkPermissions`, no pre-tool
+ * hook's decision and no `canUseTool` (the call is allowed, as `decidePermission` would say, two microtask hops
+ * later). Those two hops are the only ones this pipeline leaves out for such a call: how many it takes decides
+ * whether its result reaches the queue before or after the model's next event, an order the session log records,
+ * and a third hop less reorders `test/unit/replay/log-v3-compat.test.ts`'s run (round 17).
+ */
+function needsDecision(tool: Tool, hookDecision: PermissionBehavior | undefined, deps: ToolCallDeps): boolean {
+  return tool.checkPermissions !== alwaysAllowed || hookDecision !== undefined || deps.canUseTool !== undefined;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
