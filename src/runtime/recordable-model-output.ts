@@ -60,14 +60,20 @@ function roundTripsAt(at: unknown, depth: number, maxDepth: number): boolean {
   if (Array.isArray(at)) {
     for (let i = 0; i < at.length; i++) {
       const member: unknown = at[i];
+      if (typeof member === 'string') continue;
       if (member === undefined || !roundTripsAt(member, depth + 1, maxDepth)) return false;
     }
     return true;
   }
-  for (const key in at) {
-    if (!Object.hasOwn(at, key)) continue;
-    const member = (at as Record<string, unknown>)[key];
-    if (member !== undefined && !roundTripsAt(member, depth + 1, maxDepth)) return false;
+  // The own enumerable keys, as `for…in` with an own check gives them, in the same order: one builtin call per
+  // object instead of an enumeration step and an `Object.hasOwn` call per member (round 17: the whole check of a
+  // turn's two model events 31.5k → 28.8k instructions in the baseline tier, with the string shortcut below).
+  const keys = Object.keys(at);
+  for (let i = 0; i < keys.length; i++) {
+    const member = (at as Record<string, unknown>)[keys[i]];
+    // A string member (most of a reply's) is decided here, without a call.
+    if (typeof member === 'string' || member === undefined) continue;
+    if (!roundTripsAt(member, depth + 1, maxDepth)) return false;
   }
   return true;
 }

@@ -39,6 +39,25 @@ describe('the round-trip walk of a model event', () => {
     expect(jsonRoundTripProblem(nested(200_000), MAX_MODEL_EVENT_DEPTH)).toMatch(/nests deeper than 256 levels/);
   });
 
+  it('reads an object\'s own members by Object.keys, not by an Object.hasOwn call per member (round 17)', () => {
+    const hasOwn = vi.spyOn(Object, 'hasOwn');
+    const event = { type: 'model_message', message: { content: [{ type: 'tool_use', id: 't', input: { a: [1, 'x', { b: null }] } }] } };
+    expect(jsonRoundTripProblem(event, MAX_MODEL_EVENT_DEPTH)).toBeNull();
+    expect(hasOwn).not.toHaveBeenCalled();
+  });
+
+  it('walks own enumerable members only, as for…in with an own check did', () => {
+    const inherited = Object.create({ bad: Number.NaN }) as Record<string, unknown>;
+    inherited.a = 1;
+    expect(jsonRoundTripProblem({ inherited }, 10)).toBeNull();
+    const hidden = Object.defineProperty({ a: 1 }, 'bad', { value: Number.NaN, enumerable: false });
+    expect(jsonRoundTripProblem({ hidden }, 10)).toBeNull();
+    expect(jsonRoundTripProblem({ [Symbol('s')]: Number.NaN, a: 'x' }, 10)).toBeNull();
+    const getter = Object.defineProperty({ a: 1 }, 'later', { get: () => Number.POSITIVE_INFINITY, enumerable: true });
+    expect(jsonRoundTripProblem({ getter }, 10)).toMatch(/getter\.later is Infinity/);
+    expect(jsonRoundTripProblem({ 2: 'x', 1: [Number.NaN], b: 1 }, 10)).toMatch(/^1\[0\] is NaN/);
+  });
+
   it('refuses what JSON cannot hold, anywhere in the value', () => {
     expect(jsonRoundTripProblem({ a: [1, { b: Number.NaN }] }, 10)).toMatch(/a\[1\]\.b is NaN/);
     expect(jsonRoundTripProblem({ a: [1, undefined] }, 10)).toMatch(/a\[1\] is undefined/);
