@@ -141,8 +141,12 @@ export class Interpreter extends RunCore {
         this.inline.length = 0;
         return;
       }
+      if (this.stepGate === undefined) {
+        this.execute(this.stepEffects(event));
+        continue;
+      }
       const record = this.step(event);
-      const held = this.stepGate?.(record, this.signal);
+      const held = this.stepGate(record, this.signal);
       if (held) {
         const effects = record.effects;
         return held.then(
@@ -162,9 +166,10 @@ export class Interpreter extends RunCore {
   }
 
   private execute(effects: Effect[]): void {
-    for (const effect of effects) {
+    // By index: a `for…of` makes an iterator and a result object per effect in unoptimized code.
+    for (let i = 0; i < effects.length; i++) {
       if (this.done) return;
-      this.dispatch(effect);
+      this.dispatch(effects[i]);
     }
   }
 

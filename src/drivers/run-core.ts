@@ -56,7 +56,13 @@ export abstract class RunCore implements RunView {
   private readonly watch: RunWatch;
   /** Set by `releaseRunData`: the run's data is gone. */
   private released = false;
+  /** The run's outcome once the reducer ended it (set by `dispatch`, with `done`). */
   terminal: Terminal | null = null;
+  /**
+   * Whether the run has ended (`terminal` is set): a field, not a getter over `terminal`, because the drivers and
+   * the model call read it once per event and effect, and in unoptimized code each read of a getter is a call.
+   */
+  done = false;
 
   constructor(
     protected readonly options: RunLoopOptions,
@@ -71,10 +77,6 @@ export abstract class RunCore implements RunView {
     this.stepGate = watch.stepGate;
     const outside = [options.signal, watch.abortSignal].filter((signal): signal is AbortSignal => signal != null);
     this.signal = outside.length === 0 ? this.controller.signal : AbortSignal.any([...outside, this.controller.signal]);
-  }
-
-  get done(): boolean {
-    return this.terminal !== null;
   }
 
   /** What executors read of the run (`RunView`): its state when they run. */
@@ -157,6 +159,18 @@ export abstract class RunCore implements RunView {
     return this.observe(event, result.effects);
   }
 
+  /**
+   * `step` for a scheduler that needs only the effects when nobody observes the run (no `onStep`, no step gate,
+   * as in most runs without a recorder): the same step, without a record made per event for nobody.
+   */
+  protected stepEffects(event: LoopEvent): Effect[] {
+    if (this.onStep !== undefined || this.stepGate !== undefined) return this.step(event).effects;
+    const result = stepWithMemo(this.memo, this.state, event, this.config);
+    this.state = result.state;
+    this.stepIndex++;
+    return result.effects;
+  }
+
   private observe(event: LoopEvent | null, effects: Effect[]): StepRecord {
     const record = { index: this.stepIndex++, event, state: this.state, effects };
     if (this.onStep !== undefined) {
@@ -211,6 +225,7 @@ export abstract class RunCore implements RunView {
         return this.runObserve(effect, executor);
       case 'end':
         this.terminal = executor.terminal(effect);
+        this.done = true;
         this.stopWork();
         return;
       default: {
