@@ -48,6 +48,12 @@ export interface StepMemo {
   readonly tracer: TraceCollector;
   /** The context the memo runs each step's guards and actions on (`scratchFor`); made by the first step. */
   scratch: ScratchContext | null;
+  /**
+   * The state whose context `scratch` holds field for field: the one the last hit returned (its context was copied
+   * out of the scratch, and nothing wrote to the scratch since). A step from it needs no refill. Null after a miss
+   * (the scratch is half-updated) and whenever the scratch is let go.
+   */
+  carried: LoopState | null;
 }
 
 /** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
@@ -59,7 +65,7 @@ const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProb
  */
 export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
+  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null, carried: null };
 }
 
 /**
@@ -113,7 +119,9 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
 function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): ScratchContext {
   const scratch = owned.scratch;
   if (scratch === null) return (owned.scratch = toScratchContext(state.context, config));
-  fillContext(scratch, state.context);
+  // The driver steps from the state the last hit returned (each of a turn's seven steps after the first): the
+  // scratch already holds that context, field for field, so refilling it (27 loads and stores) is skipped.
+  if (owned.carried !== state) fillContext(scratch, state.context);
   scratch.config = config;
   return scratch;
 }
@@ -126,11 +134,17 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
   const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
-    if (end.unchanged) return unchangedBy(state, event);
+    // No action ran on an unchanged path: the scratch still holds `state`'s context.
+    if (end.unchanged) {
+      owned.carried = state;
+      return unchangedBy(state, event);
+    }
     const result = resultFromContext(end.value, end.done, followed.context, ownEffects(followed.effects));
+    owned.carried = result.state;
     if (end.done) releaseStepMemo(owned);
     return result;
   }
+  owned.carried = null;
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
@@ -152,4 +166,5 @@ function ownEffects(effects: Effect[]): Effect[] {
  */
 export function releaseStepMemo(owned: StepMemo): void {
   owned.scratch = null;
+  owned.carried = null;
 }
