@@ -155,16 +155,6 @@ export interface Outbox {
    * spread was a tenth of a memoized step (the spread site sees every effect shape, so it runs megamorphic).
    */
   push(effect: EffectDraft): Outbox;
-  /**
-   * The next effect's id (`<runId>:e<n>`; `''` when the step's effects are not kept, `keepsEffects`), counted as
-   * `push` counts it. For an effect literal that ends with `id: out.effectId()`, queued by `add`: built with its id
-   * as its last member, the same members in the same order as `push` gives, without `push`'s store of a member the
-   * object lacks (a hidden-class transition at a site that sees every effect's shape: it missed its inline cache
-   * on most calls of a cold turn).
-   */
-  effectId(): string;
-  /** Queues an effect built with its id (`effectId`), the way `push` queues one (only `emit`s when not kept). */
-  add(effect: Effect): Outbox;
   emit(...messages: Message[]): Outbox;
   /** What the action returns for its ids and effects: the counter to write back and the effects queued. */
   patch(): { seq: number; effects: Effect[] };
@@ -225,8 +215,6 @@ export function openOutbox(context: MachineContext): Outbox {
     keepsEffects: keepsEffects(context),
     id: nextId,
     push,
-    effectId,
-    add,
     emit,
     patch,
     patchWith,
@@ -259,20 +247,8 @@ function push(this: OpenOutbox, effect: EffectDraft): Outbox {
   return this;
 }
 
-function effectId(this: OpenOutbox): string {
-  this.seq += 1;
-  return this.keepsEffects ? `${this.runId}:e${this.seq}` : '';
-}
-
-function add(this: OpenOutbox, effect: Effect): Outbox {
-  if (!this.keepsEffects && effect.type !== 'emit') return this;
-  if (this.effects.length === 0) this.effects = [effect];
-  else this.effects.push(effect);
-  return this;
-}
-
 function emit(this: OpenOutbox, ...messages: Message[]): Outbox {
-  for (const message of messages) this.add({ type: 'emit', message, id: this.effectId() });
+  for (const message of messages) this.push({ type: 'emit', message });
   return this;
 }
 

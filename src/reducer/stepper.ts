@@ -144,9 +144,10 @@ function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): Scra
 
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */
 export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  const { memo, tracer } = owned;
   checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  const followed = owned.memo.follow(state.value, scratchFor(owned, state, config), event);
+  const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
     // No action ran on an unchanged path: the scratch still holds `state`'s context.
@@ -160,16 +161,6 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
     return result;
   }
   owned.carried = null;
-  return stepByXstate(owned, state, event, config);
-}
-
-/**
- * A miss: the step from xstate, its path recorded into the memo. Apart from `stepWithMemo` because of its closure:
- * a function that makes one keeps the variables it captures in a context object, allocated on every call and read
- * slot by slot, hits included (a sixth of a memoized step's own time in the baseline tier).
- */
-function stepByXstate(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
-  const { memo, tracer } = owned;
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }

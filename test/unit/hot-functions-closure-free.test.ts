@@ -1,12 +1,11 @@
 /**
  * Functions that run on every step or every turn make no closure on their usual path (docs/benchmarks.md "Round 17:
  * core"): a function that makes one keeps the variables the closure captures in a context object, allocated on
- * every call and read slot by slot, even on calls that never reach the closure. Their rare paths (a memo miss, a
- * tool result to replace) live in functions of their own. This holds their source to that.
+ * every call and read slot by slot, even on calls that never reach the closure. Their rare path (a tool result to
+ * replace) lives in a function of its own. This holds their source to that.
  */
 import { describe, expect, it } from 'vitest';
 import { budgetToolResults } from '../../src/context/tool-result-budget.ts';
-import { stepWithMemo } from '../../src/reducer/stepper.ts';
 
 /** An arrow, a function expression or a method shorthand inside the function's own body. */
 function makesClosure(fn: (...args: never[]) => unknown): boolean {
@@ -16,8 +15,7 @@ function makesClosure(fn: (...args: never[]) => unknown): boolean {
 }
 
 describe('the hot functions', () => {
-  it('make no closure: stepWithMemo (every step), budgetToolResults (every turn)', () => {
-    expect(makesClosure(stepWithMemo)).toBe(false);
+  it('make no closure: budgetToolResults (every turn)', () => {
     expect(makesClosure(budgetToolResults)).toBe(false);
   });
 

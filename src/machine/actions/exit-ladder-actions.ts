@@ -15,15 +15,12 @@ import {
 import { openOutbox, type Outbox, type ActionFn, UNCHANGED } from '../machine-context.ts';
 import { lastAssistantMessage, tokenBudgetDecision, withheldKind } from '../queries.ts';
 
-export const requestCollapseDrain: ActionFn = (context) => {
-  const out = openOutbox(context);
-  return out.add({ type: 'collapse_drain', messages: context.messages, id: out.effectId() }).patch();
-};
+export const requestCollapseDrain: ActionFn = (context) =>
+  openOutbox(context).push({ type: 'collapse_drain', messages: context.messages }).patch();
 
 export const requestReactiveCompact: ActionFn = (context) => {
   const trigger = withheldKind(context) === 'media_size' ? 'media_size' : 'prompt_too_long';
-  const out = openOutbox(context);
-  return out.add({ type: 'reactive_compact', messages: context.messages, trigger, id: out.effectId() }).patch();
+  return openOutbox(context).push({ type: 'reactive_compact', messages: context.messages, trigger }).patch();
 };
 
 /** Shows the withheld error after all: recovery is not possible (or not needed any more). */
@@ -37,8 +34,7 @@ export const releaseWithheld: ActionFn = (context) => {
 export const runStopFailureHooks: ActionFn = (context) => {
   const error = lastAssistantMessage(context);
   if (!error) return UNCHANGED;
-  const out = openOutbox(context);
-  return out.add({ type: 'run_stop_failure_hooks', error, id: out.effectId() }).patch();
+  return openOutbox(context).push({ type: 'run_stop_failure_hooks', error }).patch();
 };
 
 /** Extension `terminalApiError`: the Terminal names the API error the turn ended on (the reason stays the original's). */
@@ -48,17 +44,14 @@ export const recordApiErrorEnding: ActionFn = (context) => {
   return { terminal: { ...(context.terminal ?? { reason: 'completed' }), apiError } as Terminal };
 };
 
-export const requestStopHooks: ActionFn = (context) => {
-  const out = openOutbox(context);
-  return out
-    .add({
+export const requestStopHooks: ActionFn = (context) =>
+  openOutbox(context)
+    .push({
       type: 'run_stop_hooks',
       messages: [...context.messages, ...context.iter.assistantMessages],
       stopHookActive: context.stopHookActive,
-      id: out.effectId(),
     })
     .patch();
-};
 
 /**
  * What the stop hooks said, as the original shows it: one meta feedback message per blocking error and, when a

@@ -15,20 +15,17 @@ export const startIteration: ActionFn = (context) => {
   // In a fold that reads only emitted messages (`keepsEffects`), an action that only requests something builds no
   // outbox and no effect: these are most of a tool turn's actions.
   if (!keepsEffects(context)) return skipEffect(context, { iter: emptyIteration() });
-  const out = openOutbox(context);
-  out.add({ type: 'request_start', id: out.effectId() });
+  const out = openOutbox(context).push({ type: 'request_start' });
   return out.patchWith({ iter: emptyIteration() });
 };
 
 export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
   if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context);
-  out.add({
+  const out = openOutbox(context).push({
     type: 'context_layer',
     layer: params.layer,
     messages: context.messages,
     tokenCount: currentTokenCount(context),
-    id: out.effectId(),
   });
   return out.patch();
 };
@@ -55,10 +52,8 @@ export const applyContextLayer: ActionFn = (context, event) => {
   return patch;
 };
 
-export const requestAutocompact: ActionFn = (context) => {
-  const out = openOutbox(context);
-  return out.add({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context), id: out.effectId() }).patch();
-};
+export const requestAutocompact: ActionFn = (context) =>
+  openOutbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
 
 /**
  * docs/loop.md §6 "Task budget": every compaction spends the final context window of the last response before it (its

@@ -51,13 +51,11 @@ export const callModel: ActionFn = (context) => {
   const modelCall = context.modelCalls + 1;
   // A fold that reads only emitted messages builds no request (with a user context, its history copy is O(history)).
   if (!keepsEffects(context)) return skipEffect(context, { modelCalls: modelCall });
-  const out = openOutbox(context);
-  out.add({
+  const out = openOutbox(context).push({
     type: 'call_model',
     request: buildModelRequest(context),
     querySource: context.querySource,
     modelCall,
-    id: out.effectId(),
   });
   return out.patchWith({ modelCalls: modelCall });
 };
@@ -129,7 +127,7 @@ export const recordAssistantMessage: ActionFn = (context, event) => {
   if (context.config.features.streamingToolExecution) {
     for (let i = 0; i < toolUses.length; i++) {
       const toolUse = toolUses[i];
-      out.add({ type: 'enqueue_tool', toolUse, concurrencySafe: iter.concurrencySafe[toolUse.id] === true, id: out.effectId() });
+      out.push({ type: 'enqueue_tool', toolUse, concurrencySafe: iter.concurrencySafe[toolUse.id] === true });
       iter.streamingToolsStarted = true;
     }
   }
@@ -160,7 +158,7 @@ export const recordUsage: ActionFn = (context, event) => {
 export const discardAttempt: ActionFn = (context) => {
   const out = openOutbox(context);
   for (const message of context.iter.assistantMessages) out.emit({ type: 'tombstone', uuid: out.id('m'), targetUuid: message.uuid });
-  if (context.iter.streamingToolsStarted) out.add({ type: 'discard_tools', reason: 'streaming_fallback', id: out.effectId() });
+  if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'streaming_fallback' });
   return out.patchWith({ iter: resetAttempt(context.iter) });
 };
 
@@ -182,7 +180,7 @@ export const switchToFallbackModel: ActionFn = (context) => {
   const fallback = context.params.fallbackModel as string;
   const out = openOutbox(context);
   answerOrphans(context, out, `The request was retried on the fallback model ${fallback}; this tool call's result was discarded with the attempt.`);
-  if (context.iter.streamingToolsStarted) out.add({ type: 'discard_tools', reason: 'model_fallback', id: out.effectId() });
+  if (context.iter.streamingToolsStarted) out.push({ type: 'discard_tools', reason: 'model_fallback' });
   const text = `${context.currentModel} is overloaded; switching to the fallback model ${fallback}.`;
   out.emit(systemMessage(out.id('m'), 'warning', text, 'warning', { from: context.currentModel, to: fallback }));
   const messages = context.config.features.stripThinkingOnFallback ? stripThinking(context.messages) : context.messages;
@@ -225,8 +223,7 @@ export const failOnImageError: ActionFn = (context, event) => {
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return UNCHANGED;
   if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context);
-  return out.add({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages, id: out.effectId() }).patch();
+  return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
 };
 
 /** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */

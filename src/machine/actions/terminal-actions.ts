@@ -9,6 +9,5 @@ export const terminate: ActionFn<{ reason: TerminalReason }> = (context, _event,
   // A literal when nothing was set before (most runs): a spread that gains a member made a new hidden class on
   // every call, once per run (a fiftieth of a 10-turn fold). Same members in the same order either way.
   const terminal = (context.terminal === null ? { reason: params.reason } : { ...context.terminal, reason: params.reason }) as Terminal;
-  const out = openOutbox(context);
-  return out.add({ type: 'terminated', terminal, usage: context.lastUsage, id: out.effectId() }).patchWith({ terminal });
+  return openOutbox(context).push({ type: 'terminated', terminal, usage: context.lastUsage }).patchWith({ terminal });
 };

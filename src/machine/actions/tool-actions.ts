@@ -53,18 +53,12 @@ export const answerOrphanToolUses: ActionFn = (context) => {
   });
 };
 
-export const runToolBatches: ActionFn = (context) => {
+export const runToolBatches: ActionFn = (context) =>
   // In a fold that reads only emitted messages (`keepsEffects`), this and the other request actions build no effect.
-  if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context);
-  return out.add({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe), id: out.effectId() }).patch();
-};
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
 
-export const finishStreamingTools: ActionFn = (context) => {
-  if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context);
-  return out.add({ type: 'finish_tools', id: out.effectId() }).patch();
-};
+export const finishStreamingTools: ActionFn = (context) =>
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'finish_tools' }).patch();
 
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
@@ -104,7 +98,7 @@ export const startToolUseSummary: ActionFn = (context) => {
   const out = openOutbox(context);
   const summaryId = out.id('s');
   const toolUseIds = iter.toolUses.map((t) => t.id);
-  out.add({ type: 'start_tool_use_summary', summaryId, toolUseIds, id: out.effectId() });
+  out.push({ type: 'start_tool_use_summary', summaryId, toolUseIds });
   return out.patchWith({ pendingToolUseSummary: { summaryId, toolUseIds, summary: null } });
 };
 
@@ -124,11 +118,8 @@ export const emitToolInterruption: ActionFn = (context) => {
   return out.patch();
 };
 
-export const requestAttachments: ActionFn = (context) => {
-  if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context);
-  return out.add({ type: 'collect_attachments', messages: context.iter.toolResults, id: out.effectId() }).patch();
-};
+export const requestAttachments: ActionFn = (context) =>
+  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
 
 /** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
