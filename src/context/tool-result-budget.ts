@@ -143,7 +143,7 @@ function withinBudget(candidates: readonly FreshResult[], total: number, perMess
  * // out.edits: replace_tool_result for each oversized fresh result; out.toStore: their full texts
  */
 export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudgetOutcome {
-  const { messages, config, decisions, pointerFor } = input;
+  const { messages, config, decisions } = input;
   const { first, names } = lastResponse(messages);
 
   const edits: MessageEdit[] = [];
@@ -176,18 +176,27 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
 
   // The common case, every fresh result within its limit and the message within its budget: nothing to replace,
   // so no sorting (this layer runs on every turn). The same outcome as the loops below would give.
-  if (withinBudget(candidates, total, input.perMessage === false ? Infinity : config.perMessageChars)) {
-    return { edits, tokensFreed: Math.max(0, tokensFreed), toStore, newDecisions };
-  }
+  const outcome: ToolResultBudgetOutcome = { edits, tokensFreed, toStore, newDecisions };
+  if (!withinBudget(candidates, total, input.perMessage === false ? Infinity : config.perMessageChars)) replaceOversized(input, candidates, total, outcome);
+  outcome.tokensFreed = Math.max(0, outcome.tokensFreed);
+  return outcome;
+}
 
+/**
+ * Replaces the results over their own limit, then the largest others while the message is over budget. Apart from
+ * `budgetToolResults`, which runs on every turn: a closure there (`replace`) made it keep its locals in a context
+ * object allocated on every call, read slot by slot, though almost no call replaces anything.
+ */
+function replaceOversized(input: ToolResultBudgetInput, candidates: readonly FreshResult[], total: number, outcome: ToolResultBudgetOutcome): void {
+  const { config, pointerFor } = input;
   const replace = (result: FreshResult) => {
     const pointer = pointerFor(result.toolUseId);
     const preview = previewToolResult(result.text!, pointer, config.previewChars);
     if (preview.length >= result.chars) return; // Too small to be worth a preview.
-    edits.push({ op: 'replace_tool_result', toolUseId: result.toolUseId, content: preview });
-    toStore.push({ toolUseId: result.toolUseId, content: result.text! });
-    newDecisions[result.toolUseId] = preview;
-    tokensFreed += tokensOf(result.chars) - tokensOf(preview.length);
+    outcome.edits.push({ op: 'replace_tool_result', toolUseId: result.toolUseId, content: preview });
+    outcome.toStore.push({ toolUseId: result.toolUseId, content: result.text! });
+    outcome.newDecisions[result.toolUseId] = preview;
+    outcome.tokensFreed += tokensOf(result.chars) - tokensOf(preview.length);
   };
 
   const bySize = [...candidates].sort((a, b) => b.chars - a.chars || a.order - b.order);
@@ -205,5 +214,4 @@ export function budgetToolResults(input: ToolResultBudgetInput): ToolResultBudge
     replace(result);
     total -= result.chars; // its full size, not the size it shrinks by (toolResultStorage.ts:683-690)
   }
-  return { edits, tokensFreed: Math.max(0, tokensFreed), toStore, newDecisions };
 }

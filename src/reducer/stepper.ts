@@ -48,6 +48,19 @@ export interface StepMemo {
   readonly tracer: TraceCollector;
   /** The context the memo runs each step's guards and actions on (`scratchFor`); made by the first step. */
   scratch: ScratchContext | null;
+  /**
+   * The state whose context `scratch` holds field for field: the one the last hit returned (its context was copied
+   * out of the scratch, and nothing wrote to the scratch since). A step from that very object needs no refill.
+   * Null after a miss (the scratch is half-updated), whenever the scratch is let go, and always when `carries` is
+   * false.
+   */
+  carried: LoopState | null;
+  /**
+   * Whether steps may skip the refill (`carried`): true for the drivers and replay, which step from the state the
+   * last step returned and never change a state in place. False for `createStepper`'s public stepper, whose caller
+   * may step again from a state it changed in place.
+   */
+  readonly carries: boolean;
 }
 
 /** Why the memo could not replay the loop chart exactly (none: a test holds it), found once from the chart. */
@@ -55,11 +68,12 @@ const LOOP_MEMO_PROBLEMS: readonly string[] = Object.freeze(memoPreconditionProb
 
 /**
  * A fresh memo over `paths` (default: fresh ones), and its tracer (an object literal: see `createStepper`); refused
- * for a chart the memo cannot replay.
+ * for a chart the memo cannot replay. `carries`: see `StepMemo.carries` (a driver that may change a state in place
+ * before stepping from it passes false).
  */
-export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo {
+export function createStepMemo(paths: ChartPaths = createChartPaths(), carries = true): StepMemo {
   checkMemoPreconditions(LOOP_MEMO_PROBLEMS);
-  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null };
+  return { memo: createMacrostepMemo(paths), tracer: createTraceCollector(), scratch: null, carried: null, carries };
 }
 
 /**
@@ -71,7 +85,7 @@ export function createStepMemo(paths: ChartPaths = createChartPaths()): StepMemo
  */
 export function createStepper(options: StepperOptions = {}): Stepper {
   if (!options.memo) return PLAIN;
-  const owned = createStepMemo(options.paths);
+  const owned = createStepMemo(options.paths, false);
   return {
     initialState: (params, config) => initialStateWithMemo(owned, params, config),
     stats: () => owned.memo.stats(),
@@ -98,7 +112,15 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
   const scratch = toScratchContext(initial, config);
   const init = { type: INIT_EVENT_TYPE, input: scratch } as unknown as LoopEvent;
   const followed = memo.follow(INITIAL_ROOT, scratch, init);
-  if (followed) return resultFromContext(followed.end.value, followed.end.done, followed.context, ownEffects(followed.effects));
+  if (followed) {
+    const result = resultFromContext(followed.end.value, followed.end.done, followed.context, ownEffects(followed.effects));
+    // The run's first step goes on from this scratch: it holds the initial state's context (see `carried`).
+    if (owned.carries && !followed.end.done) {
+      owned.scratch = scratch;
+      owned.carried = result.state;
+    }
+    return result;
+  }
   const { result, trace } = tracer.record(() => initialTransitionOf(initial, config, tracer));
   memo.add(INITIAL_ROOT, init, trace, { value: result.state.value, done: result.state.status === 'done', unchanged: false });
   return result;
@@ -113,7 +135,9 @@ export function initialStateWithMemo(owned: StepMemo, params: LoopParams, config
 function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): ScratchContext {
   const scratch = owned.scratch;
   if (scratch === null) return (owned.scratch = toScratchContext(state.context, config));
-  fillContext(scratch, state.context);
+  // The driver steps from the state the last hit returned (each of a turn's seven steps after the first): the
+  // scratch already holds that context, field for field, so refilling it (27 loads and stores) is skipped.
+  if (owned.carried !== state) fillContext(scratch, state.context);
   scratch.config = config;
   return scratch;
 }
@@ -126,11 +150,17 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
   const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
   if (followed) {
     const { end } = followed;
-    if (end.unchanged) return unchangedBy(state, event);
+    // No action ran on an unchanged path: the scratch still holds `state`'s context.
+    if (end.unchanged) {
+      if (owned.carries) owned.carried = state;
+      return unchangedBy(state, event);
+    }
     const result = resultFromContext(end.value, end.done, followed.context, ownEffects(followed.effects));
+    if (owned.carries) owned.carried = result.state;
     if (end.done) releaseStepMemo(owned);
     return result;
   }
+  owned.carried = null;
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }
@@ -152,4 +182,5 @@ function ownEffects(effects: Effect[]): Effect[] {
  */
 export function releaseStepMemo(owned: StepMemo): void {
   owned.scratch = null;
+  owned.carried = null;
 }
