@@ -51,8 +51,8 @@ export interface StepMemo {
   /**
    * The state whose context `scratch` holds field for field: the one the last hit returned (its context was copied
    * out of the scratch, and nothing wrote to the scratch since). A step from that very object needs no refill.
-   * Null after a miss (the scratch is half-updated), whenever the scratch is let go, and always when `carries` is
-   * false.
+   * Null from the start of each step until it ends in a hit (a miss, or a guard or action that throws, leaves the
+   * scratch half-updated), whenever the scratch is let go, and always when `carries` is false.
    */
   carried: LoopState | null;
   /**
@@ -138,6 +138,9 @@ function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): Scra
   // The driver steps from the state the last hit returned (each of a turn's seven steps after the first): the
   // scratch already holds that context, field for field, so refilling it (27 loads and stores) is skipped.
   if (owned.carried !== state) fillContext(scratch, state.context);
+  // Until this step ends in a hit, the scratch holds no state's context: a miss or a guard or action that throws
+  // may leave it half-written, and a caller that catches the throw may step from `state` again.
+  owned.carried = null;
   scratch.config = config;
   return scratch;
 }
@@ -160,7 +163,6 @@ export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent
     if (end.done) releaseStepMemo(owned);
     return result;
   }
-  owned.carried = null;
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }

@@ -86,6 +86,29 @@ describe("a driver's memoized steps", () => {
   });
 });
 
+describe('a memoized step that throws midway', () => {
+  it('leaves nothing carried: a step from the same state again refills the half-written scratch', async () => {
+    const { params, config, events } = await recordedEvents();
+    const owned = createStepMemo(createChartPaths());
+    let state = initialStateWithMemo(owned, params, config).state;
+    for (const event of events.slice(0, 6)) state = stepWithMemo(owned, state, event, config).state;
+    // The same steps again, now hits: the last one returns a state the scratch carries.
+    state = initialStateWithMemo(owned, params, config).state;
+    for (const event of events.slice(0, 6)) state = stepWithMemo(owned, state, event, config).state;
+    expect(owned.carried).toBe(state);
+    const follow = owned.memo.follow;
+    // An action that throws after writing to the scratch (as one could for an event it cannot take).
+    (owned.memo as { follow: typeof follow }).follow = (value, context, event) => {
+      (context as unknown as Record<string, unknown>).turnCount = 99;
+      throw new Error('midway');
+    };
+    expect(() => stepWithMemo(owned, state, events[6], config)).toThrow('midway');
+    (owned.memo as { follow: typeof follow }).follow = follow;
+    expect(owned.carried).toBeNull();
+    expect(stepWithMemo(owned, state, events[6], config)).toEqual(step(state, events[6], config));
+  });
+});
+
 describe("the public stepper's memoized steps", () => {
   it('step from a state its caller changed in place as it is now', async () => {
     const { params, config, events } = await recordedEvents();
