@@ -166,6 +166,9 @@ export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<In
     throw new TurnloopError('INVALID_TOOL_SCHEMA', `defineTool('${spec.name}'): inputSchema: a ${spec.inputSchema['~standard'].vendor} schema has no JSON Schema to show the model: pass inputJSONSchema too`);
   }
   const schema = toToolInputSchema(spec.inputSchema as StandardSchemaOf<I>);
+  // The spec's own answers are looked up when asked, as ever: a spec may gain or lose one after `defineTool`.
+  const validate = async (input: I, ctx: ToolContext): Promise<ValidationResult> => (spec.validateInput ? spec.validateInput(input, ctx) : { ok: true });
+  const check = async (input: I, ctx: ToolContext): Promise<PermissionResult> => (spec.checkPermissions ? spec.checkPermissions(input, ctx) : { behavior: 'allow' });
   return {
     name: spec.name,
     description: spec.description,
@@ -178,9 +181,13 @@ export function defineTool<S extends AnyInputSchema>(spec: ToolSpec<S>): Tool<In
     idempotent: spec.idempotent ?? false,
     isConcurrencySafe: totalPredicate(schema, spec.isConcurrencySafe),
     isReadOnly: totalPredicate(schema, spec.isReadOnly),
-    // Without a spec's own, one shared default each, which the pipeline knows by identity (`run-tool-use.ts`).
-    validateInput: spec.validateInput ? async (input: I, ctx: ToolContext) => spec.validateInput!(input, ctx) : alwaysValid,
-    checkPermissions: spec.checkPermissions ? async (input: I, ctx: ToolContext) => spec.checkPermissions!(input, ctx) : alwaysAllowed,
+    // While the spec has none, one shared default each, which the pipeline knows by identity (`run-tool-use.ts`).
+    get validateInput() {
+      return spec.validateInput ? validate : alwaysValid;
+    },
+    get checkPermissions() {
+      return spec.checkPermissions ? check : alwaysAllowed;
+    },
     call: (input: I, ctx: ToolContext) => spec.call(input, ctx),
   };
 }

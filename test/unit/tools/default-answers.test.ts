@@ -89,3 +89,30 @@ describe("a tool with defineTool's default answers", () => {
     expect(denied.text).toContain('not today');
   });
 });
+
+describe("a spec changed after defineTool (its answers are looked up when asked, as before round 17)", () => {
+  it('asks a validateInput or checkPermissions added later', async () => {
+    const spec: Parameters<typeof defineTool<typeof schema>>[0] = { name: 'Added', description: '', inputSchema: schema, call: ({ text }) => ({ content: text }) };
+    const tool = defineTool(spec);
+    spec.validateInput = () => ({ ok: false, message: 'refused later' });
+    expect((await hopsOf(tool)).text).toBe('Error: refused later');
+    delete spec.validateInput;
+    spec.checkPermissions = () => ({ behavior: 'deny', message: 'denied later' });
+    expect((await hopsOf(tool)).text).toContain('denied later');
+  });
+
+  it('answers as the default once its own validateInput or checkPermissions is removed', async () => {
+    const spec: Parameters<typeof defineTool<typeof schema>>[0] = {
+      name: 'Removed',
+      description: '',
+      inputSchema: schema,
+      validateInput: () => ({ ok: false, message: 'no' }),
+      checkPermissions: () => ({ behavior: 'deny', message: 'no' }),
+      call: ({ text }) => ({ content: text }),
+    };
+    const tool = defineTool(spec);
+    delete spec.validateInput;
+    delete spec.checkPermissions;
+    expect((await hopsOf(tool)).text).toBe('hi');
+  });
+});
