@@ -34,8 +34,8 @@ import { CancellationRace } from './cancellation-race.ts';
 
 /** `alwaysValid`'s answer, settled already. */
 const VALID: Promise<ValidationResult> = Promise.resolve({ ok: true });
-/** What `decidePermission` answers for a call `needsDecision` lets through. */
-const ALLOWED: PermissionOutcome = { allowed: true };
+/** What `decidePermission` answers for a call `needsDecision` lets through, settled already. */
+const ALLOWED: Promise<PermissionOutcome> = Promise.resolve({ allowed: true });
 
 export type ToolUseStatus = 'success' | 'error' | 'cancelled';
 
@@ -220,7 +220,8 @@ async function runPipeline(
 
     stage = 'the permission check';
     // One literal of a fixed shape (a conditional spread in it sent V8 down its generic object-building path).
-    const permission = !needsDecision(tool, pre.decision, deps) ? ALLOWED : await decidePermission({
+    // Without a decision, its known answer, awaited twice: two hops, as `decidePermission`'s (see `needsDecision`).
+    const permission = !needsDecision(tool, pre.decision, deps) ? (await ALLOWED, await ALLOWED) : await decidePermission({
       tool,
       input,
       ctx,
@@ -312,10 +313,10 @@ function checkedResult(tool: Tool, result: ToolCallResult | undefined): ToolCall
 
 /**
  * Whether the permission needs deciding: not for a tool with `defineTool`'s default `checkPermissions`, no pre-tool
- * hook's decision and no `canUseTool` (the call is allowed, as `decidePermission` would say, two microtask hops
- * later). Those two hops are the only ones this pipeline leaves out for such a call: how many it takes decides
- * whether its result reaches the queue before or after the model's next event, an order the session log records,
- * and a third hop less reorders `test/unit/replay/log-v3-compat.test.ts`'s run (round 17).
+ * hook's decision and no `canUseTool` (the call is allowed, as `decidePermission` would say). The hops are kept: how
+ * many a call takes decides whether its result reaches the queue before or after the model's next event, an order
+ * the session log records (a model waiting 6 hops between its tool_use and model_done saw them swapped when these
+ * two hops were left out: `test/unit/tools/default-answers.test.ts`).
  */
 function needsDecision(tool: Tool, hookDecision: PermissionBehavior | undefined, deps: ToolCallDeps): boolean {
   return tool.checkPermissions !== alwaysAllowed || hookDecision !== undefined || deps.canUseTool !== undefined;

@@ -59,9 +59,9 @@ async function promisesPerTurn(): Promise<number> {
 }
 
 describe('a warm turn of runLoopToEnd', () => {
-  it('makes at most 49 promises (round 12: 71.5 in this count, round 13: 53.5, each change two or more; the model call, the last tool results and a tool answering at once each took a few more; round 17: 48.5, the default answers of defineTool not called)', async () => {
+  it('makes at most 51 promises (round 12: 71.5 in this count, round 13: 53.5, each change two or more; the model call, the last tool results and a tool answering at once each took a few more; round 17: 50.5, the default answers of defineTool not called, their two hops kept by two awaits, each counted as a promise here)', async () => {
     const perTurn = await promisesPerTurn();
     expect(perTurn).toBeGreaterThan(10);
-    expect(perTurn).toBeLessThanOrEqual(49);
+    expect(perTurn).toBeLessThanOrEqual(51);
   });
 });
