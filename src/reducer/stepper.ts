@@ -136,7 +136,7 @@ function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): Scra
   const scratch = owned.scratch;
   if (scratch === null) return (owned.scratch = toScratchContext(state.context, config));
   // The driver steps from the state the last hit returned (each of a turn's seven steps after the first): the
-  // scratch already holds that context, field for field, so refilling it (27 loads and stores) is skipped.
+  // scratch already holds that context, field for field, so refilling it (27 loads, 28 stores) is skipped.
   if (owned.carried !== state) fillContext(scratch, state.context);
   // Until this step ends in a hit, the scratch holds no state's context: a miss or a guard or action that throws
   // may leave it half-written, and a caller that catches the throw may step from `state` again.
