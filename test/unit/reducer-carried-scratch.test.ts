@@ -5,22 +5,13 @@
  * stepper (`createStepper`), whose caller may change a state in place, always refills. Results are `step()`'s
  * either way (test/unit/reducer-step-scratch.test.ts, the property tests).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { LoopConfig } from '../../src/config/config.ts';
-import type { LoopEvent } from '../../src/data/events.ts';
-import type { LoopParams, LoopState } from '../../src/data/state.ts';
+import type { LoopState } from '../../src/data/state.ts';
 import type { ScratchContext } from '../../src/machine/machine-context.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, createStepper, initialStateWithMemo, stepWithMemo, type StepMemo } from '../../src/reducer/stepper.ts';
-import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
-import { recordRun, toolTurns } from './replay/fixtures.ts';
-
-async function recordedEvents(): Promise<{ params: LoopParams; config: LoopConfig; events: LoopEvent[] }> {
-  const log = parseSessionLogText(readFileSync((await recordRun(toolTurns(3))).path, 'utf8'));
-  return { params: log.header.params, config: log.header.config, events: log.events.map((line) => line.event) };
-}
+import { recordedEvents, warmedPaths } from './memo-fixtures.ts';
 
 /** Puts a proxy in place of `owned`'s scratch that counts writes of `runId`, which only a refill does. */
 function countRefills(owned: StepMemo): { count: number } {
@@ -38,14 +29,9 @@ function countRefills(owned: StepMemo): { count: number } {
 describe("a driver's memoized steps", () => {
   it('do not refill the scratch when stepping from the state the last hit returned', async () => {
     const { params, config, events } = await recordedEvents();
-    const paths = createChartPaths();
-    const warm = createStepMemo(paths);
-    let state = initialStateWithMemo(warm, params, config).state;
-    for (const event of events) state = stepWithMemo(warm, state, event, config).state;
-
-    const owned = createStepMemo(paths);
+    const owned = createStepMemo(warmedPaths(params, config, events));
     const plain: LoopState[] = [initialState(params, config).state];
-    state = initialStateWithMemo(owned, params, config).state;
+    let state = initialStateWithMemo(owned, params, config).state;
     // The initial step's scratch is the first step's: it holds the initial context.
     expect(owned.carried).toBe(state);
     const refills = countRefills(owned);

@@ -5,11 +5,8 @@
  * an earlier one (time travel), or one a caller changed. The step that ends the run lets the scratch go, so a memo
  * kept after its run (the kept interpreter, src/tools/kept-shapes.ts) holds none of the run's data.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { LoopConfig } from '../../src/config/config.ts';
-import type { LoopEvent } from '../../src/data/events.ts';
-import type { LoopParams, LoopState } from '../../src/data/state.ts';
+import type { LoopState } from '../../src/data/state.ts';
 import { createChartPaths } from '../../src/reducer/macrostep-memo.ts';
 import { initialState, step } from '../../src/reducer/step.ts';
 import { createStepMemo, initialStateWithMemo, releaseStepMemo, stepWithMemo, type StepMemo } from '../../src/reducer/stepper.ts';
@@ -17,24 +14,13 @@ import { resolveConfig } from '../../src/config/config.ts';
 import { Interpreter } from '../../src/drivers/interpreter.ts';
 import { runLoopToEnd } from '../../src/drivers/run-loop.ts';
 import { keptInstanceOf } from '../../src/tools/kept-shapes.ts';
-import { parseSessionLogText } from '../../src/replay/parse-session-log.ts';
-import { recordRun, toolTurns } from './replay/fixtures.ts';
-
-async function recordedEvents(): Promise<{ params: LoopParams; config: LoopConfig; events: LoopEvent[] }> {
-  const log = parseSessionLogText(readFileSync((await recordRun(toolTurns(3))).path, 'utf8'));
-  return { params: log.header.params, config: log.header.config, events: log.events.map((line) => line.event) };
-}
+import { recordedEvents, warmedPaths } from './memo-fixtures.ts';
 
 describe("a memoized stepper's scratch context", () => {
   it('is one object for every step the memo follows', async () => {
     const { params, config, events } = await recordedEvents();
-    const paths = createChartPaths();
-    const warm = createStepMemo(paths);
-    let state = initialStateWithMemo(warm, params, config).state;
-    for (const event of events) state = stepWithMemo(warm, state, event, config).state;
-
-    const owned = createStepMemo(paths);
-    state = initialStateWithMemo(owned, params, config).state;
+    const owned = createStepMemo(warmedPaths(params, config, events));
+    let state = initialStateWithMemo(owned, params, config).state;
     const scratches = new Set<unknown>();
     for (const event of events) {
       state = stepWithMemo(owned, state, event, config).state;
