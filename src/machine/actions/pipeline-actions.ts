@@ -10,24 +10,23 @@ import { finalContextTokensOfLastResponse, nextTaskBudgetRemaining } from '../..
 import { estimateTokens } from '../../rules/tokens.ts';
 import { emptyIteration, keepsEffects, newHistory, openOutbox, skipEffect, replaceHistory, type ActionFn, type ContextPatch, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { currentTokenCount, thresholdsFor } from '../queries.ts';
+import { queueOne } from '../queue-one.ts';
 
 export const startIteration: ActionFn = (context) => {
   // In a fold that reads only emitted messages (`keepsEffects`), an action that only requests something builds no
   // outbox and no effect: these are most of a tool turn's actions.
   if (!keepsEffects(context)) return skipEffect(context, { iter: emptyIteration() });
-  const out = openOutbox(context).push({ type: 'request_start' });
-  return out.patchWith({ iter: emptyIteration() });
+  return queueOne(context, { type: 'request_start' }, { iter: emptyIteration() });
 };
 
 export const requestContextLayer: ActionFn<{ layer: ContextLayer }> = (context, _event, params) => {
   if (!keepsEffects(context)) return skipEffect(context, {});
-  const out = openOutbox(context).push({
+  return queueOne(context, {
     type: 'context_layer',
     layer: params.layer,
     messages: context.messages,
     tokenCount: currentTokenCount(context),
   });
-  return out.patch();
 };
 
 /**
@@ -53,7 +52,7 @@ export const applyContextLayer: ActionFn = (context, event) => {
 };
 
 export const requestAutocompact: ActionFn = (context) =>
-  openOutbox(context).push({ type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) }).patch();
+  queueOne(context, { type: 'autocompact', messages: context.messages, tokenCount: currentTokenCount(context) });
 
 /**
  * docs/loop.md §6 "Task budget": every compaction spends the final context window of the last response before it (its

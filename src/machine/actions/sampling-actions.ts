@@ -11,6 +11,7 @@ import { usageCostUsd } from '../../rules/call-cost.ts';
 import { estimateTokens, usageTokens } from '../../rules/tokens.ts';
 import { copyIteration, keepsEffects, openOutbox, replaceHistory, resetAttempt, skipEffect, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { requestMaxTokens } from '../queries.ts';
+import { queueOne } from '../queue-one.ts';
 import { answerOrphans } from './tool-actions.ts';
 
 /**
@@ -51,13 +52,12 @@ export const callModel: ActionFn = (context) => {
   const modelCall = context.modelCalls + 1;
   // A fold that reads only emitted messages builds no request (with a user context, its history copy is O(history)).
   if (!keepsEffects(context)) return skipEffect(context, { modelCalls: modelCall });
-  const out = openOutbox(context).push({
+  return queueOne(context, {
     type: 'call_model',
     request: buildModelRequest(context),
     querySource: context.querySource,
     modelCall,
-  });
-  return out.patchWith({ modelCalls: modelCall });
+  }, { modelCalls: modelCall });
 };
 
 /** Withheld messages are recorded but not shown until the exit ladder knows whether it can recover. */
@@ -223,7 +223,7 @@ export const failOnImageError: ActionFn = (context, event) => {
 export const runPostSamplingHooks: ActionFn = (context) => {
   if (context.iter.assistantMessages.length === 0) return UNCHANGED;
   if (!keepsEffects(context)) return skipEffect(context, {});
-  return openOutbox(context).push({ type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages }).patch();
+  return queueOne(context, { type: 'run_post_sampling_hooks', messages: context.iter.assistantMessages });
 };
 
 /** docs/loop.md §4.8: the previous iteration's summary, if it has arrived by now. */

@@ -14,6 +14,7 @@ import {
 import { partitionToolCalls } from '../../rules/tool-batching.ts';
 import { copyIteration, keepsEffects, openOutbox, skipEffect, type Outbox, type ActionFn, type MachineContext, UNCHANGED } from '../machine-context.ts';
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
+import { queueOne } from '../queue-one.ts';
 
 /**
  * Emits one error tool_result for every tool_use of this attempt that has none yet, and returns them.
@@ -39,8 +40,22 @@ function orphanReason(context: MachineContext): string {
     : 'This tool call did not return a result.';
 }
 
+/** Whether some tool_use of this attempt has no answer yet (`answerOrphans` would answer it). */
+function hasOrphans(context: MachineContext): boolean {
+  const { toolUses, answeredToolUseIds } = context.iter;
+  const answered = answeredToolUseIds.length > 8 ? new Set(answeredToolUseIds) : null;
+  for (let i = 0; i < toolUses.length; i++) {
+    const id = toolUses[i].id;
+    if (!(answered !== null ? answered.has(id) : answeredToolUseIds.includes(id))) return true;
+  }
+  return false;
+}
+
 /** Answers the orphans and records the answers as this iteration's results (they enter the history). */
 export const answerOrphanToolUses: ActionFn = (context) => {
+  // Almost every tool turn has all its answers by now: nothing changes, so no outbox (its patch only rewrote the
+  // counter it read).
+  if (!hasOrphans(context)) return UNCHANGED;
   const out = openOutbox(context);
   const results = answerOrphans(context, out, orphanReason(context));
   if (results.length === 0) return out.patch();
@@ -55,26 +70,28 @@ export const answerOrphanToolUses: ActionFn = (context) => {
 
 export const runToolBatches: ActionFn = (context) =>
   // In a fold that reads only emitted messages (`keepsEffects`), this and the other request actions build no effect.
-  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) }).patch();
+  !keepsEffects(context) ? skipEffect(context, {}) : queueOne(context, { type: 'run_tools', batches: partitionToolCalls(context.iter.toolUses, context.iter.concurrencySafe) });
 
 export const finishStreamingTools: ActionFn = (context) =>
-  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'finish_tools' }).patch();
+  !keepsEffects(context) ? skipEffect(context, {}) : queueOne(context, { type: 'finish_tools' });
 
 export const recordToolResult: ActionFn = (context, event) => {
   const result = event as EventOf<'tool_result'>;
   const extra = result.extra ?? [];
   // A result without extra messages (most) takes no spread or filter callback: this runs on every tool call, mostly
   // before V8 optimizes it. The same messages and lists either way.
-  const out = extra.length === 0 ? openOutbox(context).emit(result.message) : openOutbox(context).emit(...extra, result.message);
   const carried: Message[] = extra.length === 0 ? [result.message] : [result.message, ...extra.filter((m) => m.type === 'attachment')];
   const iter = copyIteration(context.iter);
   iter.toolResults = context.iter.toolResults.concat(carried);
   iter.answeredToolUseIds = context.iter.answeredToolUseIds.concat([result.toolUseId]);
   iter.preventContinuation = context.iter.preventContinuation || result.preventContinuation === true;
-  return out.patchWith({
+  const fields = {
     toolUseContext: result.contextPatch ? { ...context.toolUseContext, ...result.contextPatch } : context.toolUseContext,
     iter,
-  });
+  };
+  // One emitted message (most results): no outbox.
+  if (extra.length === 0) return queueOne(context, { type: 'emit', message: result.message }, fields);
+  return openOutbox(context).emit(...extra, result.message).patchWith(fields);
 };
 
 export const noteAbort: ActionFn = (context, event) => {
@@ -119,7 +136,7 @@ export const emitToolInterruption: ActionFn = (context) => {
 };
 
 export const requestAttachments: ActionFn = (context) =>
-  !keepsEffects(context) ? skipEffect(context, {}) : openOutbox(context).push({ type: 'collect_attachments', messages: context.iter.toolResults }).patch();
+  !keepsEffects(context) ? skipEffect(context, {}) : queueOne(context, { type: 'collect_attachments', messages: context.iter.toolResults });
 
 /** docs/loop.md §4.14: attachments go after the tool results, never before (pairing). */
 export const appendAttachments: ActionFn = (context, event) => {
