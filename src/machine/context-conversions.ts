@@ -43,6 +43,11 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
   // Set on the rest object (ours), not spread with it into a literal: V8 (Node 20) gives `{ ...rest, key }` with a key
   // `rest` lacks a new hidden class on every call, and every read of `params` then sees a shape of its own per run.
   rest.systemPrompt = withSystemContext(params.systemPrompt, params.systemContext);
+  // The inner objects apart from the literal: a literal holding a literal is deep-copied by a runtime call
+  // (`emptyIteration`, machine-context.ts), once per run.
+  const tokenBudget = { continuationCount: 0, lastDeltaTokens: 0, lastGlobalTurnTokens: 0, startedAt: params.startedAt ?? 0 };
+  const tokens = { reported: 0, estimatedSince: tokenCountWithEstimation(messages) };
+  const toolUseContext = {};
   return {
     runId,
     seq: 0,
@@ -59,15 +64,15 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
     stopHookActive: false,
     turnCount: 1,
     transition: null,
-    tokenBudget: { continuationCount: 0, lastDeltaTokens: 0, lastGlobalTurnTokens: 0, startedAt: params.startedAt ?? 0 },
+    tokenBudget,
     taskBudgetRemaining: null,
     currentModel: config.model,
-    tokens: { reported: 0, estimatedSince: tokenCountWithEstimation(messages) },
+    tokens,
     outputTokens: 0,
     modelCalls: 0,
     costUsd: 0,
     stopHookBlockingCount: 0,
-    toolUseContext: {},
+    toolUseContext,
     lastUsage: null,
     iter: emptyIteration(),
     terminal: null,
@@ -78,7 +83,7 @@ export function createInitialContext(params: LoopParams, config: LoopConfig): Lo
  * The machine's context for one step: the run's context plus the config, built as one literal
  * of its final shape. Copying the run's context and then adding the field gave every step's context an extra
  * out-of-object property store and a shape of its own: the `step()` fold of the bench log was 1.3× slower. Like
- * `copyLoopContext`, the annotation makes a missing or unknown field a compile error.
+ * `toLoopContext`, the annotation makes a missing or unknown field a compile error.
  */
 export function toMachineContext(c: LoopContext, config: LoopConfig): MachineContext {
   const machineContext: MachineContext = {
@@ -114,17 +119,13 @@ export function toMachineContext(c: LoopContext, config: LoopConfig): MachineCon
   return machineContext;
 }
 
-/** The run's context out of the machine's (without the step's config). */
-export function toLoopContext(context: MachineContext): LoopContext {
-  return copyLoopContext(context);
-}
-
 /**
- * A shallow copy listing every field: one fixed object shape, which V8 builds far faster than a spread or a rest
- * pattern (those were a fifth of a memoized step). The `LoopContext` annotation makes a missing or unknown field a
- * compile error.
+ * The run's context out of the machine's (without the step's config): a shallow copy listing every field, one fixed
+ * object shape, which V8 builds far faster than a spread or a rest pattern (those were a fifth of a memoized step).
+ * The copy itself, not a call to it: every step makes one, mostly in V8's baseline tier, where a call costs. The
+ * `LoopContext` annotation makes a missing or unknown field a compile error.
  */
-function copyLoopContext(c: LoopContext): LoopContext {
+export function toLoopContext(c: LoopContext): LoopContext {
   const copy: LoopContext = {
     runId: c.runId,
     seq: c.seq,

@@ -36,9 +36,17 @@ export interface PathEnd {
   unchanged: boolean;
 }
 
+type GuardStep = Extract<TraceStep, { kind: 'guard' }>;
+type ActionStep = Extract<TraceStep, { kind: 'action' }>;
+
+/**
+ * A guard or action node holds its step's function and params itself (`fn`, `params`, beside the `step` that `add`
+ * compares): `follow` reads each once per node, and in V8's baseline tier, where a cold turn follows its paths,
+ * every property load is an inline-cache call.
+ */
 type PathNode =
-  | { kind: 'guard'; step: Extract<TraceStep, { kind: 'guard' }>; onTrue: PathNode | null; onFalse: PathNode | null }
-  | { kind: 'action'; step: Extract<TraceStep, { kind: 'action' }>; next: PathNode }
+  | { kind: 'guard'; fn: GuardStep['fn']; params: unknown; step: GuardStep; onTrue: PathNode | null; onFalse: PathNode | null }
+  | { kind: 'action'; fn: ActionStep['fn']; params: unknown; step: ActionStep; next: PathNode }
   | PathEnd;
 
 /** Far above what the chart's paths need (a few hundred nodes); only a bug could reach it. */
@@ -125,16 +133,16 @@ function follow(this: MemoTree, value: StateValue, context: MachineContext, even
   let effects: Effect[] | null = null;
   try {
     while (node) {
-      if (node.kind === 'end') {
+      const kind = node.kind;
+      if (kind === 'guard') {
+        node = node.fn(current, event, node.params) ? node.onTrue : node.onFalse;
+      } else if (kind === 'end') {
         this.hits += 1;
         return { context: current, end: node, effects: effects ?? NO_EFFECTS };
-      }
-      if (node.kind === 'guard') {
-        node = node.step.fn(current, event, node.step.params) ? node.onTrue : node.onFalse;
       } else {
         // The action's effects land in the scratch's own `effects` slot and are taken from there: reading
         // `result.effects` saw every action's result shape (a megamorphic load that missed on almost every call).
-        const patch = node.step.fn(current, event, node.step.params);
+        const patch = node.fn(current, event, node.params);
         // An action that changed nothing returns the one `UNCHANGED` patch: nothing to write (`Object.assign` was the
         // largest part of this loop in a profile, and about a quarter of the patches were empty).
         if (patch !== UNCHANGED) {
@@ -223,8 +231,8 @@ function chain(trace: TraceStep[], from: number, end: PathEnd): { node: PathNode
   for (let i = trace.length - 1; i >= from; i--) {
     const step = trace[i];
     node = step.kind === 'guard'
-      ? { kind: 'guard', step, onTrue: step.result ? node : null, onFalse: step.result ? null : node }
-      : { kind: 'action', step, next: node };
+      ? { kind: 'guard', fn: step.fn, params: step.params, step, onTrue: step.result ? node : null, onFalse: step.result ? null : node }
+      : { kind: 'action', fn: step.fn, params: step.params, step, next: node };
   }
   return { node, size: trace.length - from + 1 };
 }

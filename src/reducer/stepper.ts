@@ -147,22 +147,30 @@ function scratchFor(owned: StepMemo, state: LoopState, config: LoopConfig): Scra
 
 /** `step()`, following `owned`'s memo where it can and recording xstate's path into it where it cannot. */
 export function stepWithMemo(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
-  const { memo, tracer } = owned;
   checkEventType(event);
   if (state.status === 'done') return { state, effects: [] };
-  const followed = memo.follow(state.value, scratchFor(owned, state, config), event);
-  if (followed) {
-    const { end } = followed;
-    // No action ran on an unchanged path: the scratch still holds `state`'s context.
-    if (end.unchanged) {
-      if (owned.carries) owned.carried = state;
-      return unchangedBy(state, event);
-    }
-    const result = resultFromContext(end.value, end.done, followed.context, ownEffects(followed.effects));
-    if (owned.carries) owned.carried = result.state;
-    if (end.done) releaseStepMemo(owned);
-    return result;
+  const followed = owned.memo.follow(state.value, scratchFor(owned, state, config), event);
+  if (followed === null) return stepByMachine(owned, state, event, config);
+  const end = followed.end;
+  // No action ran on an unchanged path: the scratch still holds `state`'s context.
+  if (end.unchanged) {
+    if (owned.carries) owned.carried = state;
+    return unchangedBy(state, event);
   }
+  // The caller's own array: `follow` hands out one frozen array when there are none.
+  const effects = followed.effects;
+  const result = resultFromContext(end.value, end.done, followed.context, effects.length === 0 ? [] : effects);
+  if (owned.carries) owned.carried = result.state;
+  if (end.done) releaseStepMemo(owned);
+  return result;
+}
+
+/**
+ * A step the memo missed: xstate computes it, and its path joins the memo. Apart from `stepWithMemo`, whose every
+ * call allocated a context for the variables this closure captures while the closure was in its body.
+ */
+function stepByMachine(owned: StepMemo, state: LoopState, event: LoopEvent, config: LoopConfig): StepResult {
+  const { memo, tracer } = owned;
   const { result: next, trace } = tracer.record(() => transitionOf(loopMachine, state, event, config, tracer));
   memo.add(state.value, event, trace, next
     ? { value: next.state.value, done: next.state.status === 'done', unchanged: false }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { budgetToolResults } from '../../src/context/tool-result-budget.ts';
+import { stepWithMemo } from '../../src/reducer/stepper.ts';
 
 /** An arrow, a function expression or a method shorthand inside the function's own body. */
 function makesClosure(fn: (...args: never[]) => unknown): boolean {
@@ -17,6 +18,10 @@ function makesClosure(fn: (...args: never[]) => unknown): boolean {
 describe('the hot functions', () => {
   it('make no closure: budgetToolResults (every turn)', () => {
     expect(makesClosure(budgetToolResults)).toBe(false);
+  });
+
+  it('make no closure: stepWithMemo (every step; its miss path is a function of its own)', () => {
+    expect(makesClosure(stepWithMemo)).toBe(false);
   });
 
   it('the check sees a closure where there is one', () => {

@@ -36,6 +36,19 @@ describe('macrostep memo', () => {
     expect(memo.stats()).toMatchObject({ hits: 1, misses: 0, nodes: 4 });
   });
 
+  it('follows a path without reading its nodes\' trace steps (each node holds its function and params)', () => {
+    const memo = createMacrostepMemo();
+    memo.add('a', event, [actionStep(bump), guardStep(isBig, false), actionStep(bump)], end('b'));
+    let reads = 0;
+    type Node = { kind: string; step?: unknown; next?: Node; onTrue?: Node | null; onFalse?: Node | null };
+    for (let node = memo.paths.roots.get('a')?.get(event.type) as Node | null | undefined; node && node.kind !== 'end'; node = node.kind === 'guard' ? (node.onFalse ?? node.onTrue) : node.next) {
+      const step = node.step;
+      Object.defineProperty(node, 'step', { get: () => (reads++, step), configurable: true, enumerable: true });
+    }
+    expect(memo.follow('a', ctx(3), event)?.context.turnCount).toBe(5);
+    expect(reads).toBe(0);
+  });
+
   it('misses when a guard answers differently, and follows both branches once both are recorded', () => {
     const memo = createMacrostepMemo();
     memo.add('a', event, [guardStep(isBig, false), actionStep(bump)], end('small'));

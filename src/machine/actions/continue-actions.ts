@@ -21,10 +21,10 @@ const CLEARED = { maxOutputTokensOverride: null, pendingToolUseSummary: null, st
  * An append: `historyRevision` stays.
  */
 function extendHistory(context: MachineContext, appended: Message[]): ContextPatch {
-  return {
-    messages: appendedHistory(context, appended),
-    tokens: { ...context.tokens, estimatedSince: context.tokens.estimatedSince + estimateTokens(appended) },
-  };
+  // The inner literal apart: a literal holding another is deep-copied by a runtime call (see `emptyIteration`).
+  const messages = appendedHistory(context, appended);
+  const tokens = { ...context.tokens, estimatedSince: context.tokens.estimatedSince + estimateTokens(appended) };
+  return { messages, tokens };
 }
 
 /**
@@ -129,6 +129,8 @@ export const continueNextTurn: ActionFn = (context) => {
   const tracking = context.autoCompactTracking;
   // Fields listed, not spread: after a spread, V8 missed its inline cache on every store below (once a turn).
   const { messages, tokens } = extendHistory(context, context.iter.toolResults);
+  // Made apart from the patch: a literal holding a literal is deep-copied by a runtime call (see `emptyIteration`).
+  const transition = { reason: 'next_turn' as const };
   return {
     messages,
     tokens,
@@ -137,6 +139,6 @@ export const continueNextTurn: ActionFn = (context) => {
     hasAttemptedReactiveCompact: false,
     maxOutputTokensOverride: null,
     turnCount: context.turnCount + 1,
-    transition: { reason: 'next_turn' },
+    transition,
   };
 };

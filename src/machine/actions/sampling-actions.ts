@@ -139,13 +139,15 @@ export const recordUsage: ActionFn = (context, event) => {
   if (!usage) return UNCHANGED;
   const iter = copyIteration(context.iter);
   iter.usage = usage;
+  // The original anchors the count at the response's first block: its later blocks are estimated on top of the
+  // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
+  // Nothing after the first block (a reply of one block, most replies): no slice to estimate (0 either way). Made
+  // apart from the patch: a literal holding a literal is deep-copied by a runtime call (see `emptyIteration`).
+  const tokens = { reported: usageTokens(usage), estimatedSince: context.iter.assistantMessages.length > 1 ? estimateTokens(context.iter.assistantMessages.slice(1)) : 0 };
   return {
     iter,
     lastUsage: usage,
-    // The original anchors the count at the response's first block: its later blocks are estimated on top of the
-    // usage (utils/tokens.ts:226-261), so the running count equals tokenCountWithEstimation of the history.
-    // Nothing after the first block (a reply of one block, most replies): no slice to estimate (0 either way).
-    tokens: { reported: usageTokens(usage), estimatedSince: context.iter.assistantMessages.length > 1 ? estimateTokens(context.iter.assistantMessages.slice(1)) : 0 },
+    tokens,
     outputTokens: context.outputTokens + usage.output_tokens,
     costUsd: context.costUsd + usageCostUsd(usage, context.currentModel),
   };
