@@ -63,12 +63,21 @@ function isBooleanRecord(value: unknown): boolean {
   return true;
 }
 
+/**
+ * Written out, not composed of the helpers above, like `isAssistantMessage`: the shell checks every model event
+ * with `isLoopEvent` (src/runtime/recordable-model-output.ts), mostly in V8's baseline tier, where each helper call
+ * costs more than its test. The same reads in the same order as the helpers would make.
+ */
 function isUsage(value: unknown): boolean {
-  if (!isObject(value)) return false;
-  const cacheCreation = value.cache_creation_input_tokens;
-  const cacheRead = value.cache_read_input_tokens;
-  return isNonNegative(value.input_tokens) && isNonNegative(value.output_tokens)
-    && (cacheCreation == null || isNonNegative(cacheCreation)) && (cacheRead == null || isNonNegative(cacheRead));
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const usage = value as Obj;
+  const cacheCreation = usage.cache_creation_input_tokens;
+  const cacheRead = usage.cache_read_input_tokens;
+  const input = usage.input_tokens;
+  if (typeof input !== 'number' || !Number.isFinite(input) || input < 0) return false;
+  const output = usage.output_tokens;
+  if (typeof output !== 'number' || !Number.isFinite(output) || output < 0) return false;
+  return (cacheCreation == null || isNonNegative(cacheCreation)) && (cacheRead == null || isNonNegative(cacheRead));
 }
 
 function isBlock(value: unknown): boolean {
@@ -89,12 +98,28 @@ function isApiError(value: unknown): boolean {
     && isOptional(value.status, isNumber) && isOptional(value.errorType, isString);
 }
 
+/** Written out (see `isUsage`): one a model reply, in the shell's check of every reply. The helpers' reads, in their order. */
 function isAssistantMessage(value: unknown): boolean {
-  if (!isObject(value) || value.type !== 'assistant' || !isString(value.uuid)) return false;
-  const message = value.message;
-  if (!isObject(message) || !isString(message.id) || message.role !== 'assistant' || !isString(message.model)) return false;
-  return isArrayOf(message.content, isBlock) && (message.stop_reason === null || isString(message.stop_reason))
-    && isOptional(message.usage, isUsage) && isOptional(value.apiError, isApiError) && isOptional(value.timestamp, isNumber);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entry = value as Obj;
+  if (entry.type !== 'assistant' || typeof entry.uuid !== 'string') return false;
+  const message = entry.message;
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
+  const body = message as Obj;
+  if (typeof body.id !== 'string' || body.role !== 'assistant' || typeof body.model !== 'string') return false;
+  const content = body.content;
+  if (!Array.isArray(content)) return false;
+  for (let i = 0; i < content.length; i++) {
+    const block: unknown = content[i];
+    if (typeof block !== 'object' || block === null || Array.isArray(block) || typeof (block as Obj).type !== 'string') return false;
+  }
+  if (body.stop_reason !== null && typeof body.stop_reason !== 'string') return false;
+  const usage = body.usage;
+  if (usage !== undefined && !isUsage(usage)) return false;
+  const apiError = entry.apiError;
+  if (apiError !== undefined && !isApiError(apiError)) return false;
+  const timestamp = entry.timestamp;
+  return timestamp === undefined || (typeof timestamp === 'number' && Number.isFinite(timestamp));
 }
 
 /** `messageSchema`: one of six message types, told apart by `type`. */
@@ -143,10 +168,16 @@ export function isLoopEvent(data: unknown): data is LoopEvent {
   if (!isObject(data)) return false;
   const e = data;
   switch (e.type) {
-    case 'model_message':
-      return isAssistantMessage(e.message) && isOptional(e.concurrencySafe, isBooleanRecord);
-    case 'model_done':
-      return isOptional(e.usage, isUsage) && (e.stopReason == null || isString(e.stopReason));
+    case 'model_message': {
+      if (!isAssistantMessage(e.message)) return false;
+      const flags = e.concurrencySafe;
+      return flags === undefined || isBooleanRecord(flags);
+    }
+    case 'model_done': {
+      const usage = e.usage;
+      if (usage !== undefined && !isUsage(usage)) return false;
+      return e.stopReason == null || typeof e.stopReason === 'string';
+    }
     case 'model_overloaded':
       return isString(e.message);
     case 'model_stream_fallback':
