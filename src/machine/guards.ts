@@ -6,6 +6,7 @@ import type { FeatureSwitches } from '../config/config.ts';
 import type { EventOf } from '../data/events.ts';
 import type { GuardFn } from './machine-context.ts';
 import {
+  autocompactThresholdFor,
   currentTokenCount,
   modelCallsExhausted,
   isCompactSource,
@@ -31,7 +32,7 @@ const shouldAutocompact: GuardFn = (context) =>
   !context.config.features.contextCollapse &&
   !isCompactSource(context.querySource) &&
   (context.autoCompactTracking?.consecutiveFailures ?? 0) < context.config.limits.autocompactMaxFailures &&
-  currentTokenCount(context) >= thresholdsFor(context).autocompact;
+  currentTokenCount(context) >= autocompactThresholdFor(context);
 
 const compactionSucceeded: GuardFn = (_context, event) =>
   (event.type === 'autocompact_result' || event.type === 'reactive_compact_result') &&

@@ -4,7 +4,7 @@
 import type { AssistantMessage, Message } from '../messages/types.ts';
 import { worstCallCostUsd } from '../rules/call-cost.ts';
 import { decideTokenBudget, type TokenBudgetDecision } from '../rules/token-budget.ts';
-import { contextThresholds, defaultMaxOutputTokens } from '../rules/thresholds.ts';
+import { autocompactThreshold, contextThresholds, defaultMaxOutputTokens } from '../rules/thresholds.ts';
 import type { MachineContext } from './machine-context.ts';
 
 /** Forked compaction and session-memory runs: never autocompact, never blocked (docs/loop.md §9.7). */
@@ -40,6 +40,11 @@ export function currentTokenCount(context: MachineContext): number {
 
 export function thresholdsFor(context: MachineContext) {
   return contextThresholds(context.currentModel, context.config);
+}
+
+/** `thresholdsFor(context).autocompact`, without the rest of the table (every turn asks). */
+export function autocompactThresholdFor(context: MachineContext): number {
+  return autocompactThreshold(context.currentModel, context.config);
 }
 
 /**

@@ -5,7 +5,7 @@
  * contextThresholds('claude-sonnet-4-6', DEFAULT_CONFIG)
  * // { contextWindow: 200000, effectiveWindow: 180000, autocompact: 167000, blocking: 177000, ... }
  */
-import { modelInfo, type LoopConfig } from '../config/config.ts';
+import { modelInfo, type LoopConfig, type ModelInfo } from '../config/config.ts';
 
 export interface ContextThresholds {
   contextWindow: number;
@@ -22,6 +22,20 @@ export interface ContextThresholds {
 export function defaultMaxOutputTokens(model: string, config: LoopConfig): number {
   const info = modelInfo(config, model);
   return config.features.maxOutputTokensCap ? Math.min(config.limits.cappedMaxTokens, info.maxOutputTokens) : info.maxOutputTokens;
+}
+
+/** The window left once output is reserved (`contextThresholds(...).effectiveWindow`), from the model's info. */
+function effectiveWindowOf(info: ModelInfo, config: LoopConfig): number {
+  const maxOutputTokens = config.features.maxOutputTokensCap ? Math.min(config.limits.cappedMaxTokens, info.maxOutputTokens) : info.maxOutputTokens;
+  return info.contextWindow - Math.min(maxOutputTokens, config.thresholds.maxOutputReservation);
+}
+
+/**
+ * `contextThresholds(model, config).autocompact` alone: the autocompact guard asks for it on every turn, and the
+ * whole table (a seven-member object, the model's info looked up twice) was most of that guard's cost.
+ */
+export function autocompactThreshold(model: string, config: LoopConfig): number {
+  return effectiveWindowOf(modelInfo(config, model), config) - config.thresholds.autocompactBuffer;
 }
 
 export function contextThresholds(model: string, config: LoopConfig): ContextThresholds {
