@@ -9,7 +9,7 @@ import { resolveConfig } from '../../src/config/config.ts';
 import { createInitialContext } from '../../src/machine/context-conversions.ts';
 import { openOutbox, toScratchContext, UNCHANGED, type EffectDraft, type MachineContext } from '../../src/machine/machine-context.ts';
 import { queueOne } from '../../src/machine/queue-one.ts';
-import { callModel, runPostSamplingHooks } from '../../src/machine/actions/sampling-actions.ts';
+import { callModel, recordAssistantMessage, runPostSamplingHooks } from '../../src/machine/actions/sampling-actions.ts';
 import { requestAutocompact, requestContextLayer, startIteration } from '../../src/machine/actions/pipeline-actions.ts';
 import { answerOrphanToolUses, finishStreamingTools, recordToolResult, requestAttachments, runToolBatches } from '../../src/machine/actions/tool-actions.ts';
 import { terminate } from '../../src/machine/actions/terminal-actions.ts';
@@ -84,5 +84,27 @@ describe('the actions that queue one effect', () => {
     expect(patch.seq).toBe(7);
     expect(patch.effects?.map((e) => e.type)).toEqual(['emit']);
     expect(patch.iter?.answeredToolUseIds).toEqual(['t1', 't2']);
+  });
+});
+
+describe('the outbox\'s emits', () => {
+  it('walk the messages by index (no iterator) and recordAssistantMessage pushes its one emit', () => {
+    const original = Array.prototype[Symbol.iterator];
+    let iterators = 0;
+    Array.prototype[Symbol.iterator] = function (this: unknown[]) {
+      // Only the emitted messages' list counts (the test runner makes iterators of its own).
+      if (this.length === 2 && this[0] === result && this[1] === result) iterators += 1;
+      return original.call(this);
+    } as typeof original;
+    const context = contextAt(1, null);
+    let patch;
+    try {
+      patch = openOutbox(context).emit(result, result).patch();
+    } finally {
+      Array.prototype[Symbol.iterator] = original;
+    }
+    expect(iterators).toBe(0);
+    expect(patch.effects.map((e) => e.id)).toEqual(['queue-one:e2', 'queue-one:e3']);
+    expect(recordAssistantMessage.toString()).not.toMatch(/\.emit\(/);
   });
 });
