@@ -34,7 +34,7 @@ import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion } from './session-log-format.ts';
 import type { StateDigest } from './session-log-schema.ts';
-import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
+import { chainHash, controlDigest, controlDigestJson, controlSummary, digestHead, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
 import { loggedEventJsons } from './event-json.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
@@ -78,11 +78,14 @@ export interface SessionRecorder extends StepObserver {
  * goes out with the log complete up to it, one write per turn at least), before work that may change the world
  * outside the process (a tool that is not concurrency-safe, a stop hook: user code), and at the end. Read-only
  * tools, observers and bookkeeping may run with their lines held: after a crash they are simply done again.
- * A switch rather than a table of functions: one function, no call per effect (it runs for every step, and in a
- * short run mostly before V8 has optimised it).
+ * The switch names only the effects that can commit, so an effect that cannot (most of a turn's ten) costs five
+ * comparisons instead of one per effect type; `NEVER_COMMITS` still makes a new effect type fail to compile until it
+ * is placed on one side or the other. An index loop, not `for…of`: no iterator per step (this runs for every step,
+ * and in a short run mostly before V8 has optimised it).
  */
 function commitsBefore(effects: readonly Effect[]): boolean {
-  for (const effect of effects) {
+  for (let i = 0; i < effects.length; i++) {
+    const effect = effects[i];
     switch (effect.type) {
       case 'call_model':
       case 'run_stop_hooks':
@@ -94,26 +97,29 @@ function commitsBefore(effects: readonly Effect[]): boolean {
       case 'enqueue_tool':
         if (!effect.concurrencySafe) return true;
         break;
-      case 'emit':
-      case 'request_start':
-      case 'context_layer':
-      case 'autocompact':
-      case 'reactive_compact':
-      case 'collapse_drain':
-      case 'finish_tools':
-      case 'discard_tools':
-      case 'run_stop_failure_hooks':
-      case 'run_post_sampling_hooks':
-      case 'collect_attachments':
-      case 'start_tool_use_summary':
-        break;
       default:
-        // A new effect type does not compile until it is given a case here.
-        effect satisfies never;
+        // Type-level only (no property read): whatever reaches here is listed in `NEVER_COMMITS`.
+        effect satisfies { type: keyof typeof NEVER_COMMITS };
     }
   }
   return false;
 }
+
+/** The effects that never make the recorder commit (type-level only: every effect type is here or in the switch). */
+const NEVER_COMMITS = {
+  emit: true,
+  request_start: true,
+  context_layer: true,
+  autocompact: true,
+  reactive_compact: true,
+  collapse_drain: true,
+  finish_tools: true,
+  discard_tools: true,
+  run_stop_failure_hooks: true,
+  run_post_sampling_hooks: true,
+  collect_attachments: true,
+  start_tool_use_summary: true,
+} as const satisfies Record<Exclude<Effect['type'], 'call_model' | 'run_stop_hooks' | 'terminated' | 'run_tools' | 'enqueue_tool'>, true>;
 
 /**
  * Inverse of `createInitialContext` for a recorder that was not given the params: the system prompt already
@@ -166,6 +172,10 @@ function eventLineTextV1(index: number, eventJson: string, hash: string, at: Sta
 export function eventLinePrefix(index: number, eventJson: string, state: LoopState): string {
   return `{"kind":"event","index":${index},"event":${eventJson},"at":${controlDigestJson(state)}`;
 }
+
+/** What starts a line (its index follows), and what ends the line before it and starts the next. */
+const LINE_START = '{"kind":"event","index":';
+const NEXT_LINE_START = `}\n${LINE_START}`;
 
 /** Versions 2 and 3. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
 export function headerHash(version: 2 | 3, headerPrefix: string): string {
@@ -306,10 +316,13 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     const count = jsons.length;
     let out: Uint8Array | '' = '';
     if (count > 0) {
+      // Each line as `eventLinePrefix` writes it, in one template (no call per line, the previous line's end and
+      // this one's start one piece): a line is a dozen pieces, and the flattening walks every one.
       let body = '';
       for (let i = 0; i < count; i++) {
         const step = steps[i];
-        body += i === 0 ? eventLinePrefix(step.index, jsons[i], step.state) : `}\n${eventLinePrefix(step.index, jsons[i], step.state)}`;
+        const c = step.state.context;
+        body += `${i === 0 ? LINE_START : NEXT_LINE_START}${step.index},"event":${jsons[i]},"at":${digestHead(step.state.value)}${c.turnCount},"msgs":${c.messages.length},"seq":${c.seq}}`;
       }
       const group = encoder.encode(lastHash, body);
       lastHash = group.hash;
