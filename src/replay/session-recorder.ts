@@ -4,10 +4,10 @@
  * Invariants:
  * - Append-only, one line per step, written synchronously (`writeSync` on a file opened in append mode) by group
  *   commit (`log-writer.ts`): every line is on disk before the next model call, before any work that may change
- *   the world outside the process starts (`COMMITS_BEFORE`), and before the process next waits for I/O; a crash
- *   of the process loses at most the lines of the synchronous stretch it interrupted, none of which started such
- *   work. `fsync: true`
- *   writes and fsyncs every line at once (it also survives an OS crash; slower).
+ *   the world outside the process starts (`commitsBefore`, `commit-points.ts`), and before the process next
+ *   waits for I/O; a crash of the process loses at most the lines of the synchronous stretch it interrupted, none
+ *   of which started such work. `fsync: true` writes and fsyncs every line at once (it also survives an OS crash;
+ *   slower).
  * - A new session is never appended to a file that holds data (`SessionLogExistsError`, thrown at creation);
  *   only resume (`continueFrom`) appends. A file has one writer at a time: the recorder holds its lock
  *   (`log-lock.ts`, `LogLockedError` for a second writer) until `close()`.
@@ -37,6 +37,7 @@ import type { StateDigest } from './session-log-schema.ts';
 import { chainHash, controlDigest, controlDigestJson, controlSummary, digestHead, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
 import { loggedEventJsons } from './event-json.ts';
+import { commitsBefore } from './commit-points.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -72,54 +73,6 @@ export interface SessionRecorder extends StepObserver {
   readonly lastHash: string;
   close(): void;
 }
-
-/**
- * Whether the log is committed before the interpreter executes an effect: before every model call (so each request
- * goes out with the log complete up to it, one write per turn at least), before work that may change the world
- * outside the process (a tool that is not concurrency-safe, a stop hook: user code), and at the end. Read-only
- * tools, observers and bookkeeping may run with their lines held: after a crash they are simply done again.
- * The switch names only the effects that can commit, so an effect that cannot (most of a turn's ten) costs five
- * comparisons instead of one per effect type; `NEVER_COMMITS` still makes a new effect type fail to compile until it
- * is placed on one side or the other. An index loop, not `for…of`: no iterator per step (this runs for every step,
- * and in a short run mostly before V8 has optimised it).
- */
-function commitsBefore(effects: readonly Effect[]): boolean {
-  for (let i = 0; i < effects.length; i++) {
-    const effect = effects[i];
-    switch (effect.type) {
-      case 'call_model':
-      case 'run_stop_hooks':
-      case 'terminated':
-        return true;
-      case 'run_tools':
-        if (effect.batches.some((batch) => !batch.concurrent)) return true;
-        break;
-      case 'enqueue_tool':
-        if (!effect.concurrencySafe) return true;
-        break;
-      default:
-        // Type-level only (no property read): whatever reaches here is listed in `NEVER_COMMITS`.
-        effect satisfies { type: keyof typeof NEVER_COMMITS };
-    }
-  }
-  return false;
-}
-
-/** The effects that never make the recorder commit (type-level only: every effect type is here or in the switch). */
-const NEVER_COMMITS = {
-  emit: true,
-  request_start: true,
-  context_layer: true,
-  autocompact: true,
-  reactive_compact: true,
-  collapse_drain: true,
-  finish_tools: true,
-  discard_tools: true,
-  run_stop_failure_hooks: true,
-  run_post_sampling_hooks: true,
-  collect_attachments: true,
-  start_tool_use_summary: true,
-} as const satisfies Record<Exclude<Effect['type'], 'call_model' | 'run_stop_hooks' | 'terminated' | 'run_tools' | 'enqueue_tool'>, true>;
 
 /**
  * Inverse of `createInitialContext` for a recorder that was not given the params: the system prompt already
