@@ -105,7 +105,8 @@ function stringJson(value: string): string {
 /**
  * A tool's result event as the tool runtime makes it (`toolResultEvent` in `src/tools/tool-result-message.ts`), with
  * text content and nothing optional but the block's `is_error: true`: `[json, free]`, where `json` is exactly
- * `JSON.stringify(event)` and `free` holds the JSON texts of its strings alone (ids, uuid, content), one a line;
+ * `JSON.stringify(event)` and `free` holds the JSON texts of its strings alone (ids, uuid, content; an id that repeats
+ * is there once), one a line;
  * `null` for any other shape. The rest of `json` is fixed words, which the secret check finds clean, and none of
  * the check's words can reach across a string's quotes, so checking `free` finds what checking `json` finds.
  */
@@ -130,7 +131,11 @@ export function toolResultEventJson(event: LoopEvent): [json: string, free: stri
   const contentJson = stringJson(content);
   const sourceJson = sourceToolUseId === toolUseId ? id : stringJson(sourceToolUseId);
   const json = `{"type":"tool_result","toolUseId":${id},"message":{"type":"user","uuid":${uuidJson},"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":${blockIdJson},"content":${contentJson}${isError ? ',"is_error":true' : ''}}]},"sourceToolUseId":${sourceJson}}}`;
-  return [json, `${id}\n${uuidJson}\n${blockIdJson}\n${contentJson}\n${sourceJson}`];
+  // An id written twice or three times is checked once (the same text gives the same verdict).
+  let free = `${id}\n${uuidJson}\n${contentJson}`;
+  if (blockIdJson !== id) free += `\n${blockIdJson}`;
+  if (sourceJson !== id) free += `\n${sourceJson}`;
+  return [json, free];
 }
 
 const MODEL_MESSAGE_MEMBERS = ['type', 'message', 'concurrencySafe'];

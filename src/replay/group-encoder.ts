@@ -33,10 +33,11 @@ export function createGroupEncoder(): GroupEncoder {
       // body's pieces); the body starts after the previous hash's bytes and the newline.
       const start = (previous === given ? previous.length : Buffer.byteLength(previous)) + 1;
       let at = scratch.write(`${previous}\n${body}`);
-      const hash = shortHash(scratch.subarray(0, at));
+      // Plain views, not \`subarray\`: that one looks up the species constructor and runs Buffer's own (a JS frame).
+      const hash = shortHash(new Uint8Array(scratch.buffer, scratch.byteOffset, at));
       // ASCII: its UTF-8 (the default, the shortest path of \`write\`) is its Latin-1.
       at += scratch.write(`,"hash":"${hash}"}\n`, at);
-      const bytes = scratch.subarray(start, at);
+      const bytes = new Uint8Array(scratch.buffer, scratch.byteOffset + start, at - start);
       given = hash;
       // A group of a huge tool result does not keep its buffer for the rest of the run.
       if (scratch.length > KEPT_SIZE) scratch = EMPTY;

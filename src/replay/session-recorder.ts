@@ -4,10 +4,10 @@
  * Invariants:
  * - Append-only, one line per step, written synchronously (`writeSync` on a file opened in append mode) by group
  *   commit (`log-writer.ts`): every line is on disk before the next model call, before any work that may change
- *   the world outside the process starts (`COMMITS_BEFORE`), and before the process next waits for I/O; a crash
- *   of the process loses at most the lines of the synchronous stretch it interrupted, none of which started such
- *   work. `fsync: true`
- *   writes and fsyncs every line at once (it also survives an OS crash; slower).
+ *   the world outside the process starts (`commitsBefore`, `commit-points.ts`), and before the process next
+ *   waits for I/O; a crash of the process loses at most the lines of the synchronous stretch it interrupted, none
+ *   of which started such work. `fsync: true` writes and fsyncs every line at once (it also survives an OS crash;
+ *   slower).
  * - A new session is never appended to a file that holds data (`SessionLogExistsError`, thrown at creation);
  *   only resume (`continueFrom`) appends. A file has one writer at a time: the recorder holds its lock
  *   (`log-lock.ts`, `LogLockedError` for a second writer) until `close()`.
@@ -34,9 +34,10 @@ import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion } from './session-log-format.ts';
 import type { StateDigest } from './session-log-schema.ts';
-import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
+import { chainHash, controlDigest, controlDigestJson, controlSummary, digestHead, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
 import { loggedEventJsons } from './event-json.ts';
+import { commitsBefore } from './commit-points.ts';
 import { asError, TurnloopError } from '../errors/turnloop-error.ts';
 
 /** Where a log goes: a file path (appended to) or anything with `write(text)`. */
@@ -71,48 +72,6 @@ export interface SessionRecorder extends StepObserver {
   /** The hash of the last line written. */
   readonly lastHash: string;
   close(): void;
-}
-
-/**
- * Whether the log is committed before the interpreter executes an effect: before every model call (so each request
- * goes out with the log complete up to it, one write per turn at least), before work that may change the world
- * outside the process (a tool that is not concurrency-safe, a stop hook: user code), and at the end. Read-only
- * tools, observers and bookkeeping may run with their lines held: after a crash they are simply done again.
- * A switch rather than a table of functions: one function, no call per effect (it runs for every step, and in a
- * short run mostly before V8 has optimised it).
- */
-function commitsBefore(effects: readonly Effect[]): boolean {
-  for (const effect of effects) {
-    switch (effect.type) {
-      case 'call_model':
-      case 'run_stop_hooks':
-      case 'terminated':
-        return true;
-      case 'run_tools':
-        if (effect.batches.some((batch) => !batch.concurrent)) return true;
-        break;
-      case 'enqueue_tool':
-        if (!effect.concurrencySafe) return true;
-        break;
-      case 'emit':
-      case 'request_start':
-      case 'context_layer':
-      case 'autocompact':
-      case 'reactive_compact':
-      case 'collapse_drain':
-      case 'finish_tools':
-      case 'discard_tools':
-      case 'run_stop_failure_hooks':
-      case 'run_post_sampling_hooks':
-      case 'collect_attachments':
-      case 'start_tool_use_summary':
-        break;
-      default:
-        // A new effect type does not compile until it is given a case here.
-        effect satisfies never;
-    }
-  }
-  return false;
 }
 
 /**
@@ -166,6 +125,10 @@ function eventLineTextV1(index: number, eventJson: string, hash: string, at: Sta
 export function eventLinePrefix(index: number, eventJson: string, state: LoopState): string {
   return `{"kind":"event","index":${index},"event":${eventJson},"at":${controlDigestJson(state)}`;
 }
+
+/** What starts a line (its index follows), and what ends the line before it and starts the next. */
+const LINE_START = '{"kind":"event","index":';
+const NEXT_LINE_START = `}\n${LINE_START}`;
 
 /** Versions 2 and 3. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
 export function headerHash(version: 2 | 3, headerPrefix: string): string {
@@ -306,10 +269,13 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     const count = jsons.length;
     let out: Uint8Array | '' = '';
     if (count > 0) {
+      // Each line as `eventLinePrefix` writes it, in one template (no call per line, the previous line's end and
+      // this one's start one piece): a line is a dozen pieces, and the flattening walks every one.
       let body = '';
       for (let i = 0; i < count; i++) {
         const step = steps[i];
-        body += i === 0 ? eventLinePrefix(step.index, jsons[i], step.state) : `}\n${eventLinePrefix(step.index, jsons[i], step.state)}`;
+        const c = step.state.context;
+        body += `${i === 0 ? LINE_START : NEXT_LINE_START}${step.index},"event":${jsons[i]},"at":${digestHead(step.state.value)}${c.turnCount},"msgs":${c.messages.length},"seq":${c.seq}}`;
       }
       const group = encoder.encode(lastHash, body);
       lastHash = group.hash;
