@@ -90,7 +90,9 @@ export function runParamsOf(options: LoopOptions, { deps, tools }: ResolvedRun):
 export function initialMessages(options: LoopOptions, newId: () => string): Message[] {
   const messages = options.messages ?? [];
   if (options.prompt === undefined) return messages;
-  return [...messages, { type: 'user', uuid: newId(), message: { role: 'user', content: options.prompt } }];
+  // Each level its own literal (docs/architecture.md, "Literals of one level").
+  const message = { role: 'user' as const, content: options.prompt };
+  return [...messages, { type: 'user', uuid: newId(), message }];
 }
 
 /** The JSON parameters of the run, as the reducer (and a session log) sees them: the allow-listed options only. */

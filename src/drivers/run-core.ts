@@ -147,7 +147,9 @@ export abstract class RunCore implements RunView {
   protected begin(started: StepResult, resumedAt: number | null): void {
     this.state = started.state;
     const { config, deps, tools, signal, options } = this;
-    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken: {} };
+    // The token made before the literal (docs/architecture.md, "Literals of one level").
+    const runToken = {};
+    this.env = { config, deps, tools, signal, options, toolUseIds: new ToolUseIdRegistry(started.state.context.messages), runToken };
     if (resumedAt === null) this.observe(null, started.effects);
     else this.stepIndex = resumedAt;
   }

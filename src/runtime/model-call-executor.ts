@@ -7,8 +7,8 @@
  * run's signal is aborted or the run is over.
  */
 import type { EffectOf } from '../data/effects.ts';
-import type { EventOf } from '../data/events.ts';
-import type { AssistantMessage, ToolUseBlock } from '../messages/types.ts';
+import type { EventOf, LoopEvent } from '../data/events.ts';
+import type { AssistantMessage, StreamEventItem, ToolUseBlock } from '../messages/types.ts';
 import type { ModelCallOptions, ModelStreamItem } from '../data/deps.ts';
 import type { LoopParams } from '../data/state.ts';
 import { onAbort } from '../tools/abort-listeners.ts';
@@ -169,7 +169,7 @@ async function* throwing(error: unknown): AsyncGenerator<ModelStreamItem> {
 /** The output of one item of the caller's stream: null when the call ends here with nothing more (aborted, or the run is over). */
 function outputOf(item: ModelStreamItem, env: ExecutorEnv, controller: LazyAbortController, run: { readonly done: boolean }): ExecutorOutput | null {
   if (controller.aborted || run.done) return null;
-  if (item.kind === 'stream_event') return { kind: 'item', item: { type: 'stream_event', event: item.event } };
+  if (item.kind === 'stream_event') return streamEventOutput(item.event);
   // Refused as it arrives, before the reducer and the log see it: a reply the log could not give back.
   let event = recordableModelEvent(item.event);
   if (event.type === 'model_error' && item.event.type !== 'model_error') return { kind: 'event', event };
@@ -195,6 +195,14 @@ function endsCall(item: ModelStreamItem, output: ExecutorOutput): boolean {
   return output.kind === 'event' && output.event.type === 'model_error' && item.kind === 'event' && item.event.type !== 'model_error';
 }
 
+/** A stream event for the consumer (most of a real reply's items): each level its own literal (docs/architecture.md, "Literals of one level"). */
+function streamEventOutput(event: unknown): ExecutorOutput {
+  const item: StreamEventItem = { type: 'stream_event', event };
+  return { kind: 'item', item };
+}
+
 function failureOf(error: unknown): ExecutorOutput {
-  return { kind: 'event', event: { type: 'model_error', error: { kind: 'other', message: messageOf(error) } } };
+  const failure = { kind: 'other' as const, message: messageOf(error) };
+  const event: LoopEvent = { type: 'model_error', error: failure };
+  return { kind: 'event', event };
 }

@@ -186,7 +186,9 @@ async function runPipeline(
   ctx: ToolContext,
   startTimer: () => void,
 ): Promise<PipelineResult> {
-  const out: PipelineResult = { content: '', isError: false, extra: [], preventContinuation: false };
+  // The list made before the literal: a literal holding a literal is built through the runtime (docs/architecture.md, "Literals of one level").
+  const extra: Message[] = [];
+  const out: PipelineResult = { content: '', isError: false, extra, preventContinuation: false };
   const fail = (text: string): PipelineResult => ({ ...out, content: text, isError: true });
   let stage = 'input validation';
   // When the tool was called (the post-tool hooks' `duration_ms`, also for a tool that threw).

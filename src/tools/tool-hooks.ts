@@ -35,7 +35,10 @@ function hookContext(newId: IdGenerator, event: 'PreToolUse' | 'PostToolUse', to
 
 /** What no pre-tool hook at all says: nothing, and the input unchanged. */
 export function noPreHookOutcome(input: unknown): PreHookOutcome {
-  return { messages: [], input, inputChanged: false, preventContinuation: false, stop: false };
+  // The list made before the literal (here and below): a literal holding a literal is built through the runtime
+  // from its boilerplate (docs/architecture.md, "Literals of one level").
+  const messages: Message[] = [];
+  return { messages, input, inputChanged: false, preventContinuation: false, stop: false };
 }
 
 export async function runPreToolHooks(
@@ -76,7 +79,8 @@ export interface PostHookOutcome {
 
 /** What no post-tool hook at all says: nothing. */
 export function noPostHookOutcome(): PostHookOutcome {
-  return { messages: [], preventContinuation: false };
+  const messages: Message[] = [];
+  return { messages, preventContinuation: false };
 }
 
 export async function runPostToolHooks(

@@ -12,7 +12,11 @@ export function toolResultMessage(uuid: string, toolUseId: string, content: Tool
   const block = isError
     ? { type: 'tool_result' as const, tool_use_id: toolUseId, content, is_error: true }
     : { type: 'tool_result' as const, tool_use_id: toolUseId, content };
-  return { type: 'user', uuid, message: { role: 'user', content: [block] }, sourceToolUseId: toolUseId };
+  // Each level its own literal, the same members in the same order: a literal holding a literal is built through
+  // the runtime from its boilerplate, several times the cost (docs/architecture.md, "Literals of one level").
+  const blocks = [block];
+  const message = { role: 'user' as const, content: blocks };
+  return { type: 'user', uuid, message, sourceToolUseId: toolUseId };
 }
 
 export interface ResultEventParts {

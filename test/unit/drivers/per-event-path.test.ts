@@ -2,7 +2,8 @@
  * The interpreter's per-event path (round 17): when nobody observes the run (no `onStep`, no step gate) an event is
  * stepped without a step record (`stepEffects`), and the run's `done` is a plain field set with its terminal, not a
  * getter (in unoptimized code, where a short run's turns mostly run, each getter read is a call). With an observer,
- * every step is still recorded and told, in order.
+ * every step is still recorded and told, in order. The events of work that finished synchronously are taken by index
+ * (round 18: a `shift` per event was a builtin call that moved the list).
  */
 import { z } from 'zod';
 import { describe, expect, it, vi } from 'vitest';
@@ -44,6 +45,27 @@ describe("the interpreter's per-event path", () => {
     expect(steps.length).toBeGreaterThan(20);
     expect(steps.map((record) => record.index)).toEqual(steps.map((_, i) => i));
     expect(steps[0].event).toBeNull();
+  });
+
+  it('takes the events of synchronous work by index, not by a shift per event (round 18)', async () => {
+    const shifted = new Set<unknown>();
+    const shift = Array.prototype.shift;
+    Array.prototype.shift = function (this: unknown[]) {
+      shifted.add(this);
+      return shift.call(this);
+    };
+    let run: { inline: unknown[]; inlineAt: number };
+    try {
+      const { terminal } = await runLoopToEnd(options());
+      expect(terminal).toEqual({ reason: 'completed' });
+      run = keptInstanceOf(Interpreter) as unknown as typeof run;
+    } finally {
+      Array.prototype.shift = shift;
+    }
+    expect(shifted.has(run.inline)).toBe(false);
+    // Drained to the end: the list emptied, the index back at its start.
+    expect(run.inline).toEqual([]);
+    expect(run.inlineAt).toBe(0);
   });
 
   it("keeps done as a field, set with the run's terminal", async () => {
