@@ -12,7 +12,10 @@ import { Interpreter } from '../../../src/drivers/interpreter.ts';
 import { runLoopToEnd } from '../../../src/drivers/run-loop.ts';
 import type { StepRecord } from '../../../src/runtime/query-options.ts';
 import { scriptedModelCaller } from '../../../src/replay/scripted-deps.ts';
-import { defineTool } from '../../../src/tools/index.ts';
+import { createToolRuntime, defineTool } from '../../../src/tools/index.ts';
+import type { ToolRuntime } from '../../../src/data/tool-runtime.ts';
+import type { ToolResultEvent } from '../../../src/data/deps.ts';
+import { counterIds } from '../../../src/runtime/system-clock.ts';
 import { keptInstanceOf } from '../../../src/tools/kept-shapes.ts';
 import { COMPAT_REPLIES } from '../replay/log-v3-compat-script.ts';
 
@@ -66,6 +69,22 @@ describe("the interpreter's per-event path", () => {
     // Drained to the end: the list emptied, the index back at its start.
     expect(run.inline).toEqual([]);
     expect(run.inlineAt).toBe(0);
+  });
+
+  it('passes over a hole a host ToolRuntime yields, as the shift-based drain did', async () => {
+    const inner = createToolRuntime({ tools: [echo], newId: counterIds('t') });
+    const tools: ToolRuntime = {
+      definitions: () => inner.definitions(),
+      concurrencySafe: (toolUse) => inner.concurrencySafe(toolUse),
+      startStreaming: (signal) => inner.startStreaming(signal),
+      async *runBatches(batches, signal) {
+        yield undefined as unknown as ToolResultEvent;
+        yield* inner.runBatches(batches, signal);
+      },
+    };
+    const { terminal, items } = await runLoopToEnd({ ...options(), tools, config: resolveConfig({ sessionId: 'per-event', features: { streamingToolExecution: false } }) });
+    expect(terminal).toEqual({ reason: 'completed' });
+    expect(items.filter((item) => item.type === 'user').length).toBeGreaterThan(0);
   });
 
   it("keeps done as a field, set with the run's terminal", async () => {

@@ -18,6 +18,18 @@ vi.mock('../../../src/context/result-store.ts', async (original) => {
   };
 });
 
+const handed = vi.hoisted(() => ({ stores: [] as unknown[] }));
+vi.mock('../../../src/context/default-context-layers.ts', async (original) => {
+  const actual = await original<typeof import('../../../src/context/default-context-layers.ts')>();
+  return {
+    ...actual,
+    createContextLayerRunner: (options: Parameters<typeof actual.createContextLayerRunner>[0]) => {
+      handed.stores.push(options.store);
+      return actual.createContextLayerRunner(options);
+    },
+  };
+});
+
 const { createDefaultDeps } = await import('../../../src/runtime/default-deps.ts');
 const { resolveConfig } = await import('../../../src/config/config.ts');
 const { createFileToolResultStore } = await import('../../../src/context/result-store.ts');
@@ -31,7 +43,15 @@ describe('the default store of oversized tool results', () => {
     expect(made.count).toBeLessThanOrEqual(1);
   });
 
-  it('points where a fresh one points', () => {
-    expect(createFileToolResultStore().pointerFor('s', 't')).toBe(join('.turnloop', 'sessions', 's', 'tool-results', 't.txt'));
+  it('is the store the context layers of every run get, and points where a fresh one points', () => {
+    const config = resolveConfig({ sessionId: 'store' });
+    handed.stores.length = 0;
+    for (let i = 0; i < 2; i++) createDefaultDeps(config, { callModel: async function* () {} }, async () => ({ items: [], terminal: { reason: 'completed' } }));
+    expect(handed.stores).toHaveLength(2);
+    expect(handed.stores[0]).toBe(handed.stores[1]);
+    const shared = handed.stores[0] as ReturnType<typeof createFileToolResultStore>;
+    const expected = join('.turnloop', 'sessions', 's', 'tool-results', 't.txt');
+    expect(createFileToolResultStore().pointerFor('s', 't')).toBe(expected);
+    expect(shared.pointerFor('s', 't')).toBe(expected);
   });
 });
