@@ -73,6 +73,10 @@ async function steps(turns, historySize, awkward) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'recorder-bytes-'));
+// The default store of oversized tool results writes under the working directory: keep it inside the temporary one,
+// so this probe leaves nothing behind (the bench refuses to run where a run wrote `.turnloop/`).
+const cwd = process.cwd();
+process.chdir(dir);
 let differ = false;
 try {
   const cases = [
@@ -99,6 +103,7 @@ try {
     console.log(`${same ? 'same' : 'DIFFERENT'}: ${name}, ${records.length} steps, ${texts.after.length} bytes, ${masked} masks, ${errors} error results`);
   }
 } finally {
+  process.chdir(cwd);
   rmSync(dir, { recursive: true, force: true });
 }
 process.exitCode = differ ? 1 : 0;
