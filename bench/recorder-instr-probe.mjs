@@ -1,6 +1,6 @@
 /**
  * Instruction counts of the recorder's own work under callgrind, in plain JavaScript (round 18, docs/benchmarks.md
- * "Round 18: rec"). The workload is `query-instr-probe.mjs`'s (the bench's: `runLoopToEnd` with the scripted model,
+ * "Round 18: rec"). The workload is `probe-workload.mjs`'s (the bench's: `runLoopToEnd` with the scripted model,
  * one echo call per turn, the bench's warm-up of five runs at N=10, H=10 and one of 30 turns), and `MODE` picks what
  * the measured part does:
  * - `none`: `<runs>` runs at N=10, H=10 without recording;
@@ -22,56 +22,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { loadProbeWorkload } from './probe-workload.mjs';
 
 const [root, runsText] = process.argv.slice(2);
 if (!root) throw new Error('usage: recorder-instr-probe.mjs <root> <runs>');
 const runs = Number(runsText ?? 0);
 const mode = process.env.MODE ?? 'turns';
-const load = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
-const { resolveConfig } = await load('config/config.js');
-const { defineTool } = await load('tools/index.js');
-const { runLoopToEnd } = await load('drivers/run-loop.js');
+const { load, config, echo, scriptedCaller, history, runLoopToEnd } = await loadProbeWorkload(root);
 const { createSessionRecorder } = await load('replay/session-recorder.js');
-const { z } = createRequire(join(root, 'package.json'))('zod');
-
-const config = resolveConfig({ sessionId: 'bench', limits: { maxModelCalls: 1_000_000 } });
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers its text unchanged.',
-  inputSchema: z.object({ text: z.string() }),
-  isConcurrencySafe: () => true,
-  call: (input) => ({ content: input.text }),
-});
-const USAGE = { input_tokens: 1_000, output_tokens: 20 };
 const dir = mkdtempSync(join(tmpdir(), 'recorder-instr-'));
 let files = 0;
-
-/** `systems/turnloop.ts`'s scripted model: call k asks for echo while k <= turns, then answers with text. */
-function scriptedCaller(turns) {
-  let call = 0;
-  return async function* (request) {
-    call += 1;
-    const id = `msg_${call}`;
-    const block = call <= turns ? { type: 'tool_use', id: `call_${call}`, name: 'echo', input: { text: `ping ${call}` } } : { type: 'text', text: 'All done.' };
-    const stopReason = call <= turns ? 'tool_use' : 'end_turn';
-    const message = { type: 'assistant', uuid: `${id}:0`, message: { id, role: 'assistant', model: request.model, content: [block], stop_reason: stopReason, usage: USAGE } };
-    yield { kind: 'event', event: { type: 'model_message', message } };
-    yield { kind: 'event', event: { type: 'model_done', usage: USAGE, stopReason } };
-  };
-}
-
-function history(size) {
-  const messages = [];
-  for (let i = 0; i < size; i++) {
-    const text = `earlier message ${i}`;
-    messages.push(i % 2 === 0
-      ? { type: 'user', uuid: `h${i}`, message: { role: 'user', content: text } }
-      : { type: 'assistant', uuid: `h${i}`, message: { id: `hmsg_${i}`, role: 'assistant', model: config.model, content: [{ type: 'text', text }], stop_reason: 'end_turn' } });
-  }
-  return messages;
-}
 
 /** One run; recorded to a new file unless `record` is false; `capture` gets every step record. */
 async function run(turns, historySize, record, capture) {
