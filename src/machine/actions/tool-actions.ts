@@ -16,18 +16,25 @@ import { copyIteration, keepsEffects, openOutbox, skipEffect, type Outbox, type 
 import { isSubagent, nextTurnExceedsMaxTurns } from '../queries.ts';
 import { queueOne } from '../queue-one.ts';
 
+// A loop, and a Set only for a long list: this runs once a tool turn, where almost always every tool_use is
+// answered, and the Set and the two callbacks' arrays were most of what it cost.
+function answeredSet(ids: readonly string[]): Set<string> | null {
+  return ids.length > 8 ? new Set(ids) : null;
+}
+
+function isAnswered(id: string, ids: readonly string[], set: Set<string> | null): boolean {
+  return set !== null ? set.has(id) : ids.includes(id);
+}
+
 /**
  * Emits one error tool_result for every tool_use of this attempt that has none yet, and returns them.
  */
 export function answerOrphans(context: MachineContext, out: Outbox, reason: string): UserMessage[] {
   const { toolUses, answeredToolUseIds } = context.iter;
-  // A loop, and a Set only for a long list: this runs once a tool turn, where almost always every tool_use is
-  // answered, and the Set and the two callbacks' arrays were most of what it cost.
-  const answered = answeredToolUseIds.length > 8 ? new Set(answeredToolUseIds) : null;
+  const answered = answeredSet(answeredToolUseIds);
   const results: UserMessage[] = [];
   for (let i = 0; i < toolUses.length; i++) {
-    const id = toolUses[i].id;
-    if (answered !== null ? answered.has(id) : answeredToolUseIds.includes(id)) continue;
+    if (isAnswered(toolUses[i].id, answeredToolUseIds, answered)) continue;
     results.push(toolErrorResult(out.id('m'), toolUses[i], reason));
   }
   for (let i = 0; i < results.length; i++) out.emit(results[i]);
@@ -43,10 +50,9 @@ function orphanReason(context: MachineContext): string {
 /** Whether some tool_use of this attempt has no answer yet (`answerOrphans` would answer it). */
 function hasOrphans(context: MachineContext): boolean {
   const { toolUses, answeredToolUseIds } = context.iter;
-  const answered = answeredToolUseIds.length > 8 ? new Set(answeredToolUseIds) : null;
+  const answered = answeredSet(answeredToolUseIds);
   for (let i = 0; i < toolUses.length; i++) {
-    const id = toolUses[i].id;
-    if (!(answered !== null ? answered.has(id) : answeredToolUseIds.includes(id))) return true;
+    if (!isAnswered(toolUses[i].id, answeredToolUseIds, answered)) return true;
   }
   return false;
 }
