@@ -34,7 +34,7 @@ import { machineHash } from './machine-hash.ts';
 import { createRedactor, secretValuesFromEnv, type RedactOptions, type Redactor } from './redact.ts';
 import { ENGINE_VERSION, MAX_GROUP_LINES, SESSION_LOG_FORMAT, SESSION_LOG_VERSION, type SessionLogVersion } from './session-log-format.ts';
 import type { StateDigest } from './session-log-schema.ts';
-import { chainHash, controlDigest, controlDigestJson, controlSummary, digestHead, lineHash, stableStringify } from './stable-hash.ts';
+import { chainHash, controlDigest, controlDigestJson, controlSummary, lineHash, stableStringify } from './stable-hash.ts';
 import { createGroupEncoder } from './group-encoder.ts';
 import { loggedEventJsons } from './event-json.ts';
 import { commitsBefore } from './commit-points.ts';
@@ -125,10 +125,6 @@ function eventLineTextV1(index: number, eventJson: string, hash: string, at: Sta
 export function eventLinePrefix(index: number, eventJson: string, state: LoopState): string {
   return `{"kind":"event","index":${index},"event":${eventJson},"at":${controlDigestJson(state)}`;
 }
-
-/** What starts a line (its index follows), and what ends the line before it and starts the next. */
-const LINE_START = '{"kind":"event","index":';
-const NEXT_LINE_START = `}\n${LINE_START}`;
 
 /** Versions 2 and 3. The seed of the chain, from the header line's bytes up to its `initialHash` member. */
 export function headerHash(version: 2 | 3, headerPrefix: string): string {
@@ -269,13 +265,10 @@ export function createSessionRecorder(target: RecordTarget, options: SessionReco
     const count = jsons.length;
     let out: Uint8Array | '' = '';
     if (count > 0) {
-      // Each line as `eventLinePrefix` writes it, in one template (no call per line, the previous line's end and
-      // this one's start one piece): a line is a dozen pieces, and the flattening walks every one.
       let body = '';
       for (let i = 0; i < count; i++) {
         const step = steps[i];
-        const c = step.state.context;
-        body += `${i === 0 ? LINE_START : NEXT_LINE_START}${step.index},"event":${jsons[i]},"at":${digestHead(step.state.value)}${c.turnCount},"msgs":${c.messages.length},"seq":${c.seq}}`;
+        body += i === 0 ? eventLinePrefix(step.index, jsons[i], step.state) : `}\n${eventLinePrefix(step.index, jsons[i], step.state)}`;
       }
       const group = encoder.encode(lastHash, body);
       lastHash = group.hash;

@@ -121,7 +121,7 @@ export function chainHash(previous: string, eventJson: string, controlJson: stri
 const digestHeads = new WeakMap<object, string>();
 const atomicDigestHeads = new Map<string, string>();
 
-export function digestHead(value: LoopState['value']): string {
+function digestHead(value: LoopState['value']): string {
   if (typeof value === 'string') {
     let head = atomicDigestHeads.get(value);
     if (head === undefined) {
