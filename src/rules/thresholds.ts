@@ -18,16 +18,17 @@ export interface ContextThresholds {
   blockingWarning: number;
 }
 
-/** The `max_tokens` a request gets when nothing overrides it. */
-export function defaultMaxOutputTokens(model: string, config: LoopConfig): number {
-  const info = modelInfo(config, model);
+function maxOutputOf(info: ModelInfo, config: LoopConfig): number {
   return config.features.maxOutputTokensCap ? Math.min(config.limits.cappedMaxTokens, info.maxOutputTokens) : info.maxOutputTokens;
 }
 
-/** The window left once output is reserved (`contextThresholds(...).effectiveWindow`), from the model's info. */
-function effectiveWindowOf(info: ModelInfo, config: LoopConfig): number {
-  const maxOutputTokens = config.features.maxOutputTokensCap ? Math.min(config.limits.cappedMaxTokens, info.maxOutputTokens) : info.maxOutputTokens;
-  return info.contextWindow - Math.min(maxOutputTokens, config.thresholds.maxOutputReservation);
+function outputReservationOf(info: ModelInfo, config: LoopConfig): number {
+  return Math.min(maxOutputOf(info, config), config.thresholds.maxOutputReservation);
+}
+
+/** The `max_tokens` a request gets when nothing overrides it. */
+export function defaultMaxOutputTokens(model: string, config: LoopConfig): number {
+  return maxOutputOf(modelInfo(config, model), config);
 }
 
 /**
@@ -35,12 +36,13 @@ function effectiveWindowOf(info: ModelInfo, config: LoopConfig): number {
  * whole table (a seven-member object, the model's info looked up twice) was most of that guard's cost.
  */
 export function autocompactThreshold(model: string, config: LoopConfig): number {
-  return effectiveWindowOf(modelInfo(config, model), config) - config.thresholds.autocompactBuffer;
+  const info = modelInfo(config, model);
+  return info.contextWindow - outputReservationOf(info, config) - config.thresholds.autocompactBuffer;
 }
 
 export function contextThresholds(model: string, config: LoopConfig): ContextThresholds {
   const info = modelInfo(config, model);
-  const outputReservation = Math.min(defaultMaxOutputTokens(model, config), config.thresholds.maxOutputReservation);
+  const outputReservation = outputReservationOf(info, config);
   const effectiveWindow = info.contextWindow - outputReservation;
   const autocompact = effectiveWindow - config.thresholds.autocompactBuffer;
   const blocking = (config.thresholds.blockingFromWindow ? info.contextWindow : effectiveWindow) - config.thresholds.blockingBuffer;
